@@ -1,0 +1,34 @@
+# The two commands of the README's quick start: `make run` and `make test`.
+# Both create .venv with the system's Python 3.11+ and install the project into it.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DATA   ?= ./data
+
+.PHONY: run test lint bench clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "sprtec needs Python 3.11 or newer"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/sprtec serve --data $(DATA)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/sprtec bench physics
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

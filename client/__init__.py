@@ -1,0 +1,1 @@
+"""The arcade desktop client: network thread, client state, playback and views."""

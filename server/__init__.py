@@ -1,0 +1,1 @@
+"""The authoritative asyncio server: the thin edge around the pure core."""

@@ -1,0 +1,1 @@
+"""The pure, deterministic core: no sockets, no asyncio, no wall clock, no global random."""

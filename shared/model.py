@@ -1,0 +1,244 @@
+"""Teams, stones, the position between two moves, and the actions a coach can send.
+
+Why: everything else - physics, referee, notation, protocol, client - passes these values around,
+so they are small immutable dataclasses with no behaviour beyond a few lookups (the python-chess
+``Board``/``Move`` split: state and actions as plain values, rules elsewhere). A position is the
+whole state of a match between two moves (SCENARIOS.md "Position"); the JSON form lives in
+``shared.notation``.
+
+Teams are ``"home"`` and ``"away"``. Stone ids are ``h1``..``h7`` and ``a1``..``a7``; by convention
+``h1``/``a1`` are the goalies and ``h7``/``a7`` the reserves (II.1), but a stone's ``role`` field is
+what counts. Coordinates are millimetres (see ``shared.geometry``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Team = Literal["home", "away"]
+Role = Literal["goalie", "field"]
+TEAMS: tuple[Team, Team] = ("home", "away")
+STONE_IDS: dict[Team, tuple[str, ...]] = {
+    "home": tuple(f"h{i}" for i in range(1, 8)),
+    "away": tuple(f"a{i}" for i in range(1, 8)),
+}
+ALL_STONE_IDS: tuple[str, ...] = STONE_IDS["home"] + STONE_IDS["away"]
+PUCK_ID = "puck"
+
+
+def other(team: Team) -> Team:
+    """The opponent of ``team``."""
+    return "away" if team == "home" else "home"
+
+
+def team_of_id(stone_id: str) -> Team:
+    """The team a stone id belongs to (``h…`` home, ``a…`` away)."""
+    return "home" if stone_id.startswith("h") else "away"
+
+
+@dataclass(frozen=True, slots=True)
+class Stone:
+    """A stone on the board. ``flipped`` marks a stone lying upside down (VI.4, 2.5-D)."""
+
+    id: str
+    team: Team
+    role: Role
+    x: float
+    y: float
+    flipped: bool = False
+
+    def at(self, x: float, y: float) -> Stone:
+        """The same stone moved to (x, y)."""
+        return replace(self, x=x, y=y)
+
+
+@dataclass(frozen=True, slots=True)
+class Puck:
+    """The puck's centre."""
+
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A part of the match (III): ``kind`` is period, break, overtime or shootout; ``clock_ms`` the time left."""
+
+    kind: Literal["period", "break", "overtime", "shootout"] = "period"
+    number: int = 1
+    clock_ms: int = 360_000
+
+
+@dataclass(frozen=True, slots=True)
+class Privilege:
+    """IX, D12: ``team`` plays ``remaining`` more of its ``total`` consecutive moves.
+
+    ``snapshot`` holds the opponent's stones that were in a penalty position when the privilege
+    began (XV.1, IX.3-IX.5); only they can earn a penalty shot during the privilege.
+    """
+
+    team: Team
+    remaining: int
+    total: int
+    snapshot: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
+    referee state that the engine adds with defaults; ``shared.notation`` writes every field."""
+
+    ruleset: str = "standard"
+    settings: tuple[tuple[str, object], ...] = ()
+    seed: int = 0
+    move_number: int = 0
+    home_end: int = -1
+    to_move: Team = "home"
+    score: tuple[int, int] = (0, 0)
+    part: Part = field(default_factory=Part)
+    restart: bool = False
+    privilege: Privilege | None = None
+    stones: tuple[Stone, ...] = ()
+    puck: Puck = field(default_factory=Puck)
+    excluded: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    deferred: tuple[int, int] = (0, 0)
+
+    # ---------------------------------------------------------------- lookups
+    def stone(self, stone_id: str) -> Stone | None:
+        """The stone with this id if it is on the board."""
+        for s in self.stones:
+            if s.id == stone_id:
+                return s
+        return None
+
+    def team_stones(self, team: Team) -> tuple[Stone, ...]:
+        """The stones of ``team`` on the board, in position order."""
+        return tuple(s for s in self.stones if s.team == team)
+
+    def own_end(self, team: Team) -> int:
+        """The end ``team`` defends: -1 for the goal at x < 0, +1 for the goal at x > 0 (§1.1)."""
+        return self.home_end if team == "home" else -self.home_end
+
+    def score_of(self, team: Team) -> int:
+        """Goals scored by ``team``."""
+        return self.score[0 if team == "home" else 1]
+
+    def excluded_of(self, team: Team) -> tuple[str, ...]:
+        """``team``'s excluded stones, oldest first (X.2)."""
+        return self.excluded[0 if team == "home" else 1]
+
+    def deferred_of(self, team: Team) -> int:
+        """``team``'s deferred penalties (X.2-X.3)."""
+        return self.deferred[0 if team == "home" else 1]
+
+    def setting_overrides(self) -> dict[str, object]:
+        """The position's setting overrides as a dict (stored as sorted pairs to stay hashable)."""
+        return dict(self.settings)
+
+
+def by_team(values: tuple, team: Team):  # type: ignore[no-untyped-def]
+    """Pick the home or away element of a (home, away) pair."""
+    return values[0 if team == "home" else 1]
+
+
+def with_team(values: tuple, team: Team, value: object) -> tuple:
+    """A copy of a (home, away) pair with ``team``'s element replaced."""
+    return (value, values[1]) if team == "home" else (values[0], value)
+
+
+# --------------------------------------------------------------------------- actions
+# One dataclass per action of SCENARIOS.md; every action names the team that sends it.
+
+
+@dataclass(frozen=True, slots=True)
+class Flick:
+    """D3: set ``stone`` moving at (vx, vy) mm/s through its centre."""
+
+    team: Team
+    stone: str
+    vx: float
+    vy: float
+    action: Literal["flick"] = "flick"
+
+
+@dataclass(frozen=True, slots=True)
+class GoalieReset:
+    """XII.2: put the own goalie back on its basic spot by hand; counts as a move."""
+
+    team: Team
+    action: Literal["goalie_reset"] = "goalie_reset"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPlaySwapOut:
+    """XIII.2: replace the goalie, out of its crease, by the reserve at the same place."""
+
+    team: Team
+    stone: str
+    action: Literal["pp_swap_out"] = "pp_swap_out"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPlaySwapIn:
+    """XIII.4: replace a stone that waited touching the crease by the goalie."""
+
+    team: Team
+    stone: str
+    action: Literal["pp_swap_in"] = "pp_swap_in"
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """XI.3: the counting team counts the opponent's last move aloud."""
+
+    team: Team
+    action: Literal["count"] = "count"
+
+
+@dataclass(frozen=True, slots=True)
+class TakePenalty:
+    """IX.3: the privileged team stops playing the advantage and takes the penalty shot now."""
+
+    team: Team
+    action: Literal["take_penalty"] = "take_penalty"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseExclusion:
+    """VIII.1a, XII.7, XI.9: the coach names the field stone excluded instead of the goalie."""
+
+    team: Team
+    stone: str
+    action: Literal["choose_exclusion"] = "choose_exclusion"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One stone's spot in a setup."""
+
+    id: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """IV, XV.11: the coach places his stones (defenders, or the penalty-shot goalie/shooter)."""
+
+    team: Team
+    stones: tuple[Placement, ...]
+    action: Literal["setup"] = "setup"
+
+
+Action = Flick | GoalieReset | PowerPlaySwapOut | PowerPlaySwapIn | Count | TakePenalty | ChooseExclusion | Setup
+ACTION_TYPES: dict[str, type] = {
+    "flick": Flick,
+    "goalie_reset": GoalieReset,
+    "pp_swap_out": PowerPlaySwapOut,
+    "pp_swap_in": PowerPlaySwapIn,
+    "count": Count,
+    "take_penalty": TakePenalty,
+    "choose_exclusion": ChooseExclusion,
+    "setup": Setup,
+}

@@ -1,0 +1,1 @@
+"""Message types and the msgpack codec (the only msgpack importer)."""

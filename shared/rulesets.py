@@ -1,0 +1,184 @@
+"""Named rulesets and their settings: every number and choice of RULES.md that is not a law of geometry.
+
+Why: product decision 2 of RULES.md makes every PROPOSAL and ASSUMPTION a named, documented setting,
+and product decision 6 names five rulesets. A match stores its ruleset name and its overrides, so a
+position (and so a replay) always knows the exact numbers it was played with. Settings are one frozen
+dataclass: the field name is the setting's name everywhere (JSON positions, ``--setting k=v``, the
+docs table), and the field's docstring-comment is its documentation.
+
+Units: mm, g, s for the physics (pymunk runs in these units), ms for clocks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+RULESETS = ("standard", "ko", "final", "strict", "quick")
+
+
+class SettingsError(ValueError):
+    """An unknown setting name, a value of the wrong type, or an unknown ruleset."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """All settings of a match. Comments give the rule or assumption each one comes from."""
+
+    # --- equipment (RULES.md §2, E1) -------------------------------------------------------
+    stone_radius: float = 16.0  # Ø 32 mm field stones and goalie (ASSUMPTION, §2)
+    stone_mass: float = 6.0  # g
+    puck_radius: float = 8.5  # Ø 17 mm, derived from the auxiliary-line geometry (§2)
+    puck_mass: float = 0.7  # g
+    # --- table and contacts (§2, ASSUMPTION: calibrate against video) -----------------------
+    gravity: float = 9810.0  # mm/s²
+    table_friction: float = 0.25  # μ of stones and puck sliding on the board: a = μ·g
+    table_spin_friction: float = 0.25  # μ for turning on the spot (rotational friction torque)
+    restitution_stone_stone: float = 0.75
+    restitution_puck_stone: float = 0.75
+    restitution_board: float = 0.55  # stone or puck against a board
+    restitution_frame: float = 0.5  # against a goal frame (I.4)
+    restitution_net: float = 0.1  # against the loosely hanging net (I.4)
+    friction_stone_stone: float = 0.3  # surface friction between touching bodies
+    friction_puck_stone: float = 0.3
+    friction_board: float = 0.2
+    friction_frame: float = 0.2
+    friction_net: float = 0.6
+    # --- simulation (PHYSICS-NOTES §6; every one changes results, so they are pinned) -------
+    step_hz: int = 480  # fixed step 1/480 s
+    solver_iterations: int = 10
+    collision_slop: float = 0.1  # mm
+    keyframe_hz: int = 60
+    flick_speed_min: float = 20.0  # mm/s (VII.1: every move moves the stone)
+    flick_speed_max: float = 3000.0  # mm/s (§2 v_max; keeps every body under 12 mm per step)
+    max_step_travel: float = 12.0  # mm: no body may move more than this in one step (no tunnelling)
+    rest_speed: float = 1.0  # D4: mm/s
+    rest_spin: float = 0.05  # D4: rad/s
+    rest_ms: int = 50  # D4: at rest for this long
+    move_cap_ms: int = 30_000  # D4 safety cap: force rest after this much simulated time
+    contact_impulse_threshold: float = 1e-3  # D5 ε_J in g·mm/s (= 1e-6 g·m/s)
+    # --- the 2.5-D referee effects (product decision 1, VI.3-VI.5) ----------------------------
+    effects_2_5d: bool = True  # turns every 2.5-D effect on or off
+    exit_speed_puck: float = 2800.0  # VI.5: normal impact speed on a board above which the puck may fly over
+    exit_chance_puck: float = 0.35  # VI.5: chance the puck does fly over, once above the threshold
+    exit_min_angle_deg: float = 35.0  # VI.5: a grazing hit (angle to the board below this) never lifts it
+    flip_speed: float = 1800.0  # VI.4: relative normal speed of a stone-stone impact that can flip a stone
+    flip_chance: float = 0.25  # VI.4: chance the hit stone turns upside down, once above the threshold
+    flip_min_angle_deg: float = 60.0  # VI.4: only steep (near head-on) impacts flip a stone
+    on_goal_speed: float = 2200.0  # VI.3: puck impact speed on a goal frame that can lift it onto the goal
+    on_goal_chance: float = 0.3  # VI.3: chance the puck then lands on top of the goal
+    # --- time (III, D14, A34, A35) -------------------------------------------------------------
+    periods: int = 3  # III.1
+    period_ms: int = 360_000  # III.1: 6 minutes
+    break_ms: int = 30_000  # III.5
+    overtime_ms: tuple[int, ...] = ()  # III.2, III.4: overtime parts (empty: a draw stands)
+    shootout: bool = False  # III.3, XV.16: a shoot-out decides a draw after overtime
+    shootout_series: int = 3  # XV.16 (5 in the final, III.4)
+    shootout_shot_ms: int = 15_000  # XV.18
+    move_clock_ms: int = 30_000  # A35 house rule: time to make a move; 0 = no move clock
+    disconnect_grace_ms: int = 60_000  # product decision 5 house rule: then the absent coach forfeits
+    choice_timeout_ms: int = 10_000  # A33, A47: time a coach has for a choice before the default applies
+    # --- fouls, privileges, exclusions (VIII, IX, X) -------------------------------------------
+    privilege_moves: int = 2  # VIII.1: the offended team's consecutive moves
+    privilege_cap: int = 3  # VIII.7: the most consecutive moves one move's penalties can give
+    min_field_stones: int = 3  # X.2: never fewer field stones than this
+    simultaneous_steps: int = 1  # D6, A8: contacts within this many steps are simultaneous (1 = same step)
+    goalie_exclusion_default: str = "farthest_from_puck"  # A47: which field stone goes when the coach does not name one
+    own_goal_cancels_fouls: bool = False  # product decision 3 (A14)
+    # --- setups (IV, XIII, XVI.2) --------------------------------------------------------------
+    field_stones: int = 5  # II.1: field stones at the start of a period
+    overtime_field_stones: int = 3  # XVI.2
+    # --- activity rule (XI) --------------------------------------------------------------------
+    activity_limit: int = 5  # XI.1
+    activity_limit_losing: int = 4  # XI.2 (A20: judged when counting starts)
+    activity_auto_count: bool = False  # XI.3 / A23: the simplified one-click variant instead of counting each move
+    # --- penalty shots (XV) --------------------------------------------------------------------
+    penalty_moves: int = 3  # XV.12
+    penalty_backward: str = "fail"  # XV.13h / A27: "fail" or "reject" a backward flick
+
+    def to_overrides(self, base: Settings | None = None) -> dict[str, Any]:
+        """The settings that differ from ``base`` (the ruleset's defaults), by name."""
+        base = base or Settings()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Settings))
+_FIELD_TYPES: dict[str, Any] = {f.name: f.type for f in fields(Settings)}
+
+
+def ruleset_defaults(ruleset: str) -> Settings:
+    """The settings of a named ruleset before overrides (product decision 6)."""
+    base = Settings()
+    if ruleset == "standard":
+        return base
+    if ruleset == "ko":  # III.2-3, XVI.1a: 3-minute sudden-death overtime, then a shoot-out of 3
+        return replace(base, overtime_ms=(180_000,), shootout=True, shootout_series=3)
+    if ruleset == "final":  # III.4, XVI.1b: 3 + 6 minutes of overtime, then a shoot-out of 5
+        return replace(base, overtime_ms=(180_000, 360_000), shootout=True, shootout_series=5)
+    if ruleset == "strict":  # the original without house rules: no move clock, no 2.5-D model
+        return replace(base, move_clock_ms=0, effects_2_5d=False)
+    if ruleset == "quick":  # one 5-minute period, for casual play and tests
+        return replace(base, periods=1, period_ms=300_000)
+    raise SettingsError(f"unknown ruleset {ruleset!r}; expected one of {', '.join(RULESETS)}")
+
+
+def coerce_setting(name: str, value: Any) -> Any:
+    """Check and convert one override to the setting's type, or raise ``SettingsError`` naming it.
+
+    Accepts the JSON forms (numbers, booleans, lists) and, for ``--setting k=v``, strings.
+    """
+    if name not in _FIELD_TYPES:
+        raise SettingsError(f"unknown setting {name!r}")
+    kind = _FIELD_TYPES[name]
+    try:
+        if kind == "bool":
+            if isinstance(value, str):
+                if value.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if value.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(value)
+            if not isinstance(value, bool):
+                raise ValueError(value)
+            return value
+        if kind == "int":
+            if isinstance(value, bool):
+                raise ValueError(value)
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            return int(value)
+        if kind == "float":
+            if isinstance(value, bool):
+                raise ValueError(value)
+            number = float(value)
+            if not math.isfinite(number):
+                raise ValueError(value)
+            return number
+        if kind == "str":
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return value
+        if kind == "tuple[int, ...]":
+            if isinstance(value, str):
+                value = [v for v in value.split(",") if v.strip()]
+            if not isinstance(value, list | tuple):
+                raise ValueError(value)
+            return tuple(int(v) for v in value)
+    except (TypeError, ValueError):
+        raise SettingsError(f"setting {name!r} expects a {kind}, not {value!r}") from None
+    raise SettingsError(f"setting {name!r} has an unsupported type {kind}")  # pragma: no cover
+
+
+def make_settings(ruleset: str = "standard", overrides: dict[str, Any] | None = None) -> Settings:
+    """The settings of ``ruleset`` with ``overrides`` applied, every override checked by name and type."""
+    base = ruleset_defaults(ruleset)
+    if not overrides:
+        return base
+    changes = {name: coerce_setting(name, value) for name, value in sorted(overrides.items())}
+    return dataclasses.replace(base, **changes)

@@ -1,0 +1,5 @@
+"""``python -m sprtec`` is the same as the ``sprtec`` command."""
+
+from sprtec.cli import main
+
+raise SystemExit(main())

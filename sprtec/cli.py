@@ -1,0 +1,66 @@
+"""The ``sprtec`` command line: ``sprtec <subcommand> …``.
+
+Why lazy: each subcommand lives in its own module under ``sprtec.commands`` and only the chosen one
+is imported, so ``sprtec scenario`` never pays for importing arcade and ``sprtec play`` never
+imports the server. A subcommand module provides ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> module under sprtec.commands. ``bench`` has its own sub-subcommands.
+COMMANDS: dict[str, str] = {
+    "serve": "serve",
+    "scenario": "scenario",
+    "export": "export",
+    "bot": "bot",
+    "play": "play",
+    "watch": "watch",
+    "replay": "replay",
+    "bench": "bench",
+}
+
+
+def _load(name: str):  # type: ignore[no-untyped-def]
+    return importlib.import_module(f"sprtec.commands.{COMMANDS[name]}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, run one subcommand and return its exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    top = argparse.ArgumentParser(prog="sprtec", description="Online billiard-hockey (šprtec).")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    available = []
+    for name in COMMANDS:
+        try:
+            spec = importlib.util.find_spec(f"sprtec.commands.{COMMANDS[name]}")
+        except ModuleNotFoundError:
+            spec = None
+        if spec is not None:
+            available.append(name)
+    chosen = args[0] if args and args[0] in available else None
+    for name in available:
+        if name == chosen:
+            module = _load(name)
+            parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
+            module.add_arguments(parser)
+        else:
+            sub.add_parser(name, help=f"(sprtec {name} --help)", add_help=False)
+    if chosen is None:
+        if args and args[0] not in ("-h", "--help"):
+            top.print_usage(sys.stderr)
+            print(f"sprtec: unknown command {args[0]!r}; choose from {', '.join(available)}", file=sys.stderr)
+            return 2
+        top.print_help()
+        return 0 if args else 2
+    parsed = top.parse_args(args)
+    return int(_load(chosen).run(parsed) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
