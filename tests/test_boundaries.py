@@ -30,7 +30,10 @@ def _offenders(package: str, forbidden: tuple[str, ...]) -> list[str]:
 
 def test_shared_imports_neither_server_nor_client_nor_io():
     """The pure core never imports the server, the client, sockets, asyncio or arcade."""
-    assert _offenders("shared", ("server", "client", "sprtec", "asyncio", "socket", "websockets", "arcade")) == []
+    assert (
+        _offenders("shared", ("server", "client", "sprtec", "asyncio", "socket", "websockets", "arcade"))
+        == []
+    )
 
 
 def test_server_never_imports_client_or_arcade():
