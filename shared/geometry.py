@@ -65,6 +65,11 @@ CIRCLE_LINE_HALF_WIDTH: Final = 0.5
 HALF_CIRCLE_CENTRE: Final = (0.0, -HALF_WIDTH)
 HALF_CIRCLE_RADIUS: Final = 50.0
 
+# Discs that interpenetrate by no more than this are touching, not overlapping: the solver leaves
+# resting contacts pressed together by up to its collision slop (0.1 mm), and positions are
+# quantised to 0.01 mm. The physics guarantees positions at rest within it; validation allows it.
+OVERLAP_TOLERANCE: Final = 0.25
+
 # Equipment defaults (RULES.md §2). The physics takes the live values from the settings; these
 # are the defaults the settings start from and what setups are computed with.
 STONE_RADIUS: Final = 16.0

@@ -85,6 +85,14 @@ class Privilege:
 
 
 @dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a match (III, XVI): the winner (None for a draw) and why it ended."""
+
+    winner: Team | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
     referee state that the engine adds with defaults; ``shared.notation`` writes every field."""
@@ -103,6 +111,9 @@ class Position:
     puck: Puck = field(default_factory=Puck)
     excluded: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     deferred: tuple[int, int] = (0, 0)
+    # ---------------------------------------------------------------- referee state beyond SCENARIOS.md
+    first_starter: Team | None = None  # V.2: the team that started the first period (drawn by lot)
+    result: Result | None = None  # set when the match is over
 
     # ---------------------------------------------------------------- lookups
     def stone(self, stone_id: str) -> Stone | None:
