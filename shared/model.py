@@ -93,6 +93,21 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class ExclusionChoice:
+    """VIII.1a, XII.7 (A47): the engine excluded ``stone`` of ``team`` by the documented default because the
+    fouler was the goalie; until the next move the coach may name another of ``options`` instead.
+
+    ``spot`` is where ``stone`` lay when it was taken off (None when a restart followed): a stone swapped
+    back in is laid there, or on the chosen stone's place when ``spot`` is None.
+    """
+
+    team: Team
+    stone: str
+    options: tuple[str, ...]
+    spot: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
     referee state that the engine adds with defaults; ``shared.notation`` writes every field."""
@@ -114,6 +129,9 @@ class Position:
     # ---------------------------------------------------------------- referee state beyond SCENARIOS.md
     first_starter: Team | None = None  # V.2: the team that started the first period (drawn by lot)
     result: Result | None = None  # set when the match is over
+    exclusion_choice: ExclusionChoice | None = None  # VIII.1a, XII.7: a default exclusion the coach may change
+    penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (part 2, XV.11-14)
+    advantage: Team | None = None  # IX.3: this privileged team earned a penalty shot and plays the advantage
 
     # ---------------------------------------------------------------- lookups
     def stone(self, stone_id: str) -> Stone | None:
