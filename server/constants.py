@@ -1,0 +1,38 @@
+"""Every timeout, size and budget of the server, in one place (the websockets style).
+
+Why one module: limits that police clients, clocks that drive rooms and sizes that bound memory are
+tuned together, read in reviews together and overridden in tests together. Nothing else in
+``server/`` writes a literal duration or size; ``ServerConfig`` copies these defaults and a
+``--config`` file may override them.
+"""
+
+from __future__ import annotations
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_DATA_DIR = "./data"
+
+# ---------------------------------------------------------------------- websockets transport
+MAX_FRAME_BYTES = 64 * 1024  # websockets max_size: no legitimate client message is near this
+PING_INTERVAL_S = 20.0  # keepalive pings find dead TCP connections
+PING_TIMEOUT_S = 20.0
+CLOSE_TIMEOUT_S = 5.0  # how long a closing handshake may take
+OPEN_TIMEOUT_S = 10.0  # how long an opening handshake may take
+HELLO_TIMEOUT_S = 10.0  # a connection that never says who it is gets closed
+MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP backpressure
+
+# ---------------------------------------------------------------------- abuse (PEERS.md, Lichess round/play)
+RATE_BURST = 100  # messages a connection may send in a burst ...
+RATE_WINDOW_S = 20.0  # ... refilled over this many seconds (100 messages per 20 s)
+MAX_VIOLATIONS = 10  # protocol violations (undecodable, wrong types) before the connection is closed
+MAX_RATE_STRIKES = 20  # messages refused by the rate limit before the connection is closed
+
+# ---------------------------------------------------------------------- rooms
+HISTORY_SIZE = 50  # broadcast messages a room keeps for resync (Lichess keeps 20)
+ROOM_CODE_LENGTH = 6  # characters of a private room code
+IDLE_ROOM_TTL_S = 600.0  # an empty room without a running match is forgotten after this
+SHUTDOWN_GRACE_S = 10.0  # how long a graceful shutdown waits for moves in flight
+CLOSE_REASON_SHUTDOWN = "server shutting down"
+
+# ---------------------------------------------------------------------- persistence
+WRITER_BATCH = 256  # writes the SQLite writer commits together at most (group commit)

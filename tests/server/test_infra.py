@@ -1,0 +1,110 @@
+"""The server's small parts: history, token bucket, fake clock, tokens and codes, the store."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+from server.clock import FakeClock
+from server.history import History
+from server.ratelimit import TokenBucket
+from server.store import LogEntry, RoomRow, Store
+from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_token, normalise_code
+
+
+def test_history_returns_exactly_the_missing_messages():
+    """A client at version v gets the messages after v, in order."""
+    history: History[str] = History(3)
+    for name in "abcd":
+        history.append(lambda v, name=name: f"{name}{v}")
+    assert history.version == 4
+    assert history.since(2) == ["c3", "d4"]
+    assert history.since(4) == []
+
+
+def test_history_answers_none_when_the_gap_is_older_than_the_window():
+    """Messages that fell out of the window force a snapshot."""
+    history: History[int] = History(2)
+    for _ in range(5):
+        history.append(lambda v: v)
+    assert history.since(2) is None
+    assert history.since(3) == [4, 5]
+
+
+def test_token_bucket_allows_the_burst_then_the_refill_rate():
+    """100 messages pass at once, the 101st is refused, and one more passes after 0.2 s."""
+    now = [0.0]
+    bucket = TokenBucket(100, 20.0, lambda: now[0])
+    assert all(bucket.take() for _ in range(100))
+    assert not bucket.take()
+    now[0] += 0.2
+    assert bucket.take()
+    assert not bucket.take()
+
+
+async def test_fake_clock_wakes_sleepers_in_deadline_order():
+    """Sleepers wake when the clock passes their deadline, earliest first, and not before."""
+    clock = FakeClock()
+    woke: list[int] = []
+
+    async def sleeper(deadline: int) -> None:
+        await clock.sleep_until(deadline)
+        woke.append(clock.now_ms())
+
+    tasks = [asyncio.create_task(sleeper(d)) for d in (300, 100, 200)]
+    await asyncio.sleep(0)
+    await clock.advance(150)
+    assert woke == [100]
+    await clock.advance(1000)
+    assert woke == [100, 200, 300]
+    await asyncio.gather(*tasks)
+
+
+def test_tokens_are_unique_and_codes_unambiguous():
+    """Tokens differ and hash stably; codes use only the unambiguous alphabet."""
+    a, b = new_token(), new_token()
+    assert a != b and len(a) >= 40
+    assert hash_token(a) == hash_token(a) != hash_token(b)
+    code = new_room_code(6)
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert normalise_code(" ac-d3 ") == "ACD3"
+
+
+async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp_path: Path):
+    """Rows written through the writer thread are there for a fresh connection after close."""
+    store = Store(tmp_path)
+    (player,) = await store.write([Store.add_player("ann", hash_token("t"))])
+    await store.write([Store.save_room(RoomRow("ABC", "quick", {"period_ms": 5000}, True, player, None, None))])
+    (match_id,) = await store.write([Store.add_match("ABC", 7, "quick", {}, {"format": "x"}, player, player)])
+    entries = [
+        LogEntry(0, "action", "home", {"action": "count", "team": "home"}, 120),
+        LogEntry(1, "elapse", None, None, 5),
+    ]
+    await store.write([Store.append_log(match_id, e) for e in entries])
+    store.close()
+    again = Store(tmp_path)
+    try:
+        assert again.player_by_token_hash(hash_token("t")) == (player, "ann")
+        assert again.rooms()[0].overrides == {"period_ms": 5000}
+        assert again.log(match_id) == entries
+        assert again.match(match_id).seed == 7  # type: ignore[union-attr]
+    finally:
+        again.close()
+
+
+async def test_store_a_failing_job_does_not_lose_the_others(tmp_path: Path):
+    """A constraint violation fails its own write only; the batch around it commits."""
+    store = Store(tmp_path)
+    try:
+        await store.write([Store.add_player("a", "same")])
+        results = await asyncio.gather(
+            store.write([Store.add_player("b", "same")]),
+            store.write([Store.add_player("c", "other")]),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], sqlite3.IntegrityError)
+        assert isinstance(results[1], list)
+        assert store.player_by_token_hash("other") is not None
+    finally:
+        store.close()
