@@ -59,6 +59,7 @@ class Settings:
     rest_ms: int = 50  # D4: at rest for this long
     move_cap_ms: int = 30_000  # D4 safety cap: force rest after this much simulated time
     contact_impulse_threshold: float = 1e-3  # D5 ε_J in g·mm/s (= 1e-6 g·m/s)
+    contact_touch_gap: float = 0.05  # D5: bodies at most this far apart at t0 are touching (a contact that existed)
     # --- the 2.5-D referee effects (product decision 1, VI.3-VI.5) ----------------------------
     effects_2_5d: bool = True  # turns every 2.5-D effect on or off
     exit_speed_puck: float = 2800.0  # VI.5: normal impact speed on a board above which the puck may fly over

@@ -1,0 +1,666 @@
+"""The physics of one move: ``simulate(position, flick, settings) -> MoveRecord`` (DESIGN.md "A move").
+
+Why this shape: a move must be a pure function of (position, flick, settings, seed) on one build
+(PHYSICS-NOTES §2), so every move builds a fresh pymunk Space in a canonical order (stones in the
+order of ``position.stones``, then the puck; static shapes in a fixed order), steps it at a fixed
+1/step_hz with pinned iterations and slop, and never uses threads. This is the only module of the
+project that imports pymunk; the referee only sees the facts of ``shared.events``.
+
+Cost (PHYSICS-NOTES §1): the hot loop is ``space.step`` in chunks of ``frame_steps`` with nothing
+else in it. Table friction is a PivotJoint + GearJoint per body (C side, no velocity_func); regions
+are static sensor shapes, so the overlap tests run in C and Python only runs on transitions;
+collision handlers only record. Every ``frame_steps`` steps one ``pymunk.batch`` call reads all
+bodies for the keyframe and the D4 rest check.
+
+Units mm, g, s. Restitution and friction per material pair are set through the shapes' values so
+that Chipmunk's product rule gives each pair's setting; only when the settings make that
+impossible (puck-stone restitution unlike stone-stone) does a pre_solve handler set the puck's
+pairs with the static bodies exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pymunk
+import pymunk.batch
+
+from shared import effects
+from shared import geometry as g
+from shared.draws import draw
+from shared.events import (
+    AtRest,
+    BodyState,
+    Contact,
+    Event,
+    Flipped,
+    Intervention,
+    LandedOnGoal,
+    LeftBoard,
+    MoveRecord,
+    RegionChange,
+    Separation,
+)
+from shared.model import PUCK_ID, Flick, Position
+from shared.rulesets import Settings
+
+# Collision types.
+STONE, PUCK, BOARD, FRAME, NET, REGION = 1, 2, 3, 4, 5, 6
+_KIND_TYPE = {"board": BOARD, "frame": FRAME, "net": NET}
+
+BOARD_RADIUS = 25.0  # thick walls outside the surface (PHYSICS-NOTES §1b): the inner face is the surface edge
+FRAME_RADIUS = g.GOAL_FRAME_TUBE / 2  # the 4 mm tube
+NET_RADIUS = (g.GOAL_OUTER_BACK_X - g.GOAL_INNER_BACK_X - g.GOAL_FRAME_TUBE) / 2  # fills 546..554 up to the back bar
+CORNER_CHORDS = 16  # chords per corner arc (pinned: the number of static shapes changes results)
+_FAR = 700.0  # how far region sensors reach beyond the surface (bodies never get there)
+_BODY_FIELDS = (
+    pymunk.batch.BodyFields.POSITION
+    | pymunk.batch.BodyFields.ANGLE
+    | pymunk.batch.BodyFields.VELOCITY
+    | pymunk.batch.BodyFields.ANGULAR_VELOCITY
+)
+
+# Keyframe states (events.MoveRecord).
+ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
+
+
+# --------------------------------------------------------------------------- the static layout
+
+
+@dataclass(frozen=True, slots=True)
+class Wall:
+    """A static segment: which body it belongs to (events naming), its end points and radius."""
+
+    name: str
+    a: tuple[float, float]
+    b: tuple[float, float]
+    radius: float
+
+
+def walls() -> tuple[Wall, ...]:
+    """Boards, goal frames and nets as thick segments in their fixed insertion order (G1-G5, G14-G17).
+
+    Boards lie outside the surface so their inner face is exactly the surface edge; a corner is an
+    arc of ``CORNER_CHORDS`` chords whose ends lie on the arc (the chords cut at most 0.16 mm
+    inside it). Each goal is two side tubes and a back bar (``frame:<end>``) and the net as a soft
+    segment whose inner face is the inner back x = ±546 (``net:<end>``).
+    """
+    out: list[Wall] = []
+    cx, cy, rr = g.CORNER_CENTRE_X, g.CORNER_CENTRE_Y, BOARD_RADIUS
+    for ys in (-1, 1):
+        y = ys * (g.HALF_WIDTH + rr)
+        out.append(Wall(f"board:side:{ys}", (-cx, y), (cx, y), rr))
+    for end in (-1, 1):
+        x = end * (g.HALF_LENGTH + rr)
+        out.append(Wall(f"board:end:{end}", (x, -cy), (x, cy), rr))
+    arc = g.CORNER_RADIUS + rr
+    for end in (-1, 1):
+        for ys in (-1, 1):
+            points = [
+                (end * (cx + arc * math.cos(k * math.pi / 2 / CORNER_CHORDS)),
+                 ys * (cy + arc * math.sin(k * math.pi / 2 / CORNER_CHORDS)))
+                for k in range(CORNER_CHORDS + 1)
+            ]
+            out.extend(
+                Wall(f"board:corner:{end}:{ys}", points[k], points[k + 1], rr) for k in range(CORNER_CHORDS)
+            )
+    fr, mouth = FRAME_RADIUS, g.GOAL_MOUTH_HALF_WIDTH + FRAME_RADIUS
+    for end in (-1, 1):
+        x0, x1 = end * (g.GOAL_LINE_X + fr), end * (g.GOAL_OUTER_BACK_X - fr)
+        out.append(Wall(f"frame:{end}", (x0, -mouth), (x1, -mouth), fr))
+        out.append(Wall(f"frame:{end}", (x0, mouth), (x1, mouth), fr))
+        out.append(Wall(f"frame:{end}", (x1, -mouth), (x1, mouth), fr))
+    for end in (-1, 1):
+        x = end * (g.GOAL_INNER_BACK_X + NET_RADIUS)
+        out.append(Wall(f"net:{end}", (x, -g.GOAL_MOUTH_HALF_WIDTH), (x, g.GOAL_MOUTH_HALF_WIDTH), NET_RADIUS))
+    return tuple(out)
+
+
+def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float, float, float]:
+    """A rectangle given for the end x > 0, mirrored to ``end``."""
+    return (x0, x1, y0, y1) if end == 1 else (-x1, -x0, y0, y1)
+
+
+def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
+    """The regions of events.py as closed rectangles (x0, x1, y0, y1), in their fixed insertion order.
+
+    A region made of two rectangles (the crease plus the goal interior; the goal line either side of
+    the mouth) lists both under one name. The centre circle is a circle sensor added after these.
+    """
+    gl, hw = g.GOAL_LINE_X, g.GOAL_LINE_HALF_WIDTH
+    out: list[tuple[str, tuple[float, float, float, float]]] = []
+    for end in (-1, 1):
+        chw = g.CREASE_HALF_WIDTH + hw
+        out.append((f"crease:{end}", _box(end, g.CREASE_FRONT_X - hw, gl, -chw, chw)))
+        mouth = g.GOAL_MOUTH_HALF_WIDTH
+        out.append((f"crease:{end}", _box(end, gl, g.GOAL_INNER_BACK_X, -mouth, mouth)))
+        ax, ahw = g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
+        out.append((f"aux:{end}", _box(end, ax - ahw, ax + ahw, -mouth, mouth)))
+        out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR)))
+        out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, -_FAR, -mouth - 1e-9)))
+        out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, mouth + 1e-9, _FAR)))
+        out.append((f"third:{end}", _box(end, g.BLUE_LINE_INNER_X, _FAR, -_FAR, _FAR)))
+        out.append((f"half:{end}", _box(end, 0.0, _FAR, -_FAR, _FAR)))
+    out.append(("centre_line", (-g.CENTRE_LINE_HALF_WIDTH, g.CENTRE_LINE_HALF_WIDTH, -_FAR, _FAR)))
+    return tuple(out)
+
+
+CENTRE_CIRCLE_SENSOR = g.CENTRE_CIRCLE_RADIUS + g.CIRCLE_LINE_HALF_WIDTH
+
+
+# --------------------------------------------------------------------------- speeds and materials
+
+
+def max_flick_speed(settings: Settings) -> float:
+    """The highest flick speed simulate accepts: ``flick_speed_max``, lowered if needed so that the
+    fastest body (a puck struck head-on by the flicked stone) moves at most ``max_step_travel`` per step."""
+    ms, mp = settings.stone_mass, settings.puck_mass
+    gain = max(1.0, (1 + settings.restitution_puck_stone) * ms / (ms + mp))
+    return min(settings.flick_speed_max, settings.max_step_travel * settings.step_hz / gain)
+
+
+def _materials(settings: Settings) -> tuple[dict[int, tuple[float, float]], dict[int, tuple[float, float]]]:
+    """Per collision type the (elasticity, friction) of its shapes, so that products give the pair settings.
+
+    Returns the shape values and, for the puck's pairs with static bodies, the exact pair values
+    where the product rule misses them (empty when it does not, which is the case by default).
+    """
+    e_s = math.sqrt(settings.restitution_stone_stone)
+    u_s = math.sqrt(settings.friction_stone_stone)
+    e_p = settings.restitution_puck_stone / e_s if e_s else 0.0
+    u_p = settings.friction_puck_stone / u_s if u_s else 0.0
+    pairs = {
+        BOARD: (settings.restitution_board, settings.friction_board),
+        FRAME: (settings.restitution_frame, settings.friction_frame),
+        NET: (settings.restitution_net, settings.friction_net),
+    }
+    values = {STONE: (e_s, u_s), PUCK: (e_p, u_p)}
+    for kind, (e, u) in pairs.items():
+        values[kind] = (e / e_s if e_s else e, u / u_s if u_s else u)
+    exact: dict[int, tuple[float, float]] = {}
+    for kind, (e, u) in pairs.items():
+        if not (math.isclose(values[kind][0] * e_p, e, abs_tol=1e-12)
+                and math.isclose(values[kind][1] * u_p, u, abs_tol=1e-12)):
+            exact[kind] = (e, u)
+    return values, exact
+
+
+# --------------------------------------------------------------------------- building a space
+
+
+@dataclass(slots=True)
+class _Built:
+    """A space with the move's bodies, in ``bodies`` order, and the names of every shape."""
+
+    space: pymunk.Space
+    bodies: tuple[str, ...]
+    radii: tuple[float, ...]
+    body_objs: list[pymunk.Body]
+    shapes: list[pymunk.Shape]
+    constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
+    names: dict[pymunk.Shape, str]
+
+
+def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
+    """A fresh space for the move, built in the canonical order, with the flicked stone's velocity set.
+
+    ``sensors`` False leaves out the region sensors: that is the bare loop ``sprtec bench physics``
+    compares against (same bodies, walls, friction joints and step).
+    """
+    space = pymunk.Space(threaded=False)
+    space.iterations = settings.solver_iterations
+    space.collision_slop = settings.collision_slop
+    space.gravity = (0.0, 0.0)
+    space.damping = 1.0
+    values, _ = _materials(settings)
+    names: dict[pymunk.Shape, str] = {}
+    static = space.static_body
+    specs = [(s.id, s.x, s.y, settings.stone_radius, settings.stone_mass, STONE) for s in position.stones]
+    specs.append((PUCK_ID, position.puck.x, position.puck.y, settings.puck_radius, settings.puck_mass, PUCK))
+    bodies: list[pymunk.Body] = []
+    shapes: list[pymunk.Shape] = []
+    constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]] = []
+    for name, x, y, r, m, kind in specs:
+        body = pymunk.Body(m, pymunk.moment_for_circle(m, 0.0, r))
+        body.position = (x, y)
+        shape = pymunk.Circle(body, r)
+        shape.elasticity, shape.friction = values[kind]
+        shape.collision_type = kind
+        # Table friction (tank.py technique): the joints' max force is the sliding friction μ·m·g and
+        # the gear's max torque the friction torque of a sliding disc, (2/3)·μ·m·g·r.
+        pivot = pymunk.PivotJoint(static, body, (0.0, 0.0), (0.0, 0.0))
+        pivot.max_bias = 0.0
+        pivot.max_force = settings.table_friction * m * settings.gravity
+        gear = pymunk.GearJoint(static, body, 0.0, 1.0)
+        gear.max_bias = 0.0
+        gear.max_force = 2.0 / 3.0 * settings.table_spin_friction * m * settings.gravity * r
+        space.add(body, shape, pivot, gear)
+        names[shape] = name
+        bodies.append(body)
+        shapes.append(shape)
+        constraints.append((pivot, gear))
+    for wall in walls():
+        seg = pymunk.Segment(static, wall.a, wall.b, wall.radius)
+        kind = _KIND_TYPE[wall.name.split(":", 1)[0]]
+        seg.elasticity, seg.friction = values[kind]
+        seg.collision_type = kind
+        space.add(seg)
+        names[seg] = wall.name
+    if sensors:
+        for region, (x0, x1, y0, y1) in region_boxes():
+            box = pymunk.Poly(static, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            box.sensor = True
+            box.collision_type = REGION
+            space.add(box)
+            names[box] = region
+        circle = pymunk.Circle(static, CENTRE_CIRCLE_SENSOR)
+        circle.sensor = True
+        circle.collision_type = REGION
+        space.add(circle)
+        names[circle] = "centre_circle"
+    index = {name: i for i, (name, *_rest) in enumerate(specs)}
+    if flick.stone in index:
+        vx, vy = flick.vx, flick.vy
+        speed = math.hypot(vx, vy)
+        cap = max_flick_speed(settings)
+        if speed > cap:  # D3: v <= v_max; also what keeps every body under max_step_travel per step
+            vx, vy = vx * cap / speed, vy * cap / speed
+        bodies[index[flick.stone]].velocity = (vx, vy)
+    return _Built(space, tuple(s[0] for s in specs), tuple(s[3] for s in specs), bodies, shapes, constraints, names)
+
+
+# --------------------------------------------------------------------------- one move
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A contact that began in the current step, waiting for that step's impulse."""
+
+    arbiter: pymunk.Arbiter
+    a: str
+    b: str
+    pre_existing: bool
+    normal_speed: float
+    speed: float
+    approach: tuple[float, float]  # the velocity of each of (a, b) towards the other along the normal
+
+
+class _Move:
+    """The state of one move while it is being simulated: handlers record into it, the loop reads it."""
+
+    def __init__(self, position: Position, flick: Flick, settings: Settings, *, probe: bool = False) -> None:
+        self.position = position
+        self.settings = settings
+        self.built = build_space(position, flick, settings)
+        self.space = self.built.space
+        self.names = self.built.names
+        self.index = {name: i for i, name in enumerate(self.built.bodies)}
+        self.step = 0
+        self.events: list[Event] = []
+        self.pending: list[_Pending] = []
+        self.region_count: dict[tuple[str, str], int] = {}
+        self.state = [UPSIDE_DOWN if s.flipped else ON_BOARD for s in position.stones] + [ON_BOARD]
+        self.removed: dict[int, tuple[float, float]] = {}  # body index -> where it lies off the surface
+        self.effects: list[tuple[str, int]] = []  # (kind, body index) in event order
+        self.touching = self._touching_at_start()
+        self.watch_slow: set[tuple[str, str]] = set()
+        self.probe = probe
+        self.max_travel = 0.0
+        self._flush_cb: Callable[..., None] = self._flush
+        self._install_handlers()
+
+    # ------------------------------------------------------------------ t0
+    def _touching_at_start(self) -> set[tuple[str, str]]:
+        """D5: the pairs touching at t0 (within ``contact_touch_gap``), discs and walls alike."""
+        gap = self.settings.contact_touch_gap
+        b = self.built
+        found: set[tuple[str, str]] = set()
+        pos = [(body.position.x, body.position.y) for body in b.body_objs]
+        for i in range(len(pos)):
+            for j in range(i + 1, len(pos)):
+                if math.hypot(pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]) <= b.radii[i] + b.radii[j] + gap:
+                    found.add(_pair(b.bodies[i], b.bodies[j]))
+        for i, (x, y) in enumerate(pos):
+            r = b.radii[i] + gap
+            near_goal = abs(x) + r >= g.GOAL_LINE_X and abs(y) <= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE + r
+            if g.disc_inside_board(x, y, r) and not near_goal:
+                continue
+            for shape, name in self.names.items():
+                if shape.body is self.space.static_body and not shape.sensor:
+                    if shape.point_query((x, y)).distance <= r:
+                        found.add(_pair(b.bodies[i], name))
+        return found
+
+    # ------------------------------------------------------------------ handlers
+    def _install_handlers(self) -> None:
+        """Record-only handlers per pair of collision types; sensors only on begin and separate."""
+        _, exact = _materials(self.settings)
+        for a, b in ((STONE, STONE), (STONE, PUCK), (STONE, BOARD), (STONE, FRAME), (STONE, NET),
+                     (PUCK, BOARD), (PUCK, FRAME), (PUCK, NET)):
+            h = self.space.add_collision_handler(a, b)
+            h.begin = self._begin_contact
+            h.separate = self._separate_contact
+            if a == PUCK and b in exact:
+                e, u = exact[b]
+                h.pre_solve = _exact_pair(e, u)
+        for kind in (STONE, PUCK):
+            h = self.space.add_collision_handler(kind, REGION)
+            h.begin = self._begin_region
+            h.separate = self._separate_region
+
+    def _begin_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        """A new arbiter: note it; its impulse is read once this step is solved (``_flush``)."""
+        sa, sb = arb.shapes
+        na, nb = self.names[sa], self.names[sb]
+        n = arb.normal  # from a to b
+        va, vb = sa.body.velocity, sb.body.velocity
+        rvx, rvy = va.x - vb.x, va.y - vb.y
+        normal_speed = rvx * n.x + rvy * n.y
+        approach = (va.x * n.x + va.y * n.y, -(vb.x * n.x + vb.y * n.y))
+        pair = _pair(na, nb)
+        if pair in self.touching:
+            self.touching.discard(pair)
+            pre = True
+        else:
+            pre = False
+        if na > nb:
+            na, nb, approach = nb, na, (approach[1], approach[0])
+        self.pending.append(_Pending(arb, na, nb, pre, abs(normal_speed), math.hypot(rvx, rvy), approach))
+        space.add_post_step_callback(self._flush_cb, 0)
+        return True
+
+    def _separate_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A contact ended (also when the puck is taken off the board)."""
+        sa, sb = arb.shapes
+        a, b = _pair(self.names[sa], self.names[sb])
+        self.events.append(Separation(self.step, a, b))
+        self.watch_slow.discard((a, b))
+
+    def _begin_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        """A body started to overlap a region sensor; the region changes when its first part is entered."""
+        body, region = self.names[arb.shapes[0]], self.names[arb.shapes[1]]
+        key = (body, region)
+        count = self.region_count.get(key, 0)
+        self.region_count[key] = count + 1
+        if count == 0 and not (self.step == 1 and self._in_region_at_start(body, region)):
+            self.events.append(RegionChange(self.step, body, region, True))
+        return False  # sensors need no pre_solve; separate still comes
+
+    def _separate_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A body stopped overlapping a region sensor; the region is left when its last part is."""
+        body, region = self.names[arb.shapes[0]], self.names[arb.shapes[1]]
+        key = (body, region)
+        count = self.region_count[key] - 1
+        self.region_count[key] = count
+        if count == 0:
+            self.events.append(RegionChange(self.step, body, region, False))
+
+    def _in_region_at_start(self, body: str, region: str) -> bool:
+        """Whether ``body`` overlapped ``region`` at t0: a sensor begin in step 1 is then no change (§4.3)."""
+        i = self.index[body]
+        if body == PUCK_ID:
+            x, y = self.position.puck.x, self.position.puck.y
+        else:
+            stone = self.position.stones[i]
+            x, y = stone.x, stone.y
+        return _region_predicate(region)(x, y, self.built.radii[i])
+
+    # ------------------------------------------------------------------ after a step with new contacts
+    def _flush(self, space: pymunk.Space, key: object) -> None:
+        """Emit the step's new contacts with their impulse, and decide the 2.5-D effects they cause."""
+        pending, self.pending = self.pending, []
+        threshold = self.settings.contact_impulse_threshold
+        for p in pending:
+            arb = p.arbiter
+            ti, n = arb.total_impulse, arb.normal
+            impulse = abs(ti.x * n.x + ti.y * n.y)
+            if p.pre_existing and impulse <= threshold:
+                self._watch_slowly(p.a, p.b)  # D5: report it once it transmits an impulse
+                continue
+            self.events.append(Contact(self.step, p.a, p.b, p.pre_existing, impulse, p.normal_speed))
+            if not p.pre_existing and self.settings.effects_2_5d:
+                self._effects(p, len(self.events) - 1)
+
+    def _watch_slowly(self, a: str, b: str) -> None:
+        """A touching pair that transmitted nothing yet: watch its impulse every step with post_solve."""
+        if not self.watch_slow:
+            for ta, tb in ((STONE, STONE), (STONE, PUCK), (STONE, BOARD), (STONE, FRAME), (STONE, NET),
+                           (PUCK, BOARD), (PUCK, FRAME), (PUCK, NET)):
+                self.space.add_collision_handler(ta, tb).post_solve = self._post_solve_watch
+        self.watch_slow.add((a, b))
+
+    def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
+        if not self.watch_slow:
+            return
+        sa, sb = arb.shapes
+        pair = _pair(self.names[sa], self.names[sb])
+        if pair in self.watch_slow:
+            ti, n = arb.total_impulse, arb.normal
+            impulse = abs(ti.x * n.x + ti.y * n.y)
+            if impulse > self.settings.contact_impulse_threshold:
+                self.watch_slow.discard(pair)
+                va, vb = sa.body.velocity, sb.body.velocity
+                speed = abs((va.x - vb.x) * n.x + (va.y - vb.y) * n.y)
+                self.events.append(Contact(self.step, pair[0], pair[1], True, impulse, speed))
+
+    def _effects(self, p: _Pending, event_index: int) -> None:
+        """Product decision 1: VI.3, VI.4, VI.5 for one new contact; the draw is keyed by the event index."""
+        s, pos = self.settings, self.position
+        kinds = (p.a.split(":", 1)[0], p.b.split(":", 1)[0])
+        if PUCK_ID in (p.a, p.b):
+            other = p.b if p.a == PUCK_ID else p.a
+            head = other.split(":", 1)[0]
+            if head == "board":
+                angle = effects.impact_angle_deg(p.normal_speed, p.speed)
+                u = draw(pos.seed, "exit", pos.move_number, event_index)
+                if effects.puck_flies_over(s, p.normal_speed, angle, u):
+                    self._take_off(PUCK_ID, other, OFF_BOARD)
+            elif head == "frame":
+                u = draw(pos.seed, "on_goal", pos.move_number, event_index)
+                if effects.puck_lands_on_goal(s, p.normal_speed, u):
+                    self._take_off(PUCK_ID, other, ON_GOAL)
+            return
+        if kinds[0] in _STATIC_HEADS or kinds[1] in _STATIC_HEADS:
+            return
+        angle = effects.impact_angle_deg(p.normal_speed, p.speed)
+        u = draw(pos.seed, "flip", pos.move_number, event_index)
+        if effects.stone_flips(s, p.normal_speed, angle, u):
+            stone = effects.struck_body(p.a, p.b, *p.approach)
+            i = self.index[stone]
+            if self.state[i] == ON_BOARD:
+                self.state[i] = UPSIDE_DOWN
+                self.events.append(Flipped(self.step, stone))
+                self.effects.append(("flip", i))
+
+    def _take_off(self, body: str, against: str, state: int) -> None:
+        """VI.5 / VI.3: the body leaves the simulation for the rest of the move (called between steps)."""
+        i = self.index[body]
+        obj = self.built.body_objs[i]
+        x, y = obj.position.x, obj.position.y
+        if state == OFF_BOARD:
+            ex, ey = g.board_contact_point(x, y)
+            self.events.append(LeftBoard(self.step, body, ex, ey, against))
+            self.removed[i] = (ex, ey)
+            self.effects.append(("left_board", i))
+        else:
+            end = int(against.split(":")[1])
+            gx, gy = effects.on_goal_point(end, x, y)
+            self.events.append(LandedOnGoal(self.step, body, end, gx, gy))
+            self.removed[i] = (gx, gy)
+            self.effects.append((f"on_goal:{end}", i))
+        self.state[i] = state
+        pivot, gear = self.built.constraints[i]
+        self.space.remove(pivot, gear, self.built.shapes[i], obj)  # separate callbacks fire here
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> MoveRecord:
+        """Step to rest (D4) or the cap, keyframing every ``frame_steps`` steps."""
+        s = self.settings
+        dt = 1.0 / s.step_hz
+        frame_steps = max(1, s.step_hz // s.keyframe_hz)
+        rest_frames = math.ceil(s.rest_ms * s.step_hz / (1000 * frame_steps))
+        cap = s.move_cap_ms * s.step_hz // 1000
+        space, step = self.space, self.space.step
+        buf = pymunk.batch.Buffer()
+        rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
+        frames: list[tuple[int, ...]] = []
+        quiet = 0
+        capped = False
+        data = self._read(buf)
+        frames.append(self._frame(data))
+        while True:
+            base = self.step
+            if self.probe:
+                for k in range(frame_steps):
+                    self.step = base + k + 1
+                    step(dt)
+                    self._measure_travel(buf, data)
+                    data = self._read(buf)
+            else:
+                for k in range(frame_steps):
+                    self.step = base + k + 1
+                    step(dt)
+            data = self._read(buf)
+            frames.append(self._frame(data))
+            moving = False
+            for j in range(0, len(data), 6):
+                vx, vy, w = data[j + 3], data[j + 4], data[j + 5]
+                if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
+                    moving = True
+                    break
+            quiet = 0 if moving else quiet + 1
+            if quiet > rest_frames:
+                break
+            if self.step >= cap:
+                capped = True
+                break
+        for obj in self.built.body_objs:  # D4: velocities are zeroed at rest
+            obj.velocity = (0.0, 0.0)
+            obj.angular_velocity = 0.0
+        self.events.append(AtRest(self.step, capped))
+        final, interventions = self._referee(data)
+        return MoveRecord(
+            bodies=self.built.bodies,
+            events=tuple(self.events),
+            steps=self.step,
+            step_hz=s.step_hz,
+            frame_steps=frame_steps,
+            keyframes=tuple(frames),
+            final=final,
+            interventions=interventions,
+        )
+
+    def _read(self, buf: pymunk.batch.Buffer) -> list[float]:
+        """x, y, angle, vx, vy, ω of every body still in the space, in ``bodies`` order (the puck is
+        always last, so taking it out never reorders the stones)."""
+        buf.clear()
+        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buf)
+        live = len(self.built.bodies) - len(self.removed)
+        return memoryview(buf.float_buf()).cast("d")[: 6 * live].tolist()
+
+    def _frame(self, data: list[float]) -> tuple[int, ...]:
+        """One keyframe: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord)."""
+        out: list[int] = []
+        state, removed = self.state, self.removed
+        for i in range(len(state)):
+            if i in removed:
+                x, y = removed[i]
+                out += (round(x * 100), round(y * 100), 0, state[i])
+            else:
+                j = 6 * i
+                out += (round(data[j] * 100), round(data[j + 1] * 100), round(data[j + 2] * 1000), state[i])
+        return tuple(out)
+
+    def _measure_travel(self, buf: pymunk.batch.Buffer, before: list[float]) -> None:
+        """Probe mode only: the largest distance any body moved in the last step."""
+        after = self._read(buf)
+        for j in range(0, min(len(before), len(after)), 6):
+            d = math.hypot(after[j] - before[j], after[j + 1] - before[j + 1])
+            if d > self.max_travel:
+                self.max_travel = d
+
+    # ------------------------------------------------------------------ at rest
+    def _referee(self, data: list[float]) -> tuple[tuple[BodyState, ...], tuple[Intervention, ...]]:
+        """The final position: settled and quantised, then the 2.5-D interventions (VI.3-VI.5)."""
+        b = self.built
+        on_board = [i for i in range(len(b.bodies)) if i not in self.removed]
+        settled = effects.settle([(data[6 * i], data[6 * i + 1], b.radii[i]) for i in on_board])
+        where: dict[int, tuple[float, float]] = dict(zip(on_board, settled, strict=True))
+        interventions: list[Intervention] = []
+        for kind, i in self.effects:
+            placed = [(x, y, b.radii[k]) for k, (x, y) in where.items()]
+            if kind == "flip":  # VI.4: turned over in place
+                x, y = where[i]
+                interventions.append(Intervention("FLIP", b.bodies[i], x, y, "FLIPPED"))
+                continue
+            ox, oy = self.removed[i]
+            if kind == "left_board":  # VI.5: back touching the board where it left
+                tx, ty = effects.respot_left_board(ox, oy, b.radii[i])
+                reason = "LEFT_BOARD"
+            else:  # VI.3: behind the goal it lay on
+                tx, ty = effects.respot_on_goal(int(kind.split(":")[1]), oy, b.radii[i])
+                reason = "ON_GOAL"
+            x, y = effects.nearest_free_spot(placed, tx, ty, b.radii[i])
+            where[i] = (x, y)
+            interventions.append(Intervention("RESPOT", b.bodies[i], x, y, reason))  # type: ignore[arg-type]
+        final = tuple(BodyState(name, *where[i]) for i, name in enumerate(b.bodies))
+        return final, tuple(interventions)
+
+
+_STATIC_HEADS = ("board", "frame", "net")
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    """Two body names in sorted order (events.Contact)."""
+    return (a, b) if a < b else (b, a)
+
+
+def _exact_pair(e: float, u: float) -> Callable[[pymunk.Arbiter, pymunk.Space, object], bool]:
+    """A pre_solve that sets one pair's restitution and friction exactly (only when products cannot)."""
+
+    def pre_solve(arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        arb.restitution = e
+        arb.friction = u
+        return True
+
+    return pre_solve
+
+
+def _region_predicate(region: str) -> Callable[[float, float, float], bool]:
+    """The geometry predicate a region sensor stands for (the closed regions of shared.geometry)."""
+    head, _, tail = region.partition(":")
+    end = int(tail) if tail else 0
+    table: dict[str, Callable[[float, float, float], bool]] = {
+        "crease": lambda x, y, r: g.in_crease(x, y, r, end),
+        "aux": lambda x, y, r: g.touches_aux_line(x, y, r, end),
+        "goal_line": lambda x, y, r: g.touches_goal_line(x, y, r, end),
+        "goal_line_outside": lambda x, y, r: g.touches_goal_line_outside_mouth(x, y, r, end),
+        "third": lambda x, y, r: g.in_defensive_third(x, y, r, end),
+        "half": lambda x, y, r: g.in_half(x, y, r, end),
+        "centre_line": g.touches_centre_line,
+        "centre_circle": g.touches_centre_circle,
+    }
+    return table[head]
+
+
+# --------------------------------------------------------------------------- the public API
+
+
+def simulate(position: Position, flick: Flick, settings: Settings) -> MoveRecord:
+    """Simulate one flick from ``position`` to rest (D3, D4) and return its MoveRecord (shared.events).
+
+    The 2.5-D draws are keyed by ``position.seed``, ``position.move_number`` and the index of the
+    contact event that caused them. A flick faster than ``max_flick_speed`` is slowed to it.
+    """
+    return _Move(position, flick, settings).run()
+
+
+def simulate_probed(position: Position, flick: Flick, settings: Settings) -> tuple[MoveRecord, float]:
+    """``simulate`` stepping one step at a time, also returning the largest distance (mm) any body moved
+    in one step. For tests of the no-tunnelling bound; the result is the same MoveRecord."""
+    move = _Move(position, flick, settings, probe=True)
+    record = move.run()
+    return record, move.max_travel
