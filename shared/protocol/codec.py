@@ -1,0 +1,69 @@
+"""The msgpack codec: one message per binary websocket frame, checked field by field on the way in.
+
+Why: this is the trust boundary of the server (DESIGN.md "Every input is validated at the edge"):
+``decode`` turns any bytes into either a message or a ``ProtocolError`` with a code the server can
+send back, never another exception, and never allocates more than the frame size allows.
+``encode`` applies the same checks, so the server cannot send what a client would refuse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from shared.protocol.errors import ProtocolError
+from shared.protocol.messages import MAX_SERVER_FRAME, MESSAGE_TYPES, Message
+from shared.protocol.specs import dump_fields, load_fields
+
+TYPE_KEY = "t"
+
+
+def encode(msg: Message) -> bytes:
+    """The msgpack frame of a message: ``{"t": <type>, **fields}``; ProtocolError if a field breaks its spec."""
+    name = type(msg).__name__
+    if MESSAGE_TYPES.get(name) is not type(msg):
+        raise ProtocolError("UNKNOWN_MESSAGE", f"{name} is not a protocol message")
+    return msgpack.packb({TYPE_KEY: name, **dump_fields(msg, name)}, use_bin_type=True)
+
+
+def decode(data: Any, expect: tuple[type, ...] | None = None, max_size: int = MAX_SERVER_FRAME) -> Message:
+    """The message in one frame, or ProtocolError: BAD_MESSAGE, or UNKNOWN_MESSAGE for a type not in ``expect``.
+
+    ``expect`` limits the accepted types (the server passes ``CLIENT_MESSAGES``, clients
+    ``SERVER_MESSAGES``); ``max_size`` bounds the frame (``MAX_CLIENT_FRAME`` on the server).
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ProtocolError("BAD_MESSAGE", f"a frame is bytes, not {type(data).__name__}")
+    if len(data) > max_size:
+        raise ProtocolError("BAD_MESSAGE", f"frame of {len(data)} bytes exceeds {max_size}")
+    raw = _unpack(bytes(data), max_size)
+    if type(raw) is not dict:
+        raise ProtocolError("BAD_MESSAGE", "a message is a msgpack map")
+    name = raw.get(TYPE_KEY)
+    if type(name) is not str:
+        raise ProtocolError("BAD_MESSAGE", f"missing the string field {TYPE_KEY!r} naming the message type")
+    cls = MESSAGE_TYPES.get(name)
+    if cls is None or (expect is not None and cls not in expect):
+        raise ProtocolError("UNKNOWN_MESSAGE", f"unexpected message type {name[:40]!r}")
+    return cls(**load_fields(cls, raw, name, skip=(TYPE_KEY,)))
+
+
+def _unpack(data: bytes, max_size: int) -> Any:
+    """msgpack's value of a whole frame (no trailing bytes, no bin or ext outside known fields)."""
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=max_size,
+            max_bin_len=max_size,
+            max_array_len=max_size,
+            max_map_len=max_size,
+            max_ext_len=max_size,
+        )
+    except (ValueError, TypeError, OverflowError, RecursionError, msgpack.UnpackException) as error:
+        # msgpack reports malformed data with ValueError subclasses (ExtraData, FormatError,
+        # StackError, a bad UTF-8 string) and a non-str map key with ValueError too.
+        raise ProtocolError("BAD_MESSAGE", f"not one msgpack value: {type(error).__name__}") from None

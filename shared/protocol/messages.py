@@ -1,0 +1,436 @@
+"""Every message of the sprtec websocket protocol, one frozen dataclass each, with its wire spec.
+
+Why: the server, the arcade client, the bot and docs/PROTOCOL.md must agree on each message's
+fields, types and ranges. Each field declares its wire spec (``shared.protocol.specs``) next to its
+Python type, so the codec checks exactly what is declared and the documentation is generated from
+the same place. Positions and actions travel in their SCENARIOS.md JSON form (``shared.notation``),
+decisions as SCENARIOS.md decision objects, trajectories in the compact form of
+``shared.protocol.trajectory``.
+
+On the wire a message is one msgpack map ``{"t": <class name>, <field>: <value>, ...}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from shared.model import Action, Position
+from shared.outcome import Decision
+from shared.protocol.errors import ERROR_CODES
+from shared.protocol.specs import (
+    MAX_INT,
+    Bool,
+    Convert,
+    Int,
+    Json,
+    ListOf,
+    MapOf,
+    Opt,
+    Str,
+    Struct,
+)
+from shared.protocol.trajectory import Trajectory, decode_trajectory, encode_trajectory
+from shared.rulesets import RULESETS
+
+PROTOCOL_VERSION = 1
+MAX_CLIENT_FRAME = 16 * 1024  # bytes: the largest frame a client may send (websockets max_size on the server)
+MAX_SERVER_FRAME = 1024 * 1024  # bytes: the largest frame the server sends (a 30 s trajectory fits)
+RATE_LIMIT = (100, 20_000)  # messages per window in ms, per connection (lila-ws round/play)
+HELLO_TIMEOUT_S = 10  # seconds a new connection has to send Hello
+IDLE_TIMEOUT_S = 60  # seconds without any message before the server closes (clients Ping every 15 s)
+
+TEAM = Str(4, choices=("home", "away"))
+SEAT = Str(9, choices=("home", "away", "spectator"))
+RULESET = Str(16, choices=RULESETS)
+ROOM_CODE = Str(16, min_len=1)
+TOKEN = Str(128, min_len=1)
+NAME = Str(32, min_len=1)
+VERSION = Int(0, MAX_INT)
+MS = Int(0, MAX_INT, "ms")
+SETTING_VALUE = Json(depth=1, max_len=16, max_str=64)
+
+
+def _notation(name: str) -> Any:
+    """A converter of ``shared.notation``, imported when first used (the protocol loads without it)."""
+
+    def get() -> Any:
+        import shared.notation as notation
+
+        return getattr(notation, name)
+
+    return get
+
+
+def _decision_from_json(obj: dict[str, Any]) -> Decision:
+    """A SCENARIOS.md decision object ({"code": …, fields…}) as a Decision, field order kept."""
+    if type(obj) is not dict or type(obj.get("code")) is not str:
+        raise ValueError("a decision is a map with a string 'code'")
+    return Decision(obj["code"], tuple((k, v) for k, v in obj.items() if k != "code"))
+
+
+POSITION = Convert(
+    "position",
+    Json(depth=5, max_len=64, max_str=64),
+    _notation("position_to_json"),
+    _notation("position_from_json"),
+    "position: the SCENARIOS.md position object",
+)
+ACTION = Convert(
+    "action",
+    Json(depth=3, max_len=16, max_str=32),
+    _notation("action_to_json"),
+    _notation("action_from_json"),
+    "action: a SCENARIOS.md action object",
+)
+DECISION = Convert(
+    "decision",
+    Json(depth=1, max_len=16, max_str=64),
+    lambda: Decision.to_json,
+    lambda: _decision_from_json,
+    "decision: a SCENARIOS.md decision object",
+)
+TRAJECTORY = Convert(
+    "trajectory",
+    Json(depth=3, max_len=3 * 4096 + 2, max_str=32),
+    lambda: encode_trajectory,
+    lambda: decode_trajectory,
+    "trajectory: see Trajectory",
+)
+PROMPT = MapOf(Str(32), Json(depth=2, max_len=32, max_str=64), 16)
+
+
+# --------------------------------------------------------------------------- nested records
+
+
+@dataclass(frozen=True, slots=True)
+class Clocks:
+    """The room's clocks as the server had them when it sent the message.
+
+    ``part_ms`` is the time left in the current part, ``move_ms`` the time left for the move of
+    ``to_move`` (0 when there is no move clock); neither runs while ``paused`` (breaks, a move being
+    played back, an absent coach). Clients count down locally from the moment they receive it.
+    """
+
+    part_ms: Annotated[int, MS]
+    move_ms: Annotated[int, MS]
+    to_move: Annotated[str, TEAM]
+    paused: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who holds a seat: the coach's display name and whether the coach is connected right now."""
+
+    name: Annotated[str, NAME]
+    connected: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """The two coaches' seats; nil for a free seat."""
+
+    home: Annotated[SeatInfo | None, Opt(Struct(SeatInfo))]
+    away: Annotated[SeatInfo | None, Opt(Struct(SeatInfo))]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomInfo:
+    """One line of the lobby's room list."""
+
+    code: Annotated[str, ROOM_CODE]
+    ruleset: Annotated[str, RULESET]
+    seats: Annotated[Seats, Struct(Seats)]
+    spectators: Annotated[int, Int(0, MAX_INT)]
+    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended"))]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Goals of each team."""
+
+    home: Annotated[int, Int(0, 999)]
+    away: Annotated[int, Int(0, 999)]
+
+
+# --------------------------------------------------------------------------- client -> server
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message of every connection: the protocol version, the client's name, a resume token."""
+
+    protocol: Annotated[int, Int(0, 65535)]
+    client: Annotated[str, Str(64, min_len=1)]
+    token: Annotated[str | None, Opt(TOKEN)] = None
+    name: Annotated[str | None, Opt(NAME)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateRoom:
+    """Open a room with a ruleset and setting overrides; the creator takes the home seat."""
+
+    ruleset: Annotated[str, RULESET]
+    settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)]
+    private: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom:
+    """Take the free seat of a room by its code (or reclaim one's own seat with the room's seat token)."""
+
+    code: Annotated[str, ROOM_CODE]
+    token: Annotated[str | None, Opt(TOKEN)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickMatch:
+    """Queue for the next opponent who asks for the same ruleset (nil: any ruleset, ``standard`` if both any)."""
+
+    ruleset: Annotated[str | None, Opt(RULESET)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class CancelQuickMatch:
+    """Leave the quick-match queue."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListRooms:
+    """Ask for the public rooms."""
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Join a room as a spectator (read-only)."""
+
+    code: Annotated[str, ROOM_CODE]
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the current room; a coach leaving a running match resigns it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One action of the coach's team, chosen on room version ``version`` (the last one the client saw)."""
+
+    action: Annotated[Action, ACTION]
+    version: Annotated[int, VERSION]
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """After the match: ask for another one in the same room with the same settings, ends swapped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Ask for everything after ``since_version`` in room ``code`` (after a gap or a reconnect)."""
+
+    code: Annotated[str, ROOM_CODE]
+    since_version: Annotated[int, VERSION]
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive and round-trip measurement; the server answers Pong with the same nonce."""
+
+    nonce: Annotated[int, Int(0, 2**32 - 1)]
+
+
+# --------------------------------------------------------------------------- server -> client
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to Hello: the server's protocol and name, the player's id and resume token."""
+
+    protocol: Annotated[int, Int(0, 65535)]
+    server: Annotated[str, Str(64, min_len=1)]
+    player: Annotated[str, NAME]
+    token: Annotated[str, TOKEN]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The whole state of a room at ``version``: what a client needs to draw it and to act."""
+
+    code: Annotated[str, ROOM_CODE]
+    version: Annotated[int, VERSION]
+    match_id: Annotated[str, Str(64, min_len=1)]
+    position: Annotated[Position, POSITION]
+    clocks: Annotated[Clocks, Struct(Clocks)]
+    prompts: Annotated[tuple[dict[str, Any], ...], ListOf(PROMPT, 8)]
+    seats: Annotated[Seats, Struct(Seats)]
+    spectators: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomJoined:
+    """You are in room ``code`` in ``seat``; ``token`` reclaims that seat (nil for spectators)."""
+
+    code: Annotated[str, ROOM_CODE]
+    seat: Annotated[str, SEAT]
+    token: Annotated[str | None, Opt(TOKEN)]
+    snapshot: Annotated[Snapshot, Struct(Snapshot)]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomList:
+    """The public rooms, newest first."""
+
+    rooms: Annotated[tuple[RoomInfo, ...], ListOf(Struct(RoomInfo), 200)]
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """One resolved action (or a decision the server took for ``team``: nil ``action``) at ``version``.
+
+    ``trajectory`` is nil for actions without physics; ``position`` and ``prompts`` are the state
+    after the move, at rest, after every referee action.
+    """
+
+    code: Annotated[str, ROOM_CODE]
+    version: Annotated[int, VERSION]
+    team: Annotated[str, TEAM]
+    action: Annotated[Action | None, Opt(ACTION)]
+    trajectory: Annotated[Trajectory | None, Opt(TRAJECTORY)]
+    decisions: Annotated[tuple[Decision, ...], ListOf(DECISION, 64)]
+    position: Annotated[Position, POSITION]
+    clocks: Annotated[Clocks, Struct(Clocks)]
+    prompts: Annotated[tuple[dict[str, Any], ...], ListOf(PROMPT, 8)]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockUpdate:
+    """The clocks changed without a move (paused for an absent coach, resumed, a break started)."""
+
+    code: Annotated[str, ROOM_CODE]
+    clocks: Annotated[Clocks, Struct(Clocks)]
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Who is in the room changed: a coach joined, left, dropped or came back; spectators came or went."""
+
+    code: Annotated[str, ROOM_CODE]
+    seats: Annotated[Seats, Struct(Seats)]
+    spectators: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over: final score, winner (nil for a draw) and the MATCH_ENDED reason."""
+
+    code: Annotated[str, ROOM_CODE]
+    match_id: Annotated[str, Str(64, min_len=1)]
+    score: Annotated[Score, Struct(Score)]
+    winner: Annotated[str | None, Opt(TEAM)]
+    reason: Annotated[str, Str(64)]
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """``team``'s coach asked for a rematch; when both have, a new match starts (a new Snapshot)."""
+
+    code: Annotated[str, ROOM_CODE]
+    team: Annotated[str, TEAM]
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """You left room ``code`` (the answer to Leave, or the room closed)."""
+
+    code: Annotated[str, ROOM_CODE]
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus:
+    """Your quick-match state: ``queued`` or not, for ``ruleset``, with ``waiting`` players in that queue."""
+
+    queued: Annotated[bool, Bool()]
+    ruleset: Annotated[str | None, Opt(RULESET)]
+    waiting: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A request was refused; the connection stays usable. ``ref`` names the refused message type."""
+
+    code: Annotated[str, Str(32, choices=ERROR_CODES)]
+    message: Annotated[str, Str(500)]
+    ref: Annotated[str | None, Opt(Str(32))]
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to Ping."""
+
+    nonce: Annotated[int, Int(0, 2**32 - 1)]
+
+
+# --------------------------------------------------------------------------- the registry
+
+CLIENT_MESSAGES: tuple[type, ...] = (
+    Hello,
+    CreateRoom,
+    JoinRoom,
+    QuickMatch,
+    CancelQuickMatch,
+    ListRooms,
+    Watch,
+    Leave,
+    Act,
+    Rematch,
+    Resync,
+    Ping,
+)
+SERVER_MESSAGES: tuple[type, ...] = (
+    Welcome,
+    RoomJoined,
+    RoomList,
+    Snapshot,
+    MovePlayed,
+    ClockUpdate,
+    Presence,
+    MatchEnded,
+    RematchOffered,
+    Left,
+    QueueStatus,
+    Error,
+    Pong,
+)
+MESSAGE_TYPES: dict[str, type] = {cls.__name__: cls for cls in CLIENT_MESSAGES + SERVER_MESSAGES}
+
+ClientMessage = (
+    Hello
+    | CreateRoom
+    | JoinRoom
+    | QuickMatch
+    | CancelQuickMatch
+    | ListRooms
+    | Watch
+    | Leave
+    | Act
+    | Rematch
+    | Resync
+    | Ping
+)
+ServerMessage = (
+    Welcome
+    | RoomJoined
+    | RoomList
+    | Snapshot
+    | MovePlayed
+    | ClockUpdate
+    | Presence
+    | MatchEnded
+    | RematchOffered
+    | Left
+    | QueueStatus
+    | Error
+    | Pong
+)
+Message = ClientMessage | ServerMessage
