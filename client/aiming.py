@@ -1,0 +1,110 @@
+"""Aiming a flick with the mouse, as pure functions: which stone is under the pointer, may it be played, and
+what velocity a drag gives (no arcade).
+
+Convention — the slingshot of flick games (Soccer Stars, the speed-capped slingshot of RULES.md §2 [S18]):
+press on one of your stones and pull *back*; the stone will travel the opposite way of the pull, faster the
+further you pull, up to ``settings.flick_speed_max`` at ``FULL_POWER_MM`` of pull. Release to flick; release
+inside the dead zone (or press Escape) to cancel. Distances are in board millimetres, so the feel is the same
+in any window size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from shared.model import Flick, Position, Stone, Team, other
+
+FULL_POWER_MM = 150.0  # a pull this long gives the maximum speed
+DEAD_ZONE_MM = 8.0  # a pull shorter than this cancels the flick (a click is not a move)
+PICK_SLACK_MM = 4.0  # a press this close to a stone's edge still picks it
+AIM_LINE_MM = 260.0  # the aim line's length at full power
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """The flick a drag describes: velocity in mm/s, and power as a fraction of the allowed range."""
+
+    vx: float
+    vy: float
+    power: float
+
+    @property
+    def speed(self) -> float:
+        """The flick's speed in mm/s."""
+        return math.hypot(self.vx, self.vy)
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """A drag in progress: the stone being aimed, its centre, and where the pointer is now (all mm)."""
+
+    stone: str
+    x: float
+    y: float
+    pointer_x: float
+    pointer_y: float
+
+    def to(self, pointer_x: float, pointer_y: float) -> Aim:
+        """The same aim with the pointer moved."""
+        return Aim(self.stone, self.x, self.y, pointer_x, pointer_y)
+
+
+def shot_of(aim: Aim, speed_min: float, speed_max: float) -> Shot | None:
+    """The flick of a slingshot drag (opposite to the pull), or None inside the dead zone."""
+    dx, dy = aim.x - aim.pointer_x, aim.y - aim.pointer_y
+    pull = math.hypot(dx, dy)
+    if pull < DEAD_ZONE_MM:
+        return None
+    power = min(1.0, (pull - DEAD_ZONE_MM) / (FULL_POWER_MM - DEAD_ZONE_MM))
+    speed = speed_min + power * (speed_max - speed_min)
+    return Shot(dx / pull * speed, dy / pull * speed, power)
+
+
+def flick_of(aim: Aim, team: Team, speed_min: float, speed_max: float) -> Flick | None:
+    """The Flick action to send for this aim, or None when the drag is cancelled."""
+    shot = shot_of(aim, speed_min, speed_max)
+    if shot is None:
+        return None
+    return Flick(team=team, stone=aim.stone, vx=round(shot.vx, 2), vy=round(shot.vy, 2))
+
+
+def aim_line_end(aim: Aim, shot: Shot) -> tuple[float, float]:
+    """Where the aim line ends: from the stone's centre in the flick's direction, longer with more power."""
+    speed = shot.speed or 1.0
+    length = AIM_LINE_MM * (0.15 + 0.85 * shot.power)
+    return (aim.x + shot.vx / speed * length, aim.y + shot.vy / speed * length)
+
+
+def stone_at(position: Position, x: float, y: float, radius: float) -> Stone | None:
+    """The stone under the point (x, y) mm, the nearest one if two are close; None on empty board."""
+    best: tuple[float, Stone] | None = None
+    for stone in position.stones:
+        d = math.hypot(stone.x - x, stone.y - y)
+        if d <= radius + PICK_SLACK_MM and (best is None or d < best[0]):
+            best = (d, stone)
+    return best[1] if best else None
+
+
+def refusal(position: Position, seat: Team | None, stone: Stone, legal: Collection[str]) -> str | None:
+    """Why the coach in ``seat`` may not aim ``stone`` now (a sentence citing the rule), or None if he may."""
+    if seat is None:
+        return "Spectators watch; they cannot play"
+    if position.result is not None:
+        return "The match is over"
+    if position.to_move != seat:
+        if position.privilege is not None and position.privilege.team == other(seat):
+            return f"{other(seat).capitalize()} is playing a privilege of {position.privilege.total} moves (IX)"
+        return f"It is {other(seat)}'s move (VI.1)"
+    if stone.team != seat:
+        return f"{stone.id} is not your stone"
+    if stone.id in legal:
+        return None
+    if position.restart:
+        return "Only the centre forward may start (V.7)"
+    if position.penalty_shot is not None:
+        return "Only the shooter plays in a penalty shot (XV.12)"
+    if stone.flipped:
+        return f"{stone.id} lies upside down until the referee turns it (VI.4)"
+    return f"{stone.id} cannot be played now"

@@ -1,0 +1,195 @@
+"""The match as this client knows it: position, version, clocks, prompts, seat, spectators and the message log,
+plus the queue of moves waiting to be played back (pure: no arcade, no sockets, time passed in).
+
+Why one object: the network thread delivers messages, the view draws and takes input, the replay steps
+through a recorded match; all three read and change the same facts. Moves are shown in order: a move that
+arrives while another is playing back waits; only after a move's playback are its decisions written to the
+log, the banner raised, the sounds cued and the position at rest adopted, so nothing is told before it is seen.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from client import decision_text
+from client.playback import Playback, Pose, poses_from_position
+from shared.events import MoveRecord
+from shared.model import Position, Team
+from shared.outcome import Decision
+
+BANNER_SECONDS = 4.0
+LOG_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One line of the message log: text, kind (``decision``, ``info``, ``error``) and the move it follows."""
+
+    text: str
+    kind: str
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A countdown synchronised from the server: ``remaining_ms`` at ``synced_at`` (seconds), running or stopped."""
+
+    remaining_ms: int
+    running: bool
+    synced_at: float
+
+    def at(self, now: float) -> int:
+        """Milliseconds left at ``now`` (never below zero)."""
+        if not self.running:
+            return max(0, self.remaining_ms)
+        return max(0, self.remaining_ms - int((now - self.synced_at) * 1000))
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A choice a coach must make now (setup, exclusion, advantage, counting, swaps, goalie reset) and its deadline."""
+
+    kind: str
+    team: Team
+    options: tuple[str, ...] = ()
+    clock: Clock | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMove:
+    """A resolved move waiting for (or in) playback."""
+
+    record: MoveRecord | None
+    decisions: tuple[Decision, ...]
+    position: Position
+    version: int
+
+
+@dataclass
+class MatchState:
+    """Everything the client shows about one match."""
+
+    position: Position | None = None
+    version: int = 0
+    seat: Team | None = None
+    room: str | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    spectators: int = 0
+    part_clock: Clock | None = None
+    move_clock: Clock | None = None
+    prompts: tuple[Prompt, ...] = ()
+    log: list[LogLine] = field(default_factory=list)
+    angles: dict[str, float] = field(default_factory=dict)
+    queue: deque[PendingMove] = field(default_factory=deque)
+    playback: Playback | None = None
+    playback_started: float = 0.0
+    banner: str | None = None
+    banner_until: float = 0.0
+    playback_speed: float = 1.0
+    needs_resync: bool = False
+
+    # ----------------------------------------------------------------- incoming facts
+    def load(self, position: Position, version: int) -> None:
+        """Adopt a full snapshot (join, reconnect, resync): drops pending playback, the server's word is final."""
+        self.position = position
+        self.version = version
+        self.queue.clear()
+        self.playback = None
+        self.needs_resync = False
+
+    def set_clocks(self, part_ms: int | None, part_running: bool, move_ms: int | None, now: float) -> None:
+        """Synchronise the part clock and the move clock (None hides a clock, e.g. the strict ruleset's move clock)."""
+        self.part_clock = None if part_ms is None else Clock(part_ms, part_running, now)
+        self.move_clock = None if move_ms is None else Clock(move_ms, True, now)
+
+    def add_move(self, record: MoveRecord | None, decisions: Sequence[Decision], position: Position, version: int,
+                 now: float) -> None:
+        """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server")."""
+        last = self.queue[-1].version if self.queue else self.version
+        if self.position is not None and version <= last:
+            return  # already known (a resent broadcast)
+        if self.position is not None and version != last + 1:
+            self.needs_resync = True
+            return
+        self.queue.append(PendingMove(record, tuple(decisions), position, version))
+        self.update(now)
+
+    def note(self, text: str, kind: str = "info") -> None:
+        """Add a line to the log (connection news, refusals, chat)."""
+        number = self.position.move_number if self.position is not None else 0
+        self.log.append(LogLine(text, kind, number))
+        del self.log[:-LOG_LIMIT]
+
+    # ----------------------------------------------------------------- time
+    def update(self, now: float) -> list[str]:
+        """Advance playback to ``now``; return the sound cues (``siren``, ``goal``) of moves that finished."""
+        cues: list[str] = []
+        while True:
+            if self.playback is not None:
+                if not self.playback.done(now - self.playback_started):
+                    return cues
+                self.angles.update(self.playback.final_angles())
+                self.playback = None
+                cues.extend(self._finish(self.queue.popleft(), now))
+            if not self.queue:
+                return cues
+            head = self.queue[0]
+            if head.record is None or not head.record.keyframes:
+                cues.extend(self._finish(self.queue.popleft(), now))
+                continue
+            self.playback = Playback(head.record, self.playback_speed)
+            self.playback_started = now
+
+    def _finish(self, move: PendingMove, now: float) -> list[str]:
+        """Adopt a played-back move's position, write its decisions to the log, raise the banner, cue sounds."""
+        self.position = move.position
+        self.version = max(self.version, move.version)
+        for decision in move.decisions:
+            self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move.position.move_number))
+        del self.log[:-LOG_LIMIT]
+        head = decision_text.headline(move.decisions, self.names)
+        if head is not None:
+            self.banner, self.banner_until = head, now + BANNER_SECONDS
+        cues = []
+        if decision_text.is_goal(move.decisions):
+            cues.append("goal")
+        if decision_text.is_siren(move.decisions):
+            cues.append("siren")
+        return cues
+
+    # ----------------------------------------------------------------- what to draw
+    def poses(self, now: float) -> dict[str, Pose]:
+        """Where to draw every body now: from the playing move, else from the position at rest."""
+        if self.playback is not None:
+            return self.playback.poses(now - self.playback_started)
+        if self.position is None:
+            return {}
+        return poses_from_position(self.position, self.angles)
+
+    def banner_at(self, now: float) -> str | None:
+        """The banner text while it is up."""
+        return self.banner if self.banner is not None and now < self.banner_until else None
+
+    @property
+    def busy(self) -> bool:
+        """True while a move plays back or waits to: input is locked then."""
+        return self.playback is not None or bool(self.queue)
+
+    def my_turn(self) -> bool:
+        """True when this client's seat is to move and nothing is playing back."""
+        return (
+            self.seat is not None and self.position is not None and self.position.result is None
+            and self.position.to_move == self.seat and not self.busy
+        )
+
+    def roles(self) -> Mapping[str, str]:
+        """Each stone's role, for drawing the goalie's mask (bodies leaving the board keep their last role)."""
+        if self.position is None:
+            return {}
+        return {s.id: s.role for s in self.position.stones}
+
+    def team_label(self, team: Team) -> str:
+        """The display name of a team."""
+        return decision_text.team_name(team, self.names)

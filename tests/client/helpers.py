@@ -1,0 +1,20 @@
+"""Small builders shared by the client tests: move records with hand-written keyframes and basic positions."""
+
+from __future__ import annotations
+
+from shared.events import Intervention, MoveRecord
+from shared.formation import basic_setup
+from shared.model import Position
+
+
+def record(bodies: tuple[str, ...], frames: list[list[tuple[int, int, int, int]]],
+           interventions: tuple[Intervention, ...] = ()) -> MoveRecord:
+    """A MoveRecord whose keyframes are ``frames`` (per frame, one (x, y, angle, state) per body, wire units)."""
+    keyframes = tuple(tuple(v for body in frame for v in body) for frame in frames)
+    return MoveRecord(bodies=bodies, events=(), steps=8 * (len(frames) - 1), step_hz=480, frame_steps=8,
+                      keyframes=keyframes, final=(), interventions=interventions)
+
+
+def basic_position(**changes: object) -> Position:
+    """The basic setup of a fresh match, with field overrides."""
+    return Position(stones=basic_setup(-1), **changes)  # type: ignore[arg-type]
