@@ -41,12 +41,14 @@ def in_contract_order(decisions: list[Decision] | tuple[Decision, ...]) -> tuple
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """The referee's judgement of one flick: decisions, the next position before any restart, and who
-    restarts from the basic setup (None when play goes on from the position at rest)."""
+    """The referee's judgement of one flick: decisions, the next position before any restart, who
+    restarts from the basic setup (None when play goes on from the position at rest) and the stones
+    that return with that restart after a valid goal (X.3)."""
 
     decisions: tuple[Decision, ...]
     position: Position
     restart_by: Team | None
+    returning: tuple[str, ...] = ()
 
 
 def at_rest(start: Position, record: MoveRecord) -> Position:
@@ -175,9 +177,11 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
             penalty_to = mover  # IX.3: the advantage played out without goal or infringement: the shot
 
     # 6. sanctions (VIII.7 cap, IX.1-IX.2, X.1-X.2), after 7. the X.3 returns of a valid goal (A14)
+    returning: tuple[str, ...] = ()
     if valid_goal:
         rest, returned = exclusions.returns_after_goal(rest)
         decisions.extend(returned)
+        returning = tuple(d.get("stone") for d in returned)
     if not keep_sanctions:
         moves, foul = [], None
     granted = turns.cap_moves(moves, settings)
@@ -211,7 +215,7 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
         rest = replace(rest, to_move=opponent)
     else:
         rest = turns.pass_turn(rest, mover, settings)
-    return Ruling(in_contract_order(decisions), rest, restart_by)
+    return Ruling(in_contract_order(decisions), rest, restart_by, returning if restart_by is not None else ())
 
 
 def _add_goal(score: tuple[int, int], team: Team) -> tuple[int, int]:
