@@ -132,6 +132,7 @@ class Position:
     exclusion_choice: ExclusionChoice | None = None  # VIII.1a, XII.7: a default exclusion the coach may change
     penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (part 2, XV.11-14)
     advantage: Team | None = None  # IX.3: this privileged team earned a penalty shot and plays the advantage
+    siren: bool = False  # D14, XV.10: the part's siren sounded but a penalty shot owed in it is still to be completed
 
     # ---------------------------------------------------------------- lookups
     def stone(self, stone_id: str) -> Stone | None:
