@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 import pymunk
 import pymunk.batch
@@ -43,11 +44,11 @@ from shared.events import (
     RegionChange,
     Separation,
 )
-from shared.model import PUCK_ID, Flick, Position
+from shared.model import PUCK_ID, Flick, Position, Puck
 from shared.rulesets import Settings
 
 # Collision types.
-STONE, PUCK, BOARD, FRAME, NET, REGION = 1, 2, 3, 4, 5, 6
+STONE, PUCK, BOARD, FRAME, NET, REGION, EDGE = 1, 2, 3, 4, 5, 6, 7
 _KIND_TYPE = {"board": BOARD, "frame": FRAME, "net": NET}
 
 BOARD_RADIUS = 25.0  # thick walls outside the surface (PHYSICS-NOTES §1b): the inner face is the surface edge
@@ -79,6 +80,7 @@ class Wall:
     radius: float
 
 
+@cache
 def walls() -> tuple[Wall, ...]:
     """Boards, goal frames and nets as thick segments in their fixed insertion order (G1-G5, G14-G17).
 
@@ -123,6 +125,7 @@ def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, f
     return (x0, x1, y0, y1) if end == 1 else (-x1, -x0, y0, y1)
 
 
+@cache
 def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
     """The regions of events.py as closed rectangles (x0, x1, y0, y1), in their fixed insertion order.
 
@@ -141,10 +144,25 @@ def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
         out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR)))
         out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, -_FAR, -mouth - 1e-9)))
         out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, mouth + 1e-9, _FAR)))
-        out.append((f"third:{end}", _box(end, g.BLUE_LINE_INNER_X, _FAR, -_FAR, _FAR)))
-        out.append((f"half:{end}", _box(end, 0.0, _FAR, -_FAR, _FAR)))
     out.append(("centre_line", (-g.CENTRE_LINE_HALF_WIDTH, g.CENTRE_LINE_HALF_WIDTH, -_FAR, _FAR)))
     return tuple(out)
+
+
+@cache
+def region_edges() -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """The regions watched through their boundary line x = const instead of their area, in fixed order.
+
+    Why: every body always lies in one half and most lie in a third, so area sensors for them would
+    keep a sensor arbiter alive for almost every body at every step (it doubled the step cost). A
+    disc enters or leaves a half-plane exactly when it starts or stops touching the boundary line
+    (closed regions, D8), so a zero-width sensor on the line plus the region predicate evaluated at
+    that moment gives the same transitions at the same steps.
+    """
+    return (
+        (0.0, ("half:-1", "half:1")),
+        (-g.BLUE_LINE_INNER_X, ("third:-1",)),
+        (g.BLUE_LINE_INNER_X, ("third:1",)),
+    )
 
 
 CENTRE_CIRCLE_SENSOR = g.CENTRE_CIRCLE_RADIUS + g.CIRCLE_LINE_HALF_WIDTH
@@ -255,6 +273,12 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
             box.collision_type = REGION
             space.add(box)
             names[box] = region
+        for k, (x, _regions) in enumerate(region_edges()):
+            line = pymunk.Segment(static, (x, -_FAR), (x, _FAR), 0.0)
+            line.sensor = True
+            line.collision_type = EDGE
+            space.add(line)
+            names[line] = str(k)
         circle = pymunk.Circle(static, CENTRE_CIRCLE_SENSOR)
         circle.sensor = True
         circle.collision_type = REGION
@@ -306,6 +330,9 @@ class _Move:
         self.effects: list[tuple[str, int]] = []  # (kind, body index) in event order
         self.touching = self._touching_at_start()
         self.watch_slow: set[tuple[str, str]] = set()
+        self.edge_state: dict[tuple[str, str], bool] = {}
+        self.last_raw: list[tuple[tuple[float, ...], tuple[int, ...]]] = [((), ())] * len(self.state)
+        self.removing = False  # region events are not emitted while a body is taken off the board
         self.probe = probe
         self.max_travel = 0.0
         self._flush_cb: Callable[..., None] = self._flush
@@ -327,10 +354,11 @@ class _Move:
             near_goal = abs(x) + r >= g.GOAL_LINE_X and abs(y) <= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE + r
             if g.disc_inside_board(x, y, r) and not near_goal:
                 continue
-            for shape, name in self.names.items():
+            box = pymunk.BB(x - r, y - r, x + r, y + r)
+            for shape in self.space.bb_query(box, pymunk.ShapeFilter()):
                 if shape.body is self.space.static_body and not shape.sensor:
-                    if shape.point_query((x, y)).distance <= r:
-                        found.add(_pair(b.bodies[i], name))
+                    if shape.point_query((x, y)).distance <= b.radii[i] + gap:
+                        found.add(_pair(b.bodies[i], self.names[shape]))
         return found
 
     # ------------------------------------------------------------------ handlers
@@ -349,6 +377,9 @@ class _Move:
             h = self.space.add_collision_handler(kind, REGION)
             h.begin = self._begin_region
             h.separate = self._separate_region
+            h = self.space.add_collision_handler(kind, EDGE)
+            h.begin = self._begin_edge
+            h.separate = self._separate_edge
 
     def _begin_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
         """A new arbiter: note it; its impulse is read once this step is solved (``_flush``)."""
@@ -394,8 +425,35 @@ class _Move:
         key = (body, region)
         count = self.region_count[key] - 1
         self.region_count[key] = count
-        if count == 0:
+        if count == 0 and not self.removing:
             self.events.append(RegionChange(self.step, body, region, False))
+
+    def _begin_edge(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        """A body touches a region's boundary line: re-evaluate the regions behind it (``region_edges``)."""
+        self._edge(arb)
+        return False
+
+    def _separate_edge(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A body stopped touching a region's boundary line: re-evaluate the regions behind it."""
+        self._edge(arb)
+
+    def _edge(self, arb: pymunk.Arbiter) -> None:
+        """Emit a RegionChange for each region of the edge whose predicate changed for the body."""
+        if self.removing:
+            return
+        shape, line = arb.shapes
+        body = self.names[shape]
+        p = shape.body.position
+        r = self.built.radii[self.index[body]]
+        for region in region_edges()[int(self.names[line])][1]:
+            key = (body, region)
+            was = self.edge_state.get(key)
+            if was is None:
+                was = self._in_region_at_start(body, region)
+            now = _region_predicate(region)(p.x, p.y, r)
+            self.edge_state[key] = now
+            if now != was:
+                self.events.append(RegionChange(self.step, body, region, now))
 
     def _in_region_at_start(self, body: str, region: str) -> bool:
         """Whether ``body`` overlapped ``region`` at t0: a sensor begin in step 1 is then no change (§4.3)."""
@@ -493,7 +551,10 @@ class _Move:
             self.effects.append((f"on_goal:{end}", i))
         self.state[i] = state
         pivot, gear = self.built.constraints[i]
-        self.space.remove(pivot, gear, self.built.shapes[i], obj)  # separate callbacks fire here
+        # Separate callbacks fire here: its contacts end (Separation), its regions stay as they were.
+        self.removing = True
+        self.space.remove(pivot, gear, self.built.shapes[i], obj)
+        self.removing = False
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> MoveRecord:
@@ -503,7 +564,7 @@ class _Move:
         frame_steps = max(1, s.step_hz // s.keyframe_hz)
         rest_frames = math.ceil(s.rest_ms * s.step_hz / (1000 * frame_steps))
         cap = s.move_cap_ms * s.step_hz // 1000
-        space, step = self.space, self.space.step
+        step = self.space.step
         buf = pymunk.batch.Buffer()
         rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
         frames: list[tuple[int, ...]] = []
@@ -562,16 +623,22 @@ class _Move:
         return memoryview(buf.float_buf()).cast("d")[: 6 * live].tolist()
 
     def _frame(self, data: list[float]) -> tuple[int, ...]:
-        """One keyframe: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord)."""
+        """One keyframe: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord).
+
+        Most bodies lie still in most frames, so a body whose raw state is unchanged reuses its ints."""
         out: list[int] = []
-        state, removed = self.state, self.removed
+        state, removed, last = self.state, self.removed, self.last_raw
         for i in range(len(state)):
             if i in removed:
                 x, y = removed[i]
                 out += (round(x * 100), round(y * 100), 0, state[i])
-            else:
-                j = 6 * i
-                out += (round(data[j] * 100), round(data[j + 1] * 100), round(data[j + 2] * 1000), state[i])
+                continue
+            j = 6 * i
+            raw = (data[j], data[j + 1], data[j + 2], state[i])
+            cached = last[i]
+            if cached[0] != raw:
+                cached = last[i] = (raw, (round(raw[0] * 100), round(raw[1] * 100), round(raw[2] * 1000), raw[3]))
+            out += cached[1]
         return tuple(out)
 
     def _measure_travel(self, buf: pymunk.batch.Buffer, before: list[float]) -> None:
@@ -656,6 +723,22 @@ def simulate(position: Position, flick: Flick, settings: Settings) -> MoveRecord
     contact event that caused them. A flick faster than ``max_flick_speed`` is slowed to it.
     """
     return _Move(position, flick, settings).run()
+
+
+def rested_position(position: Position, record: MoveRecord) -> Position:
+    """``position`` with every body where ``record`` leaves it (after the 2.5-D interventions) and the
+    move number advanced; no referee decisions. For chained moves in tests, benches and the bot."""
+    final = {b.id: b for b in record.final}
+    stones = tuple(
+        replace(s, x=final[s.id].x, y=final[s.id].y, flipped=False) if s.id in final else s for s in position.stones
+    )
+    puck = final.get(PUCK_ID)
+    return replace(
+        position,
+        stones=stones,
+        puck=Puck(puck.x, puck.y) if puck else position.puck,
+        move_number=position.move_number + 1,
+    )
 
 
 def simulate_probed(position: Position, flick: Flick, settings: Settings) -> tuple[MoveRecord, float]:

@@ -1,0 +1,103 @@
+"""``sprtec bench physics``: what a move costs against a bare pymunk loop (issue #2 item 8).
+
+Why: the project's budget is that simulating a move (handlers, region sensors, keyframes, the D4
+rest check, the referee's settling) costs at most 1.25x a bare loop that steps the same space
+(same bodies, walls, friction joints and step) for the same number of steps with nothing else.
+Both are measured in the same run, interleaved, on a fixed, deterministic set of realistic moves
+(flicks from the basic setup, then mid-game positions reached by chaining them), and medians are
+compared, because this shared machine is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from shared.draws import Stream
+from shared.formation import basic_setup
+from shared.model import PUCK_ID, Flick, Position, Puck
+from shared.physics import build_space, rested_position, simulate
+from shared.rulesets import Settings, make_settings
+
+HELP = "Median CPU time of simulate() per move against a bare pymunk loop of the same steps."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--moves, --repeat, --seed and --setting overrides."""
+    parser.add_argument("--moves", type=int, default=12, help="how many moves of the fixed set (default 12)")
+    parser.add_argument("--repeat", type=int, default=7, help="repeats per move; medians are reported (default 7)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the deterministic move set")
+    parser.add_argument("--setting", action="append", default=[], metavar="K=V", help="a settings override")
+
+
+def bench_moves(count: int, settings: Settings, seed: int = 2024) -> list[tuple[Position, Flick]]:
+    """``count`` realistic moves: hard flicks at the puck by alternating teams, from the basic setup and
+    then from each previous move's position at rest (so later ones are mid-game positions)."""
+    stream = Stream(seed, "bench-physics")
+    position = Position(seed=seed, stones=basic_setup(), puck=Puck(0.0, 0.0))
+    moves: list[tuple[Position, Flick]] = []
+    for k in range(count):
+        team = "home" if k % 2 == 0 else "away"
+        flick = aimed_flick(position, team, stream, settings)
+        moves.append((position, flick))
+        position = rested_position(position, simulate(position, flick, settings))
+    return moves
+
+
+def aimed_flick(position: Position, team: str, stream: Stream, settings: Settings) -> Flick:
+    """A flick by one of ``team``'s stones roughly at the puck (±0.25 rad), at 40-100 % of the top speed."""
+    stones = [s for s in position.stones if s.team == team]
+    stone = stream.choice(stones)
+    angle = math.atan2(position.puck.y - stone.y, position.puck.x - stone.x) + stream.uniform(-0.25, 0.25)
+    speed = settings.flick_speed_max * stream.uniform(0.4, 1.0)
+    return Flick(team, stone.id, speed * math.cos(angle), speed * math.sin(angle))  # type: ignore[arg-type]
+
+
+def _time_project(position: Position, flick: Flick, settings: Settings) -> tuple[float, int]:
+    """CPU seconds of one simulate() and the steps it took."""
+    start = time.process_time()
+    record = simulate(position, flick, settings)
+    return time.process_time() - start, record.steps
+
+
+def _time_bare(position: Position, flick: Flick, settings: Settings, steps: int) -> float:
+    """CPU seconds of building the same space without sensors or handlers and stepping it ``steps`` times."""
+    start = time.process_time()
+    space = build_space(position, flick, settings, sensors=False).space
+    dt = 1.0 / settings.step_hz
+    step = space.step
+    for _ in range(steps):
+        step(dt)
+    return time.process_time() - start
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one row per move and the overall ratio line."""
+    overrides = dict(item.split("=", 1) for item in args.setting)
+    settings = make_settings("standard", overrides)
+    moves = bench_moves(args.moves, settings, args.seed)
+    print(f"sprtec bench physics: {len(moves)} moves x {args.repeat} repeats, step 1/{settings.step_hz} s")
+    print(f"{'move':>4} {'bodies':>6} {'steps':>6} {'sim ms':>7} {'move ms':>8} {'bare ms':>8} {'ratio':>6} "
+          f"{'speed-up':>9} {'bare speed-up':>13}")
+    total_project = total_bare = total_sim = 0.0
+    for k, (position, flick) in enumerate(moves):
+        project, bare = [], []
+        steps = 0
+        for _ in range(args.repeat):  # interleaved, so drifts in machine load hit both alike
+            seconds, steps = _time_project(position, flick, settings)
+            project.append(seconds)
+            bare.append(_time_bare(position, flick, settings, steps))
+        p, b = statistics.median(project), statistics.median(bare)
+        sim = steps / settings.step_hz
+        total_project, total_bare, total_sim = total_project + p, total_bare + b, total_sim + sim
+        bodies = len(position.stones) + (1 if PUCK_ID else 0)
+        print(f"{k:>4} {bodies:>6} {steps:>6} {sim * 1000:>7.0f} {p * 1000:>8.2f} {b * 1000:>8.2f} "
+              f"{p / b:>6.2f} {sim / p:>8.0f}x {sim / b:>12.0f}x")
+    print(f"total: move {total_project * 1000:.1f} ms, bare {total_bare * 1000:.1f} ms for {total_sim:.2f} s simulated; "
+          f"speed-up {total_sim / total_project:.0f}x vs {total_sim / total_bare:.0f}x")
+    ratio = total_project / total_bare
+    verdict = "within" if ratio <= 1.25 else "ABOVE"
+    print(f"ratio move/bare = {ratio:.3f} ({verdict} the 1.25x target)")
+    return 0
