@@ -22,10 +22,15 @@ it again at the next part start). A move begun before the siren is still judged 
 it first and then calls ``after_move``, which ends the part. The time a move runs past the siren is not
 carried into the break: the break begins when the judged move has come to rest.
 
+Penalty shots at the siren (XV.8, XV.10, A43): a pending advantage becomes a penalty shot
+(``advantage.at_siren``), and while a penalty shot is owed (``shot_owed``: ``penalty_shot`` set) the part is
+held - PART_ENDED is announced, the clock stays at 0, ``Position.siren`` is true and ``can_move`` lets the
+shot's moves begin. The first clock update (``elapse`` or ``after_move``) after the shot has ended
+(``penalty_shot`` cleared) finishes the part (``finish_part``), without a second PART_ENDED.
+
 Hooks for part 2 of the referee: sudden death (XVI.1: a goal in overtime ends the match) is the engine's
 check after a goal; the shoot-out (XV.16) starts from a position whose part has kind ``shootout`` (number
 1, clock 0) - this module then stops running time (the per-shot timer XV.18 belongs to the shoot-out).
-A18's pending advantage converted to a penalty shot at the siren (A43) is part 2 as well.
 
 III.7 (being back from a break) is a server concern (a ready check, A60): the core has nothing to check.
 The move clock (A35) is kept by the server's room, not here (SCENARIOS.md: it never runs out in a scenario).
@@ -37,6 +42,7 @@ from dataclasses import replace
 
 from shared.model import Part, Position, Result, Team
 from shared.outcome import Decision, RuleError
+from shared.referee import advantage
 from shared.referee.setup import begin_part, part_starter
 from shared.rulesets import Settings
 
@@ -95,32 +101,51 @@ def _leader(position: Position) -> Team | None:
     return "home" if home > away else "away"
 
 
-def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
-    """D14, III.6: a play part's clock has reached 0 - end the part, then start a break or end the match.
+def shot_owed(position: Position) -> bool:
+    """XV.8, XV.10: a penalty shot awarded in this part is still to be completed (``penalty_shot`` stays set
+    until the shot ends; part 2 widens this if its in-progress state moves to another field)."""
+    return position.penalty_shot is not None
 
-    III.1: after the last period a leader wins (reason ``REGULAR_TIME``); a level score goes to overtime
-    when the ruleset has overtime parts (III.2, III.4), to the shoot-out when it has one (III.3), and is
-    otherwise a draw (``DRAW``). After an overtime part a leader wins (``OVERTIME``; sudden death normally
-    ends the match earlier, XVI.1). IX.8: the privilege is cleared at the siren.
+
+def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
+    """D14, III.6: a play part's clock has reached 0 - announce PART_ENDED, then finish the part.
+
+    IX.8: the privilege is cleared at the siren. A43: a pending advantage becomes a penalty shot. XV.8,
+    XV.10: while a penalty shot is owed the part is held at 0 (``siren`` true, moves allowed for the shot);
+    the next clock update after the shot ends finishes the part (``finish_part``).
     """
     part = position.part
     ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False)  # IX.8
     decisions: tuple[Decision, ...] = (Decision.of("PART_ENDED", part=part_json(part)),)  # III.6
-    index = part_index(part, settings)
+    converted = advantage.at_siren(ended.advantage)  # A43
+    if converted.penalty_to is not None:
+        ended = replace(ended, advantage=None, penalty_shot=converted.penalty_to)
+        decisions += converted.decisions
+    if shot_owed(ended):  # XV.10: the shot is completed before the break
+        return replace(ended, siren=True), decisions
+    ended, more = finish_part(ended, settings)
+    return ended, decisions + more
+
+
+def finish_part(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
+    """III, A18: after the siren (and any penalty shot owed, XV.10) - a break, the next part, or the match end.
+
+    III.1: after the last period a leader wins (reason ``REGULAR_TIME``); a level score goes to overtime
+    when the ruleset has overtime parts (III.2, III.4), to the shoot-out when it has one (III.3), and is
+    otherwise a draw (``DRAW``). After an overtime part a leader wins (``OVERTIME``; sudden death normally
+    ends the match earlier, XVI.1).
+    """
+    ended = replace(position, siren=False, restart=False, privilege=None)
+    index = part_index(ended.part, settings)
     if index + 1 >= settings.periods:  # regular time is over (III.1)
         leader = _leader(ended)
         if leader is not None:
-            reason = "REGULAR_TIME" if part.kind == "period" else "OVERTIME"
-            ended, final = _match_over(ended, leader, reason)
-            return ended, decisions + final
-        following = _play_part_after(index, settings)
-        if following.kind == "shootout" and not settings.shootout:
-            ended, final = _match_over(ended, None, "DRAW")  # III.1: a draw stands
-            return ended, decisions + final
+            return _match_over(ended, leader, "REGULAR_TIME" if ended.part.kind == "period" else "OVERTIME")
+        if _play_part_after(index, settings).kind == "shootout" and not settings.shootout:
+            return _match_over(ended, None, "DRAW")  # III.1: a draw stands
     if settings.break_ms > 0:  # III.5, A18: a break before every further part
-        return replace(ended, part=Part("break", index + 1, settings.break_ms)), decisions
-    started, more = _start_next(ended, index, settings)  # no break: the next part starts at once
-    return started, decisions + more
+        return replace(ended, part=Part("break", index + 1, settings.break_ms)), ()
+    return _start_next(ended, index, settings)  # no break: the next part starts at once
 
 
 def _start_next(position: Position, index: int, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
@@ -160,6 +185,12 @@ def elapse(position: Position, ms: int, settings: Settings) -> tuple[Position, t
         raise ValueError(f"time cannot run backwards ({ms} ms)")
     decisions: list[Decision] = []
     while _clock_runs(position):
+        if position.siren:  # XV.10: held for a penalty shot, time runs in the shot only
+            if shot_owed(position):
+                break
+            position, more = finish_part(position, settings)
+            decisions.extend(more)
+            continue
         clock = position.part.clock_ms
         if ms < clock:
             position = replace(position, part=replace(position.part, clock_ms=clock - ms))
@@ -181,6 +212,8 @@ def after_move(position: Position, duration_ms: int, settings: Settings) -> tupl
         raise ValueError(f"a move cannot last {duration_ms} ms")
     if position.result is not None or position.part.kind not in PLAY_KINDS:
         return position, ()
+    if position.siren:  # XV.10: a move of the penalty shot completed after the siren
+        return (position, ()) if shot_owed(position) else finish_part(position, settings)
     clock = max(0, position.part.clock_ms - duration_ms)
     position = replace(position, part=replace(position.part, clock_ms=clock))
     if clock > 0:
@@ -204,7 +237,7 @@ def can_move(position: Position) -> RuleError | None:
             "ACTION_NOT_ALLOWED",
             f"break {part.number}: no move until the next part starts in {part.clock_ms} ms (III.5)",
         )
-    if part.kind in PLAY_KINDS and part.clock_ms <= 0:
+    if part.kind in PLAY_KINDS and part.clock_ms <= 0 and not (position.siren and shot_owed(position)):  # XV.10
         return RuleError("ACTION_NOT_ALLOWED", f"the siren has ended {part.kind} {part.number} (D14)")
     return None
 

@@ -156,6 +156,7 @@ def begin_part(
         penalty_shot=None,
         exclusion_choice=None,
         restart=False,
+        siren=False,
     )
     if part.kind == "shootout":
         return cleared, ()

@@ -221,6 +221,48 @@ def test_IX_8_siren_clears_privilege() -> None:
     assert position.privilege is None
 
 
+def test_XV_10_owed_penalty_shot_holds_the_part_until_taken() -> None:
+    """XV.8, XV.10: with a penalty shot owed at the siren the part is held at 0 and its moves may begin."""
+    position = replace(_started(), penalty_shot="away")
+    position, decisions = _to_end_of_part(position, STANDARD)
+    assert _codes(decisions) == ["PART_ENDED"]
+    assert position.part == Part("period", 1, 0) and position.siren is True
+    assert can_move(position) is None
+    assert elapse(position, 5_000, STANDARD) == (position, ())
+    assert after_move(position, 2_000, STANDARD) == (position, ())
+
+
+def test_XV_10_part_finishes_after_the_shot_without_second_siren() -> None:
+    """XV.10: once the shot has ended, the next clock update starts the break, with no second PART_ENDED."""
+    held, _ = _to_end_of_part(replace(_started(), penalty_shot="home"), STANDARD)
+    taken = replace(held, penalty_shot=None, score=(1, 0))
+    position, decisions = after_move(taken, 1_500, STANDARD)
+    assert decisions == () and position.part == Part("break", 1, STANDARD.break_ms) and not position.siren
+    position, decisions = elapse(taken, 10_000, STANDARD)
+    assert decisions == () and position.part == Part("break", 1, STANDARD.break_ms - 10_000)
+
+
+def test_XV_10_shot_after_final_siren_decides_the_match() -> None:
+    """XV.10: a goal from a shot completed after the final siren counts towards the result."""
+    last = replace(_started(), part=Part("period", 3, 100), penalty_shot="away", score=(1, 1))
+    held, decisions = elapse(last, 100, STANDARD)
+    assert "MATCH_ENDED" not in _codes(decisions)
+    position, decisions = elapse(replace(held, penalty_shot=None, score=(1, 2)), 0, STANDARD)
+    assert [d.to_json() for d in decisions] == [{"code": "MATCH_ENDED", "winner": "away", "reason": "REGULAR_TIME"}]
+    assert position.result is not None and not position.siren
+
+
+def test_A43_advantage_at_siren_becomes_penalty_shot() -> None:
+    """IX.8 with A43: an advantage pending at the siren becomes a penalty shot, which holds the part."""
+    position = replace(_started(), advantage="home", privilege=Privilege("home", 1, 2))
+    position, decisions = _to_end_of_part(position, STANDARD)
+    assert [d.to_json() for d in decisions] == [
+        {"code": "PART_ENDED", "part": {"kind": "period", "number": 1}},
+        {"code": "PENALTY_SHOT", "team": "home"},
+    ]
+    assert position.advantage is None and position.penalty_shot == "home" and position.privilege is None
+
+
 def test_X_4_next_part_starts_with_complete_teams() -> None:
     """X.4: exclusions and deferred penalties of a period are cancelled; the next starts with complete teams."""
     start = _started()
