@@ -110,6 +110,8 @@ def restart(
     * The privilege is replaced by ``privilege``: one awarded by the move that caused the restart (e.g. a
       void goal of XII.9 with two moves for the opponent) survives; otherwise it is cleared.
     * ``restart`` is true until the first move (V.7, V.9 are judged by the engine from it).
+
+    ``settings`` is part of the engine's call shape; the spots themselves come from ``shared.formation``.
     """
     excluded = tuple(tuple(i for i in queue if i not in returning) for queue in position.excluded)
     stones: list[Stone] = []
