@@ -128,7 +128,12 @@ class Str(Spec):
         if not self.min_len <= len(raw) <= self.max_len:
             raise bad(where, f"length {len(raw)} is outside [{self.min_len}, {self.max_len}]")
         if self.choices and raw not in self.choices:
-            raise bad(where, f"{raw!r} is not one of {', '.join(self.choices)}")
+            raise bad(where, f"{raw[:40]!r} is not one of {', '.join(self.choices)}")
+        if not raw.isascii():
+            try:
+                raw.encode("utf-8")
+            except UnicodeEncodeError:
+                raise bad(where, "not valid UTF-8 (a lone surrogate)") from None
         return raw
 
     dump = load

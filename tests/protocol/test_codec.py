@@ -1,0 +1,204 @@
+"""The codec: every message round-trips, and any bytes give a message or a ProtocolError, nothing else."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.model import Flick
+from shared.protocol import (
+    CLIENT_MESSAGES,
+    MAX_CLIENT_FRAME,
+    MESSAGE_TYPES,
+    SERVER_MESSAGES,
+    Act,
+    CreateRoom,
+    Hello,
+    Ping,
+    ProtocolError,
+    Snapshot,
+    decode,
+    encode,
+)
+from tests.protocol.strategies import messages, records
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _frame(**fields: object) -> bytes:
+    """A hand-built msgpack map, for frames the encoder would never write."""
+    return msgpack.packb(fields, use_bin_type=True)
+
+
+def _code(data: object, **kwargs: object) -> str:
+    """The ProtocolError code decode raises for ``data``."""
+    with pytest.raises(ProtocolError) as info:
+        decode(data, **kwargs)  # type: ignore[arg-type]
+    return info.value.code
+
+
+@FAST
+@given(messages())
+def test_every_message_round_trips(msg: object) -> None:
+    """decode(encode(m)) == m for every message type and field value the specs allow."""
+    assert decode(encode(msg)) == msg  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cls", list(MESSAGE_TYPES.values()), ids=list(MESSAGE_TYPES))
+def test_each_message_type_round_trips(cls: type) -> None:
+    """Every registered type, drawn on its own, survives the codec (no type is shadowed by another)."""
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(records(cls))
+    def check(msg: object) -> None:
+        data = encode(msg)  # type: ignore[arg-type]
+        assert msgpack.unpackb(data)["t"] == cls.__name__
+        assert decode(data) == msg
+
+    check()
+
+
+@FAST
+@given(st.binary(max_size=300))
+def test_any_bytes_decode_or_raise_protocol_error(data: bytes) -> None:
+    """Arbitrary bytes never raise anything but ProtocolError."""
+    try:
+        decode(data)
+    except ProtocolError as error:
+        assert error.code in ("BAD_MESSAGE", "UNKNOWN_MESSAGE")
+
+
+@FAST
+@given(messages(), st.data())
+def test_corrupted_frames_decode_or_raise_protocol_error(msg: object, data: st.DataObject) -> None:
+    """Valid frames with bytes flipped, cut or appended never raise anything but ProtocolError."""
+    frame = bytearray(encode(msg))  # type: ignore[arg-type]
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(frame) - 1))
+        frame[at] = data.draw(st.integers(0, 255))
+    frame = frame[: data.draw(st.integers(0, len(frame)))] + data.draw(st.binary(max_size=4))
+    try:
+        decode(bytes(frame))
+    except ProtocolError:
+        pass
+
+
+_ANY = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**63), 2**64 - 1),
+        st.floats(),
+        st.text(max_size=5),
+        st.binary(max_size=5),
+    ),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@FAST
+@given(st.sampled_from(sorted(MESSAGE_TYPES)), st.data())
+def test_wrongly_typed_fields_raise_protocol_error(name: str, data: st.DataObject) -> None:
+    """A known type with arbitrary values in its real field names gives a message or ProtocolError."""
+    cls = MESSAGE_TYPES[name]
+    fields = {f: data.draw(_ANY) for f in cls.__dataclass_fields__ if data.draw(st.booleans())}
+    try:
+        decode(_frame(t=name, **fields))
+    except ProtocolError as error:
+        assert error.code == "BAD_MESSAGE"
+
+
+def test_nan_and_infinity_are_refused() -> None:
+    """A flick speed of NaN or infinity is BAD_MESSAGE, never a Flick."""
+    for bad in (float("nan"), float("inf"), -float("inf")):
+        action = {"team": "home", "action": "flick", "stone": "h2", "vx": bad, "vy": 0.0}
+        frame = _frame(t="Act", version=0, action=action)
+        assert _code(frame) == "BAD_MESSAGE"
+
+
+def test_out_of_range_and_bool_integers_are_refused() -> None:
+    """Integers outside a field's range, and booleans where an integer is expected, are refused."""
+    assert _code(_frame(t="Ping", nonce=-1)) == "BAD_MESSAGE"
+    assert _code(_frame(t="Ping", nonce=2**32)) == "BAD_MESSAGE"
+    assert _code(_frame(t="Ping", nonce=True)) == "BAD_MESSAGE"
+    assert _code(_frame(t="Ping", nonce=1.0)) == "BAD_MESSAGE"
+    assert decode(_frame(t="Ping", nonce=2**32 - 1)) == Ping(2**32 - 1)
+
+
+def test_long_strings_and_lists_are_refused() -> None:
+    """A string or array longer than its field allows is refused."""
+    assert _code(_frame(t="Hello", protocol=1, client="x" * 65)) == "BAD_MESSAGE"
+    many = {f"k{i}": 1 for i in range(65)}
+    assert _code(_frame(t="CreateRoom", ruleset="standard", private=False, settings=many)) == "BAD_MESSAGE"
+    assert _code(_frame(t="Error", code="ROOM_FULL", message="m", ref="x" * 33)) == "BAD_MESSAGE"
+
+
+def test_missing_extra_and_unknown_are_told_apart() -> None:
+    """Missing and extra fields are BAD_MESSAGE; an unknown type is UNKNOWN_MESSAGE."""
+    assert _code(_frame(t="Watch")) == "BAD_MESSAGE"
+    assert _code(_frame(t="Watch", code="AB", extra=1)) == "BAD_MESSAGE"
+    assert _code(_frame(t="Shout", code="AB")) == "UNKNOWN_MESSAGE"
+    assert _code(_frame(code="AB")) == "BAD_MESSAGE"
+    assert _code(msgpack.packb([1, 2])) == "BAD_MESSAGE"
+
+
+def test_optional_fields_may_be_left_out() -> None:
+    """A field with a default (Hello.token) may be absent; a required one may not be nil."""
+    assert decode(_frame(t="Hello", protocol=1, client="c")) == Hello(1, "c")
+    assert _code(_frame(t="Hello", protocol=1, client=None)) == "BAD_MESSAGE"
+
+
+def test_frames_that_are_not_one_msgpack_map_are_refused() -> None:
+    """Text, trailing bytes, oversized frames, binary and ext values, non-string keys are refused."""
+    good = encode(Ping(5))
+    assert _code(good.decode("latin-1")) == "BAD_MESSAGE"
+    assert _code(good + b"\x00") == "BAD_MESSAGE"
+    assert _code(b"") == "BAD_MESSAGE"
+    assert _code(_frame(t="Watch", code=b"AB")) == "BAD_MESSAGE"
+    assert _code(msgpack.packb({"t": "Ping", "nonce": msgpack.ExtType(1, b"x")})) == "BAD_MESSAGE"
+    assert _code(msgpack.packb({1: 2})) == "BAD_MESSAGE"
+    big = _frame(t="Hello", protocol=1, client="c", name="n" * MAX_CLIENT_FRAME)
+    assert _code(big, max_size=MAX_CLIENT_FRAME) == "BAD_MESSAGE"
+
+
+def test_deep_nesting_is_refused_not_crashed() -> None:
+    """A frame nested thousands deep raises ProtocolError (no RecursionError)."""
+    assert _code(b"\x91" * 100_000 + b"\xc0") == "BAD_MESSAGE"
+    deep: object = 1
+    for _ in range(50):
+        deep = {"k": deep}
+    assert _code(_frame(t="CreateRoom", ruleset="standard", private=False, settings={"x": deep})) == "BAD_MESSAGE"
+
+
+def test_expect_limits_the_direction() -> None:
+    """The server refuses server messages from a client, and clients refuse client messages."""
+    assert decode(encode(Ping(1)), expect=CLIENT_MESSAGES) == Ping(1)
+    assert _code(encode(Ping(1)), expect=SERVER_MESSAGES) == "UNKNOWN_MESSAGE"
+    assert set(CLIENT_MESSAGES).isdisjoint(SERVER_MESSAGES)
+
+
+def test_actions_travel_in_scenario_notation() -> None:
+    """Act.action is the SCENARIOS.md action object, decoded into the model's Flick."""
+    frame = _frame(t="Act", version=3, action={"team": "home", "action": "flick", "stone": "h2", "vx": 1500.0, "vy": 0})
+    assert decode(frame) == Act(Flick("home", "h2", 1500.0, 0.0), 3)
+    assert _code(_frame(t="Act", version=3, action={"team": "home", "action": "dance"})) == "BAD_MESSAGE"
+
+
+def test_encode_refuses_what_decode_would_refuse() -> None:
+    """The encoder checks fields too: the server cannot send an unknown ruleset or a NaN."""
+    with pytest.raises(ProtocolError):
+        encode(CreateRoom("blitz", {}, False))
+    with pytest.raises(ProtocolError):
+        encode(Act(Flick("home", "h2", float("nan"), 0.0), 0))
+    with pytest.raises(ProtocolError):
+        encode(Hello(1, "\ud800"))
+
+
+def test_snapshot_has_the_documented_fields() -> None:
+    """Snapshot carries what a client needs to draw a room and act (the brief's field list)."""
+    assert set(Snapshot.__dataclass_fields__) == {
+        "code", "version", "position", "clocks", "prompts", "seats", "spectators", "match_id"
+    }
