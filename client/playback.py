@@ -5,6 +5,10 @@ come at 60 per second while the screen may draw at any rate, so positions are in
 frames (angles the short way round). After the bodies stop, each intervention of the 2.5-D referee is
 shown where it happens (the puck put back at the board, a stone turned over) before the position at
 rest takes over. Time is passed in, so tests drive it without a clock.
+
+The input is the wire's ``Trajectory`` (``Trajectory.from_record`` turns a locally computed MoveRecord into
+one, for replays); it carries only the bodies that moved, so the others are drawn from ``base``, the
+position the move started from.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shared.events import Intervention, MoveRecord
+from shared.events import Intervention
 from shared.model import PUCK_ID, Position
+from shared.protocol.trajectory import Trajectory
 
 # Keyframe body states (shared.events.MoveRecord).
 ON_BOARD = 0
@@ -48,10 +53,10 @@ def poses_from_position(position: Position, angles: dict[str, float] | None = No
     return poses
 
 
-def frame_poses(record: MoveRecord, index: int) -> dict[str, Pose]:
+def frame_poses(record: Trajectory, index: int) -> dict[str, Pose]:
     """The poses of keyframe ``index`` (clamped to the recorded frames), decoded from 0.01 mm and mrad."""
-    index = max(0, min(index, len(record.keyframes) - 1))
-    frame = record.keyframes[index]
+    index = max(0, min(index, len(record.frames) - 1))
+    frame = record.frames[index]
     return {
         body: Pose(body, frame[4 * i] / 100.0, frame[4 * i + 1] / 100.0, frame[4 * i + 2] / 1000.0, frame[4 * i + 3])
         for i, body in enumerate(record.bodies)
@@ -64,16 +69,16 @@ def _lerp_angle_mrad(a: int, b: int, t: float) -> float:
     return (a + delta * t) / 1000.0
 
 
-def interpolated_poses(record: MoveRecord, frame_time: float) -> dict[str, Pose]:
+def interpolated_poses(record: Trajectory, frame_time: float) -> dict[str, Pose]:
     """The poses at a fractional keyframe index: linear between frames, snapped where a body changes state."""
-    last = len(record.keyframes) - 1
+    last = len(record.frames) - 1
     if frame_time <= 0 or last <= 0:
         return frame_poses(record, 0 if frame_time <= 0 else last)
     if frame_time >= last:
         return frame_poses(record, last)
     k = int(frame_time)
     t = frame_time - k
-    a, b = record.keyframes[k], record.keyframes[k + 1]
+    a, b = record.frames[k], record.frames[k + 1]
     poses = {}
     for i, body in enumerate(record.bodies):
         j = 4 * i
@@ -103,14 +108,16 @@ def apply_intervention(poses: dict[str, Pose], intervention: Intervention) -> di
 class Playback:
     """One move on a timeline: the bodies moving, then each intervention in turn, then a short hold."""
 
-    def __init__(self, record: MoveRecord, speed: float = 1.0) -> None:
-        """Prepare the timeline of ``record``; ``speed`` > 1 plays faster (replays)."""
+    def __init__(self, record: Trajectory, speed: float = 1.0, base: dict[str, Pose] | None = None) -> None:
+        """Prepare the timeline of ``record``; ``speed`` > 1 plays faster (replays); ``base`` holds the bodies
+        that do not move (the trajectory leaves them out)."""
         if speed <= 0:
             raise ValueError("playback speed must be positive")
         self.record = record
         self.speed = speed
-        self.frame_rate = record.step_hz / record.frame_steps
-        self.move_seconds = max(0, len(record.keyframes) - 1) / self.frame_rate
+        self.base = dict(base or {})
+        self.frame_rate = float(record.hz)
+        self.move_seconds = max(0, len(record.frames) - 1) / self.frame_rate
         self.total_seconds = self.move_seconds + INTERVENTION_SECONDS * len(record.interventions) + HOLD_SECONDS
 
     def _scaled(self, t: float) -> float:
@@ -120,9 +127,11 @@ class Playback:
     def poses(self, t: float) -> dict[str, Pose]:
         """Where every body is ``t`` seconds after the playback began."""
         s = self._scaled(t)
+        poses = dict(self.base)
         if s <= self.move_seconds:
-            return interpolated_poses(self.record, s * self.frame_rate)
-        poses = frame_poses(self.record, len(self.record.keyframes) - 1)
+            poses.update(interpolated_poses(self.record, s * self.frame_rate))
+            return poses
+        poses.update(frame_poses(self.record, len(self.record.frames) - 1))
         applied = int((s - self.move_seconds) // INTERVENTION_SECONDS)
         for intervention in self.record.interventions[:applied]:
             poses = apply_intervention(poses, intervention)
@@ -146,4 +155,4 @@ class Playback:
 
     def final_angles(self) -> dict[str, float]:
         """The bodies' angles at rest, so the position drawn afterwards keeps the stones turned the same way."""
-        return {body: pose.angle for body, pose in frame_poses(self.record, len(self.record.keyframes) - 1).items()}
+        return {body: pose.angle for body, pose in frame_poses(self.record, len(self.record.frames) - 1).items()}

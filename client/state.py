@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from client import decision_text
 from client.playback import Playback, Pose, poses_from_position
-from shared.events import MoveRecord
 from shared.model import Position, Team
 from shared.outcome import Decision
+from shared.protocol.trajectory import Trajectory
 
 BANNER_SECONDS = 4.0
 LOG_LIMIT = 200
@@ -61,7 +61,7 @@ class Prompt:
 class PendingMove:
     """A resolved move waiting for (or in) playback."""
 
-    record: MoveRecord | None
+    record: Trajectory | None
     decisions: tuple[Decision, ...]
     position: Position
     version: int
@@ -104,7 +104,7 @@ class MatchState:
         self.part_clock = None if part_ms is None else Clock(part_ms, part_running, now)
         self.move_clock = None if move_ms is None else Clock(move_ms, True, now)
 
-    def add_move(self, record: MoveRecord | None, decisions: Sequence[Decision], position: Position, version: int,
+    def add_move(self, record: Trajectory | None, decisions: Sequence[Decision], position: Position, version: int,
                  now: float) -> None:
         """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server")."""
         last = self.queue[-1].version if self.queue else self.version
@@ -136,26 +136,31 @@ class MatchState:
             if not self.queue:
                 return cues
             head = self.queue[0]
-            if head.record is None or not head.record.keyframes:
+            if head.record is None or not head.record.frames:
                 cues.extend(self._finish(self.queue.popleft(), now))
                 continue
-            self.playback = Playback(head.record, self.playback_speed)
+            base = poses_from_position(self.position, self.angles) if self.position is not None else {}
+            self.playback = Playback(head.record, self.playback_speed, base)
             self.playback_started = now
 
     def _finish(self, move: PendingMove, now: float) -> list[str]:
         """Adopt a played-back move's position, write its decisions to the log, raise the banner, cue sounds."""
         self.position = move.position
         self.version = max(self.version, move.version)
-        for decision in move.decisions:
-            self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move.position.move_number))
+        return self.announce(move.decisions, move.position.move_number, now)
+
+    def announce(self, decisions: Sequence[Decision], move_number: int, now: float) -> list[str]:
+        """Tell a move's decisions: one log line each, the banner, and the sound cues to play."""
+        for decision in decisions:
+            self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move_number))
         del self.log[:-LOG_LIMIT]
-        head = decision_text.headline(move.decisions, self.names)
+        head = decision_text.headline(decisions, self.names)
         if head is not None:
             self.banner, self.banner_until = head, now + BANNER_SECONDS
         cues = []
-        if decision_text.is_goal(move.decisions):
+        if decision_text.is_goal(decisions):
             cues.append("goal")
-        if decision_text.is_siren(move.decisions):
+        if decision_text.is_siren(decisions):
             cues.append("siren")
         return cues
 

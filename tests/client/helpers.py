@@ -5,14 +5,16 @@ from __future__ import annotations
 from shared.events import Intervention, MoveRecord
 from shared.formation import basic_setup
 from shared.model import Position
+from shared.protocol.trajectory import Trajectory
 
 
 def record(bodies: tuple[str, ...], frames: list[list[tuple[int, int, int, int]]],
-           interventions: tuple[Intervention, ...] = ()) -> MoveRecord:
-    """A MoveRecord whose keyframes are ``frames`` (per frame, one (x, y, angle, state) per body, wire units)."""
+           interventions: tuple[Intervention, ...] = ()) -> Trajectory:
+    """A 60 Hz trajectory whose frames are ``frames`` (per frame, one (x, y, angle, state) per body, wire units)."""
     keyframes = tuple(tuple(v for body in frame for v in body) for frame in frames)
-    return MoveRecord(bodies=bodies, events=(), steps=8 * (len(frames) - 1), step_hz=480, frame_steps=8,
-                      keyframes=keyframes, final=(), interventions=interventions)
+    record = MoveRecord(bodies=bodies, events=(), steps=8 * (len(frames) - 1), step_hz=480, frame_steps=8,
+                        keyframes=keyframes, final=(), interventions=interventions)
+    return Trajectory.from_record(record)
 
 
 def basic_position(**changes: object) -> Position:

@@ -1,0 +1,56 @@
+"""Opening the client's window and taking screenshots (a VIEW module: it imports arcade).
+
+Why: ``sprtec play``, ``watch`` and ``replay`` all open one window with one view, and all accept
+``--screenshot PATH`` to save a PNG of that view and exit — on a machine without a screen too, since
+arcade renders headless when ``ARCADE_HEADLESS=1`` (set here before arcade is imported).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_SIZE = (1280, 760)
+
+
+def prepare(screenshot: Path | None) -> None:
+    """Make a screenshot run headless; must be called before anything imports arcade."""
+    if screenshot is not None:
+        os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+
+def save_view(window, view, path: Path, now: float | None = None) -> Path:  # type: ignore[no-untyped-def]
+    """Draw ``view`` once into ``window`` and save the picture as a PNG at ``path``."""
+    import arcade
+
+    window.show_view(view)
+    view.on_update(0.0)
+    window.clear()
+    if now is not None and hasattr(view, "draw_at"):
+        view.clear(color=(28, 34, 40))
+        view.draw_at(now)
+    else:
+        view.on_draw()
+    image = arcade.get_image(0, 0, window.width, window.height)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)
+    return path
+
+
+def run(make_view: Callable[[object], object], title: str, screenshot: Path | None = None,
+        size: tuple[int, int] = DEFAULT_SIZE, now: float | None = None) -> int:
+    """Open the window with the view ``make_view(window)`` builds; with ``screenshot`` save a PNG and exit."""
+    prepare(screenshot)
+    import arcade
+
+    window = arcade.Window(size[0], size[1], title, resizable=True, visible=screenshot is None)
+    view = make_view(window)
+    if screenshot is not None:
+        save_view(window, view, screenshot, now)
+        print(f"saved {screenshot}")
+        window.close()
+        return 0
+    window.show_view(view)
+    arcade.run()
+    return 0

@@ -1,0 +1,125 @@
+"""Painting the HUD, the decision banner, the message log and buttons (a VIEW module: it imports arcade).
+
+Why: the words come from ``client.hud_model`` and ``client.state``; this module only decides where
+they go and how they look, with one cached ``arcade.Text`` per slot so redrawing every frame is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import arcade
+
+from client import palette
+from client.buttons import Button
+from client.hud_model import Hud, TeamPanel
+from client.state import LogLine
+
+TOP_BAR = 78.0  # pixels reserved above the board
+BOTTOM_BAR = 96.0  # pixels reserved below the board (log and prompts)
+
+
+class Texts:
+    """A pool of labels keyed by slot name, so each frame only changes text and position."""
+
+    def __init__(self) -> None:
+        """An empty pool."""
+        self._pool: dict[str, arcade.Text] = {}
+
+    def draw(self, key: str, text: str, x: float, y: float, color: tuple = palette.TEXT, size: float = 12,
+             anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
+        """Draw ``text`` in slot ``key``."""
+        label = self.get(key, text, x, y, color, size, anchor_x, anchor_y, bold)
+        label.draw()
+        return label
+
+    def get(self, key: str, text: str, x: float, y: float, color: tuple = palette.TEXT, size: float = 12,
+            anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
+        """The label of slot ``key`` set to ``text`` without drawing it (to measure it first)."""
+        label = self._pool.get(key)
+        if label is None:
+            label = arcade.Text(text, x, y, color, size, anchor_x=anchor_x, anchor_y=anchor_y, bold=bold)
+            self._pool[key] = label
+        else:
+            if label.text != text:
+                label.text = text
+            label.x, label.y = x, y
+            if tuple(label.color) != tuple(color):
+                label.color = color
+            if label.font_size != size:
+                label.font_size = size
+        return label
+
+
+def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bool, width: float) -> None:
+    """One team's corner of the top bar: kit swatch, name, big score, move clock, notes."""
+    jersey = palette.kit(panel.team)[0]
+    anchor = "right" if align_right else "left"
+    sign = -1 if align_right else 1
+    swatch_x = x + sign * 16
+    arcade.draw_circle_filled(swatch_x, top - 24, 13, jersey)
+    arcade.draw_circle_outline(swatch_x, top - 24, 13, palette.mix(jersey, (0, 0, 0), 0.4), 2)
+    if panel.to_move:
+        arcade.draw_circle_outline(swatch_x, top - 24, 17, palette.WARNING, 3)
+    texts.draw(f"{panel.team}.name", panel.name, x + sign * 38, top - 31, palette.TEXT, 16, anchor, bold=True)
+    texts.draw(f"{panel.team}.score", str(panel.score), x + sign * (width - 30), top - 40, palette.TEXT, 32,
+               "left" if align_right else "right", bold=True)
+    clock = f"Move {panel.move_clock}" if panel.move_clock else ("to move" if panel.to_move else "")
+    texts.draw(f"{panel.team}.clock", clock, x + sign * 38, top - 52, palette.WARNING, 12, anchor)
+    notes = "   ".join(panel.notes)
+    texts.draw(f"{panel.team}.notes", notes, x + sign * 12, top - 72, palette.TEXT_DIM, 10.5, anchor)
+
+
+def draw_hud(texts: Texts, hud: Hud, width: float, height: float) -> None:
+    """The top bar: both teams, the part and its clock in the middle, spectators; the status line."""
+    arcade.draw_lrbt_rectangle_filled(0, width, height - TOP_BAR, height, palette.HUD_BG)
+    top = height
+    half = width / 2
+    _panel(texts, hud.home, 10, top, False, half - 110)
+    _panel(texts, hud.away, width - 10, top, True, half - 110)
+    texts.draw("part", hud.part, half, top - 20, palette.TEXT_DIM, 12, "center")
+    texts.draw("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
+    texts.draw("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
+    if hud.spectators:
+        texts.draw("spectators", hud.spectators, width - 12, 8, palette.TEXT_DIM, 10, "right")
+
+
+def draw_banner(texts: Texts, message: str, width: float, y: float) -> None:
+    """The referee's call after a move, large over the board."""
+    size = 20 if len(message) < 60 else 15
+    label = texts.get("banner", message, width / 2, y, palette.TEXT, size, "center", "center", bold=True)
+    half = min(width - 40, label.content_width + 48) / 2
+    arcade.draw_lrbt_rectangle_filled(width / 2 - half, width / 2 + half, y - 28, y + 28, (10, 12, 16, 215))
+    arcade.draw_lrbt_rectangle_outline(width / 2 - half, width / 2 + half, y - 28, y + 28, palette.WARNING, 2)
+    label.draw()
+
+
+def draw_log(texts: Texts, lines: Sequence[LogLine], left: float, bottom: float, count: int = 4) -> None:
+    """The last ``count`` log lines, newest at the bottom; refusals in amber."""
+    shown = list(lines)[-count:]
+    for i, line in enumerate(reversed(shown)):
+        color = palette.WARNING if line.kind == "error" else palette.TEXT if i == 0 else palette.TEXT_DIM
+        texts.draw(f"log{i}", line.text, left, bottom + 8 + i * 20, color, 11.5 if i == 0 else 10.5)
+    for i in range(len(shown), count):
+        texts.draw(f"log{i}", "", left, bottom + 8 + i * 20)
+
+
+def draw_buttons(texts: Texts, buttons: Sequence[Button], hover: tuple[float, float] | None = None,
+                 prefix: str = "btn") -> None:
+    """Paint buttons; the hovered one lights up, disabled ones are dim."""
+    for i, b in enumerate(buttons):
+        lit = hover is not None and b.enabled and b.contains(*hover)
+        fill = (70, 90, 120, 255) if lit else (48, 60, 78, 255) if b.enabled else (40, 44, 50, 200)
+        arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
+        arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, (120, 140, 170, 255), 1.5)
+        color = palette.TEXT if b.enabled else palette.TEXT_DIM
+        texts.draw(f"{prefix}{i}", b.label, b.left + b.width / 2, b.bottom + b.height / 2, color, 12, "center",
+                   "center")
+
+
+def draw_power_bar(power: float, x: float, y: float, height: float = 120.0) -> None:
+    """A vertical power gauge next to the aimed stone: green for a touch, red for full power."""
+    arcade.draw_lbwh_rectangle_filled(x, y, 12, height, (20, 20, 20, 200))
+    arcade.draw_lbwh_rectangle_filled(x + 2, y + 2, 8, (height - 4) * power,
+                                      palette.mix(palette.POWER_LOW, palette.POWER_HIGH, power))
+    arcade.draw_lbwh_rectangle_outline(x, y, 12, height, (230, 230, 230, 255), 1)

@@ -1,0 +1,86 @@
+"""The choices a coach can make besides flicking, turned into buttons and actions (pure, no arcade).
+
+Why: the kinds of choice come from ``shared.match.prompts(position)`` — the same function the server
+uses — so the client offers exactly the choices the engine will accept, each with the countdown of
+``choice_timeout_ms`` after which the server applies the documented default (A47). A command string
+(``choose_exclusion:h5``) names the action a button sends; ``action_for`` builds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.match import prompts as engine_prompts
+from shared.match import settings_of
+from shared.model import (
+    Action,
+    ChooseExclusion,
+    Count,
+    GoalieReset,
+    Position,
+    PowerPlaySwapIn,
+    PowerPlaySwapOut,
+    TakePenalty,
+    Team,
+)
+
+TITLES = {
+    "choose_exclusion": "Your goalie fouled: choose the field stone to exclude (VIII.1a, XII.7)",
+    "take_penalty": "Advantage: take the penalty shot now or play on (IX.3)",
+    "count": "Count the opponent's move (XI.3)",
+    "pp_swap_out": "Power play: replace the goalie by the reserve (XIII.2)",
+    "pp_swap_in": "Power play: bring the goalie back (XIII.4)",
+    "goalie_reset": "Put the goalie back on its spot by hand — costs a move (XII.2)",
+    "setup": "Set up your stones (IV.1)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One prompt for this client: its title, the (label, command) options and the deadline in seconds."""
+
+    kind: str
+    team: Team
+    title: str
+    options: tuple[tuple[str, str], ...]
+    deadline: float
+
+
+def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice, ...]:
+    """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``."""
+    if seat is None:
+        return ()
+    timeout = settings_of(position).choice_timeout_ms / 1000.0
+    found = []
+    for prompt in engine_prompts(position):
+        if prompt.team != seat:
+            continue
+        if prompt.options:
+            default = getattr(prompt.default, "stone", None)
+            options = tuple(
+                (f"{stone}{' (default)' if stone == default else ''}", f"{prompt.kind}:{stone}")
+                for stone in prompt.options
+            )
+        else:
+            options = ((prompt.kind.replace("_", " ").capitalize(), prompt.kind),)
+        title = TITLES.get(prompt.kind, prompt.kind.replace("_", " "))
+        found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout))
+    return tuple(found)
+
+
+def action_for(command: str, team: Team) -> Action | None:
+    """The action a prompt button's command stands for; None for an unknown command."""
+    kind, _, stone = command.partition(":")
+    if kind == "choose_exclusion" and stone:
+        return ChooseExclusion(team=team, stone=stone)
+    if kind == "pp_swap_out" and stone:
+        return PowerPlaySwapOut(team=team, stone=stone)
+    if kind == "pp_swap_in" and stone:
+        return PowerPlaySwapIn(team=team, stone=stone)
+    if kind == "count":
+        return Count(team=team)
+    if kind == "take_penalty":
+        return TakePenalty(team=team)
+    if kind == "goalie_reset":
+        return GoalieReset(team=team)
+    return None

@@ -1,0 +1,54 @@
+"""``sprtec replay FILE``: watch an exported match (a SCENARIOS.md scenario) move by move in the arcade client.
+
+Why a command: a scenario is the match log, so any exported match or bug report can be watched — the
+client re-runs it through the engine (``client.replay_model``). ``--screenshot PATH --at-move N`` saves a
+picture of the position after move N and exits, for documentation and headless checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HELP = "watch an exported match (scenario JSON) move by move"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE, --at-move, --screenshot, --mute."""
+    parser.add_argument("file", type=Path, help="a sprtec-scenario/1 (or position) JSON file")
+    parser.add_argument("--at-move", type=int, default=0, metavar="N", help="start after move N (default 0)")
+    parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the view and exit")
+    parser.add_argument("--mute", action="store_true", help="no sound")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the replay, then open the replay view (or save its screenshot)."""
+    from client import app
+
+    app.prepare(args.screenshot)
+    from client.replay_model import ReplayCursor, load
+    from shared.notation import NotationError
+
+    try:
+        replay = load(args.file)
+    except (OSError, NotationError) as exc:
+        print(f"sprtec replay: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    for index, message in replay.refused:
+        print(f"action {index} was refused: {message}", file=sys.stderr)
+
+    def make(window: object) -> object:
+        import time
+
+        from client.replay_view import ReplayView
+        from client.sound import Sounds
+        from client.state import MatchState
+
+        state = MatchState(names={"home": "Home", "away": "Away"})
+        cursor = ReplayCursor(replay)
+        cursor.jump(state, args.at_move, time.monotonic())
+        state.note(f"Replay of {args.file.name}: {cursor.total} moves")
+        return ReplayView(cursor, state, Sounds(muted=args.mute or args.screenshot is not None))
+
+    return app.run(make, f"sprtec — replay {args.file.name}", args.screenshot)
