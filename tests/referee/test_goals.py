@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shared.geometry import goalie_spot
 from shared.model import Privilege
 from shared.outcome import Decision
 from shared.referee.adjudicate import judge
@@ -253,3 +254,44 @@ def test_XIV_2_tilted_puck_is_dormant_in_two_dimensions() -> None:
     """XIV.2 is dormant (product decision 1): only the auxiliary-line touch or a stone touch is a goal event."""
     start = position(*field(), puck=(495, 0))
     assert first_goal_event(start, (region(5, "puck", "goal_line:1"),), SETTINGS.stone_radius) is None
+
+
+def test_IX_4_own_goal_off_a_penalty_stone_counts_for_a_goalie_move() -> None:
+    """IX.4, A45: "in the case of the goalie" - after a goalie move the rebound own goal counts, no penalty shot."""
+    start = position(*field(), stone("a6", 450, 0), puck=(-300, 60))
+    start = replace(start, stones=tuple(s.at(-400, 60) if s.id == "h1" else s for s in start.stones))
+    events = (contact(3, "h1", "puck"), contact(30, "a6", "puck"), region(90, "puck", HOME_AUX))
+    ruling = judge(start, flick("h1"), record(start, *events), SETTINGS)
+    assert ruling.decisions == (Decision.of("GOAL", team="away", own_goal=True),)
+    assert "PENALTY_SHOT" not in codes(ruling.decisions)
+
+
+def test_IX_5_a_stone_pushed_into_the_crease_during_the_privilege_earns_no_penalty_shot() -> None:
+    """IX.5, XV.7: during a privilege only stones in the snapshot taken at its start are penalty-eligible."""
+    privilege = Privilege("home", 1, 2, snapshot=())
+    start = position(*field(), stone("a6", 450, 0), puck=(300, 0), privilege=privilege)
+    ruling = judge(start, flick("h2"), record(start, contact(3, "h2", "puck"), contact(30, "a6", "puck")), SETTINGS)
+    assert "PENALTY_SHOT" not in codes(ruling.decisions)
+    snap = replace(start, privilege=Privilege("home", 1, 2, snapshot=("a6",)))
+    ruling = judge(snap, flick("h2"), record(snap, contact(3, "h2", "puck"), contact(30, "a6", "puck")), SETTINGS)
+    assert codes(ruling.decisions) == ["PENALTY_SHOT"]
+
+
+def test_IX_6_a_goalie_pushed_behind_its_goal_line_earlier_in_the_privilege_leaves_the_goal_empty() -> None:
+    """IX.6: non-defending is judged at each move start, so a later privileged move touching it scores."""
+    start = position(*field(), puck=(400, 0), privilege=Privilege("home", 1, 2))
+    start = replace(start, stones=tuple(s.at(520, 0) if s.id == "a1" else s for s in start.stones))
+    ruling = judge(start, flick("h2"), record(start, contact(3, "h2", "puck"), contact(40, "a1", "puck")), SETTINGS)
+    assert ruling.decisions[0] == Decision.of("GOAL", team="home", own_goal=False)
+    assert ruling.restart_by == "away"
+
+
+def test_XII_1_the_goalie_stands_on_its_basic_spot_after_a_restart() -> None:
+    """XII.1: the goalie's basic position is centred on the goal line, equidistant from the posts (±498, 0)."""
+    from shared.match import technical_goal
+
+    start = position(*field(), puck=(400, 0))
+    after = technical_goal(start, "home").position
+    for goalie, end in (("h1", after.own_end("home")), ("a1", after.own_end("away"))):
+        placed = after.stone(goalie)
+        assert placed is not None and (placed.x, placed.y) == goalie_spot(end)

@@ -1,0 +1,64 @@
+"""docs/rules-coverage.md: the committed table is current and every [ENGINE] rule of issue #3 has a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.referee import coverage
+
+# Issue #3: III, IV, V, VI.1-VI.2, VII.1, VIII, IX.1, IX.2, IX.7, IX.8, X, XII.1, XII.6-XII.13, XIV.
+WHOLE_CHAPTERS = ("III", "IV", "V", "VIII", "X", "XIV")
+SINGLE_RULES = ("VI.1", "VI.2", "VII.1", "IX.1", "IX.2", "IX.7", "IX.8", "XII.1", *(f"XII.{n}" for n in range(6, 14)))
+
+needs_rules = pytest.mark.skipif(not coverage.RULES.exists(), reason="RULES.md lies beside the repository (../shared)")
+
+
+def _issue_3(rule: coverage.Rule) -> bool:
+    """The rule belongs to the chapters and rules of issue #3 (a sub-item with its parent)."""
+    parent = rule.id.rstrip("abcdefghij")
+    return rule.chapter in WHOLE_CHAPTERS or parent in SINGLE_RULES
+
+
+def test_parse_rules_reads_ids_sub_items_and_tags() -> None:
+    """The parser finds rule bullets, lettered sub-items, and tags (a sub-item inherits its rule's tag)."""
+    text = (
+        "## 3. Rules\n"
+        "* **VIII.1** A **FOUL** is:\n"
+        "  * **a) DIRECT** foul.\n"
+        "    * **[ENGINE]** D5-D7.\n"
+        "  * **c) STICK** foul. **[OFFLINE]** No stick.\n"
+        "* **VIII.2** Neutral. **[ENGINE]** (D2).\n"
+        "## 4. Events\n"
+        "* **IX.1** not a rule here\n"
+    )
+    rules = coverage.parse_rules(text)
+    assert [(r.id, r.tags) for r in rules] == [
+        ("VIII.1", ("ENGINE", "OFFLINE")),
+        ("VIII.1a", ("ENGINE",)),
+        ("VIII.1c", ("OFFLINE",)),
+        ("VIII.2", ("ENGINE",)),
+    ]
+
+
+def test_covering_matches_whole_ids_only() -> None:
+    """``V_1`` is not covered by ``XV_1`` or ``V_10`` tests; a parent is covered through its sub-items."""
+    rules = [coverage.Rule("V.1", ("ENGINE",)), coverage.Rule("VIII.1", ("ENGINE",)),
+             coverage.Rule("VIII.1b", ("ENGINE",))]
+    names = ["test_XV_1_x", "test_V_10_y", "test_V_1_z", "test_VIII_1b_chain"]
+    assert coverage.covering(rules[0], names, rules) == ["test_V_1_z"]
+    assert coverage.covering(rules[1], names, rules) == ["test_VIII_1b_chain"]
+
+
+@needs_rules
+def test_committed_rules_coverage_table_is_current() -> None:
+    """The committed docs/rules-coverage.md equals what the generator makes now (regenerate if not)."""
+    assert coverage.TABLE.read_text(encoding="utf-8") == coverage.build(), "run: python -m shared.referee.coverage"
+
+
+@needs_rules
+def test_every_engine_rule_of_issue_3_has_a_test() -> None:
+    """Every [ENGINE] rule id of issue #3's chapters is named by at least one test."""
+    rules = coverage.parse_rules(coverage.RULES.read_text(encoding="utf-8"))
+    names = coverage.test_names(coverage.ROOT / "tests")
+    missing = [r.id for r in rules if "ENGINE" in r.tags and _issue_3(r) and not coverage.covering(r, names, rules)]
+    assert missing == []
