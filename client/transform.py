@@ -13,8 +13,8 @@ from shared import geometry
 
 # The world rectangle a view must show: the playing surface, the boards around it, and a margin
 # for a puck drawn where it flew over the board (keyframe state 2).
-WORLD_HALF_X: float = geometry.HALF_LENGTH + geometry.BOARD_WIDTH + 14.0
-WORLD_HALF_Y: float = geometry.HALF_WIDTH + geometry.BOARD_WIDTH + 14.0
+WORLD_HALF_X: float = geometry.HALF_LENGTH + geometry.BOARD_WIDTH + 26.0
+WORLD_HALF_Y: float = geometry.HALF_WIDTH + geometry.BOARD_WIDTH + 26.0
 
 
 @dataclass(frozen=True, slots=True)
