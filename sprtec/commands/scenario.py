@@ -1,0 +1,81 @@
+"""``sprtec scenario FILE|-``: run a scenario through the engine and print the result (SCENARIOS.md contract).
+
+Why: a scenario is the project's bug report and rule test in one file; this command is the one way to run one
+outside the test suite, and other programs parse its output, so the output is exactly SCENARIOS.md "Result":
+one JSON object ``{"format": "sprtec-scenario-result/1", "results": [...]}`` on standard output, exit 0,
+whether or not the actions were accepted. A refused action changes nothing; the next one is tried on the same
+position.
+
+When the scenario cannot be read (no such file, not JSON, or a position/action that fails validation) the
+command prints one JSON object ``{"format": "sprtec-scenario-error/1", "error": {"code", "message", "path",
+"body"}}`` - also on **standard output**, so a caller always parses stdout - and exits 2. ``code`` is
+``UNREADABLE``, ``INVALID_JSON``, ``INVALID_POSITION``, ``INVALID_ACTION`` or ``INVALID_SCENARIO``; ``path``
+names the offending field (``position.stones[3].x``) and ``body`` the offending body (``a2``, ``puck``) where
+there is one. A bare position file (``"format": "sprtec-position/1"``) runs as a scenario with no actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from shared import notation
+
+HELP = "run a scenario (JSON position + actions, SCENARIOS.md) through the engine and print the result as JSON"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE (or ``-`` for standard input) and the output options."""
+    parser.add_argument("file", metavar="FILE", help="the scenario JSON file, or - to read standard input")
+    parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    parser.add_argument(
+        "--no-position", action="store_true", help="leave the position out of each accepted result (shorter output)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, run and print; 0 when the scenario could be read, 2 (with a JSON error) when it could not."""
+    try:
+        scenario = notation.scenario_from_json(_read(args.file))
+    except notation.NotationError as exc:
+        return _fail(exc.to_json(), args.pretty)
+    except OSError as exc:
+        return _fail({"code": "UNREADABLE", "message": f"cannot read {args.file}: {exc.strerror or exc}"}, args.pretty)
+    results = run_scenario(scenario, with_position=not args.no_position)
+    _print({"format": notation.RESULT_FORMAT, "results": results}, args.pretty)
+    return 0
+
+
+def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> list[dict[str, Any]]:
+    """Apply the actions in order through ``shared.match.apply_action``; one result entry per action."""
+    from shared.match import apply_action  # the engine is heavy (pymunk); import only when running
+
+    position = scenario.position
+    results = []
+    for index, action in enumerate(scenario.actions):
+        result = apply_action(position, action)
+        results.append(notation.result_to_json(result, index, with_position=with_position))
+        if result.accepted:
+            position = result.position
+    return results
+
+
+def _read(name: str) -> bytes:
+    """The bytes of FILE, or of standard input for ``-``."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as handle:
+        return handle.read()
+
+
+def _fail(error: dict[str, Any], pretty: bool) -> int:
+    """Print the error object and return exit status 2."""
+    _print({"format": notation.ERROR_FORMAT, "error": error}, pretty)
+    return 2
+
+
+def _print(value: dict[str, Any], pretty: bool) -> None:
+    """One JSON object and a newline on standard output."""
+    sys.stdout.write(notation.dumps(value, pretty=pretty) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,156 @@
+"""``sprtec scenario`` end to end (SCENARIOS.md "Result"): examples run, errors exit 2 with JSON naming the body."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared import notation
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SPEC = ROOT / "docs" / "SCENARIOS.md"
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
+
+
+def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m sprtec scenario ARGS`` as a separate process."""
+    return subprocess.run(
+        [sys.executable, "-m", "sprtec", "scenario", *args],
+        input=stdin, capture_output=True, cwd=ROOT, timeout=120, check=False,
+    )
+
+
+def _results(path: Path) -> list[dict[str, Any]]:
+    """The result entries of a scenario file that must run with exit 0."""
+    done = _run(str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert list(out) == ["format", "results"] and out["format"] == "sprtec-scenario-result/1"
+    return out["results"]
+
+
+def _spec_blocks() -> list[str]:
+    """The ```json blocks of SCENARIOS.md in order: position, scenario, result."""
+    return re.findall(r"```json\n(.*?)```", SPEC.read_text(encoding="utf-8"), flags=re.S)
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=[p.name for p in EXAMPLE_FILES])
+def test_every_example_runs_and_prints_the_contract(path: Path):
+    """Exit 0; one entry per action with the contract's keys; every position printed reads back as valid."""
+    scenario = notation.scenario_from_json(path.read_bytes())
+    results = _results(path)
+    assert [r["index"] for r in results] == list(range(len(scenario.actions)))
+    for entry in results:
+        if entry["accepted"]:
+            assert list(entry) == ["index", "accepted", "duration_ms", "decisions", "position"]
+            assert isinstance(entry["duration_ms"], int) and entry["duration_ms"] >= 0
+            assert all(isinstance(d["code"], str) for d in entry["decisions"])
+            again = notation.position_from_json(entry["position"])
+            assert notation.position_to_json(again) == entry["position"]
+        else:
+            assert list(entry) == ["index", "accepted", "error"]
+            assert set(entry["error"]) == {"code", "message"} and entry["error"]["message"]
+
+
+def test_spec_examples_are_the_example_files():
+    """examples/spec-position.json and spec-scenario.json are the SCENARIOS.md examples and read."""
+    position, scenario, _ = _spec_blocks()
+    assert json.loads((EXAMPLES / "spec-position.json").read_text()) == json.loads(position)
+    filled = json.loads(scenario.replace('{ "...": "a position as above" }', position))
+    assert json.loads((EXAMPLES / "spec-scenario.json").read_text()) == filled
+    assert notation.scenario_from_json(filled).position == notation.position_from_json(position)
+
+
+def test_refused_action_changes_nothing_and_the_next_is_tried():
+    """NOT_YOUR_TURN for away, then home's flick is accepted from the same position."""
+    results = _results(EXAMPLES / "wrong-team.json")
+    assert results[0]["accepted"] is False and results[0]["error"]["code"] == "NOT_YOUR_TURN"
+    assert results[1]["accepted"] is True
+
+
+def test_speed_out_of_range_both_ways():
+    """Too fast and too slow flicks are SPEED_OUT_OF_RANGE; a legal one afterwards is accepted."""
+    results = _results(EXAMPLES / "speed-out-of-range.json")
+    assert [r.get("error", {}).get("code") for r in results] == ["SPEED_OUT_OF_RANGE", "SPEED_OUT_OF_RANGE", None]
+
+
+def test_direct_foul_example_is_judged_a_foul():
+    """VIII.1a: h2 flicked straight into a2 is a direct foul with an exclusion and a privilege for away."""
+    codes = [d["code"] for d in _results(EXAMPLES / "direct-foul.json")[0]["decisions"]]
+    assert codes[:3] == ["FOUL", "EXCLUSION", "PRIVILEGE"]
+
+
+def test_goal_example_scores():
+    """XIV.1: the puck pushed into the away goal is a goal for home."""
+    decisions = _results(EXAMPLES / "goal.json")[0]["decisions"]
+    assert {"code": "GOAL", "team": "home", "own_goal": False} in decisions
+
+
+def test_invalid_position_exits_2_naming_the_body():
+    """Overlapping bodies: exit 2, one JSON error on stdout naming the offending body and its path."""
+    doc = {"position": {"stones": [{"id": "h2", "x": -100, "y": 0}, {"id": "a2", "x": -90, "y": 0}]}}
+    done = _run("-", stdin=json.dumps(doc).encode())
+    assert done.returncode == 2
+    out = json.loads(done.stdout)
+    assert out["format"] == "sprtec-scenario-error/1"
+    assert out["error"]["code"] == "INVALID_POSITION" and out["error"]["body"] == "a2"
+    assert out["error"]["path"] == "position.stones[1]"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "code"),
+    [(b"{not json", "INVALID_JSON"), (b'{"actions": [{"team": "home", "action": "dance"}]}', "INVALID_ACTION")],
+)
+def test_unreadable_input_exits_2(stdin: bytes, code: str):
+    """Bad JSON and unknown actions exit 2 with the matching error code."""
+    done = _run("-", stdin=stdin)
+    assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == code
+
+
+def test_missing_file_exits_2():
+    """A file that does not exist is UNREADABLE, exit 2."""
+    done = _run(str(EXAMPLES / "no-such-file.json"))
+    assert done.returncode == 2 and json.loads(done.stdout)["error"]["code"] == "UNREADABLE"
+
+
+def test_pretty_and_no_position_options():
+    """--pretty indents the same object; --no-position leaves positions out and nothing else."""
+    path = str(EXAMPLES / "spec-scenario.json")
+    plain = json.loads(_run(path).stdout)
+    pretty = _run(path, "--pretty").stdout
+    assert b"\n  " in pretty and json.loads(pretty) == plain
+    short = json.loads(_run(path, "--no-position").stdout)
+    for full, brief in zip(plain["results"], short["results"], strict=True):
+        full.pop("position", None)
+        assert full == brief
+
+
+def test_long_scenario_file_is_the_generator_output():
+    """examples/long-80-hard-flicks.json is exactly what make_long_scenario.py writes: 80 hard alternating flicks."""
+    spec = importlib.util.spec_from_file_location("make_long_scenario", EXAMPLES / "make_long_scenario.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    generated = module.long_scenario()
+    assert json.loads((EXAMPLES / "long-80-hard-flicks.json").read_text()) == generated
+    actions = generated["actions"]
+    assert len(actions) == 80 and [a["team"] for a in actions[:2]] == ["home", "away"]
+    assert all(2500 <= (a["vx"] ** 2 + a["vy"] ** 2) ** 0.5 <= 3000 for a in actions)
+
+
+def test_long_scenario_shows_interventions_and_is_deterministic():
+    """VI.3-VI.5: 80 hard flicks with 2.5-D effects produce RESPOT/FLIP decisions, byte-identical in two runs."""
+    path = str(EXAMPLES / "long-80-hard-flicks.json")
+    first, second = _run(path), _run(path)
+    assert first.returncode == 0 and first.stdout == second.stdout
+    results = json.loads(first.stdout)["results"]
+    codes = [d["code"] for r in results if r["accepted"] for d in r["decisions"]]
+    assert {"RESPOT", "FLIP"} & set(codes)
