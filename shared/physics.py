@@ -330,12 +330,15 @@ class _Move:
         self.effects: list[tuple[str, int]] = []  # (kind, body index) in event order
         self.touching = self._touching_at_start()
         self.watch_slow: set[tuple[str, str]] = set()
-        self.edge_state: dict[tuple[str, str], bool] = {}
+        self.region_state: dict[tuple[str, str], bool] = {}  # last emitted membership per (body, region)
+        self.dirty: dict[tuple[str, str], None] = {}
+        self.edge_regions = frozenset(r for _, regions in region_edges() for r in regions)
+        self.contacts = 0
         self.last_raw: list[tuple[tuple[float, ...], tuple[int, ...]]] = [((), ())] * len(self.state)
         self.removing = False  # region events are not emitted while a body is taken off the board
         self.probe = probe
         self.max_travel = 0.0
-        self._flush_cb: Callable[..., None] = self._flush
+        self._after_step_cb: Callable[..., None] = self._after_step
         self._install_handlers()
 
     # ------------------------------------------------------------------ t0
@@ -399,7 +402,7 @@ class _Move:
         if na > nb:
             na, nb, approach = nb, na, (approach[1], approach[0])
         self.pending.append(_Pending(arb, na, nb, pre, abs(normal_speed), math.hypot(rvx, rvy), approach))
-        space.add_post_step_callback(self._flush_cb, 0)
+        space.add_post_step_callback(self._after_step_cb, 0)
         return True
 
     def _separate_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
@@ -410,26 +413,22 @@ class _Move:
         self.watch_slow.discard((a, b))
 
     def _begin_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
-        """A body started to overlap a region sensor; the region changes when its first part is entered."""
-        body, region = self.names[arb.shapes[0]], self.names[arb.shapes[1]]
-        key = (body, region)
-        count = self.region_count.get(key, 0)
-        self.region_count[key] = count + 1
-        if count == 0 and not (self.step == 1 and self._in_region_at_start(body, region)):
-            self.events.append(RegionChange(self.step, body, region, True))
+        """A body started to overlap a part of a region sensor; the region is resolved after the step."""
+        if not self.removing:
+            key = (self.names[arb.shapes[0]], self.names[arb.shapes[1]])
+            self.region_count[key] = self.region_count.get(key, 0) + 1
+            self._mark(key)
         return False  # sensors need no pre_solve; separate still comes
 
     def _separate_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        """A body stopped overlapping a region sensor; the region is left when its last part is."""
-        body, region = self.names[arb.shapes[0]], self.names[arb.shapes[1]]
-        key = (body, region)
-        count = self.region_count[key] - 1
-        self.region_count[key] = count
-        if count == 0 and not self.removing:
-            self.events.append(RegionChange(self.step, body, region, False))
+        """A body stopped overlapping a part of a region sensor; the region is resolved after the step."""
+        if not self.removing:
+            key = (self.names[arb.shapes[0]], self.names[arb.shapes[1]])
+            self.region_count[key] -= 1
+            self._mark(key)
 
     def _begin_edge(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
-        """A body touches a region's boundary line: re-evaluate the regions behind it (``region_edges``)."""
+        """A body touches a region's boundary line: the regions behind it are re-evaluated after the step."""
         self._edge(arb)
         return False
 
@@ -438,22 +437,40 @@ class _Move:
         self._edge(arb)
 
     def _edge(self, arb: pymunk.Arbiter) -> None:
-        """Emit a RegionChange for each region of the edge whose predicate changed for the body."""
-        if self.removing:
-            return
-        shape, line = arb.shapes
-        body = self.names[shape]
-        p = shape.body.position
-        r = self.built.radii[self.index[body]]
-        for region in region_edges()[int(self.names[line])][1]:
-            key = (body, region)
-            was = self.edge_state.get(key)
+        """Mark the body's regions behind this boundary line (``region_edges``) for evaluation after the step."""
+        if not self.removing:
+            body = self.names[arb.shapes[0]]
+            for region in region_edges()[int(self.names[arb.shapes[1]])][1]:
+                self._mark((body, region))
+
+    def _mark(self, key: tuple[str, str]) -> None:
+        """Note a (body, region) whose membership may have changed in this step."""
+        self.dirty[key] = None
+        self.space.add_post_step_callback(self._after_step_cb, 0)
+
+    def _resolve_regions(self) -> None:
+        """Emit a RegionChange for every marked (body, region) whose membership differs from the last one.
+
+        Resolved once per step, in sorted order, because Chipmunk calls separate callbacks in an order
+        that depends on memory addresses, and a two-part region (the crease) can be entered through one
+        part and left through the other in the same step.
+        """
+        edges = self.edge_regions
+        for key in sorted(self.dirty):
+            body, region = key
+            if region in edges:
+                i = self.index[body]
+                p = self.built.body_objs[i].position
+                now = _region_predicate(region)(p.x, p.y, self.built.radii[i])
+            else:
+                now = self.region_count.get(key, 0) > 0
+            was = self.region_state.get(key)
             if was is None:
                 was = self._in_region_at_start(body, region)
-            now = _region_predicate(region)(p.x, p.y, r)
-            self.edge_state[key] = now
+            self.region_state[key] = now
             if now != was:
                 self.events.append(RegionChange(self.step, body, region, now))
+        self.dirty.clear()
 
     def _in_region_at_start(self, body: str, region: str) -> bool:
         """Whether ``body`` overlapped ``region`` at t0: a sensor begin in step 1 is then no change (§4.3)."""
@@ -466,20 +483,31 @@ class _Move:
         return _region_predicate(region)(x, y, self.built.radii[i])
 
     # ------------------------------------------------------------------ after a step with new contacts
-    def _flush(self, space: pymunk.Space, key: object) -> None:
-        """Emit the step's new contacts with their impulse, and decide the 2.5-D effects they cause."""
-        pending, self.pending = self.pending, []
+    def _after_step(self, space: pymunk.Space, key: object) -> None:
+        """After a step with transitions: resolve the regions, then the new contacts and their effects."""
+        if self.dirty:
+            self._resolve_regions()
+        if self.pending:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Emit the step's new contacts with their impulse, and decide the 2.5-D effects they cause.
+
+        Contacts go in the order of their names so that the draws' keys never depend on callback order."""
+        pending, self.pending = sorted(self.pending, key=lambda p: (p.a, p.b)), []
         threshold = self.settings.contact_impulse_threshold
-        for p in pending:
-            arb = p.arbiter
-            ti, n = arb.total_impulse, arb.normal
-            impulse = abs(ti.x * n.x + ti.y * n.y)
+        impulses = []
+        for p in pending:  # read every arbiter before an effect may take a body (and its arbiters) away
+            ti, n = p.arbiter.total_impulse, p.arbiter.normal
+            impulses.append(abs(ti.x * n.x + ti.y * n.y))
+        for p, impulse in zip(pending, impulses, strict=True):
             if p.pre_existing and impulse <= threshold:
                 self._watch_slowly(p.a, p.b)  # D5: report it once it transmits an impulse
                 continue
             self.events.append(Contact(self.step, p.a, p.b, p.pre_existing, impulse, p.normal_speed))
+            self.contacts += 1
             if not p.pre_existing and self.settings.effects_2_5d:
-                self._effects(p, len(self.events) - 1)
+                self._effects(p, self.contacts - 1)
 
     def _watch_slowly(self, a: str, b: str) -> None:
         """A touching pair that transmitted nothing yet: watch its impulse every step with post_solve."""
@@ -503,12 +531,16 @@ class _Move:
                 va, vb = sa.body.velocity, sb.body.velocity
                 speed = abs((va.x - vb.x) * n.x + (va.y - vb.y) * n.y)
                 self.events.append(Contact(self.step, pair[0], pair[1], True, impulse, speed))
+                self.contacts += 1
 
     def _effects(self, p: _Pending, event_index: int) -> None:
-        """Product decision 1: VI.3, VI.4, VI.5 for one new contact; the draw is keyed by the event index."""
+        """Product decision 1: VI.3, VI.4, VI.5 for one new contact. The draw is keyed by the seed, the move
+        number and ``event_index``, the ordinal of the contact among the move's Contact events."""
         s, pos = self.settings, self.position
         kinds = (p.a.split(":", 1)[0], p.b.split(":", 1)[0])
         if PUCK_ID in (p.a, p.b):
+            if self.index[PUCK_ID] in self.removed:  # already off the board in this step
+                return
             other = p.b if p.a == PUCK_ID else p.a
             head = other.split(":", 1)[0]
             if head == "board":
@@ -601,6 +633,7 @@ class _Move:
         for obj in self.built.body_objs:  # D4: velocities are zeroed at rest
             obj.velocity = (0.0, 0.0)
             obj.angular_velocity = 0.0
+        self.events.sort(key=_event_order)  # a canonical order inside each step (D6: the order is informative)
         self.events.append(AtRest(self.step, capped))
         final, interventions = self._referee(data)
         return MoveRecord(
@@ -678,6 +711,16 @@ class _Move:
 
 
 _STATIC_HEADS = ("board", "frame", "net")
+
+
+def _event_order(event: Event) -> tuple:
+    """Sort key: by step, then contacts and their effects in emission order (``sort`` is stable), then
+    separations and region changes by their fields, so callback order never shows in the record."""
+    if isinstance(event, Separation):
+        return (event.step, 1, event.a, event.b)
+    if isinstance(event, RegionChange):
+        return (event.step, 2, event.body, event.region, event.inside)
+    return (event.step, 0)
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

@@ -1,0 +1,195 @@
+"""simulate(): events, keyframes, rest, the goal, pre-existing contacts and the 2.5-D effects on real moves."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from shared import effects
+from shared import geometry as g
+from shared.events import AtRest, Contact, Flipped, LandedOnGoal, LeftBoard, RegionChange
+from shared.formation import basic_setup
+from shared.model import Flick, Position, Puck, Stone
+from shared.physics import max_flick_speed, simulate
+from shared.rulesets import Settings
+
+S = Settings()
+OFF = replace(S, effects_2_5d=False)
+
+
+def _pos(stones: tuple[Stone, ...], puck: tuple[float, float], seed: int = 0) -> Position:
+    """A position with just these stones and the puck."""
+    return Position(seed=seed, stones=stones, puck=Puck(*puck))
+
+
+def _stone(sid: str, x: float, y: float) -> Stone:
+    """A field stone of the team its id names."""
+    return Stone(sid, "home" if sid[0] == "h" else "away", "field", x, y)
+
+
+def _assert_clean_final(record, position: Position, settings: Settings = S) -> None:
+    """Every body at rest lies on the board, clear of the goals, overlapping nothing beyond tolerance."""
+    radius = {s.id: settings.stone_radius for s in position.stones} | {"puck": settings.puck_radius}
+    final = record.final
+    for i, a in enumerate(final):
+        assert g.disc_inside_board(a.x, a.y, radius[a.id], g.OVERLAP_TOLERANCE)
+        assert effects.disc_allowed(a.x, a.y, radius[a.id])
+        assert (a.x, a.y) == (round(a.x, 2), round(a.y, 2))
+        for b in final[i + 1:]:
+            assert not g.discs_overlap(a.x, a.y, radius[a.id], b.x, b.y, radius[b.id], g.OVERLAP_TOLERANCE)
+
+
+def test_flick_from_the_basic_setup_records_contact_keyframes_and_rest():
+    """The centre forward hits the puck: a new contact, 60 Hz keyframes of 4 ints per body, AtRest last."""
+    position = _pos(basic_setup(), (0.0, 0.0))
+    record = simulate(position, Flick("home", "h2", 2500.0, 0.0), S)
+    assert record.bodies == tuple(s.id for s in position.stones) + ("puck",)
+    first = next(e for e in record.events if isinstance(e, Contact))
+    assert (first.a, first.b, first.pre_existing) == ("h2", "puck", False)
+    assert first.impulse > 0 and first.speed > 2000
+    assert isinstance(record.events[-1], AtRest) and not record.events[-1].capped
+    assert record.events[-1].step == record.steps
+    assert record.frame_steps == S.step_hz // S.keyframe_hz
+    assert len(record.keyframes) == record.steps // record.frame_steps + 1
+    assert all(len(frame) == 4 * len(record.bodies) for frame in record.keyframes)
+    assert record.keyframes[0][4:8] == (-10000, 0, 0, 0)  # h2 at (-100, 0) in 0.01 mm
+    steps = [e.step for e in record.events]
+    assert steps == sorted(steps)
+    _assert_clean_final(record, position)
+
+
+def test_final_frame_matches_the_final_position_without_interventions():
+    """With the effects off, the last keyframe is the final position up to settling (< 0.2 mm)."""
+    position = _pos(basic_setup(), (0.0, 0.0))
+    record = simulate(position, Flick("home", "h3", 1000.0, 1500.0), OFF)
+    last = record.keyframes[-1]
+    for i, body in enumerate(record.final):
+        assert abs(last[4 * i] / 100 - body.x) < 0.2 and abs(last[4 * i + 1] / 100 - body.y) < 0.2
+
+
+def test_puck_shot_into_the_mouth_touches_the_aux_line_and_stays_in_the_goal():
+    """XIV.1 geometry: a puck driven into the goal touches aux:1 and rests inside it (the net is soft)."""
+    position = _pos((_stone("h2", 400.0, 0.0),), (440.0, 0.0))
+    record = simulate(position, Flick("home", "h2", 1200.0, 0.0), OFF)
+    touched = [e for e in record.events if isinstance(e, RegionChange) and e.body == "puck" and e.region == "aux:1"]
+    assert touched and touched[0].inside
+    puck = record.final[-1]
+    assert g.in_goal_interior(puck.x, puck.y, S.puck_radius, 1)
+    assert any(isinstance(e, Contact) and e.b == "puck" and e.a == "net:1" for e in record.events)
+
+
+def test_region_changes_follow_the_geometry_predicates():
+    """A stone crossing the centre line enters half:1 and leaves half:-1 exactly as shared.geometry says."""
+    position = _pos((_stone("h2", -100.0, 150.0),), (0.0, -250.0))
+    record = simulate(position, Flick("home", "h2", 1500.0, 0.0), S)
+    changes = [(e.region, e.inside) for e in record.events if isinstance(e, RegionChange) and e.body == "h2"]
+    assert ("half:1", True) in changes and ("half:-1", False) in changes
+    assert changes.index(("half:1", True)) < changes.index(("half:-1", False))
+    assert ("centre_line", True) in changes and ("centre_line", False) in changes
+
+
+def test_pre_existing_contact_counts_when_it_transmits_an_impulse():
+    """D5, VIII.5: pushing into a stone already touching is a contact with pre_existing True at step 1."""
+    position = _pos((_stone("h2", -100.0, 0.0), _stone("a2", -68.0, 0.0)), (0.0, 200.0))
+    record = simulate(position, Flick("home", "h2", 800.0, 0.0), S)
+    contacts = [e for e in record.events if isinstance(e, Contact)]
+    assert contacts[0].a == "a2" and contacts[0].b == "h2" and contacts[0].pre_existing
+    assert contacts[0].step <= 2 and contacts[0].impulse > S.contact_impulse_threshold
+
+
+def test_pre_existing_contact_that_only_separates_is_no_contact():
+    """D5: flicking a stone away from one it touches records no contact between them."""
+    position = _pos((_stone("h2", -100.0, 0.0), _stone("a2", -68.0, 0.0)), (0.0, 200.0))
+    record = simulate(position, Flick("home", "h2", -800.0, 0.0), S)
+    assert not [e for e in record.events if isinstance(e, Contact) and {e.a, e.b} == {"a2", "h2"}]
+
+
+def _hard_shots(position_for, flick_for, seeds, settings):
+    """Records of the same kind of shot for several seeds (the draws differ, the physics does not)."""
+    return [simulate(position_for(seed), flick_for(seed), settings) for seed in seeds]
+
+
+def _board_shot(seed: int) -> Position:
+    """A puck 100 mm from the side board with a stone behind it on a 45° line."""
+    return _pos((_stone("h2", -40.0, 160.0),), (0.0, 200.0), seed)
+
+
+def _board_flick(seed: int) -> Flick:
+    """The stone driven through the puck at 45° towards the side board at full speed."""
+    v = S.flick_speed_max / math.sqrt(2)
+    return Flick("home", "h2", v, v)
+
+
+def test_puck_hit_hard_at_a_board_sometimes_flies_over_and_is_put_back():
+    """VI.5: with effects on some seeds lift the puck over the board; it is re-spotted touching the board."""
+    records = _hard_shots(_board_shot, _board_flick, range(24), S)
+    over = [r for r in records if any(isinstance(e, LeftBoard) for e in r.events)]
+    assert 0 < len(over) < len(records)
+    for record in over:
+        left = next(e for e in record.events if isinstance(e, LeftBoard))
+        assert left.board.startswith("board:") and left.body == "puck"
+        assert any(isinstance(e, Contact) and e.step == left.step and "board:" in e.a for e in record.events)
+        frame = record.keyframes[-1]
+        assert frame[-1] == 2  # the puck's state: off the board
+        (respot,) = record.interventions
+        assert (respot.code, respot.reason, respot.body) == ("RESPOT", "LEFT_BOARD", "puck")
+        assert abs(respot.y) + S.puck_radius >= g.HALF_WIDTH - 0.5  # touching the side board
+        _assert_clean_final(record, _board_shot(0))
+
+
+def test_puck_never_flies_over_with_effects_off():
+    """The strict ruleset's switch: the same hard shots never leave the board."""
+    records = _hard_shots(_board_shot, _board_flick, range(24), OFF)
+    assert not any(isinstance(e, LeftBoard | LandedOnGoal | Flipped) for r in records for e in r.events)
+    assert not any(r.interventions for r in records)
+
+
+def test_hard_head_on_stone_impact_sometimes_flips_the_struck_stone():
+    """VI.4: the resting stone hit head-on at full speed flips for some seeds and is turned over in place."""
+    def position(seed: int) -> Position:
+        return _pos((_stone("h2", -200.0, 0.0), _stone("a2", 0.0, 0.0)), (0.0, 250.0), seed)
+
+    records = _hard_shots(position, lambda seed: Flick("home", "h2", S.flick_speed_max, 0.0), range(20), S)
+    flipped = [r for r in records if any(isinstance(e, Flipped) for e in r.events)]
+    assert 0 < len(flipped) < len(records)
+    for record in flipped:
+        assert next(e for e in record.events if isinstance(e, Flipped)).stone == "a2"
+        a2 = record.bodies.index("a2")
+        assert record.keyframes[-1][4 * a2 + 3] == 1
+        (flip,) = record.interventions
+        final = record.final[a2]
+        assert (flip.code, flip.body, flip.x, flip.y) == ("FLIP", "a2", final.x, final.y)
+
+
+def test_puck_hit_hard_at_a_goal_frame_sometimes_lands_on_the_goal():
+    """VI.3: a hard puck on the frame lands on the goal for some seeds and goes behind it at rest."""
+    def position(seed: int) -> Position:
+        return _pos((_stone("h2", 400.0, 42.0),), (440.0, 42.0), seed)
+
+    records = _hard_shots(position, lambda seed: Flick("home", "h2", S.flick_speed_max, 0.0), range(20), S)
+    landed = [r for r in records if any(isinstance(e, LandedOnGoal) for e in r.events)]
+    assert 0 < len(landed) < len(records)
+    for record in landed:
+        event = next(e for e in record.events if isinstance(e, LandedOnGoal))
+        assert event.end == 1 and record.keyframes[-1][-1] == 3
+        (respot,) = record.interventions
+        assert respot.reason == "ON_GOAL"
+        assert respot.x >= g.GOAL_OUTER_BACK_X + S.puck_radius
+
+
+def test_flick_speed_is_capped():
+    """D3: a flick above the cap moves the stone no faster than max_flick_speed."""
+    position = _pos((_stone("h2", -300.0, 0.0),), (0.0, 250.0))
+    record = simulate(position, Flick("home", "h2", 50_000.0, 0.0), S)
+    first, second = record.keyframes[0][0], record.keyframes[1][0]
+    speed = (second - first) / 100 * S.keyframe_hz
+    assert speed <= max_flick_speed(S) + 1e-6
+
+
+def test_move_cap_forces_rest():
+    """D4 safety cap: a move longer than move_cap_ms ends with AtRest(capped=True)."""
+    settings = replace(S, move_cap_ms=100)
+    position = _pos((_stone("h2", -300.0, 0.0),), (0.0, 250.0))
+    record = simulate(position, Flick("home", "h2", 2000.0, 0.0), settings)
+    assert record.events[-1] == AtRest(record.steps, True)
+    assert record.steps == settings.move_cap_ms * settings.step_hz // 1000
