@@ -97,7 +97,7 @@ TRAJECTORY = Convert(
     lambda: decode_trajectory,
     "trajectory: see Trajectory",
 )
-PROMPT = MapOf(Str(32), Json(depth=2, max_len=32, max_str=64), 16)
+PROMPT = MapOf(Str(32), Json(depth=3, max_len=32, max_str=64), 16)  # {kind, team, options, default}
 
 
 # --------------------------------------------------------------------------- nested records
