@@ -17,7 +17,7 @@ import time
 
 from shared.draws import Stream
 from shared.formation import basic_setup
-from shared.model import PUCK_ID, Flick, Position, Puck
+from shared.model import Flick, Position, Puck
 from shared.physics import build_space, rested_position, simulate
 from shared.rulesets import Settings, make_settings
 
@@ -92,10 +92,11 @@ def run(args: argparse.Namespace) -> int:
         p, b = statistics.median(project), statistics.median(bare)
         sim = steps / settings.step_hz
         total_project, total_bare, total_sim = total_project + p, total_bare + b, total_sim + sim
-        bodies = len(position.stones) + (1 if PUCK_ID else 0)
+        bodies = len(position.stones) + 1  # and the puck
         print(f"{k:>4} {bodies:>6} {steps:>6} {sim * 1000:>7.0f} {p * 1000:>8.2f} {b * 1000:>8.2f} "
               f"{p / b:>6.2f} {sim / p:>8.0f}x {sim / b:>12.0f}x")
-    print(f"total: move {total_project * 1000:.1f} ms, bare {total_bare * 1000:.1f} ms for {total_sim:.2f} s simulated; "
+    print(f"total: move {total_project * 1000:.1f} ms, bare {total_bare * 1000:.1f} ms "
+          f"for {total_sim:.2f} s simulated; "
           f"speed-up {total_sim / total_project:.0f}x vs {total_sim / total_bare:.0f}x")
     ratio = total_project / total_bare
     verdict = "within" if ratio <= 1.25 else "ABOVE"

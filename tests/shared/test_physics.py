@@ -43,7 +43,7 @@ def test_flick_from_the_basic_setup_records_contact_keyframes_and_rest():
     """The centre forward hits the puck: a new contact, 60 Hz keyframes of 4 ints per body, AtRest last."""
     position = _pos(basic_setup(), (0.0, 0.0))
     record = simulate(position, Flick("home", "h2", 2500.0, 0.0), S)
-    assert record.bodies == tuple(s.id for s in position.stones) + ("puck",)
+    assert record.bodies == (*(s.id for s in position.stones), "puck")
     first = next(e for e in record.events if isinstance(e, Contact))
     assert (first.a, first.b, first.pre_existing) == ("h2", "puck", False)
     assert first.impulse > 0 and first.speed > 2000
