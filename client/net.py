@@ -1,0 +1,253 @@
+"""The network side of the client: websockets' sync client on a background thread, and the link that turns
+server messages into client state (no arcade).
+
+Why a thread: arcade's loop must never block on the network (DESIGN.md "Client"). The thread owns the
+socket: it connects (compression off: msgpack frames are small and the server does not negotiate it),
+says Hello with the protocol version (and the resume token after a drop), pings every 15 s, and puts every
+decoded server message on a thread-safe queue that the view's ``poll`` drains without waiting. After a drop
+it reconnects with growing pauses and, once welcomed again, rejoins its room with the seat's token.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from client.state import MatchState
+from shared.model import Action, Team
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    Act,
+    ClockUpdate,
+    Error,
+    Hello,
+    JoinRoom,
+    MatchEnded,
+    MovePlayed,
+    Ping,
+    Presence,
+    ProtocolError,
+    RematchOffered,
+    Resync,
+    RoomJoined,
+    Snapshot,
+    Welcome,
+    decode,
+    encode,
+)
+
+PING_SECONDS = 15.0
+RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+CLIENT_NAME = "sprtec-arcade"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionEvent:
+    """News about the connection itself (not a protocol message): ``up``, ``down`` or ``failed`` with a reason."""
+
+    kind: str
+    detail: str = ""
+
+
+class NetClient:
+    """One websocket connection to a sprtec server, run on its own daemon thread."""
+
+    def __init__(self, url: str, name: str | None = None, connect: Callable | None = None) -> None:
+        """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests."""
+        self.url = url
+        self.name = name
+        self.inbox: queue.Queue[object] = queue.Queue()
+        self.token: str | None = None
+        self.room: str | None = None
+        self.room_token: str | None = None
+        self._connect = connect
+        self._socket = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ----------------------------------------------------------------- arcade side (never blocks)
+    def start(self) -> None:
+        """Start the network thread."""
+        self._thread = threading.Thread(target=self._run, name="sprtec-net", daemon=True)
+        self._thread.start()
+
+    def send(self, message: object) -> bool:
+        """Send a protocol message now if connected; False (and nothing sent) while the connection is down."""
+        with self._lock:
+            socket = self._socket
+        if socket is None:
+            return False
+        try:
+            socket.send(encode(message))  # type: ignore[arg-type]
+            return True
+        except Exception:  # the reader notices the drop and reconnects
+            return False
+
+    def drain(self) -> list[object]:
+        """Every message received since the last call, oldest first."""
+        items = []
+        while True:
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return items
+
+    def close(self) -> None:
+        """Stop the thread and close the socket."""
+        self._stop.set()
+        with self._lock:
+            socket = self._socket
+        if socket is not None:
+            try:
+                socket.close()
+            except Exception:
+                pass
+
+    # ----------------------------------------------------------------- network thread
+    def _open(self):  # type: ignore[no-untyped-def]
+        """Open the websocket (compression off)."""
+        if self._connect is not None:
+            return self._connect(self.url)
+        from websockets.sync.client import connect
+
+        return connect(self.url, compression=None, open_timeout=10, max_size=None)
+
+    def _run(self) -> None:
+        """Connect, read until the socket drops, reconnect with growing pauses until closed."""
+        attempt = 0
+        while not self._stop.is_set():
+            try:
+                socket = self._open()
+            except Exception as exc:
+                self.inbox.put(ConnectionEvent("failed", str(exc) or type(exc).__name__))
+                self._stop.wait(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
+                attempt += 1
+                continue
+            attempt = 0
+            with self._lock:
+                self._socket = socket
+            self.inbox.put(ConnectionEvent("up"))
+            try:
+                socket.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, self.token, self.name)))
+                self._read(socket)
+            except Exception as exc:
+                if not self._stop.is_set():
+                    self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
+            finally:
+                with self._lock:
+                    self._socket = None
+            self._stop.wait(RECONNECT_DELAYS[0])
+
+    def _read(self, socket) -> None:  # type: ignore[no-untyped-def]
+        """Receive frames, decode them and queue them; ping when idle; rejoin after a reconnect."""
+        last_ping = time.monotonic()
+        nonce = 0
+        while not self._stop.is_set():
+            try:
+                data = socket.recv(timeout=1.0)
+            except TimeoutError:
+                data = None
+            if time.monotonic() - last_ping > PING_SECONDS:
+                nonce = (nonce + 1) % 2**32
+                socket.send(encode(Ping(nonce)))
+                last_ping = time.monotonic()
+            if data is None:
+                continue
+            try:
+                message = decode(data, SERVER_MESSAGES)
+            except ProtocolError as exc:
+                self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
+                continue
+            if isinstance(message, Welcome):
+                self.token = message.token
+                if self.room is not None:  # resume: take the seat back
+                    socket.send(encode(JoinRoom(self.room, self.room_token)))
+            elif isinstance(message, RoomJoined):
+                self.room = message.code
+                self.room_token = message.token or self.room_token
+            self.inbox.put(message)
+
+
+class NetLink:
+    """Applies server messages to a MatchState and sends the coach's actions (the match view's link)."""
+
+    def __init__(self, client: NetClient) -> None:
+        """Link ``client`` to a match view."""
+        self.client = client
+        self.ended: MatchEnded | None = None
+        self.rematch_offered_by: Team | None = None
+        self.other: list[object] = []  # messages for other views (room lists, queue status)
+        self._version = 0
+        self._notes: list[str] = []
+
+    def poll(self, state: MatchState, now: float) -> None:
+        """Apply every queued message to ``state``; ask for a snapshot after a gap in versions."""
+        for message in self.client.drain():
+            self.apply(state, message, now)
+        for note in self._notes:
+            state.note(note, "error")
+        self._notes.clear()
+        self._version = state.version
+        if state.needs_resync and state.room is not None:
+            if self.client.send(Resync(state.room, state.version)):
+                state.needs_resync = False
+
+    def apply(self, state: MatchState, message: object, now: float) -> None:
+        """One server message into the state."""
+        if isinstance(message, ConnectionEvent):
+            text = {"up": "Connected", "down": "Connection lost — reconnecting…", "failed": "Cannot connect"}
+            state.note(f"{text.get(message.kind, message.kind)}{': ' + message.detail if message.detail else ''}",
+                       "info" if message.kind == "up" else "error")
+        elif isinstance(message, RoomJoined):
+            state.room = message.code
+            state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
+            self._snapshot(state, message.snapshot, now)
+            state.note(f"Room {message.code}: you are {'watching' if state.seat is None else state.seat}")
+        elif isinstance(message, Snapshot):
+            self._snapshot(state, message, now)
+        elif isinstance(message, MovePlayed):
+            state.add_move(message.trajectory, message.decisions, message.position, message.version, now)
+            self._clocks(state, message.clocks, now)
+        elif isinstance(message, ClockUpdate):
+            self._clocks(state, message.clocks, now)
+        elif isinstance(message, Presence):
+            self._presence(state, message.seats, message.spectators)
+        elif isinstance(message, Error):
+            state.note(message.message, "error")
+        elif isinstance(message, MatchEnded):
+            self.ended = message
+        elif isinstance(message, RematchOffered):
+            self.rematch_offered_by = message.team  # type: ignore[assignment]
+            state.note(f"{state.team_label(message.team)} offers a rematch")  # type: ignore[arg-type]
+        else:
+            self.other.append(message)
+
+    def send(self, action: Action) -> None:
+        """Send a coach's action with the version it was decided on."""
+        if not self.client.send(Act(action, self._version)):
+            self._notes.append("Not connected — the action was not sent")
+
+    def _snapshot(self, state: MatchState, snapshot: Snapshot, now: float) -> None:
+        """A full snapshot: position, version, clocks, seats."""
+        state.load(snapshot.position, snapshot.version)
+        self._clocks(state, snapshot.clocks, now)
+        self._presence(state, snapshot.seats, snapshot.spectators)
+
+    @staticmethod
+    def _clocks(state: MatchState, clocks, now: float) -> None:  # type: ignore[no-untyped-def]
+        """Synchronise the part and move clocks."""
+        state.set_clocks(clocks.part_ms, not clocks.paused, clocks.move_ms or None, now)
+
+    @staticmethod
+    def _presence(state: MatchState, seats, spectators: int) -> None:  # type: ignore[no-untyped-def]
+        """Coach names and the spectators' count."""
+        for team in ("home", "away"):
+            info = getattr(seats, team)
+            if info is not None:
+                state.names[team] = info.name + ("" if info.connected else " (away)")
+        state.spectators = spectators

@@ -1,0 +1,72 @@
+"""The network link: server messages become client state; actions carry the version; gaps ask for a resync."""
+
+from __future__ import annotations
+
+from client.net import ConnectionEvent, NetClient, NetLink
+from client.state import MatchState
+from shared.model import Flick
+from shared.protocol import Act, Clocks, Error, Presence, Resync, RoomJoined, SeatInfo, Seats, Snapshot, decode, encode
+from tests.client.helpers import basic_position
+
+
+class FakeClient(NetClient):
+    """A NetClient without a socket: an inbox filled by the test and a list of sent messages."""
+
+    def __init__(self) -> None:
+        """No thread, no socket."""
+        super().__init__("ws://test")
+        self.sent: list[object] = []
+
+    def send(self, message: object) -> bool:
+        """Record the message after a round trip through the codec (so it is a valid frame)."""
+        self.sent.append(decode(encode(message)))
+        return True
+
+
+def _snapshot(version: int = 5) -> Snapshot:
+    """A snapshot of a fresh match with two seated coaches and two spectators."""
+    seats = Seats(SeatInfo("Jana", True), SeatInfo("Piotr", False))
+    return Snapshot("ABCD", version, "m1", basic_position(), Clocks(360_000, 30_000, "home", False), (), seats, 2)
+
+
+def test_room_joined_seats_the_coach_and_loads_the_snapshot():
+    """After RoomJoined the state has the seat, the position, the clocks, the names and the spectators."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot()))
+    link.poll(state, now=10.0)
+    assert (state.room, state.seat, state.version, state.spectators) == ("ABCD", "home", 5, 2)
+    assert state.names == {"home": "Jana", "away": "Piotr (away)"}
+    assert state.part_clock.at(11.0) == 359_000 and state.move_clock.at(10.0) == 30_000
+
+
+def test_actions_carry_the_version_they_were_decided_on():
+    """A flick is sent as Act with the state's version."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
+    link.poll(state, now=0.0)
+    link.send(Flick("home", "h2", 1000.0, 0.0))
+    assert isinstance(client.sent[-1], Act) and client.sent[-1].version == 7
+
+
+def test_errors_and_connection_news_reach_the_log_and_presence_updates():
+    """A refusal is logged as an error; Presence changes the spectators' count."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(ConnectionEvent("down", "reset"))
+    client.inbox.put(Error("NOT_YOUR_TURN", "away cannot move: home has a privilege", None))
+    client.inbox.put(Presence("ABCD", Seats(None, None), 9))
+    link.poll(state, now=0.0)
+    assert [line.kind for line in state.log] == ["error", "error"] and state.spectators == 9
+
+
+def test_version_gap_sends_resync():
+    """When the state sees a gap, the link asks the server for what it missed."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "spectator", None, _snapshot(5)))
+    link.poll(state, now=0.0)
+    state.add_move(None, [], basic_position(), 9, now=0.0)
+    link.poll(state, now=0.0)
+    assert client.sent == [Resync("ABCD", 5)] and not state.needs_resync
