@@ -478,9 +478,8 @@ def _check_position(p: Position, settings: Settings, path: str) -> None:
 
     if p.home_end not in (-1, 1):
         fail("home_end", f"must be -1 or 1, not {p.home_end}")
-    for field, value in (("seed", p.seed), ("move_number", p.move_number)):
-        if value < 0:
-            fail(field, f"must not be negative, not {value}")
+    if p.move_number < 0:
+        fail("move_number", f"must not be negative, not {p.move_number}")
     for field, pair in (("score", p.score), ("deferred", p.deferred)):
         for team, value in zip(TEAMS, pair, strict=True):
             if value < 0:

@@ -174,6 +174,7 @@ def test_bad_stones_are_refused(stones: list, needle: str, body: str | None):
         ({"settings": []}, "settings"),
         ({"seed": 1.5}, "seed"),
         ({"seed": True}, "seed"),
+        ({"move_number": -1}, "move_number"),
         ({"home_end": 0}, "home_end"),
         ({"to_move": "both"}, "to_move"),
         ({"score": {"home": 1, "guests": 2}}, "score"),
