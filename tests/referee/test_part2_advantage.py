@@ -79,3 +79,56 @@ def test_IX_8_A43_pending_advantage_at_the_siren_becomes_a_shot():
     outcome = advantage.at_siren("home")
     assert (outcome.advantage, outcome.penalty_to) == (None, "home")
     assert advantage.at_siren(None) == advantage.AdvantageOutcome(None, None, ())
+
+
+# --------------------------------------------------------------------------- XV.1-XV.9 as seen by the rebound rule
+
+
+def test_XV_1_only_field_stones_in_their_crease_count():
+    """XV.1: away's goalie in its crease is never a penalty position, so a rebound off it is a valid own goal."""
+    start = replace(privileged(), stones=tuple(s.at(470.0, 60.0) if s.id == "a3" else s for s in privileged().stones))
+    off_goalie = (contact(10, "h2", "puck"), contact(50, "a1", "puck"), region(300, "puck", "aux:-1"))
+    assert advantage.rebound_penalty(start, "home", False, off_goalie, SETTINGS) is None
+
+
+def test_XV_2_stone_out_of_the_crease_before_the_hit_is_not_eligible():
+    """XV.2: a3 leaves its crease before the puck reaches it: no penalty, the own goal counts."""
+    left = (contact(10, "h2", "puck"), region(30, "a3", "crease:1", False), *REBOUND[1:])
+    assert advantage.rebound_penalty(privileged(), "home", False, left, SETTINGS) is None
+
+
+def test_XV_3_XV_4_puck_starting_in_a_crease_earns_nothing():
+    """XV.3-XV.4: a puck starting in a crease (however far it then travels) earns no penalty shot."""
+    start = replace(privileged(), puck=replace(privileged().puck, x=-440.0))
+    assert advantage.rebound_penalty(start, "home", False, REBOUND, SETTINGS) is None
+
+
+def test_XV_5_rebound_into_the_movers_goal_is_void_and_a_penalty():
+    """XV.5: off the penalty-position stone into the moving team's goal - void, penalty shot (not a goalie move)."""
+    plain = replace(privileged(), privilege=None)
+    assert advantage.rebound_penalty(plain, "home", False, REBOUND, SETTINGS) == "a3"
+    assert advantage.rebound_penalty(plain, "home", True, REBOUND, SETTINGS) is None
+
+
+def test_XV_6_XV_7_snapshot_rules_during_a_privilege():
+    """XV.7 (= IX.5): during the privilege only snapshot stones count; XV.6's legality is the engine's (A36)."""
+    assert advantage.snapshot_eligible(Privilege("home", 1, 2, ("a3",)), "home", "a3")
+    assert not advantage.snapshot_eligible(Privilege("home", 1, 2, ("a4",)), "home", "a3")
+
+
+def test_XV_8_XV_10_shot_awarded_at_the_siren_is_taken():
+    """XV.8, XV.10: a shot earned by a move begun before the siren (or a pending advantage, A43) is taken."""
+    from shared.referee import penalty_shot
+
+    shot, state, _ = penalty_shot.setup_shot(privileged(), "home", SETTINGS)
+    assert penalty_shot.at_siren(state).after_siren and shot.to_move == "home"
+
+
+def test_XV_9_goalie_reset_with_puck_in_crease_is_impossible():
+    """XV.9, XII.5: the reset is disabled while the puck touches the crease, so this penalty never arises."""
+    from shared.referee import goalie_reset
+
+    start = replace(privileged(), puck=replace(privileged().puck, x=450.0, y=40.0))
+    start = replace(start, stones=tuple(s.at(480.0, -40.0) if s.id == "a1" else s for s in start.stones))
+    refused = goalie_reset.check_reset(start, "away", SETTINGS)
+    assert refused is not None and "XII.5" in refused.message
