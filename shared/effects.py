@@ -90,6 +90,8 @@ _GOAL_SOLIDS: tuple[tuple[float, float, float, float], ...] = (
 
 def _goal_solid_push(x: float, y: float, r: float) -> tuple[float, float] | None:
     """The shortest displacement that takes the disc out of every goal solid it overlaps, or None."""
+    if abs(x) + r <= g.GOAL_LINE_X or abs(y) - r >= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE:
+        return None  # far from both goals: the common case, kept cheap (settle runs after every move)
     for end in (-1, 1):
         for x0, x1, y0, y1 in _GOAL_SOLIDS:
             lo, hi = (x0, x1) if end == 1 else (-x1, -x0)

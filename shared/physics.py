@@ -129,16 +129,13 @@ def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, f
 def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
     """The regions of events.py as closed rectangles (x0, x1, y0, y1), in their fixed insertion order.
 
-    A region made of two rectangles (the crease plus the goal interior; the goal line either side of
-    the mouth) lists both under one name. The centre circle is a circle sensor added after these.
+    A region made of two rectangles (the goal line either side of the mouth) lists both under one
+    name. The centre circle is a circle sensor added after these.
     """
     gl, hw = g.GOAL_LINE_X, g.GOAL_LINE_HALF_WIDTH
     out: list[tuple[str, tuple[float, float, float, float]]] = []
     for end in (-1, 1):
-        chw = g.CREASE_HALF_WIDTH + hw
-        out.append((f"crease:{end}", _box(end, g.CREASE_FRONT_X - hw, gl, -chw, chw)))
         mouth = g.GOAL_MOUTH_HALF_WIDTH
-        out.append((f"crease:{end}", _box(end, gl, g.GOAL_INNER_BACK_X, -mouth, mouth)))
         ax, ahw = g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
         out.append((f"aux:{end}", _box(end, ax - ahw, ax + ahw, -mouth, mouth)))
         out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR)))
@@ -149,20 +146,33 @@ def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
 
 
 @cache
-def region_edges() -> tuple[tuple[float, tuple[str, ...]], ...]:
-    """The regions watched through their boundary line x = const instead of their area, in fixed order.
+def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tuple[str, ...]], ...]:
+    """Regions watched through their boundary instead of their area: (a, b, regions) segments in fixed order.
 
-    Why: every body always lies in one half and most lie in a third, so area sensors for them would
-    keep a sensor arbiter alive for almost every body at every step (it doubled the step cost). A
-    disc enters or leaves a half-plane exactly when it starts or stops touching the boundary line
-    (closed regions, D8), so a zero-width sensor on the line plus the region predicate evaluated at
-    that moment gives the same transitions at the same steps.
+    Why: every body always lies in one half, most lie in a third and the goalies in their crease, so
+    area sensors for them would keep a sensor arbiter alive for those bodies at every step (it doubled
+    the step cost). A disc touching a region's boundary lies in the closed region (D8), so it can only
+    enter or leave the region at a step where it starts or stops touching a boundary segment; a
+    zero-width sensor on each boundary segment plus the region predicate evaluated after that step
+    gives the same transitions at the same steps. The crease's boundary is that of the union of the
+    crease rectangle and the goal interior (G10).
     """
-    return (
-        (0.0, ("half:-1", "half:1")),
-        (-g.BLUE_LINE_INNER_X, ("third:-1",)),
-        (g.BLUE_LINE_INNER_X, ("third:1",)),
-    )
+    hw = g.GOAL_LINE_HALF_WIDTH
+    front, gl, back = g.CREASE_FRONT_X - hw, g.GOAL_LINE_X, g.GOAL_INNER_BACK_X
+    side, mouth = g.CREASE_HALF_WIDTH + hw, g.GOAL_MOUTH_HALF_WIDTH
+    out: list[tuple[tuple[float, float], tuple[float, float], tuple[str, ...]]] = [
+        ((0.0, -_FAR), (0.0, _FAR), ("half:-1", "half:1")),
+    ]
+    for end in (-1, 1):
+        out.append(((end * g.BLUE_LINE_INNER_X, -_FAR), (end * g.BLUE_LINE_INNER_X, _FAR), (f"third:{end}",)))
+    for end in (-1, 1):
+        outline = [(front, -side), (front, side), (gl, side), (gl, mouth), (back, mouth), (back, -mouth),
+                   (gl, -mouth), (gl, -side), (front, -side)]
+        out.extend(
+            ((end * outline[k][0], outline[k][1]), (end * outline[k + 1][0], outline[k + 1][1]), (f"crease:{end}",))
+            for k in range(len(outline) - 1)
+        )
+    return tuple(out)
 
 
 CENTRE_CIRCLE_SENSOR = g.CENTRE_CIRCLE_RADIUS + g.CIRCLE_LINE_HALF_WIDTH
@@ -273,8 +283,8 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
             box.collision_type = REGION
             space.add(box)
             names[box] = region
-        for k, (x, _regions) in enumerate(region_edges()):
-            line = pymunk.Segment(static, (x, -_FAR), (x, _FAR), 0.0)
+        for k, (a, b, _regions) in enumerate(region_edges()):
+            line = pymunk.Segment(static, a, b, 0.0)
             line.sensor = True
             line.collision_type = EDGE
             space.add(line)
@@ -332,7 +342,7 @@ class _Move:
         self.watch_slow: set[tuple[str, str]] = set()
         self.region_state: dict[tuple[str, str], bool] = {}  # last emitted membership per (body, region)
         self.dirty: dict[tuple[str, str], None] = {}
-        self.edge_regions = frozenset(r for _, regions in region_edges() for r in regions)
+        self.edge_regions = frozenset(r for _, _, regions in region_edges() for r in regions)
         self.contacts = 0
         self.last_raw: list[tuple[tuple[float, ...], tuple[int, ...]]] = [((), ())] * len(self.state)
         self.removing = False  # region events are not emitted while a body is taken off the board
@@ -440,7 +450,7 @@ class _Move:
         """Mark the body's regions behind this boundary line (``region_edges``) for evaluation after the step."""
         if not self.removing:
             body = self.names[arb.shapes[0]]
-            for region in region_edges()[int(self.names[arb.shapes[1]])][1]:
+            for region in region_edges()[int(self.names[arb.shapes[1]])][2]:
                 self._mark((body, region))
 
     def _mark(self, key: tuple[str, str]) -> None:
