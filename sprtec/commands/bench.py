@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+from pathlib import Path
 
 HELP = "Run a benchmark: physics (one move vs a bare pymunk loop) or another bench_<target> module."
 
@@ -19,8 +20,6 @@ def _targets() -> list[str]:
     package = importlib.import_module("sprtec.commands")
     found = []
     for directory in package.__path__:
-        from pathlib import Path
-
         found += [p.stem[len("bench_"):] for p in Path(directory).glob("bench_*.py")]
     return sorted(found)
 
