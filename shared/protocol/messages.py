@@ -85,7 +85,7 @@ ACTION = Convert(
 )
 DECISION = Convert(
     "decision",
-    Json(depth=1, max_len=16, max_str=64),
+    Json(depth=2, max_len=16, max_str=64),
     lambda: Decision.to_json,
     lambda: _decision_from_json,
     "decision: a SCENARIOS.md decision object",
