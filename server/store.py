@@ -37,11 +37,11 @@ CREATE TABLE IF NOT EXISTS rooms (
     private INTEGER NOT NULL,
     home_player INTEGER,
     away_player INTEGER,
-    match_id INTEGER,
+    match_id TEXT,
     created_at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY,
+    id TEXT PRIMARY KEY,
     room_code TEXT NOT NULL,
     seed INTEGER NOT NULL,
     ruleset TEXT NOT NULL,
@@ -49,12 +49,13 @@ CREATE TABLE IF NOT EXISTS matches (
     initial_position TEXT NOT NULL,
     home_player INTEGER NOT NULL,
     away_player INTEGER NOT NULL,
+    version_base INTEGER NOT NULL,
     started_at REAL NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     result TEXT
 );
 CREATE TABLE IF NOT EXISTS match_log (
-    match_id INTEGER NOT NULL,
+    match_id TEXT NOT NULL,
     idx INTEGER NOT NULL,
     kind TEXT NOT NULL,
     team TEXT,
@@ -87,7 +88,7 @@ class LogEntry:
 class MatchRow:
     """A stored match: what is needed to replay it."""
 
-    id: int
+    id: str
     room_code: str
     seed: int
     ruleset: str
@@ -95,6 +96,7 @@ class MatchRow:
     initial_position: dict[str, Any]
     home_player: int
     away_player: int
+    version_base: int
     finished: bool
 
 
@@ -108,7 +110,7 @@ class RoomRow:
     private: bool
     home_player: int | None
     away_player: int | None
-    match_id: int | None
+    match_id: str | None
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -235,6 +237,7 @@ class Store:
 
     @staticmethod
     def add_match(
+        match_id: str,
         room_code: str,
         seed: int,
         ruleset: str,
@@ -242,12 +245,14 @@ class Store:
         initial: dict[str, Any],
         home: int,
         away: int,
+        version_base: int,
     ) -> Statement:
-        """Insert a match with its initial position (the log's starting point)."""
+        """Insert a match with its initial position (the log's starting point) when it starts."""
         return (
-            "INSERT INTO matches (room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
-            " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO matches (id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
+            " version_base, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                match_id,
                 room_code,
                 seed,
                 ruleset,
@@ -255,12 +260,13 @@ class Store:
                 json.dumps(initial),
                 home,
                 away,
+                version_base,
                 time.time(),
             ),
         )
 
     @staticmethod
-    def append_log(match_id: int, entry: LogEntry) -> Statement:
+    def append_log(match_id: str, entry: LogEntry) -> Statement:
         """Append one input to a match's log."""
         return (
             "INSERT INTO match_log (match_id, idx, kind, team, action, elapsed_ms) VALUES (?, ?, ?, ?, ?, ?)",
@@ -275,7 +281,7 @@ class Store:
         )
 
     @staticmethod
-    def finish_match(match_id: int, result: dict[str, Any]) -> Statement:
+    def finish_match(match_id: str, result: dict[str, Any]) -> Statement:
         """Mark a match finished with its result."""
         return ("UPDATE matches SET finished = 1, result = ? WHERE id = ?", (json.dumps(result), match_id))
 
@@ -290,6 +296,11 @@ class Store:
         row = self._read.execute("SELECT name FROM players WHERE id = ?", (player_id,)).fetchone()
         return "" if row is None else str(row[0])
 
+    @staticmethod
+    def delete_room(code: str) -> Statement:
+        """Forget a room (its matches and logs stay for export)."""
+        return ("DELETE FROM rooms WHERE code = ?", (code,))
+
     def rooms(self) -> list[RoomRow]:
         """Every stored room."""
         rows = self._read.execute(
@@ -298,20 +309,20 @@ class Store:
         ).fetchall()
         return [RoomRow(r[0], r[1], json.loads(r[2]), bool(r[3]), r[4], r[5], r[6]) for r in rows]
 
-    def match(self, match_id: int) -> MatchRow | None:
+    def match(self, match_id: str) -> MatchRow | None:
         """One stored match."""
         row = self._read.execute(
-            "SELECT id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player, finished"
-            " FROM matches WHERE id = ?",
+            "SELECT id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player, version_base,"
+            " finished FROM matches WHERE id = ?",
             (match_id,),
         ).fetchone()
         if row is None:
             return None
         return MatchRow(
-            row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]), row[6], row[7], bool(row[8])
+            row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]), row[6], row[7], row[8], bool(row[9])
         )
 
-    def log(self, match_id: int) -> list[LogEntry]:
+    def log(self, match_id: str) -> list[LogEntry]:
         """A match's inputs in order."""
         rows = self._read.execute(
             "SELECT idx, kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? ORDER BY idx", (match_id,)

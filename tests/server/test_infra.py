@@ -76,7 +76,8 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
     store = Store(tmp_path)
     (player,) = await store.write([Store.add_player("ann", hash_token("t"))])
     await store.write([Store.save_room(RoomRow("ABC", "quick", {"period_ms": 5000}, True, player, None, None))])
-    (match_id,) = await store.write([Store.add_match("ABC", 7, "quick", {}, {"format": "x"}, player, player)])
+    match_id = "m1"
+    await store.write([Store.add_match(match_id, "ABC", 7, "quick", {}, {"format": "x"}, player, player, 1)])
     entries = [
         LogEntry(0, "action", "home", {"action": "count", "team": "home"}, 120),
         LogEntry(1, "elapse", None, None, 5),
@@ -89,6 +90,7 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
         assert again.rooms()[0].overrides == {"period_ms": 5000}
         assert again.log(match_id) == entries
         assert again.match(match_id).seed == 7  # type: ignore[union-attr]
+        assert again.match(match_id).version_base == 1  # type: ignore[union-attr]
     finally:
         again.close()
 

@@ -1,0 +1,170 @@
+"""The server process: websockets on a port, the lobby, the store, the worker pool, recovery and shutdown.
+
+Why a class of its own: ``sprtec serve``, the end-to-end tests (in-process, with a fake clock) and the
+benchmark all start the same ``Server``. On start it replays every unfinished match of the data
+directory through the pure engine (``kill -9`` loses nothing that was acknowledged); on shutdown it stops
+accepting, closes every connection with 1001 and a reason, lets moves in flight finish, and flushes the
+store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+
+import websockets
+from websockets.asyncio.server import ServerConnection
+
+from server import engine
+from server.clock import Clock, MonotonicClock
+from server.constants import (
+    CLOSE_REASON_SHUTDOWN,
+    CLOSE_TIMEOUT_S,
+    DEFAULT_DATA_DIR,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    MAX_QUEUE,
+    OPEN_TIMEOUT_S,
+    PING_INTERVAL_S,
+    PING_TIMEOUT_S,
+    SHUTDOWN_GRACE_S,
+)
+from server.lobby import Lobby, new_match_id
+from server.room import MatchState, Room
+from server.session import Session
+from server.store import Store
+from server.workers import Engine, make_pool
+from shared.protocol import MAX_CLIENT_FRAME, CloseCode
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Where to listen, where the data lives, how many physics workers (0: in-line, for tests)."""
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+    workers: int | None = None
+
+
+class Server:
+    """One sprtec server; ``start`` returns the port it listens on."""
+
+    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
+        self.config = config
+        self.clock = clock or MonotonicClock()
+        self.store = Store(config.data_dir)
+        self.pool: Executor | None = None if config.workers == 0 else make_pool(config.workers)
+        self.engine = Engine(self.pool)
+        self.lobby = Lobby(self.store, self.engine, self.clock)
+        self.sessions: dict[int, Session] = {}
+        self._ws_server: websockets.asyncio.server.Server | None = None
+        self.port = 0
+
+    async def start(self) -> int:
+        """Recover unfinished matches, then listen; returns the actual port (for ``--port 0``)."""
+        await self.recover()
+        self._ws_server = await websockets.serve(
+            self._handle,
+            self.config.host,
+            self.config.port,
+            max_size=MAX_CLIENT_FRAME,
+            max_queue=MAX_QUEUE,
+            compression=None,
+            ping_interval=PING_INTERVAL_S,
+            ping_timeout=PING_TIMEOUT_S,
+            close_timeout=CLOSE_TIMEOUT_S,
+            open_timeout=OPEN_TIMEOUT_S,
+        )
+        self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
+        return self.port
+
+    @property
+    def url(self) -> str:
+        """The websocket URL clients connect to."""
+        return f"ws://{self.config.host}:{self.port}/"
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        """One connection's task."""
+        await Session(ws, self).run()
+
+    async def register(self, session: Session) -> None:
+        """A player is connected here now; an older connection of the same player is closed (REPLACED)."""
+        older = self.sessions.get(session.player_id)
+        self.sessions[session.player_id] = session
+        if older is not None and older is not session:
+            await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
+
+    def unregister(self, session: Session) -> None:
+        """Forget a connection that ended."""
+        if self.sessions.get(session.player_id) is session:
+            del self.sessions[session.player_id]
+
+    # ------------------------------------------------------------------ recovery
+    async def recover(self) -> int:
+        """Rebuild every unfinished match from its log (in the worker pool); returns how many were resumed."""
+        loop = asyncio.get_running_loop()
+        jobs = []
+        for row in self.store.rooms():
+            stored = self.store.match(row.match_id) if row.match_id else None
+            if stored is None or stored.finished:
+                self.store.write_sync([Store.delete_room(row.code)])
+                continue
+            initial = engine.position_from_json(stored.initial_position)
+            entries = self.store.log(stored.id)
+            if self.pool is not None:
+                job = loop.run_in_executor(self.pool, engine.replay, initial, entries)
+            else:
+                job = asyncio.sleep(0, engine.replay(initial, entries))
+            jobs.append((row, stored, initial, len(entries), job))
+        for row, stored, initial, count, job in jobs:
+            position, turn_used = await job
+            room = Room(
+                row.code,
+                row.ruleset,
+                row.overrides,
+                row.private,
+                store=self.store,
+                engine_=self.engine,
+                clock=self.clock,
+                new_match_id=new_match_id,
+                on_empty=self.lobby._forget,
+            )
+            state = MatchState(stored.id, stored.seed, initial, position, True, count, stored.version_base, turn_used)
+            seats = {"home": stored.home_player, "away": stored.away_player}
+            names = {pid: self.store.player_name(pid) for pid in seats.values()}
+            room.restore(state, seats, names)  # type: ignore[arg-type]
+            self.lobby.registry.add(row.code, room)
+            log.info("resumed match %s in room %s after %d log entries", stored.id, row.code, count)
+        return len(jobs)
+
+    # ------------------------------------------------------------------ shutdown
+    async def shutdown(self) -> None:
+        """Stop accepting, close every connection with 1001 and a reason, finish moves in flight, flush."""
+        if self._ws_server is not None:
+            self._ws_server.close(close_connections=False)
+        rooms = self.lobby.registry.all()
+        try:
+            await asyncio.wait_for(asyncio.gather(*(room.close() for room in rooms)), SHUTDOWN_GRACE_S)
+        except TimeoutError:
+            log.error("shutdown: some rooms did not finish their move in %s s", SHUTDOWN_GRACE_S)
+        connections = list(self._ws_server.connections) if self._ws_server is not None else []
+        await asyncio.gather(
+            *(c.close(CloseCode.GOING_AWAY, CLOSE_REASON_SHUTDOWN) for c in connections), return_exceptions=True
+        )
+        if self._ws_server is not None:
+            await self._ws_server.wait_closed()
+        self.store.close()
+        if isinstance(self.pool, ProcessPoolExecutor):
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def default_workers() -> int:
+    """One physics worker per core."""
+    return os.cpu_count() or 1

@@ -1,0 +1,562 @@
+"""A room: two seats, its spectators, one match at a time, its clocks and its versioned broadcasts.
+
+Why this is where time lives: the engine is pure, so the room is the only place that measures time
+(through an injectable ``Clock``) and turns it into log entries - the period clock's elapsed time before
+each action, part ends nobody acted on, move-clock timeouts, the documented default of a choice nobody
+made, and the forfeit of a coach who stayed away past the grace period. Every entry goes through
+``Engine.apply`` (physics in a worker process), is committed to the store, and only then is broadcast
+with the next version. One lock makes a room handle one entry at a time, in order; nothing a client
+sends reaches another room, and an engine failure refuses the request without changing the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+
+from server import engine
+from server.clock import Clock
+from server.constants import HISTORY_SIZE
+from server.history import History
+from server.match_clock import MatchClock
+from server.store import LogEntry, RoomRow, Store
+from server.tokens import new_seed
+from server.workers import Engine
+from shared import match as rules
+from shared.model import Action, Position, Team, other
+from shared.outcome import Decision
+from shared.protocol import (
+    Clocks,
+    ClockUpdate,
+    MatchEnded,
+    MovePlayed,
+    Presence,
+    ProtocolError,
+    RematchOffered,
+    Score,
+    SeatInfo,
+    Seats,
+    Snapshot,
+    encode,
+)
+from shared.protocol.trajectory import Trajectory
+from shared.rulesets import Settings, make_settings
+
+log = logging.getLogger(__name__)
+
+TEAMS: tuple[Team, Team] = ("home", "away")
+RESIGN_REASON = "RESIGNED"
+
+
+class RoomError(Exception):
+    """A request the room refuses: an Error code of the protocol and a message a person understands."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Member:
+    """What a room needs from a connection: its websocket, its player and a way to send one message."""
+
+    ws: Any
+    player_id: int
+    name: str
+    room: Room | None
+
+    async def send(self, message: object) -> None:  # pragma: no cover - implemented by Session
+        """Send one message to this connection only."""
+        raise NotImplementedError
+
+
+@dataclasses.dataclass(slots=True)
+class MatchState:
+    """The match being played in a room: its log length, where its versions start, its clocks."""
+
+    id: str
+    seed: int
+    initial: Position
+    position: Position
+    started: bool = False
+    log_len: int = 0
+    version_base: int = 0
+    turn_used: int = 0  # clock time used since the team to move got the turn (the move clock)
+    absent: dict[Team, int] = dataclasses.field(default_factory=dict)  # team -> wall ms it dropped
+
+
+class Room:
+    """One room; see the module docstring. Created by the lobby, restored by recovery."""
+
+    def __init__(
+        self,
+        code: str,
+        ruleset: str,
+        overrides: dict[str, Any],
+        private: bool,
+        *,
+        store: Store,
+        engine_: Engine,
+        clock: Clock,
+        new_match_id: Callable[[], str],
+        on_empty: Callable[[Room], None] | None = None,
+    ) -> None:
+        self.code = code
+        self.ruleset = ruleset
+        self.overrides = dict(overrides)
+        self.settings: Settings = make_settings(ruleset, overrides)
+        self.private = private
+        self.store = store
+        self.engine = engine_
+        self.clock = clock
+        self._new_match_id = new_match_id
+        self._on_empty = on_empty
+        self.seats: dict[Team, int | None] = {"home": None, "away": None}
+        self.names: dict[int, str] = {}
+        self.connected: dict[Team, Member | None] = {"home": None, "away": None}
+        self.spectators: set[Member] = set()
+        self.history: History[bytes] = History(HISTORY_SIZE)
+        self.lock = asyncio.Lock()
+        self.mclock = MatchClock(clock)
+        self.rematch: set[Team] = set()
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_sleeping = False
+        self.closed = False
+        seed = new_seed()
+        self.match = MatchState(self._new_match_id(), seed, *(2 * (engine.new_match(ruleset, overrides, seed),)))
+
+    # ------------------------------------------------------------------ views
+    @property
+    def version(self) -> int:
+        """The version of the room's latest broadcast."""
+        return self.history.version
+
+    @property
+    def status(self) -> str:
+        """``waiting`` for a second coach, ``playing``, or ``ended``."""
+        if not self.match.started:
+            return "waiting"
+        return "ended" if self.match.position.result is not None else "playing"
+
+    def team_of(self, member: Member) -> Team | None:
+        """The seat ``member`` holds in this room, if any."""
+        for team in TEAMS:
+            if self.connected[team] is member:
+                return team
+        return None
+
+    def seat_of_player(self, player_id: int) -> Team | None:
+        """The seat a player holds, connected or not."""
+        for team in TEAMS:
+            if self.seats[team] == player_id:
+                return team
+        return None
+
+    def seats_info(self) -> Seats:
+        """Who holds each seat and whether they are connected."""
+        infos = []
+        for team in TEAMS:
+            pid = self.seats[team]
+            infos.append(None if pid is None else SeatInfo(self.names.get(pid, "?"), self.connected[team] is not None))
+        return Seats(*infos)
+
+    def members(self) -> list[Member]:
+        """Every connection in the room: coaches first, then spectators."""
+        return [m for m in self.connected.values() if m is not None] + list(self.spectators)
+
+    def prompts(self) -> tuple[dict[str, Any], ...]:
+        """The choices awaited now, as protocol dicts (kind, team, options, default action)."""
+        return self._prompts_of(self.match.position)
+
+    @staticmethod
+    def _prompts_of(position: Position) -> tuple[dict[str, Any], ...]:
+        """The choices awaited in ``position``, as protocol dicts."""
+        out = []
+        for prompt in rules.prompts(position):
+            out.append(
+                {
+                    "kind": prompt.kind,
+                    "team": prompt.team,
+                    "options": list(prompt.options),
+                    "default": engine.action_json(prompt.default),
+                }
+            )
+        return tuple(out)
+
+    def clocks(self) -> Clocks:
+        """The clocks as they stand now (clients count down locally from this)."""
+        position = self.match.position
+        used = self.mclock.used() if self.match.started else 0
+        part_ms = max(0, position.part.clock_ms - used)
+        move_ms = 0
+        if self.settings.move_clock_ms > 0 and position.part.kind != "break":
+            move_ms = max(0, self.settings.move_clock_ms - self.match.turn_used - used)
+        paused = not self.mclock.running or position.result is not None
+        return Clocks(part_ms, move_ms, position.to_move, paused)
+
+    def snapshot(self) -> Snapshot:
+        """The whole state of the room at its current version."""
+        return Snapshot(
+            self.code,
+            self.version,
+            self.match.id,
+            self.match.position,
+            self.clocks(),
+            self.prompts(),
+            self.seats_info(),
+            len(self.spectators),
+        )
+
+    def row(self) -> RoomRow:
+        """The room as stored."""
+        return RoomRow(
+            self.code,
+            self.ruleset,
+            self.overrides,
+            self.private,
+            self.seats["home"],
+            self.seats["away"],
+            self.match.id,
+        )
+
+    # ------------------------------------------------------------------ sending
+    def _broadcast(self, message: object) -> None:
+        """Send one message to everyone in the room (encoded once, websockets.broadcast)."""
+        websockets.broadcast([m.ws for m in self.members()], encode(message))
+
+    def _broadcast_versioned(self, make: Callable[[int], object]) -> None:
+        """Give the next version to ``make(version)``, keep the frame for resync, send it to everyone."""
+        frames: list[bytes] = []
+
+        def build(version: int) -> bytes:
+            frames.append(encode(make(version)))
+            return frames[-1]
+
+        self.history.append(build)
+        websockets.broadcast([m.ws for m in self.members()], frames[0])
+
+    def presence(self) -> None:
+        """Tell everyone who is in the room now."""
+        self._broadcast(Presence(self.code, self.seats_info(), len(self.spectators)))
+
+    async def resync(self, member: Member, since: int) -> None:
+        """Send ``member`` what it missed after ``since``: the kept messages, or a full Snapshot."""
+        missing = self.history.since(since)
+        if missing is None:
+            await member.send(self.snapshot())
+            return
+        for frame in missing:
+            await member.ws.send(frame)
+
+    # ------------------------------------------------------------------ seats and spectators
+    async def seat(self, member: Member, team: Team) -> None:
+        """Give ``member`` (a new coach) the free ``team`` seat; starts the match when both are taken."""
+        self.seats[team] = member.player_id
+        self.names[member.player_id] = member.name
+        await self.attach(member, team)
+
+    async def attach(self, member: Member, team: Team) -> None:
+        """Connect ``member`` to its seat (first join or reconnect); the clock runs again once nobody is away."""
+        async with self.lock:
+            previous = self.connected[team]
+            self.connected[team] = member
+            member.room = self
+            if previous is not None and previous is not member:
+                previous.room = None
+            self.match.absent.pop(team, None)
+            if not self.match.started and all(self.seats[t] is not None for t in TEAMS):
+                await self._start_match()
+            elif self.match.started and not self.match.absent and self.match.position.result is None:
+                self.mclock.resume()
+                self._reschedule()
+                self._broadcast(ClockUpdate(self.code, self.clocks()))
+            self.presence()
+
+    async def watch(self, member: Member) -> None:
+        """Add a spectator (read-only)."""
+        self.spectators.add(member)
+        member.room = self
+        self.presence()
+
+    async def detach(self, member: Member) -> None:
+        """``member``'s connection went away: a coach's seat waits for him (grace), a spectator just leaves."""
+        member.room = None
+        if member in self.spectators:
+            self.spectators.discard(member)
+            self.presence()
+            self._maybe_empty()
+            return
+        team = self.team_of(member)
+        if team is None:
+            return
+        async with self.lock:
+            if self.connected[team] is not member:
+                return
+            self.connected[team] = None
+            if self.match.started and self.match.position.result is None:
+                self.match.absent[team] = self.clock.now_ms()
+                self.mclock.pause()
+                self._reschedule()
+                self._broadcast(ClockUpdate(self.code, self.clocks()))
+            elif not self.match.started:
+                self.seats[team] = None  # nobody is waiting on a seat that was never played
+            self.presence()
+        self._maybe_empty()
+
+    async def leave(self, member: Member) -> None:
+        """Leave on purpose: a coach in a running match resigns it (Leave), then the seat is given up."""
+        team = self.team_of(member)
+        if team is not None and self.match.started and self.match.position.result is None:
+            async with self.lock:
+                await self._run_entry(LogEntry(self.match.log_len, "resign", team, None, self.mclock.used()), team)
+        await self.detach(member)
+
+    def _maybe_empty(self) -> None:
+        """Tell the lobby when nobody is left in a room that has no running match."""
+        if not self.members() and self.status != "playing" and self._on_empty is not None:
+            self._on_empty(self)
+
+    # ------------------------------------------------------------------ the match
+    async def _start_match(self) -> None:
+        """Both seats are taken: store the match, then broadcast its first Snapshot (lock held)."""
+        state = self.match
+        state.version_base = self.version + 1
+        await self.store.write(
+            [
+                Store.add_match(
+                    state.id,
+                    self.code,
+                    state.seed,
+                    self.ruleset,
+                    self.overrides,
+                    engine.position_json(state.initial),
+                    self.seats["home"],  # type: ignore[arg-type]
+                    self.seats["away"],  # type: ignore[arg-type]
+                    state.version_base,
+                ),
+                Store.save_room(self.row()),
+            ]
+        )
+        state.started = True
+        absent = [t for t in TEAMS if self.connected[t] is None]
+        for team in absent:
+            state.absent[team] = self.clock.now_ms()
+        if not absent:
+            self.mclock.resume()
+        self._broadcast_versioned(lambda v: dataclasses.replace(self.snapshot(), version=v))
+        self._reschedule()
+
+    def restore(self, state: MatchState, seats: dict[Team, int | None], names: dict[int, str]) -> None:
+        """Recovery: take over a replayed match; both coaches are away until they reconnect (grace runs)."""
+        self.match = state
+        self.seats = dict(seats)
+        self.names.update(names)
+        self.history = History(HISTORY_SIZE, state.version_base + state.log_len)
+        if state.started and state.position.result is None:
+            now = self.clock.now_ms()
+            state.absent = {t: now for t in TEAMS}
+            self._reschedule()
+
+    async def act(self, member: Member, action: Action, version: int) -> None:
+        """A coach's action: checked against the seat and the version, applied, logged, broadcast."""
+        team = self.team_of(member)
+        if team is None:
+            raise RoomError("NOT_A_PLAYER", "spectators are read-only: only a seated coach may act")
+        if action.team != team:
+            raise RoomError("NOT_YOUR_TEAM", f"you coach {team}, the action names {action.team}")
+        async with self.lock:
+            if not self.match.started:
+                raise RoomError("ACTION_NOT_ALLOWED", "the match starts when the second coach joins")
+            if self.match.position.result is not None:
+                raise RoomError("MATCH_OVER", "the match is over")
+            if version != self.version:
+                raise RoomError("STALE_VERSION", f"the room is at version {self.version}, the action was on {version}")
+            entry = LogEntry(self.match.log_len, "action", team, engine.action_json(action), self.mclock.used())
+            outcome = await self._run_entry(entry, team)
+        if outcome is not None and not outcome.accepted and outcome.error is not None:
+            raise RoomError(outcome.error.code, outcome.error.message)
+
+    async def _run_entry(self, entry: LogEntry, team: Team) -> engine.Outcome | None:
+        """Apply, persist and broadcast one entry (lock held). A refused action is logged only for its clock part."""
+        state = self.match
+        try:
+            outcome = await self.engine.apply(state.position, entry)
+        except Exception:  # an engine bug refuses the request; the room stays as it was
+            log.exception("room %s: the engine failed on %s", self.code, entry)
+            raise RoomError("INTERNAL", "the server failed to apply this action; nothing changed") from None
+        if not outcome.accepted:
+            if not outcome.decisions:
+                return outcome  # nothing happened: the used time keeps counting towards the next entry
+            clock_only = dataclasses.replace(entry, kind="elapse", team=None, action=None)
+            clock_outcome = engine.Outcome(outcome.position, outcome.decisions)
+            await self._commit(clock_only, clock_outcome, entry.elapsed_ms, team)
+            return outcome
+        await self._commit(entry, outcome, entry.elapsed_ms, team)
+        return outcome
+
+    async def _commit(self, entry: LogEntry, outcome: engine.Outcome, used: int, team: Team) -> None:
+        """Encode the broadcast, write the entry (and the match's end) durably, then update and send (lock held).
+
+        The frame is built first: a message that cannot be encoded refuses the entry before anything is
+        written, so the log, the room and what clients saw never disagree.
+        """
+        state = self.match
+        after = outcome.position
+        result = after.result
+        turn_used = engine.next_turn_used(state.position, after, entry.elapsed_ms, state.turn_used)
+        move_ms = 0
+        if self.settings.move_clock_ms > 0 and after.part.kind != "break":
+            move_ms = max(0, self.settings.move_clock_ms - turn_used)
+        paused = bool(state.absent) or result is not None
+        sent_action = _action(entry.action) if entry.kind == "action" and entry.action is not None else None
+        trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
+        version = self.version + 1
+        try:
+            frame = encode(
+                MovePlayed(
+                    self.code,
+                    version,
+                    entry.team or team,
+                    sent_action,
+                    trajectory,
+                    outcome.decisions,
+                    after,
+                    Clocks(after.part.clock_ms, move_ms, after.to_move, paused),
+                    self._prompts_of(after),
+                )
+            )
+            ended = None
+            if result is not None:
+                ended = encode(MatchEnded(self.code, state.id, Score(*after.score), result.winner, result.reason))
+        except ProtocolError:
+            log.exception("room %s: cannot encode the outcome of %s", self.code, entry)
+            raise RoomError("INTERNAL", "the server could not send this move; nothing changed") from None
+        statements = [Store.append_log(state.id, entry)]
+        if result is not None:
+            statements.append(Store.finish_match(state.id, {"winner": result.winner, "reason": result.reason}))
+        await self.store.write(statements)
+        state.position = after
+        state.log_len += 1
+        state.turn_used = turn_used
+        self.mclock.committed(used, entry.elapsed_ms, outcome.duration_ms)
+        if result is not None:
+            self.mclock.pause()
+        self.history.append(frame)
+        targets = [m.ws for m in self.members()]
+        websockets.broadcast(targets, frame)
+        if ended is not None:
+            websockets.broadcast(targets, ended)
+        self._reschedule()
+
+    # ------------------------------------------------------------------ timers
+    def _reschedule(self) -> None:
+        """Recompute the next clock event: cancel a sleeping timer and start a fresh one."""
+        if self._timer is not None and not self._timer.done() and self._timer_sleeping:
+            self._timer.cancel()
+        if self.closed:
+            return
+        self._timer = asyncio.get_running_loop().create_task(self._run_timer())
+
+    def _next_event(self) -> tuple[int, LogEntry] | None:
+        """The earliest clock event: (wall deadline, the entry it makes), or None when nothing is due."""
+        state = self.match
+        position = state.position
+        if not state.started or position.result is not None:
+            return None
+        if state.absent:
+            team, since = min(state.absent.items(), key=lambda item: item[1])
+            entry = LogEntry(state.log_len, "forfeit", team, None, self.mclock.pending)
+            return since + self.settings.disconnect_grace_ms, entry
+        events: list[tuple[int, int, LogEntry]] = []  # (used deadline, priority, entry)
+        if position.part.kind in ("period", "overtime", "break") and position.part.clock_ms > 0:
+            ms = position.part.clock_ms
+            events.append((ms, 0, LogEntry(state.log_len, "elapse", None, None, ms)))
+        for prompt in rules.prompts(position):
+            ms = self.settings.choice_timeout_ms
+            default = engine.action_json(prompt.default)
+            events.append((ms, 1, LogEntry(state.log_len, "action", prompt.team, default, ms)))
+        if self.settings.move_clock_ms > 0 and position.part.kind != "break":
+            ms = max(0, self.settings.move_clock_ms - state.turn_used)
+            events.append((ms, 2, LogEntry(state.log_len, "timeout", position.to_move, None, ms)))
+        if not events:
+            return None
+        used_deadline, _, entry = min(events, key=lambda e: (e[0], e[1]))
+        wall = self.mclock.wall_deadline(used_deadline)
+        return None if wall is None else (wall, entry)
+
+    async def _run_timer(self) -> None:
+        """Sleep until the next clock event and apply it, unless the room changed meanwhile."""
+        me = asyncio.current_task()
+        while not self.closed:
+            event = self._next_event()
+            if event is None:
+                return
+            self._timer_sleeping = True
+            try:
+                await self.clock.sleep_until(event[0])
+            finally:
+                self._timer_sleeping = False
+            async with self.lock:
+                if self._timer is not me or self.closed:
+                    return
+                now_event = self._next_event()
+                if now_event is None or now_event[0] > self.clock.now_ms():
+                    continue
+                _, entry = now_event
+                team = entry.team or self.match.position.to_move
+                try:
+                    await self._run_entry(entry, team)  # type: ignore[arg-type]
+                except RoomError:
+                    log.error("room %s: a clock event failed; retrying at the next deadline", self.code)
+                    return
+                return  # _commit started the next timer
+
+    async def close(self) -> None:
+        """Stop the room's timer (shutdown); waits for an entry in progress to finish."""
+        self.closed = True
+        async with self.lock:
+            if self._timer is not None and not self._timer.done():
+                self._timer.cancel()
+
+    # ------------------------------------------------------------------ rematch
+    async def ask_rematch(self, member: Member) -> None:
+        """After the end: both coaches ask, and a new match starts with the seats swapped."""
+        team = self.team_of(member)
+        if team is None:
+            raise RoomError("NOT_A_PLAYER", "only a seated coach may ask for a rematch")
+        if self.status != "ended":
+            raise RoomError("MATCH_NOT_OVER", "a rematch can only be asked for once the match has ended")
+        self.rematch.add(team)
+        self._broadcast(RematchOffered(self.code, team))
+        if self.rematch != set(TEAMS):
+            return
+        async with self.lock:
+            self.rematch.clear()
+            self.seats = {"home": self.seats["away"], "away": self.seats["home"]}
+            self.connected = {"home": self.connected["away"], "away": self.connected["home"]}
+            seed = new_seed()
+            first = engine.new_match(self.ruleset, self.overrides, seed)
+            self.mclock = MatchClock(self.clock)
+            self.match = MatchState(self._new_match_id(), seed, first, first)
+            await self._start_match()
+            self.presence()
+
+
+def _action(data: dict[str, Any]) -> Action:
+    """An action back from its log JSON (for MovePlayed)."""
+    from shared import notation
+
+    return notation.action_from_json(data)
+
+
+def decisions_json(decisions: tuple[Decision, ...]) -> list[dict[str, Any]]:
+    """Decisions as SCENARIOS.md objects (for logs and tests)."""
+    return [d.to_json() for d in decisions]
+
+
+__all__ = ["Member", "Room", "RoomError", "other"]
