@@ -1,0 +1,53 @@
+"""``sprtec bot`` end to end: two bots play a whole short match on a real server started on port 0."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from server.app import Server, ServerConfig
+from sprtec.cli import main
+from sprtec.commands.bot import BotOptions, parse_settings, play
+
+SHORT = {"period_ms": 6000, "move_clock_ms": 3000}
+
+
+@pytest.mark.slow
+async def test_two_bots_play_a_match_to_the_end(tmp_path: Path) -> None:
+    """A creating bot and a joining random bot finish one match and report the same match id and score."""
+    server = Server(ServerConfig(port=0, data_dir=tmp_path, workers=0))
+    port = await server.start()
+    url = f"ws://127.0.0.1:{port}/"
+    code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    try:
+        creator = asyncio.create_task(
+            play(url, BotOptions("create", ruleset="quick", settings=SHORT, budget=4), code.set_result)
+        )
+        room = await asyncio.wait_for(code, 10)
+        joiner = asyncio.create_task(play(url, BotOptions("room", room=room, random=True, name="rnd")))
+        first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), 60)
+    finally:
+        await server.shutdown()
+    assert {first["seat"], second["seat"]} == {"home", "away"}
+    assert first["match"] == second["match"]
+    assert first["score"] == second["score"] and first["winner"] == second["winner"]
+    home, away = first["score"]["home"], first["score"]["away"]
+    assert first["winner"] == (None if home == away else "home" if home > away else "away")
+
+
+def test_settings_parse_with_their_types() -> None:
+    """--setting k=v values take the setting's type; an unknown name or a missing '=' is refused."""
+    assert parse_settings(["period_ms=60000", "effects_2_5d=false"]) == {"period_ms": 60000, "effects_2_5d": False}
+    with pytest.raises(ValueError):
+        parse_settings(["period_ms"])
+    with pytest.raises(ValueError):
+        parse_settings(["no_such=1"])
+
+
+def test_cli_refuses_a_bad_setting_and_a_dead_server(capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 2 for a bad --setting, exit 1 with a message when nothing listens at the URL."""
+    assert main(["bot", "--server", "ws://127.0.0.1:9/", "--create", "--setting", "period_ms"]) == 2
+    assert main(["bot", "--server", "ws://127.0.0.1:9/", "--quick-match"]) == 1
+    assert "sprtec bot:" in capsys.readouterr().err
