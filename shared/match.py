@@ -8,9 +8,11 @@ the rulings live in ``shared.referee`` (one module per chapter) and the physics 
   ``HANDLERS`` (a table by action type: part 2 adds its actions by adding handlers). A refused action
   changes nothing and names a SCENARIOS.md error code with a message a person understands.
 * ``prompts(position)`` - the choices a coach is asked for now, each with the action the server applies
-  when the coach does not answer in time (``choice_timeout_ms``).
+  when the coach does not answer in time (the setting its ``deadline`` names); ``offers=True`` adds the
+  optional actions available now (``shared.referee.choices``).
 * ``timeout(position, team)`` - the move clock (A35 house rule) ran out: the turn passes; a privilege
-  move is forfeited the same way.
+  move is forfeited the same way; a penalty shot fails. ``timeout(position, team, kind)`` applies the
+  default of ``team``'s prompt of that kind instead.
 * ``legal_stones(position, team)`` - the stones the client lets the coach flick (D3, V.7).
 * ``technical_goal(position, team)`` - an admin ruling (VII.2, IX.7, XII.5, A52); no coach action reaches it.
 
@@ -18,40 +20,39 @@ The goalie-foul exclusion (VIII.1a, XII.7, A47) is applied at once with the docu
 (``goalie_exclusion_default``), so every position is complete and a scenario needs no choice; until
 the next move begins the fouling coach may send ``choose_exclusion`` to name another field stone,
 which swaps the two. ``prompts`` shows that choice with "keep the default" as its timeout action.
+
+Part 2 (issue #4): the handlers of the other actions are in ``shared.referee.team_actions``; penalty shots
+(and the shoot-out) run through ``shared.referee.moves.shot_move`` and ``shared.referee.shots``; before any
+action of the counting team but ``count`` the activity count may lapse (XI.3).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from shared import physics
-from shared.model import (
-    STONE_IDS,
-    Action,
-    ChooseExclusion,
-    Flick,
-    Position,
-    Team,
-    other,
-)
+from shared.model import STONE_IDS, Action, ChooseExclusion, Flick, Position, Setup, Team, other
 from shared.outcome import ActionResult, Decision
-from shared.referee import clock, exclusions, setup, turns
+from shared.referee import (
+    activity,
+    advantage,
+    choices,
+    clock,
+    exclusions,
+    overtime,
+    setup,
+    shots,
+    team_actions,
+    turns,
+)
 from shared.referee.adjudicate import in_contract_order, judge
+from shared.referee.choices import Prompt
+from shared.referee.moves import conclude, shot_move, speed_problem
 from shared.rulesets import Settings, make_settings
 
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """A choice awaited from ``team``'s coach: ``kind`` (the action name), the allowed ``options`` and the
-    ``default`` action the server applies when the coach does not answer in time."""
-
-    kind: str
-    team: Team
-    options: tuple[str, ...]
-    default: Action
-
+__all__ = ["HANDLERS", "Prompt", "apply_action", "legal_stones", "prompts", "settings_of", "technical_goal",
+           "timeout"]
 
 Handler = Callable[[Position, Action, Settings], ActionResult]
 
@@ -67,7 +68,7 @@ def settings_of(position: Position) -> Settings:
 def _flick_error(position: Position, action: Flick, settings: Settings) -> tuple[str, str] | None:
     """D3, V.7, VI.1, IX.7: why this flick may not be played now, as (error code, message), or None."""
     team = action.team
-    if position.penalty_shot is not None:  # XV.1: the awarded shot comes first (executed in part 2)
+    if position.penalty_shot is not None:  # XV.1: the awarded shot comes first
         return ("ACTION_NOT_ALLOWED", f"{position.penalty_shot} has a penalty shot to take first (XV.11)")
     if position.to_move != team:
         mover = position.to_move
@@ -81,35 +82,25 @@ def _flick_error(position: Position, action: Flick, settings: Settings) -> tuple
     if action.stone not in turns.legal_stones(position, team, settings):
         return ("STONE_NOT_SELECTABLE", f"only the centre forward may make the first move after a restart (V.7), "
                 f"not {action.stone}")
-    speed = math.hypot(action.vx, action.vy)
-    if not math.isfinite(speed) or not settings.flick_speed_min <= speed <= settings.flick_speed_max:
-        return ("SPEED_OUT_OF_RANGE", f"a flick must be {settings.flick_speed_min:g} to {settings.flick_speed_max:g} "
-                f"mm/s fast, not {speed:g}")
+    fast = speed_problem(action, settings)
+    if fast is not None:
+        return (fast.code, fast.message)
     return None
 
 
 def _flick(position: Position, action: Action, settings: Settings) -> ActionResult:
-    """D3-D4, Appendix A: simulate the flick, judge it, restart if a goal was scored, then run the clock."""
+    """D3-D4, Appendix A: simulate the flick, judge it, then what follows (``moves.conclude``: sudden death,
+    restart, an awarded shot, the clock). A flick in a penalty shot is the shot's (``moves.shot_move``)."""
     assert isinstance(action, Flick)
+    if position.penalty is not None:
+        return shot_move(position, action, settings)
     error = _flick_error(position, action, settings)
     if error is not None:
         return ActionResult.refused(position, *error)  # type: ignore[arg-type]
     record = physics.simulate(position, action, settings)
     ruling = judge(position, action, record, settings)
-    after, decisions = ruling.position, list(ruling.decisions)
-    if ruling.restart_by is not None:  # V.3, V.4, V.9, XIV.7
-        after = setup.restart(
-            after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning
-        )
-        after = turns.with_snapshot(after, settings)
-        decisions.append(Decision.of("RESTART", team=ruling.restart_by))
-        choice = after.exclusion_choice
-        if choice is not None:  # the board was rebuilt: the options are the stones of the new setup
-            rebuilt = exclusions.choice_after(after, after, choice.team, choice.stone, True)
-            after = replace(after, exclusion_choice=rebuilt)
-    after, clock_decisions = clock.after_move(after, record.duration_ms, settings)  # XIV.4, D14, IX.8
-    decisions.extend(clock_decisions)
-    return ActionResult(True, after, in_contract_order(decisions), None, record)
+    after, decisions = conclude(action.team, ruling, record.duration_ms, settings)
+    return ActionResult(True, after, decisions, None, record)
 
 
 # --------------------------------------------------------------------------- other actions
@@ -135,34 +126,26 @@ def _choose_exclusion(position: Position, action: Action, settings: Settings) ->
 
 
 def _setup(position: Position, action: Action, settings: Settings) -> ActionResult:
-    """IV.1-IV.5, D13: a coach places his defenders before the restart's first move (``shared.referee.setup``)."""
+    """IV.1-IV.5, D13: a coach places his defenders before the restart's first move (``shared.referee.setup``);
+    during a penalty shot, XV.11 (A33): the goalie or the shooter (``team_actions.shot_setup_handler``)."""
+    assert isinstance(action, Setup)
+    if position.penalty is not None:
+        return team_actions.shot_setup_handler(position, action, settings)
     placed = setup.apply_setup(position, action, settings)  # type: ignore[arg-type]
     if isinstance(placed, Position):
         return ActionResult(True, placed)
     return ActionResult.refused(position, placed.code, placed.message)
 
 
-def _not_yet(rule: str) -> Handler:
-    """A handler for an action of part 2 (issue #4): refused with a clear message until it is implemented."""
-
-    def handler(position: Position, action: Action, settings: Settings) -> ActionResult:
-        """Refuse the action, naming the rule it belongs to."""
-        return ActionResult.refused(
-            position, "ACTION_NOT_ALLOWED", f"{action.action} ({rule}) is not available in this version of the engine"
-        )
-
-    return handler
-
-
 HANDLERS: dict[str, Handler] = {
     "flick": _flick,
     "choose_exclusion": _choose_exclusion,
     "setup": _setup,
-    "goalie_reset": _not_yet("XII.2"),
-    "pp_swap_out": _not_yet("XIII.2"),
-    "pp_swap_in": _not_yet("XIII.4"),
-    "count": _not_yet("XI.3"),
-    "take_penalty": _not_yet("IX.3"),
+    "goalie_reset": team_actions.goalie_reset_handler,
+    "pp_swap_out": team_actions.swap_out_handler,
+    "pp_swap_in": team_actions.swap_in_handler,
+    "count": team_actions.count_handler,
+    "take_penalty": team_actions.take_penalty_handler,
 }
 
 
@@ -171,6 +154,8 @@ def apply_action(position: Position, action: Action) -> ActionResult:
 
     Every action but a setup needs the match running (``clock.can_move``: not over, not in a break, the
     siren not yet sounded). A flick that starts a move clears a pending exclusion choice (it is then final).
+    XI.3: any accepted action of the counting team but ``count`` while it owes a count ends the count first
+    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action).
     """
     settings = settings_of(position)
     handler = HANDLERS.get(action.action)
@@ -180,34 +165,68 @@ def apply_action(position: Position, action: Action) -> ActionResult:
         problem = clock.can_move(position)
         if problem is not None:
             return ActionResult.refused(position, problem.code, problem.message)
-    return handler(position, action, settings)
+    lapsed: tuple[Decision, ...] = ()
+    current = position
+    if action.action != "count" and position.activity is not None:
+        verdict = activity.before_action(position.activity, action.team, settings)  # XI.3
+        if verdict.decisions:
+            current, lapsed = replace(position, activity=verdict.state), verdict.decisions
+    result = handler(current, action, settings)
+    if not result.accepted:
+        return ActionResult.refused(position, *_error(result))
+    if lapsed:
+        result = replace(result, decisions=in_contract_order((*lapsed, *result.decisions)))
+    return result
+
+
+def _error(result: ActionResult) -> tuple:  # type: ignore[type-arg]
+    """(code, message) of a refusal."""
+    assert result.error is not None
+    return result.error.code, result.error.message
 
 
 # --------------------------------------------------------------------------- prompts, timeouts, stones
 
 
-def prompts(position: Position) -> tuple[Prompt, ...]:
-    """The choices awaited from a coach now, each with the default action applied on timeout (A47)."""
-    found: list[Prompt] = []
-    choice = position.exclusion_choice
-    if choice is not None:
-        found.append(Prompt("choose_exclusion", choice.team, (choice.stone, *choice.options),
-                            ChooseExclusion(choice.team, choice.stone)))
-    return tuple(found)
+def prompts(position: Position, offers: bool = False) -> tuple[Prompt, ...]:
+    """The choices awaited from a coach now, each with the default action applied when its ``deadline``
+    setting runs out (A33, A47, XI.3); ``offers`` adds the optional actions available (``choices``)."""
+    return choices.prompts(position, settings_of(position), offers)
 
 
-def timeout(position: Position, team: Team) -> ActionResult:
+def timeout(position: Position, team: Team, kind: str | None = None) -> ActionResult:
     """A35 house rule: ``team``'s move clock ran out - the turn passes (a privilege move is forfeited).
 
     Not a move: the move number stays. A pending exclusion choice becomes final. At a restart the other
-    team then starts with its centre forward (V.7 still applies).
+    team then starts with its centre forward (V.7 still applies). The last move of an advantage forfeited
+    this way leaves the advantage played out without goal or infringement: the shot follows (IX.3). In a
+    penalty shot the turn cannot pass: the shot fails (reason ``TIME``, as XV.18).
+
+    With ``kind``, a choice timed out instead: the default action of ``team``'s prompt of that kind is
+    applied (``prompts``).
     """
+    if kind is not None:
+        for prompt in prompts(position):
+            if prompt.kind == kind and prompt.team == team and prompt.default is not None:
+                return apply_action(position, prompt.default)
+        return ActionResult.refused(position, "ACTION_NOT_ALLOWED", f"{team} has no {kind} choice to time out")
     if position.result is not None or position.to_move != team:
         return ActionResult.refused(position, "NOT_YOUR_TURN" if position.result is None else "MATCH_OVER",
                                     f"{team} is not the team to move")
     settings = settings_of(position)
-    passed = turns.pass_turn(replace(position, exclusion_choice=None), team, settings)
-    return ActionResult(True, passed)
+    if position.penalty is not None:
+        after, decisions = shots.fail_on_timeout(position, settings)
+        return ActionResult(True, after, in_contract_order(decisions))
+    last_of_advantage = (
+        position.advantage == team and turns.has_privilege(position, team)
+        and position.privilege is not None and position.privilege.remaining == 1
+    )
+    passed = turns.pass_turn(replace(position, exclusion_choice=None, last_mover=None), team, settings)
+    if not last_of_advantage:
+        return ActionResult(True, passed)
+    played = advantage.after_advantage_move(team, position.privilege, False, False)  # IX.3: the shot follows
+    after, more = shots.award(replace(passed, penalty_shot=played.penalty_to), team, settings)
+    return ActionResult(True, after, in_contract_order((*played.decisions, *more)))
 
 
 def legal_stones(position: Position, team: Team) -> tuple[str, ...]:
@@ -223,9 +242,18 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     """
     settings = settings_of(position)
     score = (position.score[0] + 1, position.score[1]) if team == "home" else (position.score[0], position.score[1] + 1)
-    scored = replace(position, score=score, exclusion_choice=None, advantage=None, penalty_shot=None)
+    scored = replace(position, score=score, exclusion_choice=None, advantage=None, penalty_shot=None, penalty=None)
+    decisions = [Decision.of("GOAL", team=team, own_goal=False)]
+    if scored.activity is not None:  # XI: a goal ends the count
+        decisions.extend(activity.end(scored.activity, "GOAL"))
+        scored = replace(scored, activity=None)
     scored, returned = exclusions.returns_after_goal(scored)
+    decisions.extend(returned)
+    scored, ended = overtime.sudden_death(scored, team)  # XVI.1: a technical goal counts like any other
+    decisions.extend(ended)
+    if scored.result is not None:
+        return ActionResult(True, scored, in_contract_order(decisions))
     returning = tuple(d.get("stone") for d in returned)
     after = setup.restart(scored, other(team), settings, returning=returning)
-    decisions = [Decision.of("GOAL", team=team, own_goal=False), *returned, Decision.of("RESTART", team=other(team))]
+    decisions.append(Decision.of("RESTART", team=other(team)))
     return ActionResult(True, after, in_contract_order(decisions))

@@ -107,6 +107,89 @@ class ExclusionChoice:
     spot: tuple[float, float] | None = None
 
 
+# --------------------------------------------------------------------------- referee state of part 2 (issue #4)
+# Values that survive between moves while a penalty shot, the activity count, a power play or the shoot-out
+# runs. They are Position fields (below), so they are frozen, JSON-friendly (``shared.notation`` writes them
+# from their type hints) and carry no behaviour: the rules that change them live in ``shared.referee``.
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyShotState:
+    """XV.10-XV.14: a penalty shot of ``team`` (the shooting team) against ``against``.
+
+    ``shooter`` is the shooting team's stone, ``goalie`` the defending goalie. ``moves`` counts the
+    shooter's moves made so far (XV.12: at most ``penalty_moves``). ``after_siren`` is XV.10: the shot
+    is completed even though the part's clock has run out, so the clock must let its moves begin.
+    ``in_shootout`` marks a shot of the deciding shoot-out (XV.16), whose 15 s limit (XV.18) is kept in
+    ``shot_ms``: the time since the first flick of this shot. ``goalie_set`` and ``shooter_set`` record
+    that the coaches made (or timed out on) their A33 choices, so each is asked for once. ``lineups`` are
+    the ids each team (home, away) had on the board when the shot was awarded: the restart after the shot
+    rebuilds the teams from them (XV.14), the defending goalie replacing a power-play stone (A32).
+    """
+
+    team: Team
+    against: Team
+    shooter: str
+    goalie: str
+    moves: int = 0
+    after_siren: bool = False
+    in_shootout: bool = False
+    shot_ms: int = 0
+    goalie_set: bool = False
+    shooter_set: bool = False
+    lineups: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityCount:
+    """XI: team ``counting`` (C) counts the moves of ``obliged`` (O), who must clear the puck.
+
+    ``limit`` is frozen when counting starts (XI.1-XI.2, A20). ``count`` is the number of O moves made
+    since counting started, ``confirmed`` how many of them C has counted aloud (XI.3: C must count each
+    one before its own next action; in the auto-count variant every move is counted for it).
+    ``pushed`` holds C stones O pushed out of C's retreat zone (XI.8), which C's next move must bring
+    back. ``last_stone`` is the stone of O's last counted move (XI.9), ``last_goalie`` whether that move
+    was made with the goalie or was a goalie hand reset (A25).
+    """
+
+    counting: Team
+    obliged: Team
+    limit: int
+    count: int = 0
+    confirmed: int = 0
+    pushed: tuple[str, ...] = ()
+    last_stone: str | None = None
+    last_goalie: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPlayState:
+    """XIII: ``team`` plays without its goalie ``goalie``; ``substitute`` is the field stone that replaced it.
+
+    ``candidates`` are the team's stones touching its crease at the rest of its last own move (XIII.4,
+    A49); ``waited`` turns true once the opponent has moved since then, so one of them may be swapped
+    back for the goalie at the start of the team's next turn.
+    """
+
+    team: Team
+    goalie: str
+    substitute: str
+    candidates: tuple[str, ...] = ()
+    waited: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShootoutState:
+    """XV.16: the deciding shoot-out. ``starter`` won the lot; ``shots`` lists (team, scored) in order.
+
+    ``series`` is the size of the first series (``shootout_series``: 3, or 5 in the final, III.4).
+    """
+
+    starter: Team
+    series: int
+    shots: tuple[tuple[Team, bool], ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
@@ -133,6 +216,11 @@ class Position:
     penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (part 2, XV.11-14)
     advantage: Team | None = None  # IX.3: this privileged team earned a penalty shot and plays the advantage
     siren: bool = False  # D14, XV.10: the part's siren sounded but a penalty shot owed in it is still to be completed
+    penalty: PenaltyShotState | None = None  # XV.10-XV.14: the penalty shot being set up or taken (or a shoot-out shot)
+    activity: ActivityCount | None = None  # XI: the activity count running (the count shown to both coaches)
+    power_play: tuple[PowerPlayState, ...] = ()  # XIII: the teams playing without their goalie, home first
+    shootout: ShootoutState | None = None  # XV.16-XV.18: the deciding shoot-out under way
+    last_mover: Team | None = None  # A48: the team whose move came to rest last (None after a restart or timeout)
 
     # ---------------------------------------------------------------- lookups
     def stone(self, stone_id: str) -> Stone | None:
@@ -161,6 +249,13 @@ class Position:
     def deferred_of(self, team: Team) -> int:
         """``team``'s deferred penalties (X.2-X.3)."""
         return self.deferred[0 if team == "home" else 1]
+
+    def power_play_of(self, team: Team) -> PowerPlayState | None:
+        """``team``'s power play (XIII), if it plays without its goalie."""
+        for state in self.power_play:
+            if state.team == team:
+                return state
+        return None
 
     def setting_overrides(self) -> dict[str, object]:
         """The position's setting overrides as a dict (stored as sorted pairs to stay hashable)."""

@@ -8,21 +8,25 @@ referee's real judgement and lives here, once. ``judge`` is a pure function of t
 start, the flick and the physics record; restarts and the clock are applied afterwards by
 ``shared.match`` (they belong to ``shared.referee.setup`` and ``shared.referee.clock``).
 
-Hooks for part 2 (issue #4): ``activity_infringement`` (XI.9-XI.10, VIII.6) returns no infringement
-yet; the penalty shot is only awarded here (``Position.penalty_shot``), its execution is XV.11-XV.14.
+Part 2 (issue #4) joins in at its steps: the activity rule (XI) is judged at step 1 - a failure to clear is
+an infringement like a foul (XI.9-XI.10, VIII.6, capped by VIII.7) - through ``activity_step``; the
+advantage (IX.3-IX.6) at step 5 through ``shared.referee.advantage``. A penalty shot is only awarded here
+(``Position.penalty_shot``); the engine sets it up (``shared.referee.shots``). A goalie hand reset (XII.2) is
+judged here too, as a move whose record has no events (``reset_record``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from shared.events import MoveRecord
-from shared.model import ExclusionChoice, Flick, Position, Stone, Team, other
+from shared.events import AtRest, BodyState, MoveRecord
+from shared.model import ActivityCount, ExclusionChoice, Flick, Position, Stone, Team, other
 from shared.outcome import Decision
-from shared.referee import exclusions, turns
+from shared.referee import activity, advantage, exclusions, turns
+from shared.referee.activity import ActivityFailure
 from shared.referee.fouls import FoulRecord, counted_foul
 from shared.referee.goalie import goalie_outside_third, is_goalie_move
-from shared.referee.goals import GoalEvent, first_goal_event, last_stone_touch_before
+from shared.referee.goals import GoalEvent, first_goal_event
 from shared.referee.penalty import PenaltyTrigger, penalty_trigger
 from shared.rulesets import Settings
 
@@ -79,28 +83,74 @@ def intervention_decisions(record: MoveRecord) -> list[Decision]:
     return decisions
 
 
-def activity_infringement(start: Position, mover: Team, rest: Position) -> list[int]:
-    """XI.9-XI.10, VIII.6 hook (part 2): the privilege moves the activity rule adds; none until it exists."""
-    return []
+@dataclass(frozen=True, slots=True)
+class ActivityStep:
+    """Step 1 for the activity rule: the count after the move (None when it ended), its decisions, and a
+    failure of the obliged team (an infringement, XI.9-XI.10)."""
+
+    state: ActivityCount | None
+    decisions: tuple[Decision, ...]
+    failure: ActivityFailure | None
+
+
+def activity_step(
+    start: Position, mover: Team, stone: str, record: MoveRecord, rest: Position, goalie_move: bool, fouled: bool,
+    goal: bool, settings: Settings,
+) -> ActivityStep:
+    """XI.1-XI.10: the activity count after ``mover``'s move with ``stone``.
+
+    A goal in the move ends the count (reason ``GOAL``) before any failure is judged: the obliged team's move
+    did not end without a goal (an own goal counts, A14). Otherwise the obliged team's move is counted (and
+    may fail, XI.9) and the counting team's move may end the count (XI.5-XI.8).
+    """
+    state = start.activity
+    if state is None:
+        return ActivityStep(None, (), None)
+    if goal:
+        return ActivityStep(None, activity.end(state, "GOAL"), None)
+    if mover == state.obliged:
+        verdict = activity.after_obliged_move(start, record, rest, state, stone, goalie_move, fouled, settings)
+    else:
+        verdict = activity.after_counting_move(record, rest, state, fouled, settings)
+    return ActivityStep(verdict.state, verdict.decisions, verdict.failure)
+
+
+def reset_record(start: Position, after: Position) -> MoveRecord:
+    """XII.2, D3: the record of a goalie hand reset - a move without physics: no events, no time, every body
+    at rest where ``after`` has it."""
+    final = (*(BodyState(s.id, s.x, s.y) for s in after.stones), BodyState("puck", after.puck.x, after.puck.y))
+    return MoveRecord(
+        bodies=tuple(b.id for b in final), events=(AtRest(0),), steps=0, step_hz=480, frame_steps=8,
+        keyframes=(), final=final, interventions=(),
+    )
 
 
 def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings) -> Ruling:
-    """Appendix A steps 1-7 and 9 for one flick by ``flick.team`` from ``start``.
+    """Appendix A steps 1-7 and 9 for one flick by ``flick.team`` from ``start`` (see ``judge_move``)."""
+    return judge_move(start, flick.team, flick.stone, record, settings)
+
+
+def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, settings: Settings) -> Ruling:
+    """Appendix A steps 1-7 and 9 for one move by ``mover`` with ``stone`` from ``start``.
 
     The returned position has the move counted, the score, exclusions, returns, privilege, advantage,
-    pending penalty shot and next mover set; ``restart_by`` names the team that restarts (V.3, V.4, V.9).
+    activity count, pending penalty shot and next mover set; ``restart_by`` names the team that restarts
+    (V.3, V.4, V.9).
     """
-    mover, opponent = flick.team, other(flick.team)
+    opponent = other(mover)
     events = record.events
-    rest = replace(at_rest(start, record), move_number=start.move_number + 1, restart=False, exclusion_choice=None)
-    goalie_move = is_goalie_move(start, flick.stone)
+    rest = replace(
+        at_rest(start, record), move_number=start.move_number + 1, restart=False, exclusion_choice=None,
+        last_mover=mover,
+    )
+    goalie_move = is_goalie_move(start, stone)
     decisions: list[Decision] = intervention_decisions(record)
 
     # 1. infringements by the mover (D11): foul (VIII.1, one per move VIII.7), goalie outside its third (XII.8)
     foul: FoulRecord | None = counted_foul(
-        start, mover, flick.stone, events, settings.simultaneous_steps, settings.stone_radius
+        start, mover, stone, events, settings.simultaneous_steps, settings.stone_radius
     )
-    outside_third = goalie_outside_third(start, mover, flick.stone, events, settings.puck_radius)
+    outside_third = goalie_outside_third(start, mover, stone, events, settings.puck_radius)
     moves: list[int] = []  # the privilege moves each infringement gives the opponent (VIII.7)
     if foul is not None:
         victim = foul.victim
@@ -109,11 +159,17 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
     if outside_third:
         decisions.append(Decision.of("GOALIE_OUTSIDE_THIRD", team=mover))
         moves.append(2)  # XII.8: the opponent gets 2 consecutive moves
-    moves.extend(activity_infringement(start, mover, rest))
+    goal: GoalEvent | None = first_goal_event(start, events, settings.stone_radius)
+    counted = activity_step(
+        start, mover, stone, record, rest, goalie_move, foul is not None, goal is not None, settings
+    )  # XI.9-XI.10: a failure to clear is an infringement of this move (VIII.6)
+    rest = replace(rest, activity=counted.state)
+    decisions.extend(counted.decisions)
+    if counted.failure is not None:
+        moves.append(counted.failure.moves)
     legal = not moves  # D11, VII.1: no infringement anywhere in the move (A13)
 
     # 2. the first goal event (XIV.5); 3. the penalty trigger (XV.1-XV.3, XII.11), voided by XV.6 (A36)
-    goal: GoalEvent | None = first_goal_event(start, events, settings.stone_radius)
     trigger: PenaltyTrigger | None = penalty_trigger(
         start, mover, goalie_move, events, settings.stone_radius, settings.puck_radius
     )
@@ -144,12 +200,7 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
             decisions.append(Decision.of("GOAL_DISALLOWED", team=mover, reason=reason))
             restart_by = mover  # V.4, V.9, XII.9
     elif goal is not None:  # own goal (D10)
-        if (
-            trigger is not None
-            and trigger.step <= goal.step
-            and last_stone_touch_before(events, goal.step) == trigger.stone
-            and not goalie_move
-        ):
+        if legal and advantage.rebound_penalty(start, mover, goalie_move, events, settings) is not None:
             # IX.4, XIV.6 third exception, XV.5: off a penalty-position stone into the own goal - void, penalty
             decisions.append(Decision.of("GOAL_DISALLOWED", team=opponent, reason="REBOUND_FROM_PENALTY_POSITION"))
             penalty_to = mover
@@ -161,20 +212,19 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
             trigger = None
             keep_sanctions = not settings.own_goal_cancels_fouls  # product decision 3, A14
 
-    # 5. penalty shot or advantage (IX.3)
+    # 5. penalty shot or advantage (IX.3, shared.referee.advantage)
     privileged = turns.has_privilege(start, mover)
     remaining = start.privilege.remaining if privileged and start.privilege is not None else 0
-    if trigger is not None and penalty_to is None:
-        if privileged and remaining > 1 and start.advantage is None:
-            decisions.append(Decision.of("ADVANTAGE", team=mover))  # IX.3: may play on, or take the shot
-            rest = replace(rest, advantage=mover)
-        elif start.advantage is None:
-            penalty_to = mover  # XV.1
-    if start.advantage == mover and privileged:
-        if moves or valid_goal:
-            rest = replace(rest, advantage=None)  # IX.3: a goal or an infringement ends the advantage, no shot
-        elif remaining == 1:
-            penalty_to = mover  # IX.3: the advantage played out without goal or infringement: the shot
+    in_force = start.privilege if privileged else None
+    if start.advantage == mover and privileged:  # IX.3: a move of the advantage
+        played = advantage.after_advantage_move(mover, in_force, valid_goal, bool(moves))
+        rest = replace(rest, advantage=played.advantage)
+        penalty_to = played.penalty_to or penalty_to
+    elif trigger is not None and penalty_to is None and start.advantage is None:
+        earned = advantage.on_trigger(in_force, mover)  # IX.3: play on with the advantage, or the shot (XV.1)
+        decisions.extend(d for d in earned.decisions if d.code == "ADVANTAGE")
+        rest = replace(rest, advantage=earned.advantage)
+        penalty_to = earned.penalty_to
 
     # 6. sanctions (VIII.7 cap, IX.1-IX.2, X.1-X.2), after 7. the X.3 returns of a valid goal (A14)
     returning: tuple[str, ...] = ()
@@ -190,6 +240,14 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
         rest, excluded, choice = _exclude_for_foul(rest, mover, foul, settings, restarted=restart_by is not None)
         decisions.extend(excluded)
         rest = replace(rest, exclusion_choice=choice)
+    failure = counted.failure if keep_sanctions else None
+    if failure is not None and failure.exclude is not None:  # XI.9 (A25: a goalie's move - the coach may choose)
+        rest, excluded, choice = _exclude_for_activity(rest, failure, settings, restarted=restart_by is not None)
+        decisions.extend(excluded)
+        rest = replace(rest, exclusion_choice=choice or rest.exclusion_choice)
+    if restart_by is not None and rest.activity is not None:  # a restart ends the count (XI)
+        decisions.extend(activity.end(rest.activity, "RESTART"))
+        rest = replace(rest, activity=None)
     if penalty_to is not None:
         decisions.append(Decision.of("PENALTY_SHOT", team=penalty_to))
         rest = replace(rest, penalty_shot=penalty_to, advantage=None)
@@ -221,6 +279,21 @@ def judge(start: Position, flick: Flick, record: MoveRecord, settings: Settings)
 def _add_goal(score: tuple[int, int], team: Team) -> tuple[int, int]:
     """One more goal for ``team``."""
     return (score[0] + 1, score[1]) if team == "home" else (score[0], score[1] + 1)
+
+
+def _exclude_for_activity(
+    rest: Position, failure: ActivityFailure, settings: Settings, restarted: bool
+) -> tuple[Position, list[Decision], ExclusionChoice | None]:
+    """XI.9, A25: exclude the stone of the obliged team's last counted move; when that was the goalie (or a
+    goalie reset) the documented default field stone goes and the coach may name another (A47 flow)."""
+    assert failure.exclude is not None
+    stone = rest.stone(failure.exclude)
+    if failure.choose or (stone is not None and stone.role == "goalie"):
+        default = exclusions.default_exclusion(rest, failure.team, settings.goalie_exclusion_default)
+        after, decisions = exclusions.exclude(rest, failure.team, default, settings)
+        return after, decisions, exclusions.choice_after(rest, after, failure.team, default, restarted)
+    after, decisions = exclusions.exclude(rest, failure.team, failure.exclude, settings)
+    return after, decisions, None
 
 
 def _exclude_for_foul(

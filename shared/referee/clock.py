@@ -28,9 +28,11 @@ held - PART_ENDED is announced, the clock stays at 0, ``Position.siren`` is true
 shot's moves begin. The first clock update (``elapse`` or ``after_move``) after the shot has ended
 (``penalty_shot`` cleared) finishes the part (``finish_part``), without a second PART_ENDED.
 
-Hooks for part 2 of the referee: sudden death (XVI.1: a goal in overtime ends the match) is the engine's
-check after a goal; the shoot-out (XV.16) starts from a position whose part has kind ``shootout`` (number
-1, clock 0) - this module then stops running time (the per-shot timer XV.18 belongs to the shoot-out).
+Part 2: sudden death (XVI.1: a goal in overtime ends the match) is the engine's check after a goal. The
+shoot-out (XV.16) is a part of kind ``shootout`` (number 1, clock 0): when it starts its first shot is set
+up at once (``shots.begin_shootout``); the part clock no longer runs, but time passing during a shot runs
+the shot's own 15 s timer (XV.18, ``shots.time_passes``). The siren ends a running activity count (XI,
+reason ``PART_ENDED``) and marks a shot in progress as completed after the siren (XV.10).
 
 III.7 (being back from a break) is a server concern (a ready check, A60): the core has nothing to check.
 The move clock (A35) is kept by the server's room, not here (SCENARIOS.md: it never runs out in a scenario).
@@ -42,7 +44,7 @@ from dataclasses import replace
 
 from shared.model import Part, Position, Result, Team
 from shared.outcome import Decision, RuleError
-from shared.referee import advantage
+from shared.referee import activity, advantage, penalty_shot, shots
 from shared.referee.setup import begin_part, part_starter
 from shared.rulesets import Settings
 
@@ -117,10 +119,16 @@ def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decis
     part = position.part
     ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False)  # IX.8
     decisions: tuple[Decision, ...] = (Decision.of("PART_ENDED", part=part_json(part)),)  # III.6
+    if ended.activity is not None:  # XI: the end of the part ends the count
+        decisions += activity.end(ended.activity, "PART_ENDED")
+        ended = replace(ended, activity=None)
     converted = advantage.at_siren(ended.advantage)  # A43
     if converted.penalty_to is not None:
-        ended = replace(ended, advantage=None, penalty_shot=converted.penalty_to)
         decisions += converted.decisions
+        ended, more = shots.award(replace(ended, advantage=None, siren=True), converted.penalty_to, settings)
+        decisions += more
+    if ended.penalty is not None:  # XV.10: a shot in progress at the siren is completed
+        ended = replace(ended, penalty=penalty_shot.at_siren(ended.penalty))
     if shot_owed(ended):  # XV.10: the shot is completed before the break
         return replace(ended, siren=True), decisions
     ended, more = finish_part(ended, settings)
@@ -153,7 +161,11 @@ def _start_next(position: Position, index: int, settings: Settings) -> tuple[Pos
     following = _play_part_after(index, settings)
     swapped = replace(position, home_end=-position.home_end)  # III.5: the teams swap ends
     starter = part_starter(swapped, part_index(following, settings))  # V.2: alternating across every part
-    return begin_part(swapped, following, starter, settings)
+    started, decisions = begin_part(swapped, following, starter, settings)
+    if following.kind == "shootout":  # XV.16: the lot and the first shot
+        started, more = shots.begin_shootout(started, settings)
+        decisions += more
+    return started, decisions
 
 
 def end_of_break(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
@@ -183,6 +195,8 @@ def elapse(position: Position, ms: int, settings: Settings) -> tuple[Position, t
     """
     if ms < 0:
         raise ValueError(f"time cannot run backwards ({ms} ms)")
+    if position.part.kind == "shootout" and position.result is None:  # XV.18: the shot's own timer
+        return shots.time_passes(position, ms, settings)
     decisions: list[Decision] = []
     while _clock_runs(position):
         if position.siren:  # XV.10: held for a penalty shot, time runs in the shot only

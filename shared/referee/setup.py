@@ -129,6 +129,7 @@ def restart(
         restart=True,
         to_move=starting_team,
         privilege=privilege,
+        last_mover=None,  # A48: a restart is nobody's move
     )
 
 
@@ -144,9 +145,10 @@ def begin_part(
     """X.4, XVI.2, V.1: a new part starts with complete teams, no penalties and a restart by ``starting_team``.
 
     X.4 cancels every exclusion, deferred penalty, privilege (IX.8), advantage, pending penalty shot and
-    exclusion choice. A period sets up ``field_stones`` field stones, an overtime part
-    ``overtime_field_stones`` (XVI.2). A shoot-out part only gets the cleared state: the shoot-out module
-    (XV.16, part 2) sets up each shot itself, so no restart is made and no RESTART is announced.
+    exclusion choice; the activity count and any power play end with the part (the teams are complete).
+    A period sets up ``field_stones`` field stones, an overtime part ``overtime_field_stones`` (XVI.2). A
+    shoot-out part only gets the cleared state: the clock then sets up its shots (``shots.begin_shootout``),
+    so no restart is made and no RESTART is announced.
     """
     cleared = replace(
         position,
@@ -159,6 +161,11 @@ def begin_part(
         exclusion_choice=None,
         restart=False,
         siren=False,
+        penalty=None,
+        activity=None,
+        power_play=(),
+        shootout=None,
+        last_mover=None,
     )
     if part.kind == "shootout":
         return cleared, ()

@@ -38,9 +38,15 @@ def centre_forward(position: Position, team: Team, stone_radius: float) -> str |
 def legal_stones(position: Position, team: Team, settings: Settings) -> tuple[str, ...]:
     """D3, V.7: the stones ``team`` may flick now, in position order (none when it is not its turn).
 
-    Every own stone on the board, except at a restart, where only the centre forward may start (V.7).
+    Every own stone on the board, except at a restart, where only the centre forward may start (V.7), and in
+    a penalty shot, where only the shooter moves (XV.11-XV.12).
     """
-    if position.result is not None or position.to_move != team or position.penalty_shot is not None:
+    if position.result is not None or position.to_move != team:
+        return ()
+    shot = position.penalty
+    if shot is not None:
+        return (shot.shooter,) if team == shot.team and shot.moves < settings.penalty_moves else ()
+    if position.penalty_shot is not None:
         return ()
     if position.restart:
         forward = centre_forward(position, team, settings.stone_radius)

@@ -82,13 +82,17 @@ def test_V_7_only_the_centre_forward_may_start() -> None:
     assert apply_action(start, Flick("home", "h2", 300, 0)).accepted
 
 
-def test_VI_2_every_move_is_a_flick_and_part_two_actions_are_refused_clearly() -> None:
-    """VI.2, D3: a flick or the goalie reset (XII.2, part 2) - not yet available actions are refused by name."""
+def test_VI_2_the_only_move_by_hand_is_the_goalie_reset() -> None:
+    """VI.2, D3, XII.2: besides a flick only the goalie reset moves a stone, and it says why when it cannot."""
     start = position(stone("h2", -100, 0))
-    for action in (GoalieReset("home"), Count("away")):
-        result = apply_action(start, action)
-        assert not result.accepted and result.error is not None and result.error.code == "ACTION_NOT_ALLOWED"
-        assert action.action in result.error.message
+    refused = apply_action(start, GoalieReset("home"))
+    assert not refused.accepted and refused.error is not None and refused.error.code == "ACTION_NOT_ALLOWED"
+    assert "already on its basic spot" in refused.error.message and refused.position is start
+    moved_goalie = replace(start, stones=tuple(s.at(-480, 20) if s.id == "h1" else s for s in start.stones))
+    reset = apply_action(moved_goalie, GoalieReset("home"))
+    assert reset.accepted and reset.record is None and reset.position.move_number == 1
+    goalie = reset.position.stone("h1")
+    assert goalie is not None and (goalie.x, goalie.y) == (-498.0, 0.0) and reset.position.to_move == "away"
 
 
 def test_VI_1_the_wrong_team_cannot_move() -> None:
