@@ -54,3 +54,40 @@ def run(make_view: Callable[[object], object], title: str, screenshot: Path | No
     window.show_view(view)
     arcade.run()
     return 0
+
+
+def open_window(title: str, screenshot: Path | None = None, size: tuple[int, int] = DEFAULT_SIZE):  # type: ignore
+    """The client's window (hidden for a screenshot run)."""
+    prepare(screenshot)
+    import arcade
+
+    return arcade.Window(size[0], size[1], title, resizable=True, visible=screenshot is None)
+
+
+def settle(window, ready: Callable[[], bool], seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    """Run the shown view's updates without a screen until ``ready()`` or ``seconds`` pass (screenshots of
+    live views: wait for the server's answer first); True when it became ready."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        view = window.current_view
+        if view is not None:
+            view.on_update(0.05)
+        if ready():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def finish(window, screenshot: Path | None, now: float | None = None) -> int:  # type: ignore[no-untyped-def]
+    """Save the current view and close (with ``screenshot``), else run the window until it is closed."""
+    import arcade
+
+    if screenshot is not None:
+        save_view(window, window.current_view, screenshot, now)
+        print(f"saved {screenshot}")
+        window.close()
+        return 0
+    arcade.run()
+    return 0

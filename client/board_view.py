@@ -20,6 +20,8 @@ from client.transform import Transform
 from shared import geometry as g
 from shared.model import PUCK_ID, Role, team_of_id
 
+PUCK_HALO = (255, 255, 255, 150)
+
 
 def _rect(tf: Transform, x0: float, x1: float, y0: float, y1: float, color: tuple) -> None:
     """Fill the world rectangle [x0, x1] x [y0, y1]."""
@@ -181,6 +183,7 @@ class BodyPainter:
             arcade.draw_circle_filled(sx + r * 0.5, sy - r * 0.7, r, (0, 0, 0, 90))
             r *= 1.2
             sy += tf.px(3.0)
+        arcade.draw_circle_outline(sx, sy, r + 4, PUCK_HALO, 3)  # a light halo: the small black puck stands out
         arcade.draw_circle_filled(sx, sy, r, palette.PUCK)
         arcade.draw_circle_outline(sx, sy, r, palette.PUCK_RIM, max(1.0, r * 0.18))
 

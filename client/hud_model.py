@@ -90,6 +90,8 @@ def status_text(state: MatchState, now: float) -> str:
     if position.result is not None:
         winner = position.result.winner
         return "Match over — a draw" if winner is None else f"Match over — {state.team_label(winner)} wins"
+    if state.waiting_for_opponent():
+        return f"Waiting for an opponent — give them the room code {state.room}"
     if state.busy:
         return "The move is being played…"
     if position.part.kind == "break":

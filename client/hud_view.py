@@ -77,11 +77,10 @@ def draw_hud(texts: Texts, hud: Hud, width: float, height: float) -> None:
     half = width / 2
     _panel(texts, hud.home, 10, top, False, half - 110)
     _panel(texts, hud.away, width - 10, top, True, half - 110)
-    texts.draw("part", hud.part, half, top - 20, palette.TEXT_DIM, 12, "center")
+    part = f"{hud.part}  ·  {hud.spectators}" if hud.spectators else hud.part
+    texts.draw("part", part, half, top - 20, palette.TEXT_DIM, 12, "center")
     texts.draw("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
     texts.draw("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
-    if hud.spectators:
-        texts.draw("spectators", hud.spectators, width - 12, 8, palette.TEXT_DIM, 10, "right")
 
 
 def draw_banner(texts: Texts, message: str, width: float, y: float) -> None:
@@ -94,12 +93,27 @@ def draw_banner(texts: Texts, message: str, width: float, y: float) -> None:
     label.draw()
 
 
-def draw_log(texts: Texts, lines: Sequence[LogLine], left: float, bottom: float, count: int = 4) -> None:
-    """The last ``count`` log lines, newest at the bottom; refusals in amber."""
+def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, color: tuple = palette.TEXT,
+             size: float = 12, anchor_x: str = "left", bold: bool = False) -> None:
+    """Draw ``text`` cut short with an ellipsis so it never runs wider than ``max_width`` pixels."""
+    label = texts.get(key, text, x, y, color, size, anchor_x, bold=bold)
+    if max_width > 0 and label.content_width > max_width:
+        keep = max(1, int(len(text) * max_width / label.content_width) - 1)
+        while keep > 1:
+            label.text = text[:keep].rstrip() + "…"
+            if label.content_width <= max_width:
+                break
+            keep -= 2
+    label.draw()
+
+
+def draw_log(texts: Texts, lines: Sequence[LogLine], left: float, bottom: float, count: int = 4,
+             max_width: float = 0.0) -> None:
+    """The last ``count`` log lines, newest at the bottom; refusals in amber; cut to ``max_width`` when given."""
     shown = list(lines)[-count:]
     for i, line in enumerate(reversed(shown)):
         color = palette.WARNING if line.kind == "error" else palette.TEXT if i == 0 else palette.TEXT_DIM
-        texts.draw(f"log{i}", line.text, left, bottom + 8 + i * 20, color, 11.5 if i == 0 else 10.5)
+        fit_text(texts, f"log{i}", line.text, left, bottom + 8 + i * 20, max_width, color, 11.5 if i == 0 else 10.5)
     for i in range(len(shown), count):
         texts.draw(f"log{i}", "", left, bottom + 8 + i * 20)
 

@@ -10,18 +10,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 import arcade
 
-from client import aiming, buttons, hud_model, palette, prompts
+from client import aiming, buttons, hud_model, palette, placement, prompts
 from client.board_view import BodyPainter, draw_board
 from client.hud_view import BOTTOM_BAR, TOP_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.placement_view import draw_zones
+from client.playback import poses_from_position
 from client.sound import Sounds
 from client.state import MatchState
 from client.transform import Transform
 from shared.match import legal_stones, settings_of
 from shared.model import Action
+
+RESIGN_SECONDS = 3.0  # a second Escape within this time leaves a running match (and resigns it)
 
 
 class Link(Protocol):
@@ -38,9 +43,13 @@ class MatchView(arcade.View):
     """Shows one match; lets the seated coach aim and choose."""
 
     def __init__(self, state: MatchState, link: Link | None = None, sounds: Sounds | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """Show ``state``; ``link`` may be None for a still picture (screenshots)."""
+                 clock: Callable[[], float] = time.monotonic, on_leave: Callable[[], None] | None = None) -> None:
+        """Show ``state``; ``link`` may be None for a still picture (screenshots); ``on_leave`` goes to the lobby."""
         super().__init__()
+        self.on_leave = on_leave
+        self.arrangement: placement.Arrangement | None = None
+        self._escape_at = -1e9
+        self._panel_left = 0.0
         self.state = state
         self.link = link
         self.sounds = sounds or Sounds(muted=True)
@@ -79,6 +88,8 @@ class MatchView(arcade.View):
             self.sounds.play(cue)
         if self.state.busy:
             self.aim = None
+        if self.arrangement is not None and self.arrangement.start is not self.state.position:
+            self.arrangement = None  # the position changed under the coach's hands: start again from it
 
     def on_draw(self) -> None:
         """Paint the whole screen."""
@@ -95,6 +106,9 @@ class MatchView(arcade.View):
         stone_r = settings.stone_radius if settings else 16.0
         puck_r = settings.puck_radius if settings else 8.5
         poses = self.state.poses(now)
+        if self.arrangement is not None:
+            draw_zones(tf, self.arrangement, self.texts)
+            poses = poses_from_position(self.arrangement.preview(), self.state.angles)
         aimed = {self.aim.stone} if self.aim else set()
         self.painter.draw(tf, poses, self.state.roles(), stone_r, puck_r)
         self._draw_intervention(tf, now)
@@ -108,8 +122,9 @@ class MatchView(arcade.View):
         if banner:
             draw_banner(self.texts, banner, width, height - TOP_BAR - 44)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
-        draw_log(self.texts, self.state.log, 14, 4)
         self._draw_prompts(now, width)
+        log_right = self._panel_left if self.prompt_buttons else width
+        draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
 
     def _draw_selectable(self, tf: Transform, radius: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""
@@ -158,17 +173,52 @@ class MatchView(arcade.View):
         self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", sx + tf.px(radius) + 28, sy, palette.TEXT, 11)
 
     def _draw_prompts(self, now: float, width: float) -> None:
-        """The pending choice (if any): its title, its countdown and one button per option."""
-        found = self.choices(now)
+        """The pending choice (or the arrangement in progress) in a panel above the log: title, countdown, buttons."""
         self.prompt_buttons = []
+        if self.arrangement is not None:
+            problem = self.arrangement.problem()
+            title = "Drag your stones: face-off spots, or your defensive third off the crease (IV.1)"
+            options = (("Confirm", "confirm"), ("Cancel", "cancel"))
+            self._prompt_panel(title, problem or "The referee accepts this setup", None, 0.0, options, width,
+                               ok=problem is None, now=now)
+            self.prompt_buttons[0] = replace(self.prompt_buttons[0], enabled=problem is None)
+            draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
+            return
+        found = self.choices(now)
         if not found:
+            self.texts.draw("prompt.title", "", 0, 0)
+            self.texts.draw("prompt.detail", "", 0, 0)
             return
         choice = found[0]
-        left = max(0.0, choice.deadline - now)
-        self.texts.draw("prompt.title", f"{choice.title} — {left:.0f} s", width - 14, BOTTOM_BAR - 26,
-                        palette.WARNING, 12, "right", bold=True)
-        self.prompt_buttons = buttons.row(choice.options, width - 14, 12)
+        more = f"  (+{len(found) - 1} more)" if len(found) > 1 else ""
+        self._prompt_panel(choice.title + more, "", choice.deadline, choice.seconds, choice.options, width, now=now)
         draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
+
+    def _prompt_panel(self, title: str, detail: str, deadline: float | None, seconds: float,
+                      options: tuple[tuple[str, str], ...], width: float, now: float, ok: bool = True) -> None:
+        """A panel at the bottom right: the title, a detail line or countdown bar, and the option buttons."""
+        panel_w = min(width - 28.0, max(420.0, width * 0.46))
+        left, bottom, height = width - 14 - panel_w, 6.0, BOTTOM_BAR - 12
+        self._panel_left = left
+        arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, height, palette.PANEL)
+        arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, height, palette.WARNING, 2)
+        label = self.texts.get("prompt.title", title, left + 10, bottom + height - 22, palette.WARNING, 12, bold=True)
+        while label.content_width > panel_w - 20 and label.font_size > 8:
+            label.font_size -= 1
+        label.draw()
+        if deadline is not None:
+            left_s = max(0.0, deadline - now)
+            share = left_s / seconds if seconds > 0 else 0.0
+            bar_w = panel_w - 80
+            arcade.draw_lbwh_rectangle_filled(left + 10, bottom + height - 38, bar_w, 8, (60, 66, 76, 255))
+            arcade.draw_lbwh_rectangle_filled(left + 10, bottom + height - 38, bar_w * share, 8,
+                                              palette.mix(palette.POWER_HIGH, palette.POWER_LOW, share))
+            self.texts.draw("prompt.detail", f"{left_s:.0f} s", left + panel_w - 12, bottom + height - 40,
+                            palette.TEXT, 12, "right", bold=True)
+        else:
+            self.texts.draw("prompt.detail", detail, left + 10, bottom + height - 42,
+                            palette.TEXT if ok else palette.WARNING, 10.5)
+        self.prompt_buttons = buttons.row(options, left + panel_w - 10, bottom + 8, height=30)
 
     # ----------------------------------------------------------------- input
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -176,17 +226,19 @@ class MatchView(arcade.View):
         self.hover = (x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """A prompt button, or the start of an aim on one of the coach's stones (with the reason if refused)."""
+        """A prompt button, a stone to place, or the start of an aim on one of the coach's stones."""
         hit = buttons.hit(self.prompt_buttons, x, y)
         if hit is not None and self.state.seat is not None:
-            action = prompts.action_for(hit.command, self.state.seat)
-            if action is not None:
-                self._send(action)
+            self.command(hit.command)
             return
         position = self.state.position
         if position is None or button != arcade.MOUSE_BUTTON_LEFT:
             return
         wx, wy = self.transform().to_world(x, y)
+        if self.arrangement is not None:
+            if self.arrangement.pick(wx, wy) is None:
+                self.state.note("Drag one of your field stones (the goalie stays on its spot)", "error")
+            return
         stone = aiming.stone_at(position, wx, wy, settings_of(position).stone_radius)
         if stone is None:
             return
@@ -200,14 +252,39 @@ class MatchView(arcade.View):
             return
         self.aim = aiming.Aim(stone.id, stone.x, stone.y, wx, wy)
 
+    def command(self, command: str) -> None:
+        """A prompt button's command: open, confirm or cancel the arrangement, or send the chosen action."""
+        seat = self.state.seat
+        position = self.state.position
+        if seat is None or position is None:
+            return
+        if command == prompts.ARRANGE:
+            self.aim = None
+            self.arrangement = placement.Arrangement(position, seat)
+        elif command == "cancel":
+            self.arrangement = None
+        elif command == "confirm" and self.arrangement is not None:
+            if self.arrangement.problem() is None:
+                self._send(self.arrangement.action())
+                self.arrangement = None
+        else:
+            action = prompts.action_for(command, seat)
+            if action is not None:
+                self._send(action)
+
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons_: int, modifiers: int) -> None:
-        """Pull back to aim."""
+        """Pull back to aim, or carry a stone being placed."""
         self.hover = (x, y)
-        if self.aim is not None:
+        if self.arrangement is not None:
+            self.arrangement.drag(*self.transform().to_world(x, y))
+        elif self.aim is not None:
             self.aim = self.aim.to(*self.transform().to_world(x, y))
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """Let go: send the flick, or cancel inside the dead zone."""
+        """Let go: put the carried stone down, or send the flick (cancelled inside the dead zone)."""
+        if self.arrangement is not None:
+            self.arrangement.drop(*self.transform().to_world(x, y))
+            return
         if self.aim is None or self.state.position is None or self.state.seat is None:
             return
         aim = self.aim.to(*self.transform().to_world(x, y))
@@ -220,12 +297,32 @@ class MatchView(arcade.View):
         self._send(flick)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Escape cancels an aim; M mutes or unmutes the sound."""
-        if symbol == arcade.key.ESCAPE and self.aim is not None:
-            self.aim = None
+        """Escape cancels an aim or an arrangement, else leaves (twice in a running match: that resigns it);
+        M mutes or unmutes the sound; Enter confirms an arrangement."""
+        if symbol == arcade.key.ESCAPE:
+            if self.aim is not None or self.arrangement is not None:
+                self.aim, self.arrangement = None, None
+            else:
+                self._escape()
+        elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.arrangement is not None:
+            self.command("confirm")
         elif symbol == arcade.key.M:
             self.sounds.muted = not self.sounds.muted
             self.state.note("Sound off" if self.sounds.muted else "Sound on")
+
+    def _escape(self) -> None:
+        """Leave the room; a coach in a running match must press twice, since leaving resigns the match."""
+        if self.on_leave is None:
+            return
+        position = self.state.position
+        running = self.state.seat is not None and position is not None and position.result is None \
+            and not self.state.waiting_for_opponent()
+        now = self.clock()
+        if running and now - self._escape_at > RESIGN_SECONDS:
+            self._escape_at = now
+            self.state.note("Press Esc again to leave — leaving resigns the match", "error")
+            return
+        self.on_leave()
 
     def _send(self, action: Action) -> None:
         """Hand an action to the link (or say that this view cannot play)."""

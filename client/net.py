@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from client.state import MatchState
-from shared.model import Action, Team
+from shared.model import Action, Team, other
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
@@ -26,6 +26,7 @@ from shared.protocol import (
     Error,
     Hello,
     JoinRoom,
+    Left,
     MatchEnded,
     MovePlayed,
     Ping,
@@ -35,6 +36,7 @@ from shared.protocol import (
     Resync,
     RoomJoined,
     Snapshot,
+    Watch,
     Welcome,
     decode,
     encode,
@@ -64,6 +66,7 @@ class NetClient:
         self.token: str | None = None
         self.room: str | None = None
         self.room_token: str | None = None
+        self.spectating = False
         self._connect = connect
         self._socket = None
         self._lock = threading.Lock()
@@ -165,25 +168,41 @@ class NetClient:
                 continue
             if isinstance(message, Welcome):
                 self.token = message.token
-                if self.room is not None:  # resume: take the seat back
-                    socket.send(encode(JoinRoom(self.room, self.room_token)))
+                if self.room is not None:  # resume: take the seat back, or watch again
+                    socket.send(encode(Watch(self.room) if self.spectating else JoinRoom(self.room, self.room_token)))
             elif isinstance(message, RoomJoined):
                 self.room = message.code
-                self.room_token = message.token or self.room_token
+                self.spectating = message.seat == "spectator"
+                self.room_token = message.token or (None if self.spectating else self.room_token)
+            elif isinstance(message, Left) and message.code == self.room:
+                self.room, self.room_token, self.spectating = None, None, False
             self.inbox.put(message)
 
 
 class NetLink:
-    """Applies server messages to a MatchState and sends the coach's actions (the match view's link)."""
+    """Applies server messages to a MatchState and sends the coach's actions (every view's link).
+
+    Match messages change the state; lobby messages (Welcome, RoomList, QueueStatus, Left, Error outside a
+    room) are kept in ``other`` for the lobby to take. ``ended`` holds the MatchEnded of the current match
+    and ``rematch`` the teams that asked for another; a Snapshot with a new match id starts afresh.
+    """
 
     def __init__(self, client: NetClient) -> None:
-        """Link ``client`` to a match view."""
+        """Link ``client`` to the views."""
         self.client = client
         self.ended: MatchEnded | None = None
-        self.rematch_offered_by: Team | None = None
+        self.rematch: set[str] = set()
+        self.match_id: str | None = None
+        self.connected = False
+        self.player: str | None = None
         self.other: list[object] = []  # messages for other views (room lists, queue status)
         self._version = 0
         self._notes: list[str] = []
+
+    @property
+    def rematch_offered_by(self) -> Team | None:
+        """The first team that asked for a rematch (None when nobody has)."""
+        return next(iter(sorted(self.rematch)), None)  # type: ignore[return-value]
 
     def poll(self, state: MatchState, now: float) -> None:
         """Apply every queued message to ``state``; ask for a snapshot after a gap in versions."""
@@ -200,14 +219,19 @@ class NetLink:
     def apply(self, state: MatchState, message: object, now: float) -> None:
         """One server message into the state."""
         if isinstance(message, ConnectionEvent):
+            self.connected = message.kind == "up"
             text = {"up": "Connected", "down": "Connection lost — reconnecting…", "failed": "Cannot connect"}
             state.note(f"{text.get(message.kind, message.kind)}{': ' + message.detail if message.detail else ''}",
                        "info" if message.kind == "up" else "error")
+            self.other.append(message)
+        elif isinstance(message, Welcome):
+            self.player = message.player
+            self.other.append(message)
         elif isinstance(message, RoomJoined):
             state.room = message.code
             state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
             self._snapshot(state, message.snapshot, now)
-            state.note(f"Room {message.code}: you are {'watching' if state.seat is None else state.seat}")
+            state.note(f"Room {message.code}: you are {'watching' if state.seat is None else 'playing ' + state.seat}")
         elif isinstance(message, Snapshot):
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
@@ -219,21 +243,43 @@ class NetLink:
             self._presence(state, message.seats, message.spectators)
         elif isinstance(message, Error):
             state.note(message.message, "error")
+            self.other.append(message)
         elif isinstance(message, MatchEnded):
             self.ended = message
         elif isinstance(message, RematchOffered):
-            self.rematch_offered_by = message.team  # type: ignore[assignment]
+            self.rematch.add(message.team)
             state.note(f"{state.team_label(message.team)} offers a rematch")  # type: ignore[arg-type]
+        elif isinstance(message, Left):
+            self.leave_room(state)
+            self.other.append(message)
         else:
             self.other.append(message)
+
+    def leave_room(self, state: MatchState) -> None:
+        """Forget the room (after Left, or when going back to the lobby)."""
+        state.reset()
+        self.ended, self.match_id = None, None
+        self.rematch.clear()
 
     def send(self, action: Action) -> None:
         """Send a coach's action with the version it was decided on."""
         if not self.client.send(Act(action, self._version)):
             self._notes.append("Not connected — the action was not sent")
 
+    def request(self, message: object) -> bool:
+        """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
+        return self.client.send(message)
+
     def _snapshot(self, state: MatchState, snapshot: Snapshot, now: float) -> None:
-        """A full snapshot: position, version, clocks, seats."""
+        """A full snapshot: position, version, clocks, seats; a new match id after a rematch starts afresh."""
+        if self.match_id is not None and snapshot.match_id != self.match_id:
+            if self.ended is not None and state.seat is not None:
+                state.seat = other(state.seat)  # the server swaps the seats for a rematch (Room.ask_rematch)
+            self.ended = None
+            self.rematch.clear()
+            state.log.clear()
+            state.note("A new match begins — you play the other end")
+        self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
         self._clocks(state, snapshot.clocks, now)
         self._presence(state, snapshot.seats, snapshot.spectators)
@@ -245,9 +291,14 @@ class NetLink:
 
     @staticmethod
     def _presence(state: MatchState, seats, spectators: int) -> None:  # type: ignore[no-untyped-def]
-        """Coach names and the spectators' count."""
+        """Coach names, free seats and the spectators' count."""
+        free = []
         for team in ("home", "away"):
             info = getattr(seats, team)
-            if info is not None:
+            if info is None:
+                free.append(team)
+                state.names.pop(team, None)
+            else:
                 state.names[team] = info.name + ("" if info.connected else " (away)")
+        state.free_seats = tuple(free)
         state.spectators = spectators

@@ -31,31 +31,38 @@ TITLES = {
     "pp_swap_out": "Power play: replace the goalie by the reserve (XIII.2)",
     "pp_swap_in": "Power play: bring the goalie back (XIII.4)",
     "goalie_reset": "Put the goalie back on its spot by hand — costs a move (XII.2)",
-    "setup": "Set up your stones (IV.1)",
+    "setup": "Place your stones for the penalty shot (XV.11)",
 }
+ARRANGE = "arrange"  # the command that opens the placement mode (client.placement)
+ARRANGE_TITLE = "Before the face-off you may move your defenders (IV.1)"
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One prompt for this client: its title, the (label, command) options and the deadline in seconds."""
+    """One prompt for this client: its title, the (label, command) options, the deadline and the time allowed
+    in seconds (no deadline for the optional arrangement before a face-off: the move clock times that)."""
 
     kind: str
     team: Team
     title: str
     options: tuple[tuple[str, str], ...]
-    deadline: float
+    deadline: float | None
+    seconds: float = 0.0
 
 
 def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice, ...]:
-    """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``."""
-    if seat is None:
+    """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``; at a
+    restart before its first move, the offer to arrange the defenders (IV.1, D13) comes last."""
+    if seat is None or position.result is not None:
         return ()
     timeout = settings_of(position).choice_timeout_ms / 1000.0
     found = []
     for prompt in engine_prompts(position):
         if prompt.team != seat:
             continue
-        if prompt.options:
+        if prompt.kind == "setup":
+            options: tuple[tuple[str, str], ...] = (("Place the stones", ARRANGE),)
+        elif prompt.options:
             default = getattr(prompt.default, "stone", None)
             options = tuple(
                 (f"{stone}{' (default)' if stone == default else ''}", f"{prompt.kind}:{stone}")
@@ -64,7 +71,9 @@ def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice
         else:
             options = ((prompt.kind.replace("_", " ").capitalize(), prompt.kind),)
         title = TITLES.get(prompt.kind, prompt.kind.replace("_", " "))
-        found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout))
+        found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
+    if position.restart and not any(c.kind == "setup" for c in found):
+        found.append(Choice(ARRANGE, seat, ARRANGE_TITLE, (("Move defenders", ARRANGE),), None))
     return tuple(found)
 
 

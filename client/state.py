@@ -77,6 +77,7 @@ class MatchState:
     room: str | None = None
     names: dict[str, str] = field(default_factory=dict)
     spectators: int = 0
+    free_seats: tuple[str, ...] = ()
     part_clock: Clock | None = None
     move_clock: Clock | None = None
     prompts: tuple[Prompt, ...] = ()
@@ -91,6 +92,13 @@ class MatchState:
     needs_resync: bool = False
 
     # ----------------------------------------------------------------- incoming facts
+    def reset(self) -> None:
+        """Forget the room and its match (back in the lobby), keeping the playback speed."""
+        speed = self.playback_speed
+        for name, value in vars(MatchState()).items():
+            setattr(self, name, value)
+        self.playback_speed = speed
+
     def load(self, position: Position, version: int) -> None:
         """Adopt a full snapshot (join, reconnect, resync): drops pending playback, the server's word is final."""
         self.position = position
@@ -194,6 +202,10 @@ class MatchState:
         if self.position is None:
             return {}
         return {s.id: s.role for s in self.position.stones}
+
+    def waiting_for_opponent(self) -> bool:
+        """True for a seated coach whose opponent's seat is still free (a created room before anyone joined)."""
+        return self.seat is not None and any(team != self.seat for team in self.free_seats)
 
     def team_label(self, team: Team) -> str:
         """The display name of a team."""

@@ -1,9 +1,14 @@
-"""``sprtec play --server URL [--room CODE]``: play a match in the arcade client.
+"""``sprtec play [--server URL]``: the coach's way in — practice against the bot, or the lobby of a server.
 
-Why: the coach's way in. With ``--room`` the client joins that room (or takes its seat back with the token
-the server issued); without it, it asks the server for a quick match and waits for an opponent. The match
-view then takes the slingshot aim (see ``client.aiming``) and the prompts. ``--screenshot PATH`` saves a
-PNG once the room's snapshot has arrived and exits.
+Why two ways: without ``--server`` a club player can still play at once: the command starts a private
+server and, once the practice room exists, the bot (``client.practice``; both stopped by pid on exit).
+With ``--server`` the lobby opens: quick match, create a room with a ruleset and settings, join by code,
+watch a running match. ``--room CODE`` joins at once, ``--quick`` queues at once.
+
+Screenshots: ``--screenshot PATH`` saves the first screen the server's answer allows (the lobby once the
+room list arrived, or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
+draws a sample of that screen from a match really played through the engine (``client.samples``),
+without any server.
 """
 
 from __future__ import annotations
@@ -13,56 +18,131 @@ import sys
 import time
 from pathlib import Path
 
-HELP = "play a match against another coach on a sprtec server"
+HELP = "play: practice against the bot, or the lobby of a server"
+VIEWS = ("lobby", "match", "setup", "results")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--server, --room, --ruleset, --name, --screenshot, --wait, --mute."""
-    parser.add_argument("--server", required=True, help="the server's websocket URL, e.g. ws://host:8765")
-    parser.add_argument("--room", help="join this room code (default: quick match)")
-    parser.add_argument("--ruleset", help="quick match in this ruleset (standard, ko, final, strict, quick)")
+    """--server, --room, --quick, --ruleset, --name, --screenshot, --view, --wait, --mute."""
+    parser.add_argument("--server", help="the server's websocket URL (default: practice against the bot)")
+    parser.add_argument("--room", help="join this room code at once")
+    parser.add_argument("--quick", action="store_true", help="ask for a quick match at once")
+    parser.add_argument("--ruleset", help="the ruleset for --quick (standard, ko, final, strict, quick)")
     parser.add_argument("--name", help="your display name")
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the view and exit")
-    parser.add_argument("--wait", type=float, default=120.0, help="seconds to wait for a room")
+    parser.add_argument("--view", choices=VIEWS, help="with --screenshot: draw a sample of this screen, no server")
+    parser.add_argument("--wait", type=float, default=20.0, help="seconds a screenshot waits for the server")
     parser.add_argument("--mute", action="store_true", help="no sound")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Connect, join or quick-match, then open the match view (or save its screenshot)."""
+    """Open the window on the lobby (practice or a server), or save a screenshot."""
     from client import app
 
+    if args.view is not None:
+        return _sample(args)
     app.prepare(args.screenshot)
-    from client.net import NetClient, NetLink
-    from client.state import MatchState
-    from shared.protocol import JoinRoom, QuickMatch, Welcome
+    from client.practice import Practice
 
-    client = NetClient(args.server, args.name)
-    client.start()
-    link = NetLink(client)
-    state = MatchState()
-    asked = False
-    deadline = time.monotonic() + args.wait
-    print("connecting…" if args.room else "connecting, then waiting for an opponent…", file=sys.stderr)
-    while time.monotonic() < deadline and state.position is None:
-        for message in client.drain():
-            if isinstance(message, Welcome) and not asked:
-                asked = client.send(JoinRoom(args.room) if args.room else QuickMatch(args.ruleset))
-            link.apply(state, message, time.monotonic())
-        time.sleep(0.05)
-    if state.position is None:
-        print(f"sprtec play: no match from {args.server}", file=sys.stderr)
-        for line in state.log:
-            print(f"  {line.text}", file=sys.stderr)
-        client.close()
-        return 1
-
-    def make(window: object) -> object:
-        from client.match_view import MatchView
-        from client.sound import Sounds
-
-        return MatchView(state, link, Sounds(muted=args.mute or args.screenshot is not None))
-
+    practice: Practice | None = None
+    url = args.server
+    if url is None:
+        practice = Practice()
+        practice.start()
+        print("starting a practice server…", file=sys.stderr)
+        url = practice.wait(30.0)
+        if url is None:
+            print(f"sprtec play: {practice.error or 'the practice server did not answer'}", file=sys.stderr)
+            practice.stop()
+            return 1
     try:
-        return app.run(make, f"sprtec — room {state.room}", args.screenshot)
+        return _connected(args, url, practice)
+    finally:
+        if practice is not None:
+            practice.stop()
+
+
+def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
+    """Connect to ``url`` and navigate lobby → match → results until the window closes."""
+    from client import app
+    from client.lobby_model import LobbyModel
+    from client.navigator import Navigator
+    from client.net import NetClient, NetLink
+    from client.sound import Sounds
+    from shared.protocol import JoinRoom, ListRooms, QuickMatch
+
+    client = NetClient(url, args.name)
+    client.start()
+    try:
+        window = app.open_window("sprtec — practice" if practice else f"sprtec — {url}", args.screenshot)
+        lobby = LobbyModel(practice=practice is not None)
+        if practice is not None:
+            lobby.screen = "create"
+        nav = Navigator(window, NetLink(client), lobby, Sounds(muted=args.mute or args.screenshot is not None),
+                        practice)  # type: ignore[arg-type]
+        if args.room:
+            nav.first_request = JoinRoom(args.room)
+        elif args.quick:
+            nav.first_request = QuickMatch(args.ruleset)
+            lobby.screen = "waiting"
+        elif practice is None and args.screenshot is not None:
+            nav.first_request = ListRooms()
+        nav.show_lobby()
+        if args.screenshot is not None:
+            started = time.monotonic()
+
+            def ready() -> bool:
+                if args.room or args.quick:
+                    return nav.state.position is not None
+                if practice is None:
+                    return lobby.connected and nav.first_request is None and time.monotonic() - started > 0.5
+                return lobby.connected
+
+            if not app.settle(window, ready, args.wait):
+                print(f"sprtec play: nothing to show from {url} after {args.wait:g} s", file=sys.stderr)
+        return app.finish(window, args.screenshot)
     finally:
         client.close()
+
+
+def _sample(args: argparse.Namespace) -> int:
+    """A sample screen from a match played through the engine (no server), saved or shown."""
+    from client import app
+
+    window = app.open_window(f"sprtec — sample {args.view}", args.screenshot)
+    from client import samples
+    from client.lobby_model import LobbyModel
+    from client.lobby_view import LobbyView
+    from client.match_view import MatchView
+    from client.placement import Arrangement
+    from client.results_view import ResultsView
+
+    now = 0.0
+    if args.view == "lobby":
+        model = LobbyModel(practice=args.server is None)
+        model.status = "Sample screen — not connected"
+        view: object = LobbyView(model, lambda request: None)
+    elif args.view == "match":
+        state = samples.match_state()
+        view = MatchView(state, clock=lambda: now)
+    elif args.view == "setup":
+        state = samples.match_state(moves=0, seat="away")
+        match_view = MatchView(state, clock=lambda: now)
+        position = state.position
+        assert position is not None
+        arrangement = Arrangement(position, "away")
+        defender = next(s for s in position.stones if s.team == "away" and s.role != "goalie"
+                        and abs(s.x) > 300 and s.y < 0)
+        arrangement.moved[defender.id] = (defender.x - 40.0 * position.own_end("away"), defender.y - 90.0)
+        match_view.arrangement = arrangement
+        view = match_view
+    else:
+        ended = samples.ended_match()
+        view = ResultsView(ended.state, ended.ended, lambda command: None)
+    window.show_view(view)
+    if args.screenshot is None:
+        import arcade
+
+        arcade.run()
+        return 0
+    return app.finish(window, args.screenshot, now)

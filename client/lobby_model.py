@@ -1,0 +1,269 @@
+"""The lobby as plain data: which screen is up, its items, the chosen ruleset and settings, the typed room code,
+the room list and the quick-match queue (pure: no arcade, no sockets).
+
+Why a model: the lobby is a game menu driven by mouse and keyboard alike; both end in the same commands
+(``activate``), which return the protocol request to send (or ``QUIT``), so every path through the menu
+is tested without a screen and the view only paints ``items()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from shared.protocol import (
+    CancelQuickMatch,
+    CreateRoom,
+    Error,
+    JoinRoom,
+    Left,
+    ListRooms,
+    QueueStatus,
+    QuickMatch,
+    RoomInfo,
+    RoomList,
+    Watch,
+    Welcome,
+)
+from shared.rulesets import RULESETS, make_settings
+
+QUIT = "quit"
+CODE_LENGTH = 16  # the protocol's longest room code
+RULESET_BLURBS = {
+    "standard": "Three 6-minute periods; a draw stands",
+    "ko": "Knock-out: sudden-death overtime, then a shoot-out of 3",
+    "final": "Final: two overtimes, then a shoot-out of 5",
+    "strict": "The printed rules: no move clock, no 2.5-D effects",
+    "quick": "One 5-minute period — a quick game",
+}
+PERIOD_MINUTES = (None, 1, 2, 3, 6, 10)  # None: the ruleset's own length
+MOVE_CLOCK_SECONDS = (None, 15, 30, 60, 0)  # None: the ruleset's own; 0: no move clock
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a lobby screen: a ``button``, a ``choice`` (cycled with ←/→), an ``input`` or a ``room``."""
+
+    label: str
+    command: str
+    kind: str = "button"
+    hint: str = ""
+    enabled: bool = True
+
+
+def _minutes(ms: int) -> str:
+    """A period length in words."""
+    return f"{ms / 60000:g} min"
+
+
+def room_line(room: RoomInfo) -> str:
+    """One room of the list in words: code, ruleset, coaches, status and spectators."""
+    home = room.seats.home.name if room.seats.home else "free seat"
+    away = room.seats.away.name if room.seats.away else "free seat"
+    watching = f" · {room.spectators} watching" if room.spectators else ""
+    return f"{room.code}  {room.ruleset}  —  {home} v {away}  ({room.status}{watching})"
+
+
+class LobbyModel:
+    """The state of the lobby menu."""
+
+    def __init__(self, practice: bool = False) -> None:
+        """A fresh lobby; ``practice`` offers a match against the bot on a private server instead."""
+        self.practice = practice
+        self.screen = "menu"
+        self.focus = 0
+        self.ruleset = "quick" if practice else "standard"
+        self.period: int | None = None
+        self.move_clock: int | None = None
+        self.private = practice
+        self.code = ""
+        self.rooms: tuple[RoomInfo, ...] = ()
+        self.queue: QueueStatus | None = None
+        self.connected = False
+        self.player: str | None = None
+        self.status = "Starting the practice server…" if practice else "Connecting…"
+        self.error = ""
+
+    # ----------------------------------------------------------------- what to show
+    def title(self) -> str:
+        """The heading of the current screen."""
+        return {
+            "menu": "Practice" if self.practice else "Main menu",
+            "create": "Practice against the bot" if self.practice else "Create a room",
+            "join": "Join a room by its code",
+            "rooms": "Rooms on this server",
+            "waiting": "Quick match",
+        }[self.screen]
+
+    def settings(self) -> dict[str, Any]:
+        """The setting overrides of the room to create."""
+        chosen: dict[str, Any] = {}
+        if self.period is not None:
+            chosen["period_ms"] = self.period * 60_000
+        if self.move_clock is not None:
+            chosen["move_clock_ms"] = self.move_clock * 1000
+        return chosen
+
+    def items(self) -> list[Item]:
+        """The lines of the current screen, top to bottom."""
+        online = self.connected
+        if self.screen == "menu":
+            if self.practice:
+                return [Item("Practice against the bot", "screen:create", hint="Pick a ruleset, then play"),
+                        Item("Quit", QUIT)]
+            return [
+                Item("Quick match", "quick", hint="Play the next coach who is looking for a game", enabled=online),
+                Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
+                Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
+                Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
+                Item("Quit", QUIT),
+            ]
+        if self.screen == "create":
+            defaults = make_settings(self.ruleset)
+            period = _minutes(defaults.period_ms) + " (ruleset)" if self.period is None else f"{self.period} min"
+            clock = "ruleset" if self.move_clock is None else "off" if self.move_clock == 0 else f"{self.move_clock} s"
+            if self.move_clock is None:
+                clock = "off" if defaults.move_clock_ms == 0 else f"{defaults.move_clock_ms // 1000} s (ruleset)"
+            found = [
+                Item(f"Ruleset: {self.ruleset}", "cycle:ruleset", "choice", RULESET_BLURBS[self.ruleset]),
+                Item(f"Period length: {period}", "cycle:period", "choice", f"{defaults.periods} period(s)"),
+                Item(f"Move clock: {clock}", "cycle:clock", "choice", "Time for each move (A35)"),
+            ]
+            if not self.practice:
+                found.append(Item(f"Room: {'private' if self.private else 'public'}", "cycle:private", "choice",
+                                  "Private rooms are not listed; join by code"))
+            found.append(Item("Start the match" if self.practice else "Create the room", "create", enabled=online))
+            found.append(Item("Back", "back"))
+            return found
+        if self.screen == "join":
+            return [Item(f"Code: {self.code}_", "input", "input", "Type the code, then Enter"),
+                    Item("Join", "join", enabled=online and bool(self.code)),
+                    Item("Back", "back")]
+        if self.screen == "rooms":
+            found = [Item(room_line(room), f"watch:{room.code}", "room",
+                          "Click to watch" if room.status != "waiting" else "Click to watch — or join from the menu")
+                     for room in self.rooms]
+            if not found:
+                found.append(Item("No public rooms right now", "refresh", "room", "Create one, or try again"))
+            return [*found, Item("Refresh", "refresh", enabled=online), Item("Back", "back")]
+        waiting = self.queue.waiting if self.queue is not None else 0
+        return [Item(f"Looking for an opponent… ({waiting} in the queue)", "none", "room", enabled=False),
+                Item("Cancel", "cancel")]
+
+    # ----------------------------------------------------------------- input
+    def move_focus(self, step: int) -> None:
+        """Up/Down: the next enabled item (wrapping)."""
+        found = self.items()
+        for _ in range(len(found)):
+            self.focus = (self.focus + step) % len(found)
+            if found[self.focus].enabled:
+                return
+
+    def focused(self) -> Item | None:
+        """The item the keyboard is on."""
+        found = self.items()
+        return found[self.focus] if 0 <= self.focus < len(found) else None
+
+    def key(self, name: str) -> object | None:
+        """A key by name (``up``, ``down``, ``left``, ``right``, ``enter``, ``escape``, ``backspace``)."""
+        item = self.focused()
+        if name in ("up", "down"):
+            self.move_focus(-1 if name == "up" else 1)
+        elif name in ("left", "right") and item is not None and item.kind == "choice":
+            self._cycle(item.command.partition(":")[2], -1 if name == "left" else 1)
+        elif name == "enter":
+            if self.screen == "join":
+                return self.activate("join")
+            if item is not None and item.enabled:
+                return self.activate(item.command)
+        elif name == "escape":
+            return self.activate("cancel" if self.screen == "waiting" else "back")
+        elif name == "backspace" and self.screen == "join":
+            self.code = self.code[:-1]
+        return None
+
+    def type_text(self, text: str) -> None:
+        """Typed characters: letters and digits go into the room code on the join screen."""
+        if self.screen != "join":
+            return
+        for char in text.upper():
+            if char.isalnum() and len(self.code) < CODE_LENGTH:
+                self.code += char
+
+    def activate(self, command: str) -> object | None:
+        """Carry out a command; returns the request to send to the server, ``QUIT`` or None."""
+        self.error = ""
+        verb, _, arg = command.partition(":")
+        if verb == "screen":
+            self._go(arg)
+            return ListRooms() if arg == "rooms" else None
+        if verb == "back":
+            self._go("menu")
+            return None
+        if verb == "cycle":
+            self._cycle(arg, 1)
+            return None
+        if verb == "quick":
+            self._go("waiting")
+            return QuickMatch(None)
+        if verb == "cancel":
+            self._go("menu")
+            return CancelQuickMatch()
+        if verb == "create":
+            return CreateRoom(self.ruleset, self.settings(), self.private)
+        if verb == "join":
+            if not self.code:
+                self.error = "Type the room code first"
+                return None
+            return JoinRoom(self.code)
+        if verb == "watch":
+            return Watch(arg)
+        if verb == "refresh":
+            return ListRooms()
+        if verb == QUIT:
+            return QUIT
+        return None
+
+    def _go(self, screen: str) -> None:
+        """Show another screen with the keyboard on its first item."""
+        self.screen, self.focus = screen, 0
+
+    def _cycle(self, what: str, step: int) -> None:
+        """Step a choice of the create screen."""
+        if what == "ruleset":
+            self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
+        elif what == "period":
+            self.period = PERIOD_MINUTES[(PERIOD_MINUTES.index(self.period) + step) % len(PERIOD_MINUTES)]
+        elif what == "clock":
+            index = MOVE_CLOCK_SECONDS.index(self.move_clock)
+            self.move_clock = MOVE_CLOCK_SECONDS[(index + step) % len(MOVE_CLOCK_SECONDS)]
+        elif what == "private":
+            self.private = not self.private
+
+    # ----------------------------------------------------------------- server news
+    def apply(self, message: object) -> None:
+        """A lobby message from the server (or news about the connection)."""
+        kind = getattr(message, "kind", None)
+        if isinstance(message, Welcome):
+            self.connected, self.player = True, message.player
+            self.status = f"Connected as {message.player}"
+        elif kind == "up":
+            self.connected = True
+        elif kind in ("down", "failed"):
+            self.connected = False
+            detail = getattr(message, "detail", "")
+            self.status = "Connection lost — reconnecting…" if kind == "down" else f"Cannot connect: {detail}"
+        elif isinstance(message, RoomList):
+            self.rooms = message.rooms
+            self.focus = min(self.focus, len(self.items()) - 1)
+        elif isinstance(message, QueueStatus):
+            self.queue = message
+            if not message.queued and self.screen == "waiting":
+                self._go("menu")
+        elif isinstance(message, Error):
+            self.error = message.message
+            if self.screen == "waiting" and message.ref == "QuickMatch":
+                self._go("menu")
+        elif isinstance(message, Left):
+            self._go("menu")
+            self.status = f"Left room {message.code}"

@@ -1,0 +1,148 @@
+"""The lobby screen: a game menu over a dimmed board — quick match, create a room, join by code, watch a match
+(or, in practice, a match against the bot) — by mouse or keyboard (a VIEW module: it imports arcade).
+
+Why this split: every decision lives in ``client.lobby_model``; this view lays its items out as large
+buttons, lights the hovered or focused one, and hands requests to the navigator that owns the connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import arcade
+
+from client import buttons, palette
+from client.board_view import draw_board
+from client.hud_view import Texts
+from client.lobby_model import Item, LobbyModel
+from client.transform import Transform
+
+ITEM_HEIGHT = 46.0
+ROOM_HEIGHT = 34.0
+GAP = 10.0
+KEYS = {arcade.key.UP: "up", arcade.key.DOWN: "down", arcade.key.LEFT: "left", arcade.key.RIGHT: "right",
+        arcade.key.ENTER: "enter", arcade.key.RETURN: "enter", arcade.key.NUM_ENTER: "enter",
+        arcade.key.ESCAPE: "escape", arcade.key.BACKSPACE: "backspace", arcade.key.TAB: "down"}
+FILL = (44, 56, 74, 235)
+FILL_LIT = (196, 40, 48, 245)  # the home kit's red: the lit item reads like a jersey
+FILL_OFF = (38, 42, 48, 200)
+
+
+class LobbyView(arcade.View):
+    """The menu; ``send`` carries a request (or ``QUIT``) to whoever owns the connection."""
+
+    def __init__(self, model: LobbyModel, send: Callable[[object], None],
+                 poll: Callable[[], None] | None = None) -> None:
+        """Show ``model``; ``poll`` is called every frame to bring in news from the server."""
+        super().__init__()
+        self.model = model
+        self.send = send
+        self.poll = poll
+        self.texts = Texts()
+        self.hover: tuple[float, float] | None = None
+        self.buttons: list[buttons.Button] = []
+
+    # ----------------------------------------------------------------- layout
+    def layout(self) -> list[tuple[Item, buttons.Button]]:
+        """Each item of the current screen with its rectangle, centred below the title."""
+        width, height = self.window.width, self.window.height
+        rooms = self.model.screen == "rooms"
+        panel = min(width - 40.0, 820.0 if rooms else 520.0)
+        top = height - min(190.0, height * 0.27)
+        found = []
+        y = top
+        for item in self.model.items():
+            h = ROOM_HEIGHT if item.kind == "room" else ITEM_HEIGHT
+            found.append((item, buttons.Button(item.label, item.command, (width - panel) / 2, y - h, panel, h,
+                                               item.enabled)))
+            y -= h + GAP
+        return found
+
+    # ----------------------------------------------------------------- loop
+    def on_update(self, delta_time: float) -> None:
+        """Bring in the server's news."""
+        if self.poll is not None:
+            self.poll()
+
+    def on_draw(self) -> None:
+        """Paint the menu."""
+        self.clear(color=palette.BACKGROUND)
+        self.draw_at(0.0)
+
+    def draw_at(self, now: float) -> None:
+        """The dimmed board, the title, the items, the hint, the status and the key help."""
+        width, height = self.window.width, self.window.height
+        draw_board(Transform.fit(0, 0, width, height))
+        arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (14, 18, 24, 205))
+        title_size = 56 if height >= 600 else 38
+        self.texts.draw("title", "ŠPRTEC", width / 2, height - 16 - title_size, palette.TEXT, title_size, "center",
+                        bold=True)
+        self.texts.draw("subtitle", f"billiard-hockey · hokej stołowy  —  {self.model.title()}", width / 2,
+                        height - 40 - title_size * 1.35, palette.WARNING, 15, "center")
+        laid = self.layout()
+        self.buttons = [b for _, b in laid]
+        hint = ""
+        for i, (item, b) in enumerate(laid):
+            lit = b.enabled and ((self.hover is not None and b.contains(*self.hover)) or i == self.model.focus)
+            if lit:
+                hint = item.hint
+            self._item(i, item, b, lit)
+        bottom = laid[-1][1].bottom if laid else height / 2
+        if self.model.error:
+            self.texts.draw("error", self.model.error, width / 2, bottom - 34, palette.WARNING, 13, "center",
+                            bold=True)
+        else:
+            self.texts.draw("error", "", width / 2, bottom - 34)
+        self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
+        self.texts.draw("status", self.model.status, 14, 14, palette.TEXT_DIM, 11)
+        keys = "↑↓ choose   Enter select   ←→ change   Esc back" if self.model.screen != "join" else \
+            "type the code   Enter join   Esc back"
+        self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
+
+    def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
+        """One item as a large button: lit when hovered or focused, arrows on a choice, a caret on the input."""
+        fill = FILL_LIT if lit else FILL if b.enabled else FILL_OFF
+        arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
+        edge = palette.TEXT if lit else (110, 130, 160, 255)
+        arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, edge, 2 if lit else 1)
+        color = palette.TEXT if b.enabled else palette.TEXT_DIM
+        size = 12.5 if item.kind == "room" else 16
+        cx, cy = b.left + b.width / 2, b.bottom + b.height / 2
+        label = item.label
+        if item.kind == "choice":
+            label = f"◀   {label}   ▶"
+        self.texts.draw(f"item{index}", label, cx, cy, color, size, "center", "center", bold=item.kind != "room")
+
+    # ----------------------------------------------------------------- input
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Hovering an item also moves the keyboard focus there."""
+        self.hover = (x, y)
+        for i, b in enumerate(self.buttons):
+            if b.enabled and b.contains(x, y):
+                self.model.focus = i
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        """Click an item; on a choice the left third steps back, the rest steps forward."""
+        hit = buttons.hit(self.buttons, x, y)
+        if hit is None:
+            return
+        if hit.command.startswith("cycle:") and x < hit.left + hit.width / 3:
+            self.model.focus = self.buttons.index(hit)
+            self.model.key("left")
+            return
+        self._send(self.model.activate(hit.command))
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """Arrows, Enter, Escape, Backspace."""
+        name = KEYS.get(symbol)
+        if name is not None:
+            self._send(self.model.key(name))
+
+    def on_text(self, text: str) -> None:
+        """Typed characters (the room code)."""
+        self.model.type_text(text)
+
+    def _send(self, request: object | None) -> None:
+        """Pass a request on."""
+        if request is not None:
+            self.send(request)

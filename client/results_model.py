@@ -1,0 +1,66 @@
+"""What the results screen says at the end of a match: the headline from this client's seat, the score, the
+reason in words, the rematch state and the buttons (pure: no arcade).
+
+Why: the end of a match must read at a glance — who won, by how much, and why it ended (regular time,
+sudden death, a shoot-out, a forfeit) — and both coaches must see whether the other wants a rematch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from client.decision_text import team_name
+from shared.model import Team, other
+
+REASONS = {
+    "REGULAR_TIME": "Full time (III.1)",
+    "DRAW": "Full time — the draw stands (III.1)",
+    "OVERTIME": "Decided in overtime (III.2)",
+    "SUDDEN_DEATH": "Sudden-death goal in overtime (XVI)",
+    "SHOOTOUT": "Decided by the shoot-out (XV.16)",
+    "FORFEIT_DISCONNECTED": "Forfeit — a coach stayed disconnected",
+    "RESIGNED": "A coach left the match",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """The results screen's words and its buttons as (label, command)."""
+
+    headline: str
+    score: str
+    reason: str
+    rematch: str
+    options: tuple[tuple[str, str], ...]
+
+
+def reason_text(reason: str) -> str:
+    """The end reason in words (an unknown code still reads sensibly)."""
+    return REASONS.get(reason, reason.replace("_", " ").capitalize())
+
+
+def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
+          rematch: set[str] | frozenset[str] = frozenset()) -> Results:
+    """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``."""
+    if winner is None:
+        headline = "A draw"
+    elif seat is None:
+        headline = f"{team_name(winner, names)} win"
+    else:
+        headline = "You win!" if winner == seat else "You lose"
+    score = f"{team_name('home', names)}  {home} : {away}  {team_name('away', names)}"
+    options: list[tuple[str, str]] = []
+    if seat is None:
+        state = "Waiting for the coaches…" if not rematch else "A rematch has been asked for"
+    elif seat in rematch and other(seat) in rematch:
+        state = "Both accepted — the rematch starts"
+    elif seat in rematch:
+        state = "You asked for a rematch — waiting for your opponent"
+    elif other(seat) in rematch:
+        state = "Your opponent wants a rematch"
+        options.append(("Accept the rematch", "rematch"))
+    else:
+        state = ""
+        options.append(("Rematch", "rematch"))
+    options.append(("Back to the lobby", "lobby"))
+    return Results(headline, score, reason_text(reason), state, tuple(options))

@@ -1,0 +1,108 @@
+"""The results screen at the end of a match: who won, the score, why it ended, and rematch / back to the lobby
+(a VIEW module: it imports arcade).
+
+Why over the final position: the coaches still see how the match ended on the board, dimmed, while the
+result reads large in front of it. The words come from ``client.results_model``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import arcade
+
+from client import buttons, palette, results_model
+from client.board_view import BodyPainter, draw_board
+from client.hud_view import Texts
+from client.state import MatchState
+from client.transform import Transform
+from shared.match import settings_of
+from shared.protocol import MatchEnded
+
+BUTTON_WIDTH = 320.0
+
+
+class ResultsView(arcade.View):
+    """Shows ``ended`` for ``state``; ``choose`` receives ``rematch`` or ``lobby``."""
+
+    def __init__(self, state: MatchState, ended: MatchEnded, choose: Callable[[str], None],
+                 rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None) -> None:
+        """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame."""
+        super().__init__()
+        self.state = state
+        self.ended = ended
+        self.choose = choose
+        self.rematch = rematch
+        self.poll = poll
+        self.texts = Texts()
+        self.painter = BodyPainter()
+        self.hover: tuple[float, float] | None = None
+        self.buttons: list[buttons.Button] = []
+
+    def results(self) -> results_model.Results:
+        """The words of the screen now."""
+        e = self.ended
+        return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
+                                   self.state.names, self.rematch())
+
+    def on_update(self, delta_time: float) -> None:
+        """Bring in news (a rematch offer, the new match)."""
+        if self.poll is not None:
+            self.poll()
+
+    def on_draw(self) -> None:
+        """Paint the screen."""
+        self.clear(color=palette.BACKGROUND)
+        self.draw_at(0.0)
+
+    def draw_at(self, now: float) -> None:
+        """The final position dimmed, then the panel with the result and the buttons."""
+        width, height = self.window.width, self.window.height
+        tf = Transform.fit(8, 8, width - 16, height - 16)
+        draw_board(tf)
+        position = self.state.position
+        if position is not None:
+            settings = settings_of(position)
+            self.painter.draw(tf, self.state.poses(now), self.state.roles(), settings.stone_radius,
+                              settings.puck_radius)
+        arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (12, 16, 22, 200))
+        r = self.results()
+        panel_w = min(width - 40.0, 720.0)
+        panel_h = min(height - 40.0, 340.0)
+        left, bottom = (width - panel_w) / 2, (height - panel_h) / 2
+        arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, panel_h, palette.PANEL)
+        arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, panel_h, palette.WARNING, 2)
+        top = bottom + panel_h
+        big = 40 if panel_h >= 320 else 28
+        self.texts.draw("headline", r.headline, width / 2, top - 24 - big, palette.WARNING, big, "center", bold=True)
+        self.texts.draw("score", r.score, width / 2, top - 70 - big * 1.6, palette.TEXT, 22, "center", bold=True)
+        self.texts.draw("reason", r.reason, width / 2, top - 104 - big * 1.6, palette.TEXT_DIM, 14, "center")
+        self.texts.draw("rematch", r.rematch, width / 2, top - 134 - big * 1.6, palette.TEXT, 13, "center")
+        self.buttons = buttons.column(r.options, (width - BUTTON_WIDTH) / 2, top - 150 - big * 1.6, BUTTON_WIDTH,
+                                      44.0)
+        for i, b in enumerate(self.buttons):
+            lit = self.hover is not None and b.contains(*self.hover)
+            arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height,
+                                              (196, 40, 48, 245) if lit else (48, 60, 78, 255))
+            arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, (150, 165, 190, 255), 1.5)
+            self.texts.draw(f"button{i}", b.label, b.left + b.width / 2, b.bottom + b.height / 2, palette.TEXT, 15,
+                            "center", "center", bold=True)
+        self.texts.draw("keys", "R rematch   Esc back to the lobby", width - 14, 14, palette.TEXT_DIM, 11, "right")
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Light the hovered button."""
+        self.hover = (x, y)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        """A button."""
+        hit = buttons.hit(self.buttons, x, y)
+        if hit is not None:
+            self.choose(hit.command)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        """R asks for (or accepts) the rematch; Escape goes back to the lobby."""
+        commands = {c for _, c in self.results().options}
+        if symbol == arcade.key.R and "rematch" in commands:
+            self.choose("rematch")
+        elif symbol == arcade.key.ESCAPE:
+            self.choose("lobby")
