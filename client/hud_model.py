@@ -116,7 +116,8 @@ def build(state: MatchState, now: float) -> Hud | None:
     def panel(team: Team) -> TeamPanel:
         moving = position.to_move == team and position.result is None
         clock = clock_text(move_ms) if moving and move_ms else None
-        return TeamPanel(team, state.team_label(team), position.score_of(team), moving, clock,
+        name = state.team_label(team) + (" (you)" if state.seat == team else "")
+        return TeamPanel(team, name, position.score_of(team), moving, clock,
                          team_notes(position, team))
 
     part_ms = state.part_clock.at(now) if state.part_clock is not None else position.part.clock_ms

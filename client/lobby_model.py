@@ -140,8 +140,9 @@ class LobbyModel:
                     Item("Join", "join", enabled=online and bool(self.code)),
                     Item("Back", "back")]
         if self.screen == "rooms":
-            found = [Item(room_line(room), f"watch:{room.code}", "room",
-                          "Click to watch" if room.status != "waiting" else "Click to watch — or join from the menu")
+            found = [Item(room_line(room), f"join:{room.code}", "room", "Click to take the free seat")
+                     if room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
+                     else Item(room_line(room), f"watch:{room.code}", "room", "Click to watch this match")
                      for room in self.rooms]
             if not found:
                 found.append(Item("No public rooms right now", "refresh", "room", "Create one, or try again"))
@@ -212,6 +213,8 @@ class LobbyModel:
         if verb == "create":
             return CreateRoom(self.ruleset, self.settings(), self.private)
         if verb == "join":
+            if arg:
+                return JoinRoom(arg)
             if not self.code:
                 self.error = "Type the room code first"
                 return None

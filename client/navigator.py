@@ -105,7 +105,10 @@ class Navigator:
 
     def choose(self, command: str) -> None:
         """A results button: ask for the rematch, or go back to the lobby."""
-        if command == "rematch":
+        if command == "rematch" and self.practice is not None:
+            self.leave()  # the bot plays one match: a practice rematch is a new practice room with a new bot
+            self.lobby_request(self.lobby.activate("create"))
+        elif command == "rematch":
             self.link.request(Rematch())
         elif command == "lobby":
             self.leave()

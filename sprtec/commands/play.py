@@ -6,7 +6,7 @@ With ``--server`` the lobby opens: quick match, create a room with a ruleset and
 watch a running match. ``--room CODE`` joins at once, ``--quick`` queues at once.
 
 Screenshots: ``--screenshot PATH`` saves the first screen the server's answer allows (the lobby once the
-room list arrived, or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
+room list arrived — the rooms screen — or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
 draws a sample of that screen from a match really played through the engine (``client.samples``),
 without any server.
 """
@@ -86,7 +86,8 @@ def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
             nav.first_request = QuickMatch(args.ruleset)
             lobby.screen = "waiting"
         elif practice is None and args.screenshot is not None:
-            nav.first_request = ListRooms()
+            nav.first_request = ListRooms()  # the live lobby's picture: the rooms of the server
+            lobby.screen = "rooms"
         nav.show_lobby()
         if args.screenshot is not None:
             started = time.monotonic()
