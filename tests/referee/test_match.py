@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from shared.formation import basic_setup
 from shared.match import apply_action, legal_stones, prompts, timeout
-from shared.model import ChooseExclusion, Count, Flick, GoalieReset, Position, Privilege, Result, Stone
+from shared.model import ChooseExclusion, Flick, GoalieReset, Position, Privilege, Result, Stone
 from shared.outcome import Decision
 from tests.referee.builders import codes, position, stone
 
