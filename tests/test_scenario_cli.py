@@ -154,3 +154,56 @@ def test_long_scenario_shows_interventions_and_is_deterministic():
     results = json.loads(first.stdout)["results"]
     codes = [d["code"] for r in results if r["accepted"] for d in r["decisions"]]
     assert {"RESPOT", "FLIP"} & set(codes)
+
+
+def _codes(entry: dict[str, Any]) -> list[str]:
+    """The decision codes of one accepted result entry."""
+    return [d["code"] for d in entry["decisions"]]
+
+
+def test_XV_12_penalty_shot_example_scores_with_the_second_move():
+    """examples/penalty-shot.json: take_penalty (IX.3), the goalie placed (A33), a goal with move 2 (XV.12)."""
+    results = _results(EXAMPLES / "penalty-shot.json")
+    assert [r["accepted"] for r in results] == [True, True, True, True]
+    assert _codes(results[0]) == ["PENALTY_SHOT"]
+    assert _codes(results[3]) == ["GOAL", "PENALTY_SHOT_ENDED", "RESTART"]
+    assert results[3]["position"]["score"] == {"home": 1, "away": 0}
+
+
+def test_XII_2_goalie_reset_example_places_the_goalie_and_then_says_why_not():
+    """examples/goalie-reset.json: a reset out of turn is refused, on turn it counts as a move, and a second
+    reset names the failing condition (XII.2)."""
+    results = _results(EXAMPLES / "goalie-reset.json")
+    assert [r["accepted"] for r in results] == [False, True, True, False]
+    assert results[0]["error"]["code"] == "NOT_YOUR_TURN"
+    goalie = next(s for s in results[1]["position"]["stones"] if s["id"] == "h1")
+    assert (goalie["x"], goalie["y"]) == (-498.0, 0.0) and results[1]["position"]["move_number"] == 1
+    assert "already on its basic spot" in results[3]["error"]["message"]
+
+
+def test_XI_9_activity_count_example_fails_on_the_limit():
+    """examples/activity-count.json: declaration 0 of 2, a counted move, then the 2nd uncleared move fails
+    (ACTIVITY_FAILED, the stone excluded, two moves for the counting team)."""
+    results = _results(EXAMPLES / "activity-count.json")
+    assert results[0]["decisions"] == [{"code": "ACTIVITY_COUNT", "team": "away", "count": 0, "limit": 2}]
+    assert results[1]["position"]["activity"]["count"] == 1
+    assert _codes(results[4]) == ["ACTIVITY_FAILED", "EXCLUSION", "PRIVILEGE"]
+
+
+def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
+    """III.5: time runs only by moves, so the scenario waits out the break before the next action; the next
+    part's RESTART is reported first in that action's result."""
+    from sprtec.commands.scenario import run_scenario
+
+    text = (EXAMPLES / "goal.json").read_text()
+    data = json.loads(text)
+    data["position"]["part"] = {"kind": "period", "number": 1, "clock_ms": 100}
+    first = data["actions"][0]
+    data["actions"] = [first, {"team": "away", "action": "flick", "stone": "a2", "vx": 0.0, "vy": -300.0},
+                       {"team": "home", "action": "flick", "stone": "h2", "vx": 300.0, "vy": 0.0}]
+    results = run_scenario(notation.scenario_from_json(json.dumps(data)))
+    assert "PART_ENDED" in _codes(results[0]) and results[0]["position"]["part"]["kind"] == "break"
+    starter = results[0]["position"]["to_move"]
+    mover = next(r for r in results[1:] if r["accepted"])
+    assert _codes(mover)[0] == "RESTART" and mover["position"]["part"]["kind"] == "period"
+    assert mover["position"]["part"]["number"] == 2 and starter in ("home", "away")

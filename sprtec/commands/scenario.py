@@ -48,16 +48,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> list[dict[str, Any]]:
-    """Apply the actions in order through ``shared.match.apply_action``; one result entry per action."""
-    from shared.match import apply_action  # the engine is heavy (pymunk); import only when running
+    """Apply the actions in order through ``shared.match.apply_action``; one result entry per action.
+
+    Time advances only by moves (SCENARIOS.md), so a break would never end: before each action the rest of a
+    break is waited out (``clock.wait_out_break``, III.5) and its decisions (the next part's ``RESTART``) are
+    reported first in that action's result - or, when the action is refused, in the next accepted one.
+    """
+    from dataclasses import replace  # the engine is heavy (pymunk); import only when running
+
+    from shared.match import apply_action, settings_of
+    from shared.referee import clock
+    from shared.referee.adjudicate import in_contract_order
 
     position = scenario.position
+    pending: tuple = ()  # type: ignore[type-arg]
     results = []
     for index, action in enumerate(scenario.actions):
+        position, waited = clock.wait_out_break(position, settings_of(position))
+        pending += waited
         result = apply_action(position, action)
-        results.append(notation.result_to_json(result, index, with_position=with_position))
         if result.accepted:
+            if pending:
+                result = replace(result, decisions=(*pending, *in_contract_order(result.decisions)))
+                pending = ()
             position = result.position
+        results.append(notation.result_to_json(result, index, with_position=with_position))
     return results
 
 
