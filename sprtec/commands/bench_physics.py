@@ -6,11 +6,18 @@ rest check, the referee's settling) costs at most 1.25x a bare loop that steps t
 Both are measured in the same run, interleaved, on a fixed, deterministic set of realistic moves
 (flicks from the basic setup, then mid-game positions reached by chaining them), and medians are
 compared, because this shared machine is noisy.
+
+Like with like: each side builds a fresh space with the same bodies, walls, goals and friction joints
+(``build_space``; the bare side without sensors) and steps it the same number of times; the bare side
+has no sensors, handlers, keyframes, rest checks or effects. The cyclic garbage collector is paused
+while a side is timed and run between samples, so neither side pays for the other's garbage; tearing
+a space down (pymunk's finalisers) is left out of both timings and reported on a line of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import statistics
 import time
@@ -55,40 +62,75 @@ def aimed_flick(position: Position, team: str, stream: Stream, settings: Setting
     return Flick(team, stone.id, speed * math.cos(angle), speed * math.sin(angle))  # type: ignore[arg-type]
 
 
-def _time_project(position: Position, flick: Flick, settings: Settings) -> tuple[float, int]:
-    """CPU seconds of one simulate() and the steps it took."""
-    start = time.process_time()
-    record = simulate(position, flick, settings)
-    return time.process_time() - start, record.steps
+def _time_project(position: Position, flick: Flick, settings: Settings) -> tuple[float, float, int]:
+    """CPU seconds of one simulate() and of tearing down what it left, and the steps it took."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        record = simulate(position, flick, settings)
+        seconds = time.process_time() - start
+        start = time.process_time()
+        gc.collect()  # the move's space is freed by the collector (pymunk keeps cycles), so this is its teardown
+        teardown = time.process_time() - start
+    finally:
+        gc.enable()
+    return seconds, teardown, record.steps
 
 
-def _time_bare(position: Position, flick: Flick, settings: Settings, steps: int) -> float:
-    """CPU seconds of building the same space without sensors or handlers and stepping it ``steps`` times."""
+def _time_bare(position: Position, flick: Flick, settings: Settings, steps: int) -> tuple[float, float]:
+    """CPU seconds of building the same space without sensors or handlers and stepping it ``steps`` times,
+    and of tearing it down."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        space = build_space(position, flick, settings, sensors=False).space
+        dt = 1.0 / settings.step_hz
+        step = space.step
+        for _ in range(steps):
+            step(dt)
+        seconds = time.process_time() - start
+        start = time.process_time()
+        del step, space
+        gc.collect()
+        teardown = time.process_time() - start
+    finally:
+        gc.enable()
+    return seconds, teardown
+
+
+def _time_idle_collect() -> float:
+    """CPU seconds of a collection with nothing of ours to free (subtracted from the teardown figures)."""
+    gc.collect()
     start = time.process_time()
-    space = build_space(position, flick, settings, sensors=False).space
-    dt = 1.0 / settings.step_hz
-    step = space.step
-    for _ in range(steps):
-        step(dt)
+    gc.collect()
     return time.process_time() - start
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one row per move and the overall ratio line."""
+    """Print one row per move, the teardown line and the overall ratio line."""
     overrides = dict(item.split("=", 1) for item in args.setting)
     settings = make_settings("standard", overrides)
     moves = bench_moves(args.moves, settings, args.seed)
     print(f"sprtec bench physics: {len(moves)} moves x {args.repeat} repeats, step 1/{settings.step_hz} s")
+    print("both sides build a fresh space (same bodies, walls, goals, friction joints) and take the same steps; "
+          "the bare side has no sensors, handlers, keyframes, rest checks or effects; GC paused while timed")
     print(f"{'move':>4} {'bodies':>6} {'steps':>6} {'sim ms':>7} {'move ms':>8} {'bare ms':>8} {'ratio':>6} "
           f"{'speed-up':>9} {'bare speed-up':>13}")
     total_project = total_bare = total_sim = 0.0
+    teardown_project, teardown_bare, idle = [], [], []
     for k, (position, flick) in enumerate(moves):
         project, bare = [], []
         steps = 0
         for _ in range(args.repeat):  # interleaved, so drifts in machine load hit both alike
-            seconds, steps = _time_project(position, flick, settings)
+            seconds, teardown, steps = _time_project(position, flick, settings)
             project.append(seconds)
-            bare.append(_time_bare(position, flick, settings, steps))
+            teardown_project.append(teardown)
+            seconds, teardown = _time_bare(position, flick, settings, steps)
+            bare.append(seconds)
+            teardown_bare.append(teardown)
+            idle.append(_time_idle_collect())
         p, b = statistics.median(project), statistics.median(bare)
         sim = steps / settings.step_hz
         total_project, total_bare, total_sim = total_project + p, total_bare + b, total_sim + sim
@@ -98,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"total: move {total_project * 1000:.1f} ms, bare {total_bare * 1000:.1f} ms "
           f"for {total_sim:.2f} s simulated; "
           f"speed-up {total_sim / total_project:.0f}x vs {total_sim / total_bare:.0f}x")
+    base = statistics.median(idle)
+    print(f"teardown per move (not in the ratio): move {(statistics.median(teardown_project) - base) * 1000:.2f} ms, "
+          f"bare {(statistics.median(teardown_bare) - base) * 1000:.2f} ms (over an idle collection of "
+          f"{base * 1000:.2f} ms)")
     ratio = total_project / total_bare
     verdict = "within" if ratio <= 1.25 else "ABOVE"
     print(f"ratio move/bare = {ratio:.3f} ({verdict} the 1.25x target)")
