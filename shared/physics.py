@@ -63,6 +63,20 @@ _BODY_FIELDS = (
     | pymunk.batch.BodyFields.ANGULAR_VELOCITY
 )
 
+# Shape filter categories. Each region sensor collides only with the bodies whose transitions the
+# referee reads per step (a filtered pair is rejected in the broad phase, before any arbiter exists),
+# so a goalie resting in its crease or on its goal line, or a puck on the centre spot, costs nothing.
+CAT_PUCK, CAT_FIELD, CAT_GOALIE, CAT_SENSOR = 1, 2, 4, 8
+WATCH: dict[str, int] = {
+    "aux": CAT_PUCK,  # XIV.1, D9: a goal
+    "goal_line_outside": CAT_PUCK | CAT_FIELD,  # XV.13d and A29: the puck or the shooter beside the goal
+    "goal_line": CAT_PUCK | CAT_FIELD,  # goal-line crossings (the issue's record; a goalie's is judged at rest)
+    "crease": CAT_FIELD,  # XV.2: an eligible field stone leaving its crease; a goalie's status is judged at rest
+    "half": CAT_PUCK | CAT_FIELD | CAT_GOALIE,  # half transitions (the issue's record)
+}
+
+_BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
+
 # Keyframe states (events.MoveRecord).
 ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
 
@@ -126,56 +140,53 @@ def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, f
 
 
 @cache
-def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
-    """The regions of events.py as closed rectangles (x0, x1, y0, y1), in their fixed insertion order.
+def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float], int], ...]:
+    """The area-watched regions as closed rectangles (name, (x0, x1, y0, y1), watched categories), in order.
 
     A region made of two rectangles (the goal line either side of the mouth) lists both under one
-    name. The centre circle is a circle sensor added after these.
+    name. The categories say which bodies the sensor collides with (``WATCH``).
     """
     gl, hw = g.GOAL_LINE_X, g.GOAL_LINE_HALF_WIDTH
-    out: list[tuple[str, tuple[float, float, float, float]]] = []
+    mouth, ax, ahw = g.GOAL_MOUTH_HALF_WIDTH, g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
+    out: list[tuple[str, tuple[float, float, float, float], int]] = []
     for end in (-1, 1):
-        mouth = g.GOAL_MOUTH_HALF_WIDTH
-        ax, ahw = g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
-        out.append((f"aux:{end}", _box(end, ax - ahw, ax + ahw, -mouth, mouth)))
-        out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR)))
-        out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, -_FAR, -mouth - 1e-9)))
-        out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, mouth + 1e-9, _FAR)))
-    out.append(("centre_line", (-g.CENTRE_LINE_HALF_WIDTH, g.CENTRE_LINE_HALF_WIDTH, -_FAR, _FAR)))
+        out.append((f"aux:{end}", _box(end, ax - ahw, ax + ahw, -mouth, mouth), WATCH["aux"]))
+        out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR), WATCH["goal_line"]))
+        for y0, y1 in ((-_FAR, -mouth - 1e-9), (mouth + 1e-9, _FAR)):
+            out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, y0, y1), WATCH["goal_line_outside"]))
     return tuple(out)
 
 
 @cache
-def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tuple[str, ...]], ...]:
-    """Regions watched through their boundary instead of their area: (a, b, regions) segments in fixed order.
+def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tuple[str, ...], int], ...]:
+    """Regions watched through their boundary instead of their area: (a, b, regions, categories) segments in order.
 
-    Why: every body always lies in one half, most lie in a third and the goalies in their crease, so
-    area sensors for them would keep a sensor arbiter alive for those bodies at every step (it doubled
-    the step cost). A disc touching a region's boundary lies in the closed region (D8), so it can only
-    enter or leave the region at a step where it starts or stops touching a boundary segment; a
-    zero-width sensor on each boundary segment plus the region predicate evaluated after that step
-    gives the same transitions at the same steps. The crease's boundary is that of the union of the
-    crease rectangle and the goal interior (G10).
+    Why: every body always lies in one half and field stones often in a crease, so area sensors for
+    them would keep a sensor arbiter alive for those bodies at every step (it doubled the step cost).
+    A disc touching a region's boundary lies in the closed region (D8), and no body moves a disc
+    diameter in one step (``max_step_travel``), so it can only enter or leave the region at a step
+    where it starts or stops touching a boundary segment; a zero-width sensor on each boundary segment
+    plus the region predicate evaluated after that step gives the same transitions at the same steps.
+
+    The crease (G10) is the union of the crease rectangle and the goal interior. Only the rectangle's
+    outline is watched: the rest of the union's boundary lies on the inner faces of the frame tubes and
+    the net, which a disc outside the goal never reaches and a disc inside the goal touches while it
+    is in the region anyway. The goal-line side of the outline runs through the mouth as one segment
+    (a field stone passing through the mouth is then merely re-evaluated).
     """
     hw = g.GOAL_LINE_HALF_WIDTH
-    front, gl, back = g.CREASE_FRONT_X - hw, g.GOAL_LINE_X, g.GOAL_INNER_BACK_X
-    side, mouth = g.CREASE_HALF_WIDTH + hw, g.GOAL_MOUTH_HALF_WIDTH
-    out: list[tuple[tuple[float, float], tuple[float, float], tuple[str, ...]]] = [
-        ((0.0, -_FAR), (0.0, _FAR), ("half:-1", "half:1")),
+    front, gl, side = g.CREASE_FRONT_X - hw, g.GOAL_LINE_X, g.CREASE_HALF_WIDTH + hw
+    out: list[tuple[tuple[float, float], tuple[float, float], tuple[str, ...], int]] = [
+        ((0.0, -_FAR), (0.0, _FAR), ("half:-1", "half:1"), WATCH["half"]),
     ]
     for end in (-1, 1):
-        out.append(((end * g.BLUE_LINE_INNER_X, -_FAR), (end * g.BLUE_LINE_INNER_X, _FAR), (f"third:{end}",)))
-    for end in (-1, 1):
-        outline = [(front, -side), (front, side), (gl, side), (gl, mouth), (back, mouth), (back, -mouth),
-                   (gl, -mouth), (gl, -side), (front, -side)]
+        outline = [(front, -side), (front, side), (gl, side), (gl, -side), (front, -side)]
         out.extend(
-            ((end * outline[k][0], outline[k][1]), (end * outline[k + 1][0], outline[k + 1][1]), (f"crease:{end}",))
+            ((end * outline[k][0], outline[k][1]), (end * outline[k + 1][0], outline[k + 1][1]), (f"crease:{end}",),
+             WATCH["crease"])
             for k in range(len(outline) - 1)
         )
     return tuple(out)
-
-
-CENTRE_CIRCLE_SENSOR = g.CENTRE_CIRCLE_RADIUS + g.CIRCLE_LINE_HALF_WIDTH
 
 
 # --------------------------------------------------------------------------- speeds and materials
@@ -245,17 +256,19 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     values, _ = _materials(settings)
     names: dict[pymunk.Shape, str] = {}
     static = space.static_body
-    specs = [(s.id, s.x, s.y, settings.stone_radius, settings.stone_mass, STONE) for s in position.stones]
-    specs.append((PUCK_ID, position.puck.x, position.puck.y, settings.puck_radius, settings.puck_mass, PUCK))
+    rs, ms = settings.stone_radius, settings.stone_mass
+    specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
+    specs.append((PUCK_ID, position.puck.x, position.puck.y, settings.puck_radius, settings.puck_mass, PUCK, CAT_PUCK))
     bodies: list[pymunk.Body] = []
     shapes: list[pymunk.Shape] = []
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]] = []
-    for name, x, y, r, m, kind in specs:
+    for name, x, y, r, m, kind, category in specs:
         body = pymunk.Body(m, pymunk.moment_for_circle(m, 0.0, r))
         body.position = (x, y)
         shape = pymunk.Circle(body, r)
         shape.elasticity, shape.friction = values[kind]
         shape.collision_type = kind
+        shape.filter = _BODY_FILTERS[category]  # collides with every body and wall; picks the sensors it meets
         # Table friction (tank.py technique): the joints' max force is the sliding friction μ·m·g and
         # the gear's max torque the friction torque of a sliding disc, (2/3)·μ·m·g·r.
         pivot = pymunk.PivotJoint(static, body, (0.0, 0.0), (0.0, 0.0))
@@ -277,23 +290,20 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         space.add(seg)
         names[seg] = wall.name
     if sensors:
-        for region, (x0, x1, y0, y1) in region_boxes():
+        for region, (x0, x1, y0, y1), mask in region_boxes():
             box = pymunk.Poly(static, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
             box.sensor = True
             box.collision_type = REGION
+            box.filter = pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)
             space.add(box)
             names[box] = region
-        for k, (a, b, _regions) in enumerate(region_edges()):
+        for k, (a, b, _regions, mask) in enumerate(region_edges()):
             line = pymunk.Segment(static, a, b, 0.0)
             line.sensor = True
             line.collision_type = EDGE
+            line.filter = pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)
             space.add(line)
             names[line] = str(k)
-        circle = pymunk.Circle(static, CENTRE_CIRCLE_SENSOR)
-        circle.sensor = True
-        circle.collision_type = REGION
-        space.add(circle)
-        names[circle] = "centre_circle"
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
     if flick.stone in index:
         vx, vy = flick.vx, flick.vy
@@ -342,7 +352,7 @@ class _Move:
         self.watch_slow: set[tuple[str, str]] = set()
         self.region_state: dict[tuple[str, str], bool] = {}  # last emitted membership per (body, region)
         self.dirty: dict[tuple[str, str], None] = {}
-        self.edge_regions = frozenset(r for _, _, regions in region_edges() for r in regions)
+        self.edge_regions = frozenset(r for _, _, regions, _ in region_edges() for r in regions)
         self.contacts = 0
         self.last_raw: list[tuple[tuple[float, ...], tuple[int, ...]]] = [((), ())] * len(self.state)
         self.removing = False  # region events are not emitted while a body is taken off the board
@@ -758,10 +768,7 @@ def _region_predicate(region: str) -> Callable[[float, float, float], bool]:
         "aux": lambda x, y, r: g.touches_aux_line(x, y, r, end),
         "goal_line": lambda x, y, r: g.touches_goal_line(x, y, r, end),
         "goal_line_outside": lambda x, y, r: g.touches_goal_line_outside_mouth(x, y, r, end),
-        "third": lambda x, y, r: g.in_defensive_third(x, y, r, end),
         "half": lambda x, y, r: g.in_half(x, y, r, end),
-        "centre_line": g.touches_centre_line,
-        "centre_circle": g.touches_centre_circle,
     }
     return table[head]
 
