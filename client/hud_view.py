@@ -33,6 +33,10 @@ class Texts:
         label.draw()
         return label
 
+    def peek(self, key: str) -> arcade.Text | None:
+        """The label of slot ``key`` as last drawn (tests measure where text went), or None."""
+        return self._pool.get(key)
+
     def get(self, key: str, text: str, x: float, y: float, color: tuple = palette.TEXT, size: float = 12,
             anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
         """The label of slot ``key`` set to ``text`` without drawing it (to measure it first)."""

@@ -20,6 +20,7 @@ from client.transform import Transform
 ITEM_HEIGHT = 46.0
 ROOM_HEIGHT = 34.0
 GAP = 10.0
+FOOTER = 96.0  # pixels below the items: error, hint, status and key help
 KEYS = {arcade.key.UP: "up", arcade.key.DOWN: "down", arcade.key.LEFT: "left", arcade.key.RIGHT: "right",
         arcade.key.ENTER: "enter", arcade.key.RETURN: "enter", arcade.key.NUM_ENTER: "enter",
         arcade.key.ESCAPE: "escape", arcade.key.BACKSPACE: "backspace", arcade.key.TAB: "down"}
@@ -49,13 +50,18 @@ class LobbyView(arcade.View):
         rooms = self.model.screen == "rooms"
         panel = min(width - 40.0, 820.0 if rooms else 520.0)
         top = height - min(190.0, height * 0.27)
+        items = self.model.items()
+        heights = [ROOM_HEIGHT if item.kind == "room" else ITEM_HEIGHT for item in items]
+        room_for = top - FOOTER  # the error, the hint and the key help need the rest
+        needed = sum(heights) + GAP * (len(items) - 1)
+        scale = min(1.0, room_for / needed) if needed > 0 else 1.0
         found = []
         y = top
-        for item in self.model.items():
-            h = ROOM_HEIGHT if item.kind == "room" else ITEM_HEIGHT
+        for item, h in zip(items, heights, strict=True):
+            h = max(24.0, h * scale)
             found.append((item, buttons.Button(item.label, item.command, (width - panel) / 2, y - h, panel, h,
                                                item.enabled)))
-            y -= h + GAP
+            y -= h + GAP * scale
         return found
 
     # ----------------------------------------------------------------- loop
@@ -106,7 +112,7 @@ class LobbyView(arcade.View):
         edge = palette.TEXT if lit else (110, 130, 160, 255)
         arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, edge, 2 if lit else 1)
         color = palette.TEXT if b.enabled else palette.TEXT_DIM
-        size = 12.5 if item.kind == "room" else 16
+        size = 12.5 if item.kind == "room" else 16 if b.height >= 40 else 13
         cx, cy = b.left + b.width / 2, b.bottom + b.height / 2
         label = item.label
         if item.kind == "choice":

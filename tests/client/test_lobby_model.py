@@ -1,0 +1,133 @@
+"""The lobby, results and placement models without a screen: menus, requests, words and the engine's verdicts."""
+
+from __future__ import annotations
+
+from client import placement, prompts, results_model, samples
+from client.lobby_model import QUIT, LobbyModel
+from shared.model import Position
+from shared.protocol import (
+    CreateRoom,
+    Error,
+    JoinRoom,
+    ListRooms,
+    QueueStatus,
+    QuickMatch,
+    RoomInfo,
+    RoomList,
+    SeatInfo,
+    Seats,
+    Watch,
+    Welcome,
+)
+
+
+def _online(practice: bool = False) -> LobbyModel:
+    """A lobby that has been welcomed by the server."""
+    model = LobbyModel(practice)
+    model.apply(Welcome(1, "sprtec", "Jana", "tok"))
+    return model
+
+
+def test_menu_items_are_disabled_until_the_server_welcomes():
+    """Quick match needs a connection; after Welcome it is enabled and the status names the player."""
+    model = LobbyModel()
+    assert not next(i for i in model.items() if i.command == "quick").enabled
+    model.apply(Welcome(1, "sprtec", "Jana", "tok"))
+    assert next(i for i in model.items() if i.command == "quick").enabled and "Jana" in model.status
+
+
+def test_create_room_carries_the_chosen_ruleset_and_settings():
+    """Cycling the ruleset, period and move clock ends in a CreateRoom with those overrides."""
+    model = _online()
+    model.activate("screen:create")
+    model.key("right")  # ruleset standard -> ko
+    model.key("down")
+    model.key("right")  # period: 1 min
+    model.key("down")
+    model.key("left")  # move clock: off
+    request = model.activate("create")
+    assert request == CreateRoom("ko", {"period_ms": 60_000, "move_clock_ms": 0}, False)
+
+
+def test_join_by_code_types_only_letters_and_digits_and_enter_joins():
+    """Typed text is upper-cased and cleaned; Backspace deletes; Enter sends JoinRoom."""
+    model = _online()
+    model.activate("screen:join")
+    model.type_text("ab-7 x")
+    model.key("backspace")
+    assert model.code == "AB7"
+    assert model.key("enter") == JoinRoom("AB7")
+
+
+def test_rooms_screen_lists_rooms_watch_or_join():
+    """A playing room is watched, a waiting room with a free seat is joined; entering the screen asks the list."""
+    model = _online()
+    assert model.activate("screen:rooms") == ListRooms()
+    seats = Seats(SeatInfo("Petr", True), SeatInfo("Ola", True))
+    half = Seats(SeatInfo("bot", True), None)
+    model.apply(RoomList((RoomInfo("PLAY1", "standard", seats, 3, "playing"),
+                          RoomInfo("WAIT2", "quick", half, 0, "waiting"))))
+    items = model.items()
+    assert "Petr v Ola" in items[0].label and "3 watching" in items[0].label
+    assert model.activate(items[0].command) == Watch("PLAY1")
+    assert model.activate(items[1].command) == JoinRoom("WAIT2")
+
+
+def test_quick_match_waits_and_a_refusal_returns_to_the_menu():
+    """Quick match shows the queue; an Error about it shows the reason and goes back to the menu."""
+    model = _online()
+    assert model.activate("quick") == QuickMatch(None)
+    model.apply(QueueStatus(True, None, 2))
+    assert model.screen == "waiting" and "2 in the queue" in model.items()[0].label
+    model.apply(Error("RATE_LIMITED", "slow down", "QuickMatch"))
+    assert model.screen == "menu" and model.error == "slow down"
+
+
+def test_keyboard_focus_skips_disabled_items_and_quit_quits():
+    """Down from the top skips disabled items when offline; Enter on Quit returns QUIT."""
+    model = LobbyModel()
+    model.move_focus(1)
+    assert model.focused().enabled
+    model.focus = len(model.items()) - 1
+    assert model.key("enter") == QUIT
+
+
+def test_results_words_from_each_seat_and_the_rematch_handshake():
+    """The winner reads 'You win!', the loser 'You lose'; an offer by the opponent turns the button into Accept."""
+    names = {"home": "HC Kladno", "away": "Sokol"}
+    win = results_model.build(3, 1, "home", "REGULAR_TIME", "home", names)
+    lose = results_model.build(3, 1, "home", "REGULAR_TIME", "away", names, {"home"})
+    watch = results_model.build(0, 0, None, "DRAW", None, names)
+    assert win.headline == "You win!" and win.score == "HC Kladno  3 : 1  Sokol" and "Full time" in win.reason
+    assert lose.headline == "You lose" and ("Accept the rematch", "rematch") in lose.options
+    assert watch.headline == "A draw" and all(c != "rematch" for _, c in watch.options)
+
+
+def test_a_legal_defender_move_is_accepted_and_an_illegal_one_names_the_rule():
+    """Moving a defender within its third passes the engine's setup check; into the crease it is refused."""
+    start: Position = samples.new_match()
+    team = "away" if start.to_move == "home" else "home"
+    end = start.own_end(team)
+    defender = next(s for s in start.stones if s.team == team and abs(s.x) > 300 and s.y < 0)
+    arrangement = placement.Arrangement(start, team)
+    assert arrangement.pick(defender.x, defender.y) == defender.id
+    arrangement.drop(defender.x - 30 * end, defender.y - 60)
+    assert arrangement.problem() is None
+    arrangement.pick(defender.x - 30 * end, defender.y - 60)
+    arrangement.drop(470.0 * end, 0.0)
+    assert "crease" in (arrangement.problem() or "")
+
+
+def test_a_drop_near_a_faceoff_spot_snaps_onto_it():
+    """IV.1 wants face-off spots exactly: a drop 8 mm off lands on the spot."""
+    start = samples.new_match()
+    spot = placement.formation.slot_spot("wing_1", start.own_end("home"))
+    assert placement.snap(start, "home", spot[0] + 6, spot[1] - 5) == spot
+
+
+def test_the_restart_offers_the_arrangement_and_a_spectator_gets_no_prompt():
+    """Before the first move the coach is offered to move defenders; spectators are offered nothing."""
+    start = samples.new_match()
+    offered = prompts.choices(start, "home", 0.0)
+    assert offered[-1].options == (("Move defenders", prompts.ARRANGE),) and offered[-1].deadline is None
+    assert prompts.choices(start, None, 0.0) == ()
