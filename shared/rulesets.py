@@ -36,21 +36,21 @@ class Settings:
     gravity: float = 9810.0  # mm/s²
     table_friction: float = 0.25  # μ of stones and puck sliding on the board: a = μ·g
     table_spin_friction: float = 0.25  # μ for turning on the spot (rotational friction torque)
-    restitution_stone_stone: float = 0.75
-    restitution_puck_stone: float = 0.75
+    restitution_stone_stone: float = 0.75  # bounce of two stones (1 = elastic)
+    restitution_puck_stone: float = 0.75  # bounce of the puck off a stone
     restitution_board: float = 0.55  # stone or puck against a board
     restitution_frame: float = 0.5  # against a goal frame (I.4)
     restitution_net: float = 0.1  # against the loosely hanging net (I.4)
     friction_stone_stone: float = 0.3  # surface friction between touching bodies
-    friction_puck_stone: float = 0.3
-    friction_board: float = 0.2
-    friction_frame: float = 0.2
-    friction_net: float = 0.6
+    friction_puck_stone: float = 0.3  # surface friction between the puck and a stone
+    friction_board: float = 0.2  # surface friction against a board
+    friction_frame: float = 0.2  # surface friction against a goal frame
+    friction_net: float = 0.6  # surface friction against a net
     # --- simulation (PHYSICS-NOTES §6; every one changes results, so they are pinned) -------
     step_hz: int = 480  # fixed step 1/480 s
-    solver_iterations: int = 10
+    solver_iterations: int = 10  # pymunk solver iterations per step
     collision_slop: float = 0.1  # mm
-    keyframe_hz: int = 60
+    keyframe_hz: int = 60  # keyframes per second in a move record (playback, XV.13e checks)
     flick_speed_min: float = 20.0  # mm/s (VII.1: every move moves the stone)
     flick_speed_max: float = 3000.0  # mm/s (§2 v_max; keeps every body under 12 mm per step)
     max_step_travel: float = 12.0  # mm: no body may move more than this in one step (no tunnelling)
@@ -80,7 +80,7 @@ class Settings:
     shootout_shot_ms: int = 15_000  # XV.18
     move_clock_ms: int = 30_000  # A35 house rule: time to make a move; 0 = no move clock
     disconnect_grace_ms: int = 60_000  # product decision 5 house rule: then the absent coach forfeits
-    choice_timeout_ms: int = 10_000  # A33, A47: time a coach has for a choice before the default applies
+    choice_timeout_ms: int = 10_000  # A33, A47, XI.3: time a coach has for a prompted choice before its default applies
     # --- fouls, privileges, exclusions (VIII, IX, X) -------------------------------------------
     privilege_moves: int = 2  # VIII.1: the offended team's consecutive moves
     privilege_cap: int = 3  # VIII.7: the most consecutive moves one move's penalties can give
