@@ -62,3 +62,16 @@ def test_every_engine_rule_of_issue_3_has_a_test() -> None:
     names = coverage.test_names(coverage.ROOT / "tests")
     missing = [r.id for r in rules if "ENGINE" in r.tags and _issue_3(r) and not coverage.covering(r, names, rules)]
     assert missing == []
+
+
+PART_2_CHAPTERS = ("III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI")
+
+
+@needs_rules
+def test_every_engine_and_digital_rule_of_chapters_III_to_XVI_has_a_test() -> None:
+    """Issue #4: every [ENGINE] or [DIGITAL] rule id of chapters III-XVI is named by at least one test."""
+    rules = coverage.parse_rules(coverage.RULES.read_text(encoding="utf-8"))
+    names = coverage.test_names(coverage.ROOT / "tests")
+    missing = [r.id for r in rules if r.chapter in PART_2_CHAPTERS and ({"ENGINE", "DIGITAL"} & set(r.tags))
+               and not coverage.covering(r, names, rules)]
+    assert missing == []
