@@ -196,7 +196,7 @@ class NetLink:
         self.connected = False
         self.player: str | None = None
         self.other: list[object] = []  # messages for other views (room lists, queue status)
-        self._version = 0
+        self._state: MatchState | None = None
         self._notes: list[str] = []
 
     @property
@@ -211,7 +211,7 @@ class NetLink:
         for note in self._notes:
             state.note(note, "error")
         self._notes.clear()
-        self._version = state.version
+        self._state = state
         if state.needs_resync and state.room is not None:
             if self.client.send(Resync(state.room, state.version)):
                 state.needs_resync = False
@@ -262,8 +262,10 @@ class NetLink:
         self.rematch.clear()
 
     def send(self, action: Action) -> None:
-        """Send a coach's action with the version it was decided on."""
-        if not self.client.send(Act(action, self._version)):
+        """Send a coach's action with the version it was decided on: the state's version now, since playback may
+        have finished (and the version advanced) after the last poll."""
+        version = self._state.version if self._state is not None else 0
+        if not self.client.send(Act(action, version)):
             self._notes.append("Not connected — the action was not sent")
 
     def request(self, message: object) -> bool:
