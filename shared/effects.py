@@ -205,6 +205,8 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
             for j in range(i + 1, n):
                 dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
                 need = radii[i] + radii[j]
+                if abs(dx) >= need or abs(dy) >= need:  # then hypot >= need too: skip it (settle runs every move)
+                    continue
                 d = math.hypot(dx, dy)
                 if d >= need:
                     continue
@@ -250,6 +252,7 @@ def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
         if not disc_allowed(pos[i][0], pos[i][1], radii[i]):
             return False
         for j in range(i + 1, n):
-            if math.hypot(pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]) < radii[i] + radii[j]:
+            dx, dy, need = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1], radii[i] + radii[j]
+            if abs(dx) < need and abs(dy) < need and math.hypot(dx, dy) < need:
                 return False
     return True

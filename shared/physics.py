@@ -21,6 +21,7 @@ pairs with the static bodies exactly.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -76,6 +77,8 @@ WATCH: dict[str, int] = {
 }
 
 _BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
+
+_XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a batch read
 
 # Keyframe states (events.MoveRecord).
 ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
@@ -189,6 +192,20 @@ def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tupl
     return tuple(out)
 
 
+@cache
+def _sensor_specs() -> tuple[tuple[str, tuple[tuple[float, float], ...], int, pymunk.ShapeFilter], ...]:
+    """Every region sensor as (name, vertices, collision type, filter) in insertion order, computed once:
+    boxes (4 vertices, ``REGION``, named by region) then boundary lines (2, ``EDGE``, named by their
+    index in ``region_edges``)."""
+    out: list[tuple[str, tuple[tuple[float, float], ...], int, pymunk.ShapeFilter]] = []
+    for region, (x0, x1, y0, y1), mask in region_boxes():
+        box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        out.append((region, box, REGION, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
+    for k, (a, b, _regions, mask) in enumerate(region_edges()):
+        out.append((str(k), (a, b), EDGE, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------- speeds and materials
 
 
@@ -290,20 +307,18 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         space.add(seg)
         names[seg] = wall.name
     if sensors:
-        for region, (x0, x1, y0, y1), mask in region_boxes():
-            box = pymunk.Poly(static, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-            box.sensor = True
-            box.collision_type = REGION
-            box.filter = pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)
-            space.add(box)
-            names[box] = region
-        for k, (a, b, _regions, mask) in enumerate(region_edges()):
-            line = pymunk.Segment(static, a, b, 0.0)
-            line.sensor = True
-            line.collision_type = EDGE
-            line.filter = pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)
-            space.add(line)
-            names[line] = str(k)
+        added: list[pymunk.Shape] = []
+        for name, vertices, collision_type, shape_filter in _sensor_specs():
+            if len(vertices) == 4:
+                sensor: pymunk.Shape = pymunk.Poly(static, vertices)
+            else:
+                sensor = pymunk.Segment(static, vertices[0], vertices[1], 0.0)
+            sensor.sensor = True
+            sensor.collision_type = collision_type
+            sensor.filter = shape_filter
+            names[sensor] = name
+            added.append(sensor)
+        space.add(*added)  # one call: pymunk's add costs as much again per call as the C insertion
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
     if flick.stone in index:
         vx, vy = flick.vx, flick.vy
@@ -354,11 +369,10 @@ class _Move:
         self.dirty: dict[tuple[str, str], None] = {}
         self.edge_regions = frozenset(r for _, _, regions, _ in region_edges() for r in regions)
         self.contacts = 0
-        self.last_raw: list[tuple[tuple[float, ...], tuple[int, ...]]] = [((), ())] * len(self.state)
         self.removing = False  # region events are not emitted while a body is taken off the board
         self.probe = probe
         self.max_travel = 0.0
-        self._after_step_cb: Callable[..., None] = self._after_step
+        self.after = False  # a callback of this step left work for ``_after_step``
         self._install_handlers()
 
     # ------------------------------------------------------------------ t0
@@ -367,10 +381,15 @@ class _Move:
         gap = self.settings.contact_touch_gap
         b = self.built
         found: set[tuple[str, str]] = set()
-        pos = [(body.position.x, body.position.y) for body in b.body_objs]
+        # the bodies were placed at exactly these coordinates, so no need to ask pymunk for them
+        pos = [(s.x, s.y) for s in self.position.stones] + [(self.position.puck.x, self.position.puck.y)]
+        radii = b.radii
         for i in range(len(pos)):
+            xi, yi = pos[i]
             for j in range(i + 1, len(pos)):
-                if math.hypot(pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]) <= b.radii[i] + b.radii[j] + gap:
+                dx, dy, limit = pos[j][0] - xi, pos[j][1] - yi, radii[i] + radii[j] + gap
+                # hypot >= max(|dx|, |dy|), so a pair far apart along one axis is skipped without it
+                if abs(dx) <= limit and abs(dy) <= limit and math.hypot(dx, dy) <= limit:
                     found.add(_pair(b.bodies[i], b.bodies[j]))
         for i, (x, y) in enumerate(pos):
             r = b.radii[i] + gap
@@ -422,7 +441,7 @@ class _Move:
         if na > nb:
             na, nb, approach = nb, na, (approach[1], approach[0])
         self.pending.append(_Pending(arb, na, nb, pre, abs(normal_speed), math.hypot(rvx, rvy), approach))
-        space.add_post_step_callback(self._after_step_cb, 0)
+        self.after = True
         return True
 
     def _separate_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
@@ -466,7 +485,7 @@ class _Move:
     def _mark(self, key: tuple[str, str]) -> None:
         """Note a (body, region) whose membership may have changed in this step."""
         self.dirty[key] = None
-        self.space.add_post_step_callback(self._after_step_cb, 0)
+        self.after = True
 
     def _resolve_regions(self) -> None:
         """Emit a RegionChange for every marked (body, region) whose membership differs from the last one.
@@ -503,8 +522,12 @@ class _Move:
         return _region_predicate(region)(x, y, self.built.radii[i])
 
     # ------------------------------------------------------------------ after a step with new contacts
-    def _after_step(self, space: pymunk.Space, key: object) -> None:
-        """After a step with transitions: resolve the regions, then the new contacts and their effects."""
+    def _after_step(self) -> None:
+        """After a step with transitions: resolve the regions, then the new contacts and their effects.
+
+        Called by the loop when ``after`` is set (a flag test per step is cheaper than pymunk's
+        post-step callbacks, which build a closure per registration)."""
+        self.after = False
         if self.dirty:
             self._resolve_regions()
         if self.pending:
@@ -610,7 +633,12 @@ class _Move:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> MoveRecord:
-        """Step to rest (D4) or the cap, keyframing every ``frame_steps`` steps."""
+        """Step to rest (D4) or the cap, keyframing every ``frame_steps`` steps.
+
+        Cost (the project's budget is 1.25x a bare loop of the same steps): a keyframe is one
+        ``pymunk.batch`` read, one copy of its bytes and the rest check on them; keyframes are quantised
+        only once the move is over (``_keyframes``).
+        """
         s = self.settings
         dt = 1.0 / s.step_hz
         frame_steps = max(1, s.step_hz // s.keyframe_hz)
@@ -618,29 +646,44 @@ class _Move:
         cap = s.move_cap_ms * s.step_hz // 1000
         step = self.space.step
         buf = pymunk.batch.Buffer()
+        get_bodies, fields, space = pymunk.batch.get_space_bodies, _BODY_FIELDS, self.space
         rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
-        frames: list[tuple[int, ...]] = []
+        raw: list[tuple[bytes, tuple[int, ...]]] = []  # per keyframe: the live bodies' floats and their states
         quiet = 0
         capped = False
-        data = self._read(buf)
-        frames.append(self._frame(data))
+        count, removed = len(self.built.bodies), self.removed
+        get_bodies(space, fields, buf)
+        # x, y, angle, vx, vy, ω (``_BODY_FIELDS``) per body still in the space, in ``bodies`` order: the
+        # static body follows them, and the puck is last, so taking it out never reorders the stones
+        floats = buf.float_buf()[: 48 * count]
+        raw.append((floats, tuple(self.state)))
         while True:
             base = self.step
             if self.probe:
                 for k in range(frame_steps):
                     self.step = base + k + 1
                     step(dt)
-                    self._measure_travel(buf, data)
-                    data = self._read(buf)
+                    if self.after:
+                        self._after_step()
+                    buf.clear()
+                    get_bodies(space, fields, buf)
+                    after = buf.float_buf()[: 48 * (count - len(removed))]
+                    self._measure_travel(floats, after)
+                    floats = after
             else:
                 for k in range(frame_steps):
                     self.step = base + k + 1
                     step(dt)
-            data = self._read(buf)
-            frames.append(self._frame(data))
+                    if self.after:
+                        self._after_step()
+            buf.clear()
+            get_bodies(space, fields, buf)
+            floats = buf.float_buf()[: 48 * (count - len(removed))]
+            raw.append((floats, tuple(self.state)))
+            data = memoryview(floats).cast("d")
             moving = False
-            for j in range(0, len(data), 6):
-                vx, vy, w = data[j + 3], data[j + 4], data[j + 5]
+            for j in range(3, len(data), 6):
+                vx, vy, w = data[j], data[j + 1], data[j + 2]
                 if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
                     moving = True
                     break
@@ -650,55 +693,61 @@ class _Move:
             if self.step >= cap:
                 capped = True
                 break
-        for obj in self.built.body_objs:  # D4: velocities are zeroed at rest
-            obj.velocity = (0.0, 0.0)
-            obj.angular_velocity = 0.0
         self.events.sort(key=_event_order)  # a canonical order inside each step (D6: the order is informative)
         self.events.append(AtRest(self.step, capped))
-        final, interventions = self._referee(data)
+        final, interventions = self._referee(memoryview(floats).cast("d").tolist())
         return MoveRecord(
             bodies=self.built.bodies,
             events=tuple(self.events),
             steps=self.step,
             step_hz=s.step_hz,
             frame_steps=frame_steps,
-            keyframes=tuple(frames),
+            keyframes=self._keyframes(raw),
             final=final,
             interventions=interventions,
         )
 
-    def _read(self, buf: pymunk.batch.Buffer) -> list[float]:
-        """x, y, angle, vx, vy, ω of every body still in the space, in ``bodies`` order (the puck is
-        always last, so taking it out never reorders the stones)."""
-        buf.clear()
-        pymunk.batch.get_space_bodies(self.space, _BODY_FIELDS, buf)
-        live = len(self.built.bodies) - len(self.removed)
-        return memoryview(buf.float_buf()).cast("d")[: 6 * live].tolist()
+    def _keyframes(self, raw: list[tuple[bytes, tuple[int, ...]]]) -> tuple[tuple[int, ...], ...]:
+        """The keyframes: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord).
 
-    def _frame(self, data: list[float]) -> tuple[int, ...]:
-        """One keyframe: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord).
-
-        Most bodies lie still in most frames, so a body whose raw state is unchanged reuses its ints."""
-        out: list[int] = []
-        state, removed, last = self.state, self.removed, self.last_raw
-        for i in range(len(state)):
-            if i in removed:
-                x, y = removed[i]
-                out += (round(x * 100), round(y * 100), 0, state[i])
+        A body missing from a frame's floats has been taken off the board (the puck is always last, so
+        only the tail can be missing) and lies where ``removed`` says. Most bodies lie still in most
+        frames, so a frame equal to the previous one, or a body whose bytes and state are unchanged,
+        reuses the ints already computed.
+        """
+        count, removed = len(self.built.bodies), self.removed
+        unpack = _XYA.unpack_from
+        last: list[tuple[bytes, int, tuple[int, ...]] | None] = [None] * count
+        frames: list[tuple[int, ...]] = []
+        previous: tuple[bytes, tuple[int, ...]] | None = None
+        for entry in raw:
+            if entry == previous:
+                frames.append(frames[-1])
                 continue
-            j = 6 * i
-            raw = (data[j], data[j + 1], data[j + 2], state[i])
-            cached = last[i]
-            if cached[0] != raw:
-                cached = last[i] = (raw, (round(raw[0] * 100), round(raw[1] * 100), round(raw[2] * 1000), raw[3]))
-            out += cached[1]
-        return tuple(out)
+            previous = entry
+            floats, state = entry
+            live = len(floats) // 48
+            out: list[int] = []
+            for i in range(count):
+                if i >= live:
+                    x, y = removed[i]
+                    out += (round(x * 100), round(y * 100), 0, state[i])
+                    continue
+                o = 48 * i
+                key = floats[o:o + 24]
+                cached = last[i]
+                if cached is None or cached[0] != key or cached[1] != state[i]:
+                    x, y, a = unpack(floats, o)
+                    cached = last[i] = (key, state[i], (round(x * 100), round(y * 100), round(a * 1000), state[i]))
+                out += cached[2]
+            frames.append(tuple(out))
+        return tuple(frames)
 
-    def _measure_travel(self, buf: pymunk.batch.Buffer, before: list[float]) -> None:
-        """Probe mode only: the largest distance any body moved in the last step."""
-        after = self._read(buf)
-        for j in range(0, min(len(before), len(after)), 6):
-            d = math.hypot(after[j] - before[j], after[j + 1] - before[j + 1])
+    def _measure_travel(self, before: bytes, after: bytes) -> None:
+        """Probe mode only: the largest distance any body moved in the last step (batch reads of both)."""
+        a, b = memoryview(before).cast("d"), memoryview(after).cast("d")
+        for j in range(0, min(len(a), len(b)), 6):
+            d = math.hypot(b[j] - a[j], b[j + 1] - a[j + 1])
             if d > self.max_travel:
                 self.max_travel = d
 
@@ -759,6 +808,7 @@ def _exact_pair(e: float, u: float) -> Callable[[pymunk.Arbiter, pymunk.Space, o
     return pre_solve
 
 
+@cache
 def _region_predicate(region: str) -> Callable[[float, float, float], bool]:
     """The geometry predicate a region sensor stands for (the closed regions of shared.geometry)."""
     head, _, tail = region.partition(":")
