@@ -15,6 +15,10 @@ the rulings live in ``shared.referee`` (one module per chapter) and the physics 
   default of ``team``'s prompt of that kind instead.
 * ``legal_stones(position, team)`` - the stones the client lets the coach flick (D3, V.7).
 * ``technical_goal(position, team)`` - an admin ruling (VII.2, IX.7, XII.5, A52); no coach action reaches it.
+* ``forfeit(position, team, reason)`` - product decision 5: a coach stayed away past the disconnect grace or
+  resigned; his team loses (``shared.referee.forfeit``).
+* ``apply_event(position, event)`` - an action or a clock event (``Elapse``, ``Timeout``, ``Forfeit`` of
+  ``shared.model``): the one path by which a logged match, and the scenario exported from it, is replayed.
 
 The goalie-foul exclusion (VIII.1a, XII.7, A47) is applied at once with the documented default
 (``goalie_exclusion_default``), so every position is complete and a scenario needs no choice; until
@@ -32,7 +36,20 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from shared import physics
-from shared.model import STONE_IDS, Action, ChooseExclusion, Flick, Position, Setup, Team, other
+from shared.model import (
+    STONE_IDS,
+    Action,
+    ChooseExclusion,
+    ClockEvent,
+    Elapse,
+    Flick,
+    Forfeit,
+    Position,
+    Setup,
+    Team,
+    Timeout,
+    other,
+)
 from shared.outcome import ActionResult, Decision
 from shared.referee import (
     activity,
@@ -48,11 +65,12 @@ from shared.referee import (
 )
 from shared.referee.adjudicate import in_contract_order, judge
 from shared.referee.choices import Prompt
+from shared.referee.forfeit import forfeit
 from shared.referee.moves import conclude, shot_move, speed_problem
 from shared.rulesets import Settings, make_settings
 
-__all__ = ["HANDLERS", "Prompt", "apply_action", "legal_stones", "prompts", "settings_of", "technical_goal",
-           "timeout"]
+__all__ = ["HANDLERS", "Prompt", "apply_action", "apply_event", "forfeit", "legal_stones", "prompts", "settings_of",
+           "technical_goal", "timeout"]
 
 Handler = Callable[[Position, Action, Settings], ActionResult]
 
@@ -257,3 +275,31 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     after = setup.restart(scored, other(team), settings, returning=returning)
     decisions.append(Decision.of("RESTART", team=other(team)))
     return ActionResult(True, after, in_contract_order(decisions))
+
+
+# --------------------------------------------------------------------------- clock and house-rule events
+
+
+def apply_event(position: Position, event: Action | ClockEvent) -> ActionResult:
+    """Apply a coach's action or a clock event - the fold a logged match (and its exported scenario) is.
+
+    * ``Elapse(ms)``: A34, product decision 5 - ``ms`` of running clock pass with no move (``clock.elapse``:
+      parts and breaks may end, several in one event). Time cannot be refused: after the match it changes
+      nothing and is still accepted; a negative ``ms`` is refused.
+    * ``Timeout(team, kind)``: ``timeout`` - the move clock ran out (the turn passes), or a choice did.
+    * ``Forfeit(team, reason)``: product decision 5 - ``team`` loses the match (``shared.referee.forfeit``).
+    * any ``Action``: ``apply_action``.
+
+    Every result has the shape of an action's (accepted with decisions and the next position, or refused
+    changing nothing), so the server, ``sprtec scenario`` and tests treat all entries alike.
+    """
+    if isinstance(event, Elapse):
+        if event.ms < 0:
+            return ActionResult.refused(position, "ACTION_NOT_ALLOWED", f"time cannot run backwards ({event.ms} ms)")
+        after, decisions = clock.elapse(position, event.ms, settings_of(position))
+        return ActionResult(True, after, tuple(decisions))
+    if isinstance(event, Timeout):
+        return timeout(position, event.team, event.kind)
+    if isinstance(event, Forfeit):
+        return forfeit(position, event.team, event.reason)
+    return apply_action(position, event)

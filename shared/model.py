@@ -367,3 +367,50 @@ ACTION_TYPES: dict[str, type] = {
     "choose_exclusion": ChooseExclusion,
     "setup": Setup,
 }
+
+
+# --------------------------------------------------------------------------- clock and house-rule events
+# What happens to a match without a coach acting: running time passes, a move clock or a choice runs out, a
+# coach forfeits. They are NOT actions (not in ``Action``/``ACTION_TYPES``): the protocol's ``Act`` decodes
+# through ``ACTION_TYPES`` only, so no client can send one. The server makes them from its clocks and its
+# connections and logs them; a scenario may list them beside the actions (docs/SCENARIOS-EXTENSIONS.md), so
+# a logged match exports to a scenario that replays exactly (``shared.match.apply_event``).
+
+
+@dataclass(frozen=True, slots=True)
+class Elapse:
+    """A34 (product decision 5): ``ms`` milliseconds of running clock pass with no move (aiming, setups, breaks)."""
+
+    ms: int
+    action: Literal["elapse"] = "elapse"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """A35 house rule: ``team``'s move clock ran out (the turn passes), or with ``kind`` its choice of that prompt
+    kind ran out (the prompt's documented default applies)."""
+
+    team: Team
+    kind: str | None = None
+    action: Literal["timeout"] = "timeout"
+
+
+ForfeitReason = Literal["FORFEIT_DISCONNECTED", "RESIGNED"]
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Product decision 5 (house rule): ``team`` loses the match - it stayed away past the disconnect grace
+    (``FORFEIT_DISCONNECTED``) or its coach left the running match (``RESIGNED``)."""
+
+    team: Team
+    reason: ForfeitReason = "FORFEIT_DISCONNECTED"
+    action: Literal["forfeit"] = "forfeit"
+
+
+ClockEvent = Elapse | Timeout | Forfeit
+SCENARIO_EVENT_TYPES: dict[str, type] = {
+    "elapse": Elapse,
+    "timeout": Timeout,
+    "forfeit": Forfeit,
+}

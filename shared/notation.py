@@ -14,6 +14,12 @@ Literal, bool/int/float/str), so the referee can add state to ``Position`` witho
 a field round-trips as long as its type is built from those pieces.
 
 Actions are written and read exactly (no quantisation): a logged action must replay to the same move.
+
+Scenarios may also hold clock events beside the actions (``elapse``, ``timeout``, ``forfeit``; ``shared.model``
+"clock and house-rule events", docs/SCENARIOS-EXTENSIONS.md) and the flag ``timed``: that is what lets a match
+log be written as a scenario that replays exactly. ``action_from_json`` still reads coach actions only (it is
+what the protocol's ``Act`` decodes with, so no client can send a clock event); ``event_from_json`` reads
+either. ``log_entry_events`` turns one server log entry into the events it stands for.
 """
 
 from __future__ import annotations
@@ -28,7 +34,21 @@ from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from shared import formation, geometry
-from shared.model import ACTION_TYPES, ALL_STONE_IDS, TEAMS, Action, Part, Position, Stone, team_of_id
+from shared.model import (
+    ACTION_TYPES,
+    ALL_STONE_IDS,
+    SCENARIO_EVENT_TYPES,
+    TEAMS,
+    Action,
+    ClockEvent,
+    Elapse,
+    Forfeit,
+    Part,
+    Position,
+    Stone,
+    Timeout,
+    team_of_id,
+)
 from shared.outcome import ActionResult
 from shared.rulesets import Settings, SettingsError, coerce_setting, make_settings
 
@@ -67,12 +87,21 @@ class NotationError(ValueError):
         return out
 
 
+ScenarioEntry = Action | ClockEvent  # what a scenario's "actions" list may hold
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """SCENARIOS.md "Scenario": a position and the actions to apply to it in order."""
+    """SCENARIOS.md "Scenario": a position and the actions (and clock events) to apply to it in order.
+
+    ``timed`` (an addition, docs/SCENARIOS-EXTENSIONS.md): time passes only by moves and the scenario's
+    ``elapse`` events - ``sprtec scenario`` then waits out no break by itself. An export sets it, because its
+    events already say how long every break lasted and a setup may be placed during one.
+    """
 
     position: Position
-    actions: tuple[Action, ...] = ()
+    actions: tuple[ScenarioEntry, ...] = ()
+    timed: bool = False
 
 
 # =========================================================================== JSON text
@@ -550,7 +579,13 @@ def goal_frame_overlap(x: float, y: float, r: float, tol: float = 0.0) -> int | 
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as SCENARIOS.md writes it: ``team``, ``action``, then its other fields, numbers exact."""
+    """An action as SCENARIOS.md writes it: ``team``, ``action``, then its other fields, numbers exact.
+
+    Coach actions only (``TypeError`` for a clock event, which ``event_to_json`` writes): the protocol writes an
+    ``Act`` with this, and an ``Act`` never carries a clock event.
+    """
+    if ACTION_TYPES.get(getattr(action, "action", None)) is not type(action):  # type: ignore[arg-type]
+        raise TypeError(f"not a coach action: {action!r} (a scenario's clock events are written by event_to_json)")
     body = _encode_dataclass(action, True)
     return {"team": body.pop("team"), "action": body.pop("action"), **body}
 
@@ -570,11 +605,87 @@ def action_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action"
         raise
 
 
+# --------------------------------------------------------------------------- clock events
+
+
+def event_to_json(event: ScenarioEntry) -> dict[str, Any]:
+    """A scenario entry as written: an action (``action_to_json``) or a clock event.
+
+    ``{"action": "elapse", "ms": N}``, ``{"team": T, "action": "timeout"}`` (with ``"kind"`` only when a choice
+    timed out) and ``{"team": T, "action": "forfeit", "reason": R}``.
+    """
+    if isinstance(event, Elapse):
+        return {"action": "elapse", "ms": event.ms}
+    if isinstance(event, Timeout):
+        out: dict[str, Any] = {"team": event.team, "action": "timeout"}
+        if event.kind is not None:
+            out["kind"] = event.kind
+        return out
+    if isinstance(event, Forfeit):
+        return {"team": event.team, "action": "forfeit", "reason": event.reason}
+    return action_to_json(event)
+
+
+def event_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action") -> ScenarioEntry:
+    """Read one scenario entry: a coach action or a clock event (``NotationError`` ``INVALID_ACTION`` naming the
+    field). Only scenarios and logs read these; the protocol reads actions with ``action_from_json``."""
+    try:
+        raw = _document(data, "INVALID_ACTION")
+        name = raw.get("action")
+        if name in ACTION_TYPES:
+            return action_from_json(raw, path=path)
+        if name not in SCENARIO_EVENT_TYPES:
+            shown = json.dumps(name) if _plain(name) else _kind(name)
+            known = ", ".join((*ACTION_TYPES, *SCENARIO_EVENT_TYPES))
+            raise NotationError(f"unknown action {shown}; expected one of {known}", path=_join(path, "action"))
+        where = f"{path} ({name})"
+        event = _decode_dataclass(raw, SCENARIO_EVENT_TYPES[name], where, True)
+        if isinstance(event, Elapse) and event.ms < 0:
+            raise NotationError(f"time cannot run backwards: {event.ms} ms", path=_join(where, "ms"))
+        return event  # type: ignore[no-any-return]
+    except NotationError as exc:
+        exc.code = exc.code or "INVALID_ACTION"
+        raise
+
+
+def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
+                     elapsed_ms: int) -> tuple[ScenarioEntry, ...]:
+    """The events one server log entry (``server.store.LogEntry``) stands for, in order.
+
+    An entry is clock time first, then one input: ``Elapse(elapsed_ms)`` when time passed, then the
+    ``action``, a move-clock ``Timeout``, a ``Forfeit`` after the disconnect grace (``forfeit``) or of a coach
+    who left (``resign``), or nothing (``elapse``). ``sprtec export`` writes these; applied in order through
+    ``shared.match.apply_event`` they are the server's replay of the entry.
+    """
+    events: list[ScenarioEntry] = [Elapse(elapsed_ms)] if elapsed_ms > 0 else []
+    if kind == "elapse":
+        return tuple(events)
+    if kind == "action":
+        if action is None:
+            raise NotationError("an action entry without its action", code="INVALID_ACTION")
+        events.append(action_from_json(action))
+        return tuple(events)
+    if team not in TEAMS:
+        raise NotationError(f"a {kind!r} entry names no team ({team!r})", code="INVALID_ACTION")
+    if kind == "timeout":
+        events.append(Timeout(team))  # type: ignore[arg-type]
+    elif kind == "forfeit":
+        events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))  # type: ignore[arg-type]
+    elif kind == "resign":
+        events.append(Forfeit(team, "RESIGNED"))  # type: ignore[arg-type]
+    else:
+        raise NotationError(f"unknown log entry kind {kind!r}", code="INVALID_ACTION")
+    return tuple(events)
+
+
 # =========================================================================== scenarios and results
 
 
 def scenario_from_json(data: dict[str, Any] | str | bytes) -> Scenario:
-    """Read a scenario; a bare position (``"format": "sprtec-position/1"``) reads as a scenario without actions."""
+    """Read a scenario; a bare position (``"format": "sprtec-position/1"``) reads as a scenario without actions.
+
+    ``actions`` may hold clock events (``event_from_json``); ``timed`` is true or false (default false).
+    """
     raw = _document(data, "INVALID_SCENARIO")
     if raw.get("format") == POSITION_FORMAT:
         return Scenario(position_from_json(raw))
@@ -583,8 +694,12 @@ def scenario_from_json(data: dict[str, Any] | str | bytes) -> Scenario:
         raise NotationError(f"expected {SCENARIO_FORMAT!r} or {POSITION_FORMAT!r}, not {shown}", path="format",
                             code="INVALID_SCENARIO")
     for key in raw:
-        if key not in ("format", "position", "actions"):
-            raise NotationError(f"unknown field {key!r}; expected format, position, actions", code="INVALID_SCENARIO")
+        if key not in ("format", "position", "actions", "timed"):
+            raise NotationError(f"unknown field {key!r}; expected format, position, actions, timed",
+                                code="INVALID_SCENARIO")
+    timed = raw.get("timed", False)
+    if not isinstance(timed, bool):
+        raise NotationError(f"expected true or false, not {_kind(timed)}", path="timed", code="INVALID_SCENARIO")
     position_raw = raw.get("position", {})
     if not isinstance(position_raw, dict):
         raise NotationError(f"expected a position object, not {_kind(position_raw)}", path="position",
@@ -598,17 +713,20 @@ def scenario_from_json(data: dict[str, Any] | str | bytes) -> Scenario:
         if not isinstance(item, dict):
             raise NotationError(f"expected an action object, not {_kind(item)}", path=f"actions[{i}]",
                                 code="INVALID_ACTION")
-        actions.append(action_from_json(item, path=f"actions[{i}]"))
-    return Scenario(position, tuple(actions))
+        actions.append(event_from_json(item, path=f"actions[{i}]"))
+    return Scenario(position, tuple(actions), timed)
 
 
 def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
-    """The canonical JSON object of a scenario."""
-    return {
+    """The canonical JSON object of a scenario (``timed`` only when true, so plain scenarios stay as they were)."""
+    out: dict[str, Any] = {
         "format": SCENARIO_FORMAT,
         "position": position_to_json(scenario.position),
-        "actions": [action_to_json(a) for a in scenario.actions],
+        "actions": [event_to_json(a) for a in scenario.actions],
     }
+    if scenario.timed:
+        out["timed"] = True
+    return out
 
 
 def result_to_json(result: ActionResult, index: int, *, with_position: bool = True) -> dict[str, Any]:

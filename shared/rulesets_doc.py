@@ -98,7 +98,10 @@ def render() -> str:
         "  flick (XV.18), or a penalty shot whose shooter's move clock ran out (A35).",
         "* `ACTIVITY_ENDED` reasons: `CLEARED`, `NOT_COUNTED`, `STOPPED`, `PUCK_TOUCHED`, `EARLY_ENTRY`, `FOUL`,",
         "  `NOT_RETURNED`, `GOAL`, `RESTART`, `PENALTY_SHOT`, `PART_ENDED` (XI).",
-        "* `MATCH_ENDED` reasons: `REGULAR_TIME`, `OVERTIME`, `DRAW`, `SUDDEN_DEATH`, `SHOOTOUT`.",
+        "* `MATCH_ENDED` reasons: `REGULAR_TIME`, `OVERTIME`, `DRAW`, `SUDDEN_DEATH`, `SHOOTOUT`; and",
+        "  `FORFEIT_DISCONNECTED`, `RESIGNED` of a `forfeit` clock event (product decision 5).",
+        "* Clock events in a scenario's actions (`elapse`, `timeout`, `forfeit`) and the scenario flag `timed`:",
+        "  docs/SCENARIOS-EXTENSIONS.md.",
         "",
     ]
     return "\n".join(lines)

@@ -207,3 +207,113 @@ def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
     mover = next(r for r in results[1:] if r["accepted"])
     assert _codes(mover)[0] == "RESTART" and mover["position"]["part"]["kind"] == "period"
     assert mover["position"]["part"]["number"] == 2 and starter in ("home", "away")
+
+
+# -------------------------------------------------------------------------- clock events (docs/SCENARIOS-EXTENSIONS.md)
+
+CLOCKED = {"ruleset": "standard", "settings": {"period_ms": 5000, "break_ms": 2000}, "to_move": "home",
+           "part": {"kind": "period", "number": 1, "clock_ms": 3000}}
+
+
+def _clocked(*entries: dict[str, Any], timed: bool = False) -> list[dict[str, Any]]:
+    """Run the entries from CLOCKED (period 1 with 3 s left) through ``sprtec scenario -``."""
+    scenario = {"format": "sprtec-scenario/1", "position": CLOCKED, "actions": list(entries), "timed": timed}
+    done = _run("-", stdin=json.dumps(scenario).encode())
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout)["results"]
+
+
+def test_clock_events_run_through_the_command_with_the_result_shape_of_an_action():
+    """elapse, timeout and forfeit each give index, accepted, duration_ms 0, decisions and a valid position."""
+    results = _clocked({"action": "elapse", "ms": 1000}, {"team": "home", "action": "timeout"},
+                       {"team": "home", "action": "forfeit", "reason": "RESIGNED"})
+    assert [r["index"] for r in results] == [0, 1, 2]
+    for entry in results:
+        assert list(entry) == ["index", "accepted", "duration_ms", "decisions", "position"]
+        assert entry["accepted"] is True and entry["duration_ms"] == 0
+        assert notation.position_to_json(notation.position_from_json(entry["position"])) == entry["position"]
+    assert results[0]["position"]["part"]["clock_ms"] == 2000 and results[0]["decisions"] == []
+
+
+def test_elapse_across_a_period_end_ends_the_part_and_runs_on_into_the_break_and_the_next_period():
+    """III.1, III.5, A34: 4 s from 3 s left ends period 1 and leaves 1 s gone of the break; 1.5 s more ends the
+    break (RESTART) and runs 0.5 s of period 2."""
+    results = _clocked({"action": "elapse", "ms": 4000}, {"action": "elapse", "ms": 1500})
+    assert results[0]["decisions"] == [{"code": "PART_ENDED", "part": {"kind": "period", "number": 1}}]
+    assert results[0]["position"]["part"] == {"kind": "break", "number": 1, "clock_ms": 1000}
+    assert _codes(results[1]) == ["RESTART"]
+    assert results[1]["position"]["part"] == {"kind": "period", "number": 2, "clock_ms": 4500}
+
+
+def test_one_elapse_through_the_last_period_ends_the_match_by_time():
+    """Every part ended by one long elapse: PART_ENDED and RESTART per part, then MATCH_ENDED (REGULAR_TIME or a
+    DRAW at 0:0); time after the end changes nothing and is still accepted."""
+    results = _clocked({"action": "elapse", "ms": 60_000}, {"action": "elapse", "ms": 1000})
+    codes = _codes(results[0])
+    assert codes.count("PART_ENDED") == 3 and codes.count("RESTART") == 2 and codes[-1] == "MATCH_ENDED"
+    assert results[0]["position"]["result"] == {"winner": None, "reason": "DRAW"}
+    assert results[1]["accepted"] and results[1]["decisions"] == []
+    assert results[1]["position"] == results[0]["position"]
+
+
+def test_a_move_clock_timeout_passes_the_turn_and_only_the_team_to_move_can_time_out():
+    """A35 house rule: home's move clock runs out, away is to move, the move number stays; away's own timeout
+    then passes it back, while a second home timeout in a row is refused NOT_YOUR_TURN."""
+    results = _clocked({"team": "home", "action": "timeout"}, {"team": "home", "action": "timeout"},
+                       {"team": "away", "action": "timeout"})
+    assert results[0]["position"]["to_move"] == "away" and results[0]["decisions"] == []
+    assert results[0]["position"]["move_number"] == 0
+    assert results[1]["accepted"] is False and results[1]["error"]["code"] == "NOT_YOUR_TURN"
+    assert results[2]["position"]["to_move"] == "home"
+
+
+def test_a_choice_timeout_applies_the_prompts_default():
+    """XV.11, A33: the goalie's and the shooter's setup choices time out (kind "setup"); the defaults are placed
+    and the shot can be taken. A kind nobody is asked for is refused."""
+    data = json.loads((EXAMPLES / "penalty-shot.json").read_text())
+    data["actions"] = [data["actions"][0], {"team": "away", "action": "timeout", "kind": "count"},
+                       {"team": "away", "action": "timeout", "kind": "setup"},
+                       {"team": "home", "action": "timeout", "kind": "setup"}]
+    done = _run("-", stdin=json.dumps(data).encode())
+    results = json.loads(done.stdout)["results"]
+    assert results[1]["accepted"] is False and results[1]["error"]["code"] == "ACTION_NOT_ALLOWED"
+    assert results[2]["accepted"] and results[2]["position"]["penalty"]["goalie_set"] is True
+    assert results[3]["accepted"] and results[3]["position"]["penalty"]["shooter_set"] is True
+
+
+def test_a_forfeit_ends_the_match_with_the_other_team_as_winner_and_nothing_follows():
+    """Product decision 5: away forfeits (disconnected) - MATCH_ENDED home; a flick and a second forfeit after it
+    are refused MATCH_OVER and change nothing."""
+    results = _clocked({"team": "away", "action": "forfeit"},
+                       {"team": "home", "action": "flick", "stone": "h4", "vx": 500.0, "vy": 0.0},
+                       {"team": "home", "action": "forfeit", "reason": "RESIGNED"})
+    assert results[0]["decisions"] == [{"code": "MATCH_ENDED", "winner": "home", "reason": "FORFEIT_DISCONNECTED"}]
+    assert results[0]["position"]["result"] == {"winner": "home", "reason": "FORFEIT_DISCONNECTED"}
+    assert results[0]["position"]["score"] == {"home": 0, "away": 0}
+    assert [r["error"]["code"] for r in results[1:]] == ["MATCH_OVER", "MATCH_OVER"]
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_only_an_untimed_scenario_waits_out_a_break_before_an_action(timed: bool):
+    """Untimed (SCENARIOS.md): a flick in the break waits it out and is played in period 2, reporting RESTART first.
+    Timed (an export): the break still runs, so the flick is refused; an elapse ends the break instead."""
+    flick = {"team": "home", "action": "flick", "stone": "h2", "vx": -500.0, "vy": 0.0}  # V.7: the centre forward
+    results = _clocked({"action": "elapse", "ms": 3000}, flick, timed=timed)
+    if not timed:
+        assert results[1]["accepted"] and _codes(results[1])[0] == "RESTART"
+        assert results[1]["position"]["part"]["number"] == 2
+    else:
+        assert results[1]["accepted"] is False and results[1]["error"]["code"] == "ACTION_NOT_ALLOWED"
+        assert "break" in results[1]["error"]["message"]
+
+
+def test_the_extensions_doc_example_runs_with_every_entry_accepted():
+    """docs/SCENARIOS-EXTENSIONS.md's timed scenario reads and runs: period end, break, RESTART, a move, RESIGNED."""
+    text = (ROOT / "docs" / "SCENARIOS-EXTENSIONS.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```json\n(.*?)```", text, flags=re.S)
+    assert notation.scenario_from_json(block).timed is True
+    done = _run("-", "--no-position", stdin=block.encode())
+    results = json.loads(done.stdout)["results"]
+    assert all(r["accepted"] for r in results)
+    assert [_codes(r) for r in results] == [[], [], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
+    assert results[-1]["decisions"][0] == {"code": "MATCH_ENDED", "winner": "away", "reason": "RESIGNED"}

@@ -12,6 +12,11 @@ command prints one JSON object ``{"format": "sprtec-scenario-error/1", "error": 
 ``UNREADABLE``, ``INVALID_JSON``, ``INVALID_POSITION``, ``INVALID_ACTION`` or ``INVALID_SCENARIO``; ``path``
 names the offending field (``position.stones[3].x``) and ``body`` the offending body (``a2``, ``puck``) where
 there is one. A bare position file (``"format": "sprtec-position/1"``) runs as a scenario with no actions.
+
+Beside the actions a scenario may hold clock events (docs/SCENARIOS-EXTENSIONS.md): ``elapse`` (running time
+passes), ``timeout`` (a move clock or choice ran out) and ``forfeit`` (house rule: a team loses). Every entry
+goes through ``shared.match.apply_event``, the same path as the server's log, and gets a result entry of the
+same shape (a clock event's ``duration_ms`` is 0). This is what makes ``sprtec export`` replayable here.
 """
 
 from __future__ import annotations
@@ -48,15 +53,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> list[dict[str, Any]]:
-    """Apply the actions in order through ``shared.match.apply_action``; one result entry per action.
+    """Apply the entries in order through ``shared.match.apply_event``; one result entry per action or event.
 
-    Time advances only by moves (SCENARIOS.md), so a break would never end: before each action the rest of a
-    break is waited out (``clock.wait_out_break``, III.5) and its decisions (the next part's ``RESTART``) are
-    reported first in that action's result - or, when the action is refused, in the next accepted one.
+    Time advances only by moves (SCENARIOS.md) and ``elapse`` events, so in a scenario that is not ``timed`` a
+    break would never end: before each coach action the rest of a break is waited out (``clock.wait_out_break``,
+    III.5) and its decisions (the next part's ``RESTART``) are reported first in that action's result - or, when
+    the action is refused, in the next accepted entry. A clock event never waits: an ``elapse`` runs through the
+    break itself, and a forfeit or timeout happens when it happens. A ``timed`` scenario (an export) waits out
+    nothing: its ``elapse`` events say exactly how long every break lasted.
     """
     from dataclasses import replace  # the engine is heavy (pymunk); import only when running
 
-    from shared.match import apply_action, settings_of
+    from shared.match import apply_event, settings_of
+    from shared.model import SCENARIO_EVENT_TYPES
     from shared.referee import clock
     from shared.referee.adjudicate import in_contract_order
 
@@ -64,12 +73,15 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
     pending: tuple = ()  # type: ignore[type-arg]
     results = []
     for index, action in enumerate(scenario.actions):
-        position, waited = clock.wait_out_break(position, settings_of(position))
-        pending += waited
-        result = apply_action(position, action)
+        is_event = action.action in SCENARIO_EVENT_TYPES
+        if not scenario.timed and not is_event:
+            position, waited = clock.wait_out_break(position, settings_of(position))
+            pending += waited
+        result = apply_event(position, action)
         if result.accepted:
-            if pending:
-                result = replace(result, decisions=(*pending, *in_contract_order(result.decisions)))
+            if pending:  # a clock event's decisions are already in time order (parts end one after the other)
+                own = result.decisions if is_event else in_contract_order(result.decisions)
+                result = replace(result, decisions=(*pending, *own))
                 pending = ()
             position = result.position
         results.append(notation.result_to_json(result, index, with_position=with_position))

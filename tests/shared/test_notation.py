@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from shared import formation, notation
 from shared.model import (
+    Elapse,
     ExclusionChoice,
     Flick,
+    Forfeit,
     GoalieReset,
     Part,
     Placement,
@@ -23,6 +25,7 @@ from shared.model import (
     Result,
     Setup,
     Stone,
+    Timeout,
 )
 from shared.notation import NotationError
 from shared.outcome import ActionResult, Decision
@@ -248,6 +251,109 @@ def test_scenario_errors_name_the_action_index():
     for bad in ({"actions": [3]}, {"actions": {}}, {"position": [], "actions": []}, {"extra": 1}):
         with pytest.raises(NotationError):
             notation.scenario_from_json(bad)
+
+
+# -------------------------------------------------------------------------- clock events (docs/SCENARIOS-EXTENSIONS.md)
+
+
+CLOCK_EVENTS = [
+    (Elapse(12_345), {"action": "elapse", "ms": 12345}),
+    (Timeout("away"), {"team": "away", "action": "timeout"}),
+    (Timeout("home", "exclusion"), {"team": "home", "action": "timeout", "kind": "exclusion"}),
+    (Forfeit("home", "RESIGNED"), {"team": "home", "action": "forfeit", "reason": "RESIGNED"}),
+    (Forfeit("away"), {"team": "away", "action": "forfeit", "reason": "FORFEIT_DISCONNECTED"}),
+]
+
+
+@pytest.mark.parametrize(("event", "raw"), CLOCK_EVENTS, ids=[repr(e) for e, _ in CLOCK_EVENTS])
+def test_clock_events_write_as_documented_and_read_back(event: object, raw: dict):
+    """elapse, timeout (kind only when given) and forfeit: the written object, and reading it gives the event."""
+    assert notation.event_to_json(event) == raw  # type: ignore[arg-type]
+    assert notation.event_from_json(raw) == event
+
+
+def test_a_forfeit_without_reason_is_the_disconnect_forfeit():
+    """product decision 5: a forfeit event without ``reason`` reads as FORFEIT_DISCONNECTED."""
+    assert notation.event_from_json({"team": "home", "action": "forfeit"}) == Forfeit("home", "FORFEIT_DISCONNECTED")
+
+
+def test_event_from_json_reads_actions_too_and_action_from_json_refuses_events():
+    """A scenario entry may be an action; a coach action (what the protocol reads) is never a clock event."""
+    flick = {"team": "home", "action": "flick", "stone": "h2", "vx": 10.5, "vy": 0.0}
+    assert notation.event_from_json(flick) == Flick("home", "h2", 10.5, 0.0)
+    for _, raw in CLOCK_EVENTS:
+        with pytest.raises(NotationError, match="unknown action") as info:
+            notation.action_from_json(raw)
+        assert info.value.code == "INVALID_ACTION"
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        ({"action": "elapse", "ms": -1}, "cannot run backwards"),
+        ({"action": "elapse", "ms": 2.5}, "expected a whole number"),
+        ({"action": "elapse"}, "missing field 'ms'"),
+        ({"team": "home", "action": "elapse", "ms": 10}, "unknown field 'team'"),
+        ({"action": "timeout"}, "missing field 'team'"),
+        ({"team": "home", "action": "forfeit", "reason": "BORED"}, "expected one of"),
+        ({"team": "home", "action": "rewind"}, "unknown action"),
+    ],
+)
+def test_bad_clock_events_are_refused_naming_the_field(raw: dict, needle: str):
+    """Negative or fractional time, missing or unknown fields and unknown reasons give INVALID_ACTION."""
+    with pytest.raises(NotationError) as info:
+        notation.event_from_json(raw)
+    assert needle in str(info.value) and info.value.code == "INVALID_ACTION"
+
+
+def test_a_scenario_with_clock_events_round_trips_and_timed_is_written_only_when_true():
+    """Actions and clock events keep their order; ``timed`` reads back; a plain scenario has no ``timed`` key."""
+    entries = (Elapse(800), Flick("home", "h4", 900.0, 12.25), Timeout("away"), Forfeit("home", "RESIGNED"))
+    scenario = notation.Scenario(notation.position_from_json({}), entries, timed=True)
+    written = notation.scenario_to_json(scenario)
+    assert written["timed"] is True and [a["action"] for a in written["actions"]] == [
+        "elapse", "flick", "timeout", "forfeit"]
+    assert notation.scenario_from_json(notation.dumps(written)) == scenario
+    plain = notation.scenario_to_json(notation.Scenario(scenario.position, entries))
+    assert "timed" not in plain and notation.scenario_from_json(plain).timed is False
+    with pytest.raises(NotationError, match="expected true or false"):
+        notation.scenario_from_json({"timed": "yes"})
+
+
+@pytest.mark.parametrize(
+    ("kind", "team", "action", "elapsed", "events"),
+    [
+        ("action", "home", {"team": "home", "action": "count"}, 40, "elapse 40, count"),
+        ("action", "away", {"team": "away", "action": "goalie_reset"}, 0, "goalie_reset"),
+        ("timeout", "away", None, 30000, "elapse 30000, timeout away"),
+        ("elapse", None, None, 5000, "elapse 5000"),
+        ("elapse", None, None, 0, ""),
+        ("forfeit", "home", None, 10, "elapse 10, forfeit home FORFEIT_DISCONNECTED"),
+        ("resign", "away", None, 0, "forfeit away RESIGNED"),
+    ],
+)
+def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | None, action: dict | None,
+                                                       elapsed: int, events: str):
+    """Each server log kind maps to elapse (only when time passed) followed by its action or clock event."""
+
+    def show(event: object) -> str:
+        if isinstance(event, Elapse):
+            return f"elapse {event.ms}"
+        if isinstance(event, Timeout):
+            return f"timeout {event.team}"
+        if isinstance(event, Forfeit):
+            return f"forfeit {event.team} {event.reason}"
+        return event.action  # type: ignore[attr-defined, no-any-return]
+
+    got = notation.log_entry_events(kind, team, action, elapsed)
+    assert ", ".join(show(e) for e in got) == events
+
+
+def test_log_entries_that_cannot_be_replayed_are_refused():
+    """An unknown kind, a timeout without a team and an action entry without its action are NotationErrors."""
+    for kind, team, action in (("rewind", "home", None), ("timeout", None, None), ("action", "home", None)):
+        with pytest.raises(NotationError):
+            notation.log_entry_events(kind, team, action, 0)
 
 
 # --------------------------------------------------------------------------- canonical writing
