@@ -3,9 +3,12 @@
 Why this shape: the match log (seed, ruleset, overrides, initial position, then every action and every
 clock input) *is* the match - the engine is pure, so replaying the log rebuilds any match bit for bit
 after a crash. Writes go through one writer thread (SQLite allows one writer; WAL lets reads run
-beside it) and are committed - ``synchronous=FULL`` - before the awaiting coroutine resumes, so a room
-broadcasts a move only once it is on disk. The writer commits whatever is queued in one transaction
-(group commit), so a thousand rooms cost far fewer fsyncs than moves.
+beside it) and are committed before the awaiting coroutine resumes, so a room broadcasts a move only once
+it is in the database. ``synchronous=NORMAL`` with WAL: a commit is in the WAL file (the OS page cache)
+when it returns, so a killed server (``kill -9``, a crash) loses nothing it acknowledged; only a power
+loss or kernel crash may lose the last commits, and the WAL is fsynced at each checkpoint. FULL cost one
+fsync per group commit, which on this VM held every move behind the disk. The writer commits whatever
+is queued in one transaction (group commit).
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def connect(path: Path) -> sqlite3.Connection:
     """A connection in WAL mode with the schema in place."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # durable against kill -9, not power loss
     conn.executescript(SCHEMA)
     return conn
 
