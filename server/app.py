@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import os
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 import websockets
@@ -37,7 +35,7 @@ from server.lobby import Lobby, new_match_id
 from server.room import MatchState, Room
 from server.session import Session
 from server.store import Store
-from server.workers import Engine, make_pool
+from server.workers import Engine, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode
 
 log = logging.getLogger(__name__)
@@ -60,7 +58,8 @@ class Server:
         self.config = config
         self.clock = clock or MonotonicClock()
         self.store = Store(config.data_dir)
-        self.pool: Executor | None = None if config.workers == 0 else make_pool(config.workers)
+        size = default_workers() if config.workers is None else config.workers
+        self.pool: WorkerPool | None = WorkerPool(size) if size > 0 else None
         self.engine = Engine(self.pool)
         self.lobby = Lobby(self.store, self.engine, self.clock)
         self.sessions: dict[int, Session] = {}
@@ -109,7 +108,6 @@ class Server:
     # ------------------------------------------------------------------ recovery
     async def recover(self) -> int:
         """Rebuild every unfinished match from its log (in the worker pool); returns how many were resumed."""
-        loop = asyncio.get_running_loop()
         jobs = []
         for row in self.store.rooms():
             stored = self.store.match(row.match_id) if row.match_id else None
@@ -119,7 +117,7 @@ class Server:
             initial = engine.position_from_json(stored.initial_position)
             entries = self.store.log(stored.id)
             if self.pool is not None:
-                job = loop.run_in_executor(self.pool, engine.replay, initial, entries)
+                job = asyncio.ensure_future(self.pool.call(engine.replay, initial, entries))
             else:
                 job = asyncio.sleep(0, engine.replay(initial, entries))
             jobs.append((row, stored, initial, len(entries), job))
@@ -161,10 +159,5 @@ class Server:
         if self._ws_server is not None:
             await self._ws_server.wait_closed()
         self.store.close()
-        if isinstance(self.pool, ProcessPoolExecutor):
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def default_workers() -> int:
-    """One physics worker per core."""
-    return os.cpu_count() or 1
+        if self.pool is not None:
+            self.pool.close()

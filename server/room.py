@@ -19,7 +19,7 @@ from typing import Any
 
 import websockets
 
-from server import engine
+from server import engine, moves
 from server.clock import Clock
 from server.constants import HISTORY_SIZE
 from server.history import History
@@ -33,18 +33,13 @@ from shared.outcome import Decision
 from shared.protocol import (
     Clocks,
     ClockUpdate,
-    MatchEnded,
-    MovePlayed,
     Presence,
-    ProtocolError,
     RematchOffered,
-    Score,
     SeatInfo,
     Seats,
     Snapshot,
     encode,
 )
-from shared.protocol.trajectory import Trajectory
 from shared.rulesets import Settings, make_settings
 
 log = logging.getLogger(__name__)
@@ -171,22 +166,7 @@ class Room:
 
     def prompts(self) -> tuple[dict[str, Any], ...]:
         """The choices awaited now, as protocol dicts (kind, team, options, default action)."""
-        return self._prompts_of(self.match.position)
-
-    @staticmethod
-    def _prompts_of(position: Position) -> tuple[dict[str, Any], ...]:
-        """The choices awaited in ``position``, as protocol dicts."""
-        out = []
-        for prompt in rules.prompts(position):
-            out.append(
-                {
-                    "kind": prompt.kind,
-                    "team": prompt.team,
-                    "options": list(prompt.options),
-                    "default": engine.action_json(prompt.default),
-                }
-            )
-        return tuple(out)
+        return moves.prompts_of(self.match.position)
 
     def clocks(self) -> Clocks:
         """The clocks as they stand now (clients count down locally from this)."""
@@ -377,80 +357,67 @@ class Room:
             if version != self.version:
                 raise RoomError("STALE_VERSION", f"the room is at version {self.version}, the action was on {version}")
             entry = LogEntry(self.match.log_len, "action", team, engine.action_json(action), self.mclock.used())
-            outcome = await self._run_entry(entry, team)
-        if outcome is not None and not outcome.accepted and outcome.error is not None:
-            raise RoomError(outcome.error.code, outcome.error.message)
+            resolved = await self._run_entry(entry, team)
+        if not resolved.accepted and resolved.error is not None:
+            raise RoomError(resolved.error.code, resolved.error.message)
 
-    async def _run_entry(self, entry: LogEntry, team: Team) -> engine.Outcome | None:
-        """Apply, persist and broadcast one entry (lock held). A refused action is logged only for its clock part."""
+    async def _run_entry(self, entry: LogEntry, team: Team) -> moves.Resolved:
+        """Resolve, persist and broadcast one entry (lock held). A refused action is logged only for its clock part.
+
+        The worker builds the broadcast before anything is written: an outcome that cannot be encoded
+        refuses the entry, so the log, the room and what clients saw never disagree.
+        """
         state = self.match
+        stamp = moves.Stamp(
+            self.code,
+            state.id,
+            self.version + 1,
+            team,
+            state.turn_used,
+            self.settings.move_clock_ms,
+            bool(state.absent),
+        )
         try:
-            outcome = await self.engine.apply(state.position, entry)
+            resolved = await self.engine.resolve(state.position, entry, stamp)
         except Exception:  # an engine bug refuses the request; the room stays as it was
             log.exception("room %s: the engine failed on %s", self.code, entry)
             raise RoomError("INTERNAL", "the server failed to apply this action; nothing changed") from None
-        if not outcome.accepted:
-            if not outcome.decisions:
-                return outcome  # nothing happened: the used time keeps counting towards the next entry
-            clock_only = dataclasses.replace(entry, kind="elapse", team=None, action=None)
-            clock_outcome = engine.Outcome(outcome.position, outcome.decisions)
-            await self._commit(clock_only, clock_outcome, entry.elapsed_ms, team)
-            return outcome
-        await self._commit(entry, outcome, entry.elapsed_ms, team)
-        return outcome
+        if resolved.broken is not None:
+            log.error("room %s: cannot encode the outcome of %s: %s", self.code, entry, resolved.broken)
+            raise RoomError("INTERNAL", "the server could not send this move; nothing changed")
+        if resolved.entry is not None:
+            await self._commit(resolved, entry.elapsed_ms)
+        return resolved
 
-    async def _commit(self, entry: LogEntry, outcome: engine.Outcome, used: int, team: Team) -> None:
-        """Encode the broadcast, write the entry (and the match's end) durably, then update and send (lock held).
-
-        The frame is built first: a message that cannot be encoded refuses the entry before anything is
-        written, so the log, the room and what clients saw never disagree.
-        """
+    async def _commit(self, resolved: moves.Resolved, used: int) -> None:
+        """Write the entry (and the match's end) durably, then update the room and send the frames (lock held)."""
         state = self.match
-        after = outcome.position
-        result = after.result
-        turn_used = engine.next_turn_used(state.position, after, entry.elapsed_ms, state.turn_used)
-        move_ms = 0
-        if self.settings.move_clock_ms > 0 and after.part.kind != "break":
-            move_ms = max(0, self.settings.move_clock_ms - turn_used)
-        paused = bool(state.absent) or result is not None
-        sent_action = _action(entry.action) if entry.kind == "action" and entry.action is not None else None
-        trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
-        version = self.version + 1
-        try:
-            frame = encode(
-                MovePlayed(
-                    self.code,
-                    version,
-                    entry.team or team,
-                    sent_action,
-                    trajectory,
-                    outcome.decisions,
-                    after,
-                    Clocks(after.part.clock_ms, move_ms, after.to_move, paused),
-                    self._prompts_of(after),
-                )
-            )
-            ended = None
-            if result is not None:
-                ended = encode(MatchEnded(self.code, state.id, Score(*after.score), result.winner, result.reason))
-        except ProtocolError:
-            log.exception("room %s: cannot encode the outcome of %s", self.code, entry)
-            raise RoomError("INTERNAL", "the server could not send this move; nothing changed") from None
+        entry = resolved.entry
+        assert entry is not None and resolved.frame is not None
+        result = resolved.position.result
         statements = [Store.append_log(state.id, entry)]
         if result is not None:
             statements.append(Store.finish_match(state.id, {"winner": result.winner, "reason": result.reason}))
         await self.store.write(statements)
-        state.position = after
+        state.position = resolved.position
         state.log_len += 1
-        state.turn_used = turn_used
-        self.mclock.committed(used, entry.elapsed_ms, outcome.duration_ms)
+        state.turn_used = resolved.turn_used
+        self.mclock.committed(used, entry.elapsed_ms, resolved.duration_ms)
         if result is not None:
             self.mclock.pause()
-        self.history.append(frame)
+            log.info(
+                "room %s: match %s ended %d-%d, %s (%s)",
+                self.code,
+                state.id,
+                *resolved.position.score,
+                result.winner,
+                result.reason,
+            )
+        self.history.append(resolved.frame)
         targets = [m.ws for m in self.members()]
-        websockets.broadcast(targets, frame)
-        if ended is not None:
-            websockets.broadcast(targets, ended)
+        websockets.broadcast(targets, resolved.frame)
+        if resolved.ended is not None:
+            websockets.broadcast(targets, resolved.ended)
         self._reschedule()
 
     # ------------------------------------------------------------------ timers
@@ -477,7 +444,9 @@ class Room:
             ms = position.part.clock_ms
             events.append((ms, 0, LogEntry(state.log_len, "elapse", None, None, ms)))
         for prompt in rules.prompts(position):
-            ms = self.settings.choice_timeout_ms
+            if prompt.default is None:
+                continue  # an offer: nothing happens when nobody takes it
+            ms = int(getattr(self.settings, prompt.deadline, self.settings.choice_timeout_ms))
             default = engine.action_json(prompt.default)
             events.append((ms, 1, LogEntry(state.log_len, "action", prompt.team, default, ms)))
         if self.settings.move_clock_ms > 0 and position.part.kind != "break":
@@ -545,13 +514,6 @@ class Room:
             self.match = MatchState(self._new_match_id(), seed, first, first)
             await self._start_match()
             self.presence()
-
-
-def _action(data: dict[str, Any]) -> Action:
-    """An action back from its log JSON (for MovePlayed)."""
-    from shared import notation
-
-    return notation.action_from_json(data)
 
 
 def decisions_json(decisions: tuple[Decision, ...]) -> list[dict[str, Any]]:

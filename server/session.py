@@ -104,7 +104,8 @@ class Session(Member):
     async def _receive(self, timeout: float) -> bytes | None:
         """The next binary frame, or None after closing the connection for a text frame or silence."""
         try:
-            data = await asyncio.wait_for(self.ws.recv(), timeout)
+            async with asyncio.timeout(timeout):  # no task per message, unlike wait_for on Python 3.11
+                data = await self.ws.recv()
         except TimeoutError:
             await self.close(CloseCode.IDLE if self.player_id else CloseCode.HELLO_TIMEOUT, "no message in time")
             return None

@@ -1,49 +1,175 @@
-"""The process pool that runs moves, so the event loop never waits on physics.
+"""The worker processes that resolve entries, so the event loop never waits on physics or encoding.
 
-Why a pool of processes: a flick costs milliseconds of pymunk time and the GIL would stall every room
-of the loop while it runs; the engine is pure and its inputs and outputs are picklable dataclasses, so
-a worker process runs the whole ``apply_entry`` and ships the ``Outcome`` back (PHYSICS-NOTES §6).
-Entries without physics (timeouts, forfeits, choices, clock-only entries) are microseconds and run
-in-line - same function, same result.
+Why processes: a flick costs ~4-5 ms of pymunk and the GIL would stall every room of the loop while it
+runs; the engine is pure and its inputs and outputs are picklable, so a worker runs ``moves.resolve`` -
+the engine, then the encoding of the broadcast - and ships back only the new position, the decisions and
+the frame bytes (PHYSICS-NOTES §6). Every entry goes to a worker when there are workers: even an entry
+without physics costs ~1 ms to encode, more than the round trip.
+
+Why not ``ProcessPoolExecutor``: it moves each job through two helper threads (its manager thread and
+the call queue's feeder thread) and each result through the manager thread and ``call_soon_threadsafe``;
+measured, that cost ~0.6 ms of the server process's CPU per move and put GIL hand-offs between the loop
+and every result. Here the loop itself writes a job to an idle worker's pipe and reads the result when
+the pipe is readable (``add_reader``): no threads, one write and one read per move. Each worker has at
+most one job in flight, so a write never blocks on a full pipe and a free worker always takes the
+oldest waiting job. A worker that dies fails its job (the room refuses that request and stays as it
+was) and is replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
+import pickle
+from collections import deque
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
 
-from server import engine
+from server import moves
 from server.store import LogEntry
 from shared.model import Position
 
-
-def _warm() -> None:
-    """Import the engine in each worker before the first move arrives."""
-    import shared.match  # noqa: F401
-
-
-def make_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """A pool of ``workers`` (default: one per core) started with forkserver (the server has threads)."""
-    context = multiprocessing.get_context("forkserver")
-    return ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=context, initializer=_warm)
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+JOIN_TIMEOUT_S = 5.0  # how long a closing pool waits for a worker to exit before killing it
 
 
-def needs_worker(entry: LogEntry) -> bool:
-    """True for entries that simulate physics (flicks); the rest are cheap enough for the loop."""
-    return entry.kind == "action" and entry.action is not None and entry.action.get("action") == "flick"
+class WorkerDied(RuntimeError):
+    """The worker running a job exited before answering (killed, or crashed in C code)."""
+
+
+def _serve(conn: Connection) -> None:
+    """A worker: run each pickled ``(fn, args)`` and send back ``(ok, value)`` until the pipe closes."""
+    while True:
+        try:
+            fn, args = pickle.loads(conn.recv_bytes())
+        except EOFError:
+            return
+        try:
+            reply = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # the caller gets the exception, the worker goes on
+            try:
+                reply = pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+            except Exception:
+                reply = pickle.dumps((False, RuntimeError(repr(exc))), pickle.HIGHEST_PROTOCOL)
+        conn.send_bytes(reply)
+
+
+class _Worker:
+    """One worker process, its end of the pipe and the job it runs (if any)."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+        self.job: asyncio.Future[Any] | None = None
+
+
+class WorkerPool:
+    """``size`` worker processes fed by the event loop through pipes; see the module docstring."""
+
+    def __init__(self, size: int) -> None:
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(["server.moves"])  # workers start with the engine imported
+        self.size = size
+        self._workers: list[_Worker] = []
+        self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closed = False
+
+    def _spawn(self) -> _Worker:
+        """Start one worker and watch its pipe."""
+        assert self._loop is not None
+        ours, theirs = self._context.Pipe(duplex=True)
+        process = self._context.Process(target=_serve, args=(theirs,), name="sprtec-physics", daemon=True)
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._loop.add_reader(ours.fileno(), self._readable, worker)
+        return worker
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process (``fn`` importable, arguments and result picklable)."""
+        if self._closed:
+            raise RuntimeError("the worker pool is closed")
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._workers = [self._spawn() for _ in range(self.size)]
+        future: asyncio.Future[T] = self._loop.create_future()
+        self._waiting.append((pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL), future))
+        self._dispatch()
+        return await future
+
+    def _dispatch(self) -> None:
+        """Give the oldest waiting jobs to idle workers."""
+        for worker in self._workers:
+            if not self._waiting:
+                return
+            if worker.job is None:
+                payload, future = self._waiting.popleft()
+                worker.job = future
+                worker.conn.send_bytes(payload)
+
+    def _readable(self, worker: _Worker) -> None:
+        """A worker answered (or died): settle its job, replace it if it died, hand out the next job."""
+        job, worker.job = worker.job, None
+        try:
+            ok, value = pickle.loads(worker.conn.recv_bytes())
+        except (EOFError, OSError):
+            self._replace(worker)
+            if job is not None and not job.done():
+                job.set_exception(WorkerDied(f"physics worker {worker.process.pid} exited"))
+        else:
+            if job is not None and not job.done():
+                if ok:
+                    job.set_result(value)
+                else:
+                    job.set_exception(value)
+        self._dispatch()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Forget a dead worker and start another in its place."""
+        assert self._loop is not None
+        self._loop.remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        worker.process.join(0)
+        log.error("physics worker %s exited with %s; starting another", worker.process.pid, worker.process.exitcode)
+        index = self._workers.index(worker)
+        self._workers[index] = self._spawn()
+
+    def close(self) -> None:
+        """Stop the workers (they exit when their pipe closes); waiting jobs are cancelled."""
+        self._closed = True
+        for _, future in self._waiting:
+            future.cancel()
+        self._waiting.clear()
+        for worker in self._workers:
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(worker.conn.fileno())
+            worker.conn.close()
+        for worker in self._workers:
+            worker.process.join(JOIN_TIMEOUT_S)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+        self._workers = []
+
+
+def default_workers() -> int:
+    """One worker per core."""
+    return os.cpu_count() or 1
 
 
 class Engine:
-    """``apply_entry`` on the pool for flicks, in-line otherwise."""
+    """``moves.resolve`` in a worker, or in-line without workers (tests, ``--workers 0``)."""
 
-    def __init__(self, pool: Executor | None) -> None:
+    def __init__(self, pool: WorkerPool | None) -> None:
         self._pool = pool
 
-    async def apply(self, position: Position, entry: LogEntry) -> engine.Outcome:
-        """The outcome of one entry, computed without blocking the loop on physics."""
-        if self._pool is None or not needs_worker(entry):
-            return engine.apply_entry(position, entry)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, engine.apply_entry, position, entry)
+    async def resolve(self, position: Position, entry: LogEntry, stamp: moves.Stamp) -> moves.Resolved:
+        """The resolved entry, computed without blocking the loop on physics."""
+        if self._pool is None:
+            return moves.resolve(position, entry, stamp)
+        return await self._pool.call(moves.resolve, position, entry, stamp)

@@ -1,0 +1,118 @@
+"""Resolve one log entry into exactly what the room commits: the entry to log, the new state, the encoded frames.
+
+Why this runs in the worker process: applying a flick is ~5 ms of physics, but turning its outcome into
+a ``MovePlayed`` frame (the position, decisions, prompts and trajectory checked and packed by the codec)
+costs ~1 ms more, and shipping the ``MoveRecord`` back (every keyframe, ~5 kB pickled) another ~0.4 ms of
+unpickling in the loop. Measured under ``sprtec bench server``, that was most of the event loop's time per
+move. The room knows everything the frame needs before it submits the entry (it holds its lock, so the
+version, the move clock used and who is away cannot change meanwhile), so the worker builds the frames and
+returns only the position, the decisions and the bytes; the loop logs, appends to the history and
+broadcasts the same bytes to every connection.
+
+Without a pool (tests, ``--workers 0``) the same function runs in-line, so both paths produce the same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from server import engine
+from server.store import LogEntry
+from shared import match as rules
+from shared import notation
+from shared.model import Position, Team
+from shared.outcome import Decision, RuleError
+from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score, encode
+from shared.protocol.trajectory import Trajectory
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """What the room knows when it submits an entry, fixed until the entry is committed (the lock is held)."""
+
+    code: str
+    match_id: str
+    version: int  # the version the broadcast will carry
+    team: Team  # the team a clock event is for, when the entry names none
+    turn_used: int  # move-clock time the team to move had used before the entry
+    move_clock_ms: int  # the ruleset's move clock (0: none)
+    absent: bool  # a coach is away: the clocks are paused
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """An entry resolved: ``entry`` is what to log (None: nothing happened), then the state and frames it makes.
+
+    A refused action whose clock part changed something (a part ended) is logged as its ``elapse`` part
+    only; ``accepted``/``error`` still tell the coach why the action itself was refused. ``frame`` is None
+    only when nothing is to be sent, ``broken`` names an outcome that could not be encoded (nothing is
+    written then, so the log, the room and what clients saw never disagree).
+    """
+
+    entry: LogEntry | None
+    position: Position
+    decisions: tuple[Decision, ...]
+    turn_used: int
+    duration_ms: int
+    accepted: bool
+    error: RuleError | None
+    frame: bytes | None = None
+    ended: bytes | None = None
+    prompts: tuple[dict[str, object], ...] = ()
+    broken: str | None = None
+
+
+def prompts_of(position: Position) -> tuple[dict[str, object], ...]:
+    """The choices awaited in ``position``, as protocol dicts (kind, team, options, default action)."""
+    return tuple(
+        {
+            "kind": prompt.kind,
+            "team": prompt.team,
+            "options": list(prompt.options),
+            "default": None if prompt.default is None else engine.action_json(prompt.default),
+        }
+        for prompt in rules.prompts(position)
+    )
+
+
+def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
+    """Apply ``entry`` to ``position`` and encode the broadcast it makes (pure: same inputs, same bytes)."""
+    outcome = engine.apply_entry(position, entry)
+    if not outcome.accepted:
+        if not outcome.decisions:  # nothing happened: the used time keeps counting towards the next entry
+            return Resolved(None, position, (), stamp.turn_used, 0, False, outcome.error)
+        entry = dataclasses.replace(entry, kind="elapse", team=None, action=None)
+        outcome = engine.Outcome(outcome.position, outcome.decisions, False, outcome.error)
+    after = outcome.position
+    turn_used = engine.next_turn_used(position, after, entry.elapsed_ms, stamp.turn_used)
+    move_ms = 0
+    if stamp.move_clock_ms > 0 and after.part.kind != "break":
+        move_ms = max(0, stamp.move_clock_ms - turn_used)
+    paused = stamp.absent or after.result is not None
+    action = notation.action_from_json(entry.action) if entry.kind == "action" and entry.action is not None else None
+    trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
+    prompts = prompts_of(after)
+    decisions, duration = outcome.decisions, outcome.duration_ms
+    resolved = Resolved(entry, after, decisions, turn_used, duration, outcome.accepted, outcome.error, prompts=prompts)
+    try:
+        frame = encode(
+            MovePlayed(
+                stamp.code,
+                stamp.version,
+                entry.team or stamp.team,
+                action,
+                trajectory,
+                outcome.decisions,
+                after,
+                Clocks(after.part.clock_ms, move_ms, after.to_move, paused),
+                prompts,
+            )
+        )
+        ended = None
+        if after.result is not None:
+            result = after.result
+            ended = encode(MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason))
+    except ProtocolError as exc:
+        return dataclasses.replace(resolved, broken=f"{exc.code}: {exc.message}")
+    return dataclasses.replace(resolved, frame=frame, ended=ended)
