@@ -1,9 +1,11 @@
 """An exported match (a SCENARIOS.md scenario) turned into a list of moves the client can step through (pure).
 
 Why: a replay is the match log — the first position plus the actions — so the client re-runs each action
-through ``shared.match.apply_action`` (deterministic, DESIGN.md "A move is a pure function") to get every
+through ``shared.match.apply_event`` (deterministic, DESIGN.md "A move is a pure function") to get every
 move's trajectory, decisions and position. Refused actions are kept as notes, as ``sprtec scenario`` reports
-them, and do not count as moves.
+them, and do not count as moves. An exported match also carries clock events (docs/SCENARIOS-EXTENSIONS.md):
+one that produces rulings (a part ending, a timeout, a forfeit) is a step of its own; plain running time
+only advances the clock shown with the next step.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from client.state import MatchState
-from shared.match import apply_action
-from shared.model import Action, Position
+from shared.match import apply_event
+from shared.model import Action, ClockEvent, Position
 from shared.notation import scenario_from_json
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
@@ -23,7 +25,7 @@ from shared.protocol.trajectory import Trajectory
 class ReplayMove:
     """One accepted action: what was done, by whom, what the referee said, and the positions around it."""
 
-    action: Action
+    action: Action | ClockEvent
     before: Position
     after: Position
     decisions: tuple[Decision, ...]
@@ -44,16 +46,19 @@ class Replay:
         return self.start if index == 0 else self.moves[index - 1].after
 
 
-def build(start: Position, actions: tuple[Action, ...]) -> Replay:
-    """Run every action from ``start`` through the engine, keeping the accepted ones as moves."""
+def build(start: Position, actions: tuple[Action | ClockEvent, ...]) -> Replay:
+    """Run every action and clock event from ``start`` through the engine, keeping the accepted steps as moves."""
     position = start
     moves: list[ReplayMove] = []
     refused: list[tuple[int, str]] = []
     for index, action in enumerate(actions):
-        result = apply_action(position, action)
+        result = apply_event(position, action)
         if not result.accepted:
             message = result.error.message if result.error is not None else "refused"
             refused.append((index, message))
+            continue
+        if result.record is None and not result.decisions:  # time passing quietly: no step of its own
+            position = result.position
             continue
         trajectory = Trajectory.from_record(result.record) if result.record is not None else None
         moves.append(ReplayMove(action, position, result.position, result.decisions, trajectory))
