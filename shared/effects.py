@@ -201,12 +201,10 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
             if (x, y) != (pos[i][0], pos[i][1]):
                 pos[i] = [x, y]
                 moved = True
-        for i in range(n):
+        for i in range(n if _any_overlap(pos, radii) else 0):  # the sweep is cheap; pushes keep index order
             for j in range(i + 1, n):
                 dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
                 need = radii[i] + radii[j]
-                if abs(dx) >= need or abs(dy) >= need:  # then hypot >= need too: skip it (settle runs every move)
-                    continue
                 d = math.hypot(dx, dy)
                 if d >= need:
                     continue
@@ -247,12 +245,30 @@ def _inside(x: float, y: float, r: float) -> tuple[float, float]:
 
 def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
     """True when no two discs overlap and every disc is allowed where it lies."""
+    return all(disc_allowed(p[0], p[1], r) for p, r in zip(pos, radii, strict=True)) and not _any_overlap(pos, radii)
+
+
+def _any_overlap(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
+    """True when some two discs overlap (centres closer than the sum of their radii).
+
+    A sweep along x (``settle`` runs after every move): once two centres are ``2 * max(radii)`` apart
+    in x no later one can overlap, and hypot >= |dx| means the pairs skipped would fail the test anyway.
+    """
     n = len(pos)
-    for i in range(n):
-        if not disc_allowed(pos[i][0], pos[i][1], radii[i]):
-            return False
-        for j in range(i + 1, n):
-            dx, dy, need = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1], radii[i] + radii[j]
-            if abs(dx) < need and abs(dy) < need and math.hypot(dx, dy) < need:
-                return False
-    return True
+    if n < 2:
+        return False
+    reach = 2 * max(radii)
+    order = sorted(range(n), key=lambda k: pos[k][0])
+    for a in range(n):
+        i = order[a]
+        xi, yi, ri = pos[i][0], pos[i][1], radii[i]
+        for b in range(a + 1, n):
+            j = order[b]
+            dx = pos[j][0] - xi
+            if dx >= reach:
+                break
+            need = ri + radii[j]
+            dy = pos[j][1] - yi
+            if dx < need and -need < dy < need and math.hypot(dx, dy) < need:
+                return True
+    return False

@@ -71,7 +71,9 @@ CAT_PUCK, CAT_FIELD, CAT_GOALIE, CAT_SENSOR = 1, 2, 4, 8
 WATCH: dict[str, int] = {
     "aux": CAT_PUCK,  # XIV.1, D9: a goal
     "goal_line_outside": CAT_PUCK | CAT_FIELD,  # XV.13d and A29: the puck or the shooter beside the goal
-    "goal_line": CAT_PUCK | CAT_FIELD,  # goal-line crossings (the issue's record; a goalie's is judged at rest)
+    # goal-line crossings (the issue's record; a goalie's is judged at rest); beside the goal it shares
+    # goal_line_outside's sensors, so both must watch the same bodies
+    "goal_line": CAT_PUCK | CAT_FIELD,
     "crease": CAT_FIELD,  # XV.2: an eligible field stone leaving its crease; a goalie's status is judged at rest
     "half": CAT_PUCK | CAT_FIELD | CAT_GOALIE,  # half transitions (the issue's record)
 }
@@ -143,20 +145,23 @@ def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, f
 
 
 @cache
-def region_boxes() -> tuple[tuple[str, tuple[float, float, float, float], int], ...]:
-    """The area-watched regions as closed rectangles (name, (x0, x1, y0, y1), watched categories), in order.
+def region_boxes() -> tuple[tuple[tuple[str, ...], tuple[float, float, float, float], int], ...]:
+    """The area-watched regions as closed rectangles (regions, (x0, x1, y0, y1), watched categories), in order.
 
-    A region made of two rectangles (the goal line either side of the mouth) lists both under one
-    name. The categories say which bodies the sensor collides with (``WATCH``).
+    A body is in a region while it overlaps any rectangle listing it. The goal line is the union of
+    the part across the mouth and the two parts beside the goal, which are also ``goal_line_outside``
+    (one sensor, not two, for a stone lying on the goal line beside the goal). The categories say
+    which bodies the sensor collides with (``WATCH``).
     """
     gl, hw = g.GOAL_LINE_X, g.GOAL_LINE_HALF_WIDTH
     mouth, ax, ahw = g.GOAL_MOUTH_HALF_WIDTH, g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
-    out: list[tuple[str, tuple[float, float, float, float], int]] = []
+    out: list[tuple[tuple[str, ...], tuple[float, float, float, float], int]] = []
     for end in (-1, 1):
-        out.append((f"aux:{end}", _box(end, ax - ahw, ax + ahw, -mouth, mouth), WATCH["aux"]))
-        out.append((f"goal_line:{end}", _box(end, gl - hw, gl + hw, -_FAR, _FAR), WATCH["goal_line"]))
+        line, outside = f"goal_line:{end}", f"goal_line_outside:{end}"
+        out.append(((f"aux:{end}",), _box(end, ax - ahw, ax + ahw, -mouth, mouth), WATCH["aux"]))
+        out.append(((line,), _box(end, gl - hw, gl + hw, -mouth - 1e-9, mouth + 1e-9), WATCH["goal_line"]))
         for y0, y1 in ((-_FAR, -mouth - 1e-9), (mouth + 1e-9, _FAR)):
-            out.append((f"goal_line_outside:{end}", _box(end, gl - hw, gl + hw, y0, y1), WATCH["goal_line_outside"]))
+            out.append(((line, outside), _box(end, gl - hw, gl + hw, y0, y1), WATCH["goal_line_outside"]))
     return tuple(out)
 
 
@@ -193,16 +198,15 @@ def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tupl
 
 
 @cache
-def _sensor_specs() -> tuple[tuple[str, tuple[tuple[float, float], ...], int, pymunk.ShapeFilter], ...]:
-    """Every region sensor as (name, vertices, collision type, filter) in insertion order, computed once:
-    boxes (4 vertices, ``REGION``, named by region) then boundary lines (2, ``EDGE``, named by their
-    index in ``region_edges``)."""
-    out: list[tuple[str, tuple[tuple[float, float], ...], int, pymunk.ShapeFilter]] = []
-    for region, (x0, x1, y0, y1), mask in region_boxes():
+def _sensor_specs() -> tuple[tuple[int, tuple[str, ...], tuple[tuple[float, float], ...], pymunk.ShapeFilter], ...]:
+    """Every region sensor as (kind, regions, vertices, filter) in insertion order, computed once: the
+    boxes (``REGION``, 4 vertices) then the boundary lines (``EDGE``, 2)."""
+    out: list[tuple[int, tuple[str, ...], tuple[tuple[float, float], ...], pymunk.ShapeFilter]] = []
+    for regions, (x0, x1, y0, y1), mask in region_boxes():
         box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-        out.append((region, box, REGION, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
-    for k, (a, b, _regions, mask) in enumerate(region_edges()):
-        out.append((str(k), (a, b), EDGE, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
+        out.append((REGION, regions, box, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
+    for a, b, regions, mask in region_edges():
+        out.append((EDGE, regions, (a, b), pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
     return tuple(out)
 
 
@@ -257,6 +261,7 @@ class _Built:
     shapes: list[pymunk.Shape]
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
     names: dict[pymunk.Shape, str]
+    sensors: dict[pymunk.Shape, tuple[int, tuple[str, ...]]]  # per sensor shape: REGION or EDGE, and its regions
 
 
 def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
@@ -272,6 +277,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     space.damping = 1.0
     values, _ = _materials(settings)
     names: dict[pymunk.Shape, str] = {}
+    sensors_of: dict[pymunk.Shape, tuple[int, tuple[str, ...]]] = {}
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
@@ -308,15 +314,14 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         names[seg] = wall.name
     if sensors:
         added: list[pymunk.Shape] = []
-        for name, vertices, collision_type, shape_filter in _sensor_specs():
-            if len(vertices) == 4:
+        for kind, regions, vertices, shape_filter in _sensor_specs():
+            if kind == REGION:
                 sensor: pymunk.Shape = pymunk.Poly(static, vertices)
             else:
                 sensor = pymunk.Segment(static, vertices[0], vertices[1], 0.0)
             sensor.sensor = True
-            sensor.collision_type = collision_type
-            sensor.filter = shape_filter
-            names[sensor] = name
+            sensor.filter = shape_filter  # the callbacks know sensors by shape, so no collision type
+            sensors_of[sensor] = (kind, regions)
             added.append(sensor)
         space.add(*added)  # one call: pymunk's add costs as much again per call as the C insertion
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
@@ -327,7 +332,9 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         if speed > cap:  # D3: v <= v_max; also what keeps every body under max_step_travel per step
             vx, vy = vx * cap / speed, vy * cap / speed
         bodies[index[flick.stone]].velocity = (vx, vy)
-    return _Built(space, tuple(s[0] for s in specs), tuple(s[3] for s in specs), bodies, shapes, constraints, names)
+    return _Built(
+        space, tuple(s[0] for s in specs), tuple(s[3] for s in specs), bodies, shapes, constraints, names, sensors_of
+    )
 
 
 # --------------------------------------------------------------------------- one move
@@ -355,6 +362,7 @@ class _Move:
         self.built = build_space(position, flick, settings)
         self.space = self.built.space
         self.names = self.built.names
+        self.sensors = self.built.sensors
         self.index = {name: i for i, name in enumerate(self.built.bodies)}
         self.step = 0
         self.events: list[Event] = []
@@ -367,7 +375,6 @@ class _Move:
         self.watch_slow: set[tuple[str, str]] = set()
         self.region_state: dict[tuple[str, str], bool] = {}  # last emitted membership per (body, region)
         self.dirty: dict[tuple[str, str], None] = {}
-        self.edge_regions = frozenset(r for _, _, regions, _ in region_edges() for r in regions)
         self.contacts = 0
         self.removing = False  # region events are not emitted while a body is taken off the board
         self.probe = probe
@@ -405,27 +412,58 @@ class _Move:
 
     # ------------------------------------------------------------------ handlers
     def _install_handlers(self) -> None:
-        """Record-only handlers per pair of collision types; sensors only on begin and separate."""
-        _, exact = _materials(self.settings)
-        for a, b in ((STONE, STONE), (STONE, PUCK), (STONE, BOARD), (STONE, FRAME), (STONE, NET),
-                     (PUCK, BOARD), (PUCK, FRAME), (PUCK, NET)):
-            h = self.space.add_collision_handler(a, b)
-            h.begin = self._begin_contact
-            h.separate = self._separate_contact
-            if a == PUCK and b in exact:
-                e, u = exact[b]
-                h.pre_solve = _exact_pair(e, u)
-        for kind in (STONE, PUCK):
-            h = self.space.add_collision_handler(kind, REGION)
-            h.begin = self._begin_region
-            h.separate = self._separate_region
-            h = self.space.add_collision_handler(kind, EDGE)
-            h.begin = self._begin_edge
-            h.separate = self._separate_edge
+        """Record-only callbacks on the default handler, which sees every pair (sensors only meet bodies
+        through their filters); a pair handler only where a pre_solve must set exact materials.
 
-    def _begin_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
-        """A new arbiter: note it; its impulse is read once this step is solved (``_flush``)."""
+        One handler instead of one per pair of collision types: installing a handler costs pymunk
+        several attribute sets, and the callbacks tell contacts from sensors by the shape anyway."""
+        _, exact = _materials(self.settings)
+        self.handlers = [self.space.add_default_collision_handler()]
+        for kind, (e, u) in exact.items():
+            h = self.space.add_collision_handler(PUCK, kind)
+            h.pre_solve = _exact_pair(e, u)
+            self.handlers.append(h)
+        for h in self.handlers:
+            h.begin = self._begin
+            h.separate = self._separate
+        self.default_post_solve = self.handlers[0]._handler.postSolveFunc  # Chipmunk's own (pymunk 6.9 internals)
+
+    def _begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        """A new arbiter: a contact (recorded) or a body meeting a region sensor (ignored by the solver).
+
+        Chipmunk orders a pair's shapes by shape class (circle, segment, poly), so a body's circle
+        always comes before a sensor's segment or box."""
         sa, sb = arb.shapes
+        sensor = self.sensors.get(sb)
+        if sensor is None:
+            self._begin_contact(arb, sa, sb)
+            return True
+        if not self.removing:
+            self._region_touch(self.names[sa], sensor, 1)
+        return False  # sensors need no pre_solve; separate still comes
+
+    def _separate(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """An arbiter ended: a contact (also when the puck is taken off the board) or a region sensor."""
+        sa, sb = arb.shapes
+        sensor = self.sensors.get(sb)
+        if sensor is None:
+            self._separate_contact(sa, sb)
+        elif not self.removing:
+            self._region_touch(self.names[sa], sensor, -1)
+
+    def _region_touch(self, body: str, sensor: tuple[int, tuple[str, ...]], change: int) -> None:
+        """A body started (+1) or stopped (-1) overlapping a sensor: count a box's overlaps; for a boundary
+        line, only mark the regions behind it. Either way the regions are resolved after the step."""
+        kind, regions = sensor
+        for region in regions:
+            key = (body, region)
+            if kind == REGION:
+                self.region_count[key] = self.region_count.get(key, 0) + change
+            self.dirty[key] = None
+        self.after = True
+
+    def _begin_contact(self, arb: pymunk.Arbiter, sa: pymunk.Shape, sb: pymunk.Shape) -> None:
+        """A new contact: note it; its impulse is read once this step is solved (``_flush``)."""
         na, nb = self.names[sa], self.names[sb]
         n = arb.normal  # from a to b
         va, vb = sa.body.velocity, sb.body.velocity
@@ -442,50 +480,13 @@ class _Move:
             na, nb, approach = nb, na, (approach[1], approach[0])
         self.pending.append(_Pending(arb, na, nb, pre, abs(normal_speed), math.hypot(rvx, rvy), approach))
         self.after = True
-        return True
 
-    def _separate_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+    def _separate_contact(self, sa: pymunk.Shape, sb: pymunk.Shape) -> None:
         """A contact ended (also when the puck is taken off the board)."""
-        sa, sb = arb.shapes
         a, b = _pair(self.names[sa], self.names[sb])
         self.events.append(Separation(self.step, a, b))
-        self.watch_slow.discard((a, b))
-
-    def _begin_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
-        """A body started to overlap a part of a region sensor; the region is resolved after the step."""
-        if not self.removing:
-            key = (self.names[arb.shapes[0]], self.names[arb.shapes[1]])
-            self.region_count[key] = self.region_count.get(key, 0) + 1
-            self._mark(key)
-        return False  # sensors need no pre_solve; separate still comes
-
-    def _separate_region(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        """A body stopped overlapping a part of a region sensor; the region is resolved after the step."""
-        if not self.removing:
-            key = (self.names[arb.shapes[0]], self.names[arb.shapes[1]])
-            self.region_count[key] -= 1
-            self._mark(key)
-
-    def _begin_edge(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
-        """A body touches a region's boundary line: the regions behind it are re-evaluated after the step."""
-        self._edge(arb)
-        return False
-
-    def _separate_edge(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        """A body stopped touching a region's boundary line: re-evaluate the regions behind it."""
-        self._edge(arb)
-
-    def _edge(self, arb: pymunk.Arbiter) -> None:
-        """Mark the body's regions behind this boundary line (``region_edges``) for evaluation after the step."""
-        if not self.removing:
-            body = self.names[arb.shapes[0]]
-            for region in region_edges()[int(self.names[arb.shapes[1]])][2]:
-                self._mark((body, region))
-
-    def _mark(self, key: tuple[str, str]) -> None:
-        """Note a (body, region) whose membership may have changed in this step."""
-        self.dirty[key] = None
-        self.after = True
+        if self.watch_slow:
+            self._unwatch(a, b)
 
     def _resolve_regions(self) -> None:
         """Emit a RegionChange for every marked (body, region) whose membership differs from the last one.
@@ -494,7 +495,7 @@ class _Move:
         that depends on memory addresses, and a two-part region (the crease) can be entered through one
         part and left through the other in the same step.
         """
-        edges = self.edge_regions
+        edges = _EDGE_REGIONS
         for key in sorted(self.dirty):
             body, region = key
             if region in edges:
@@ -555,26 +556,31 @@ class _Move:
     def _watch_slowly(self, a: str, b: str) -> None:
         """A touching pair that transmitted nothing yet: watch its impulse every step with post_solve."""
         if not self.watch_slow:
-            for ta, tb in ((STONE, STONE), (STONE, PUCK), (STONE, BOARD), (STONE, FRAME), (STONE, NET),
-                           (PUCK, BOARD), (PUCK, FRAME), (PUCK, NET)):
-                self.space.add_collision_handler(ta, tb).post_solve = self._post_solve_watch
+            for h in self.handlers:
+                h.post_solve = self._post_solve_watch
         self.watch_slow.add((a, b))
+
+    def _unwatch(self, a: str, b: str) -> None:
+        """Stop watching a pair; with none left, give the handlers Chipmunk's own post_solve back, so that
+        no Python call per contact per step stays on for the rest of the move."""
+        self.watch_slow.discard((a, b))
+        if not self.watch_slow:
+            for h in self.handlers:
+                h._handler.postSolveFunc = self.default_post_solve  # pymunk 6.9 has no public way to unset it
 
     def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
-        if not self.watch_slow:
-            return
         sa, sb = arb.shapes
         pair = _pair(self.names[sa], self.names[sb])
         if pair in self.watch_slow:
             ti, n = arb.total_impulse, arb.normal
             impulse = abs(ti.x * n.x + ti.y * n.y)
             if impulse > self.settings.contact_impulse_threshold:
-                self.watch_slow.discard(pair)
                 va, vb = sa.body.velocity, sb.body.velocity
                 speed = abs((va.x - vb.x) * n.x + (va.y - vb.y) * n.y)
                 self.events.append(Contact(self.step, pair[0], pair[1], True, impulse, speed))
                 self.contacts += 1
+                self._unwatch(*pair)
 
     def _effects(self, p: _Pending, event_index: int) -> None:
         """Product decision 1: VI.3, VI.4, VI.5 for one new contact. The draw is keyed by the seed, the move
@@ -780,6 +786,7 @@ class _Move:
 
 
 _STATIC_HEADS = ("board", "frame", "net")
+_EDGE_REGIONS = frozenset(r for _, _, regions, _ in region_edges() for r in regions)  # judged by their predicate
 
 
 def _event_order(event: Event) -> tuple:
