@@ -52,12 +52,14 @@ class Choice:
 
 def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice, ...]:
     """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``; at a
-    restart before its first move, the offer to arrange the defenders (IV.1, D13) comes last."""
+    restart before its first move, the offer to arrange the defenders (IV.1, D13) comes last. Optional actions
+    the engine offers (take the penalty, count, power-play swaps, goalie reset) carry no countdown: the move
+    clock times them."""
     if seat is None or position.result is not None:
         return ()
     timeout = settings_of(position).choice_timeout_ms / 1000.0
     found = []
-    for prompt in engine_prompts(position):
+    for prompt in engine_prompts(position, offers=True):
         if prompt.team != seat:
             continue
         if prompt.kind == "setup":
@@ -71,7 +73,10 @@ def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice
         else:
             options = ((prompt.kind.replace("_", " ").capitalize(), prompt.kind),)
         title = TITLES.get(prompt.kind, prompt.kind.replace("_", " "))
-        found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
+        if prompt.default is None:  # an optional action (advantage, counting, swaps, goalie reset): no countdown
+            found.append(Choice(prompt.kind, prompt.team, title, options, None))
+        else:
+            found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
     if position.restart and not any(c.kind == "setup" for c in found):
         found.append(Choice(ARRANGE, seat, ARRANGE_TITLE, (("Move defenders", ARRANGE),), None))
     return tuple(found)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from client import placement, prompts, results_model, samples
 from client.lobby_model import QUIT, LobbyModel
-from shared.model import Position
+from shared.model import GoalieReset, Position
 from shared.protocol import (
     CreateRoom,
     Error,
@@ -131,3 +131,18 @@ def test_the_restart_offers_the_arrangement_and_a_spectator_gets_no_prompt():
     offered = prompts.choices(start, "home", 0.0)
     assert offered[-1].options == (("Move defenders", prompts.ARRANGE),) and offered[-1].deadline is None
     assert prompts.choices(start, None, 0.0) == ()
+
+
+def test_optional_engine_offers_become_buttons_without_countdown():
+    """The goalie reset the engine offers (XII.2) shows as a button timed by the move clock, not a countdown."""
+    from pathlib import Path
+
+    from shared.notation import scenario_from_json
+
+    root = Path(__file__).resolve().parents[2]
+    position = scenario_from_json((root / "examples" / "goalie-reset.json").read_text(encoding="utf-8")).position
+    offered = {choice.kind: choice for choice in prompts.choices(position, "home", 0.0)}
+    assert "goalie_reset" in offered
+    assert offered["goalie_reset"].deadline is None
+    assert prompts.action_for(offered["goalie_reset"].options[0][1], "home") == GoalieReset(team="home")
+    assert "goalie_reset" not in {choice.kind for choice in prompts.choices(position, "away", 0.0)}
