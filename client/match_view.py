@@ -190,8 +190,14 @@ class MatchView(arcade.View):
             self.texts.draw("prompt.detail", "", 0, 0)
             return
         choice = found[0]
-        more = f"  (+{len(found) - 1} more)" if len(found) > 1 else ""
-        self._prompt_panel(choice.title + more, "", choice.deadline, choice.seconds, choice.options, width, now=now)
+        if choice.deadline is None and len(found) > 1:  # only offers: one panel with every optional action
+            options = tuple(option for offer in found for option in offer.options)
+            self._prompt_panel(prompts.OFFERS_TITLE, "", None, 0.0, options, width, now=now)
+        else:
+            awaited = sum(1 for c in found if c.deadline is not None)
+            more = f"  (+{awaited - 1} more)" if awaited > 1 else ""
+            self._prompt_panel(choice.title + more, "", choice.deadline, choice.seconds, choice.options, width,
+                               now=now)
         draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
 
     def _prompt_panel(self, title: str, detail: str, deadline: float | None, seconds: float,

@@ -33,6 +33,14 @@ TITLES = {
     "goalie_reset": "Put the goalie back on its spot by hand — costs a move (XII.2)",
     "setup": "Place your stones for the penalty shot (XV.11)",
 }
+OFFER_LABELS = {  # short button labels for the optional actions, which share one panel
+    "take_penalty": "Take the penalty",
+    "count": "Count",
+    "pp_swap_out": "Power play with",
+    "pp_swap_in": "Goalie back for",
+    "goalie_reset": "Goalie reset",
+}
+OFFERS_TITLE = "Before your move you may also (or just flick):"
 ARRANGE = "arrange"  # the command that opens the placement mode (client.placement)
 ARRANGE_TITLE = "Before the face-off you may move your defenders (IV.1)"
 
@@ -52,9 +60,9 @@ class Choice:
 
 def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice, ...]:
     """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``; at a
-    restart before its first move, the offer to arrange the defenders (IV.1, D13) comes last. Optional actions
-    the engine offers (take the penalty, count, power-play swaps, goalie reset) carry no countdown: the move
-    clock times them."""
+    restart before its first move, the offer to arrange the defenders (IV.1, D13). Choices the match waits
+    for come first; optional actions (the arrangement, take the penalty, count, power-play swaps, goalie
+    reset) follow with no countdown: the move clock times them."""
     if seat is None or position.result is not None:
         return ()
     timeout = settings_of(position).choice_timeout_ms / 1000.0
@@ -64,6 +72,9 @@ def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice
             continue
         if prompt.kind == "setup":
             options: tuple[tuple[str, str], ...] = (("Place the stones", ARRANGE),)
+        elif prompt.options and prompt.default is None:  # an offer: say what the button does
+            options = tuple((f"{OFFER_LABELS.get(prompt.kind, prompt.kind)} {stone}", f"{prompt.kind}:{stone}")
+                            for stone in prompt.options)
         elif prompt.options:
             default = getattr(prompt.default, "stone", None)
             options = tuple(
@@ -71,15 +82,17 @@ def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice
                 for stone in prompt.options
             )
         else:
-            options = ((prompt.kind.replace("_", " ").capitalize(), prompt.kind),)
+            options = ((OFFER_LABELS.get(prompt.kind, prompt.kind.replace("_", " ").capitalize()), prompt.kind),)
         title = TITLES.get(prompt.kind, prompt.kind.replace("_", " "))
         if prompt.default is None:  # an optional action (advantage, counting, swaps, goalie reset): no countdown
             found.append(Choice(prompt.kind, prompt.team, title, options, None))
         else:
             found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
+    awaited = [c for c in found if c.deadline is not None]
+    offers = [c for c in found if c.deadline is None]
     if position.restart and not any(c.kind == "setup" for c in found):
-        found.append(Choice(ARRANGE, seat, ARRANGE_TITLE, (("Move defenders", ARRANGE),), None))
-    return tuple(found)
+        offers.insert(0, Choice(ARRANGE, seat, ARRANGE_TITLE, (("Move defenders", ARRANGE),), None))
+    return tuple(awaited + offers)
 
 
 def action_for(command: str, team: Team) -> Action | None:

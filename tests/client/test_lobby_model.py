@@ -128,8 +128,9 @@ def test_a_drop_near_a_faceoff_spot_snaps_onto_it():
 def test_the_restart_offers_the_arrangement_and_a_spectator_gets_no_prompt():
     """Before the first move the coach is offered to move defenders; spectators are offered nothing."""
     start = samples.new_match()
-    offered = prompts.choices(start, "home", 0.0)
-    assert offered[-1].options == (("Move defenders", prompts.ARRANGE),) and offered[-1].deadline is None
+    offered = {choice.kind: choice for choice in prompts.choices(start, "home", 0.0)}
+    arrange = offered[prompts.ARRANGE]
+    assert arrange.options == (("Move defenders", prompts.ARRANGE),) and arrange.deadline is None
     assert prompts.choices(start, None, 0.0) == ()
 
 
