@@ -6,13 +6,12 @@ from the same log, so all three go through ``apply_entry`` - the live room runs 
 first (``elapse``: the running period clock, breaks, part ends), then one input: a coach's action, a
 move-clock timeout, a forfeit after the disconnect grace, or nothing.
 
-The forfeit is the one ruling made here rather than in ``shared``: it is a house rule of online play
-(RULES.md product decision 5) about connections, which the engine knows nothing of.
+The forfeit (a coach away past the grace, or one who left a running match) is ruled by
+``shared.referee.forfeit``; the room decides when it happens and logs it as a ``forfeit`` or ``resign`` entry.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +19,14 @@ from typing import Any
 from server.store import LogEntry
 from shared import match, notation
 from shared.events import MoveRecord
-from shared.model import Action, Position, Result, Team, other
+from shared.model import Action, ForfeitReason, Position
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, setup
+from shared.referee.forfeit import forfeit
 from shared.rulesets import Settings, make_settings
 
-FORFEIT_REASON = "FORFEIT_DISCONNECTED"
+# Log entry kinds that end the match against ``team`` (product decision 5), with their MATCH_ENDED reason.
+FORFEIT_KINDS: dict[str, ForfeitReason] = {"forfeit": "FORFEIT_DISCONNECTED", "resign": "RESIGNED"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +63,6 @@ def new_match(ruleset: str, overrides: dict[str, Any], seed: int) -> Position:
     return started
 
 
-def forfeit(position: Position, team: Team) -> tuple[Position, tuple[Decision, ...]]:
-    """Product decision 5: ``team`` stayed disconnected past the grace period and loses the match."""
-    winner = other(team)
-    ended = dataclasses.replace(position, result=Result(winner, FORFEIT_REASON))
-    return ended, (Decision.of("MATCH_ENDED", winner=winner, reason=FORFEIT_REASON),)
-
-
 def _elapse(position: Position, ms: int) -> tuple[Position, tuple[Decision, ...]]:
     """Run the period clock for ``ms`` (nothing happens for 0 ms or once the match is over)."""
     if ms <= 0 or position.result is not None:
@@ -78,16 +72,16 @@ def _elapse(position: Position, ms: int) -> tuple[Position, tuple[Decision, ...]
 
 
 def apply_entry(position: Position, entry: LogEntry) -> Outcome:
-    """Apply one log entry to ``position`` - the pure function a match is a fold of."""
+    """Apply one log entry to ``position`` - the pure function a match is a fold of.
+
+    Kinds: ``elapse`` (clock time only), ``action``, ``timeout``, ``forfeit`` and ``resign`` (see ``LogEntry``).
+    """
     position, clock_decisions = _elapse(position, entry.elapsed_ms)
     if entry.kind == "elapse":
         return Outcome(position, clock_decisions)
-    if entry.kind == "forfeit":
-        if position.result is not None:
-            return Outcome(position, clock_decisions)
-        ended, decisions = forfeit(position, entry.team)  # type: ignore[arg-type]
-        return Outcome(ended, clock_decisions + decisions)
-    if entry.kind == "timeout":
+    if entry.kind in FORFEIT_KINDS:  # the grace ran out, or the coach left a running match (Leave)
+        result = forfeit(position, entry.team, FORFEIT_KINDS[entry.kind])  # type: ignore[arg-type]
+    elif entry.kind == "timeout":
         result: ActionResult = match.timeout(position, entry.team)  # type: ignore[arg-type]
     elif entry.kind == "action":
         action: Action = notation.action_from_json(entry.action)

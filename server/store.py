@@ -77,7 +77,8 @@ class LogEntry:
 
     ``kind`` is ``action`` (a coach's action, or the documented default applied for him when a choice
     timed out), ``timeout`` (the move clock ran out for ``team``), ``forfeit`` (``team`` stayed away past
-    the disconnect grace) or ``elapse`` (only clock time: a part or break ended with nobody acting).
+    the disconnect grace), ``resign`` (``team``'s coach left the running match) or ``elapse`` (only clock
+    time: a part or break ended with nobody acting).
     """
 
     index: int

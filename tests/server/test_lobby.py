@@ -1,0 +1,91 @@
+"""Lobby flows end to end: quick-match pairing by ruleset and cancelling, resigning by Leave, the rematch."""
+
+from __future__ import annotations
+
+from server.app import Server
+from shared.protocol import (
+    CancelQuickMatch,
+    CreateRoom,
+    Error,
+    JoinRoom,
+    Leave,
+    Left,
+    MatchEnded,
+    Presence,
+    QueueStatus,
+    QuickMatch,
+    Rematch,
+    RematchOffered,
+    RoomJoined,
+    Snapshot,
+)
+from tests.server.conftest import SHORT
+from tests.server.players import WireClient
+
+
+async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_queue(server: Server):
+    """quick waits for quick (standard does not match it); the pair gets a public room; cancel empties the queue."""
+    cy = await WireClient.connect(server.url, "cy")
+    await cy.send(QuickMatch("quick"))
+    assert (await cy.until(QueueStatus)).waiting
+    di = await WireClient.connect(server.url, "di")
+    await di.send(QuickMatch("standard"))
+    assert (await di.until(QueueStatus)).waiting
+    ed = await WireClient.connect(server.url, "ed")
+    await ed.send(QuickMatch("quick"))
+    joined_ed = await ed.until(RoomJoined)
+    joined_cy = await cy.until(RoomJoined)
+    assert joined_cy.code == joined_ed.code and {joined_cy.seat, joined_ed.seat} == {"home", "away"}
+    room = server.lobby.find(joined_cy.code)
+    assert room.ruleset == "quick" and not room.private and room.status == "playing"
+    assert server.lobby.registry.waiting(None) == 1  # di still waits for a standard match
+    await di.send(CancelQuickMatch())
+    status = await di.until(QueueStatus)
+    assert not status.waiting and server.lobby.registry.waiting(None) == 0
+    await di.send(CancelQuickMatch())
+    assert (await di.until(Error)).code == "NOT_IN_QUEUE"
+
+
+async def _pair(server: Server) -> tuple[WireClient, WireClient]:
+    """Ann creates a private room with the short settings, Bob joins it."""
+    ann = await WireClient.connect(server.url, "ann")
+    await ann.send(CreateRoom("quick", SHORT, True))
+    await ann.until(RoomJoined)
+    bob = await WireClient.connect(server.url, "bob")
+    await bob.send(JoinRoom(ann.code))
+    await bob.until(RoomJoined)
+    return ann, bob
+
+
+async def test_leaving_a_running_match_resigns_it(server: Server):
+    """Leave during play ends the match for the other coach with the reason RESIGNED."""
+    ann, bob = await _pair(server)
+    await bob.send(Leave())
+    assert (await bob.until(Left)).code == ann.code
+    ended = await ann.until(MatchEnded)
+    assert ended.winner == ann.team and ended.reason == "RESIGNED"
+    assert server.lobby.find(ann.code).match.position.result is not None
+
+
+async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_swapped(server: Server):
+    """After the end, both Rematch: a new match id, a fresh Snapshot to both, and home and away swapped."""
+    ann, bob = await _pair(server)
+    room = server.lobby.find(ann.code)
+    first_id, ann_team = room.match.id, ann.team
+    await bob.send(Leave())
+    await ann.until(MatchEnded)
+    await bob.until(Left)
+    await bob.send(JoinRoom(ann.code))  # his seat is still his
+    await bob.until(RoomJoined)
+    await ann.send(Rematch())
+    offered = await bob.until(RematchOffered)
+    assert offered.team == ann_team and room.match.id == first_id
+    await bob.send(Rematch())
+    snapshot = await ann.until(Snapshot)
+    assert snapshot.match_id != first_id and snapshot.position.result is None
+    assert (await bob.until(Snapshot)).match_id == snapshot.match_id
+    presence = await ann.until(Presence)
+    swapped = "away" if ann_team == "home" else "home"
+    assert getattr(presence.seats, swapped).name == "ann"
+    assert room.names[room.seats[swapped]] == "ann"  # type: ignore[index]
+    assert room.status == "playing"
