@@ -11,6 +11,7 @@ are caught here, so one request can never take down the connection's task or ano
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -88,7 +89,20 @@ class Session(Member):
 
     async def close(self, code: int, reason: str) -> None:
         """Close the connection with a code and a reason."""
+        log.info("closing connection of player %s: %s %s", self.player_id, code, reason)
         await self.ws.close(code, reason)
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close an abusive connection at once: send the close frame, then drop TCP without a closing handshake.
+
+        Why not ``close``: it waits up to CLOSE_TIMEOUT_S for the client's close frame, which never comes
+        from a client that floods us (its close frame sits behind the frames we stopped reading).
+        """
+        log.warning("aborting connection of player %s from %s: %s", self.player_id, self.ws.remote_address, reason)
+        with contextlib.suppress(Exception):  # already closing: dropping TCP is all that is left
+            self.ws.protocol.send_close(code, reason)
+            self.ws.send_data()
+        self.ws.transport.abort()
 
     # ------------------------------------------------------------------ the connection's life
     async def run(self) -> None:
@@ -145,6 +159,7 @@ class Session(Member):
             if hello.name is None:
                 self.name = f"guest-{self.player_id}"
         await self.server.register(self)
+        log.info("player %s (%s) connected from %s", self.player_id, self.name, self.ws.remote_address)
         await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token))
         return True
 
@@ -157,7 +172,7 @@ class Session(Member):
             if not self.bucket.take():
                 self.strikes += 1
                 if self.strikes > MAX_RATE_STRIKES:
-                    await self.close(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
+                    self.abort(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
                     return
                 await self.error("RATE_LIMITED", "too many messages: the budget is 100 messages per 20 seconds", None)
                 continue
@@ -166,7 +181,7 @@ class Session(Member):
             except ProtocolError as exc:
                 self.violations += 1
                 if self.violations > MAX_VIOLATIONS:
-                    await self.close(CloseCode.POLICY_VIOLATION, "too many invalid messages")
+                    self.abort(CloseCode.POLICY_VIOLATION, "too many invalid messages")
                     return
                 await self.error(exc.code, exc.message, None)
                 continue
@@ -183,6 +198,8 @@ class Session(Member):
 
     async def _gone(self) -> None:
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
+        if self.player_id:
+            log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
         self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
         if self.room is not None:
