@@ -1,0 +1,97 @@
+"""Room clocks driven by a FakeClock on a real server: move-clock timeout, choice default, disconnect grace."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from server.app import Server, ServerConfig
+from server.clock import FakeClock
+from server.room import Room
+from shared.model import ChooseExclusion
+from shared.protocol import ClockUpdate, CreateRoom, JoinRoom, MatchEnded, MovePlayed, RoomJoined
+from shared.referee.adjudicate import judge
+from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
+from tests.server.players import WireClient
+
+MOVE_MS, CHOICE_MS, GRACE_MS = 4000, 700, 9000
+CLOCKED = {
+    "period_ms": 600_000,
+    "move_clock_ms": MOVE_MS,
+    "choice_timeout_ms": CHOICE_MS,
+    "disconnect_grace_ms": GRACE_MS,
+}
+
+
+@pytest.fixture
+async def clocked(tmp_path: Path) -> AsyncIterator[tuple[Server, FakeClock]]:
+    """A server on port 0 whose rooms read a FakeClock (physics in-line)."""
+    clock = FakeClock()
+    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0), clock=clock)
+    await srv.start()
+    yield srv, clock
+    await srv.shutdown()
+
+
+async def _match(server: Server) -> tuple[WireClient, WireClient, Room]:
+    """Ann and Bob in a private room with the clocked settings; the match has started."""
+    ann = await WireClient.connect(server.url, "ann")
+    await ann.send(CreateRoom("standard", CLOCKED, True))
+    await ann.until(RoomJoined)
+    bob = await WireClient.connect(server.url, "bob")
+    await bob.send(JoinRoom(ann.code))
+    await bob.until(RoomJoined)
+    room = server.lobby.find(ann.code)
+    while ann.version < room.version:  # the match's first Snapshot
+        await ann.recv()
+    return ann, bob, room
+
+
+async def test_the_move_clock_running_out_passes_the_turn(clocked: tuple[Server, FakeClock]):
+    """Nothing happens before move_clock_ms; at it, a MovePlayed without action gives the other team the move."""
+    server, clock = clocked
+    ann, _, room = await _match(server)
+    mover = room.match.position.to_move
+    await clock.advance(MOVE_MS - 1)
+    assert room.match.position.to_move == mover and room.version == ann.version
+    assert room._next_event()[0] == clock.now_ms() + 1  # type: ignore[index]
+    await clock.advance(1)
+    played = await ann.until(MovePlayed)
+    assert played.action is None and played.team == mover and played.trajectory is None
+    assert played.position.to_move != mover
+
+
+async def test_an_unanswered_choice_gets_its_default_after_the_choice_timeout(clocked: tuple[Server, FakeClock]):
+    """A goalie-foul exclusion choice nobody answers is settled by its default action at choice_timeout_ms."""
+    server, clock = clocked
+    ann, _, room = await _match(server)
+    field = [stone(f"h{i}", x, y) for i, (x, y) in enumerate(((-100, 0), (-300, 150), (-300, -150), (-200, 0)), 2)]
+    start = position(*field, stone("h6", -350, 0), stone("a2", 0, 60), stone("a7", -380, 60))
+    prompted = judge(start, flick("h1", 0, 300), record(start, contact(6, "a7", "h1")), SETTINGS).position
+    async with room.lock:  # put the room in a position that awaits home's choice
+        room.match.position = replace(prompted, to_move="home")
+        room._reschedule()
+    assert [p["kind"] for p in room.prompts()] == ["choose_exclusion"]
+    await clock.advance(CHOICE_MS - 1)
+    assert room.prompts() and room.version == ann.version
+    await clock.advance(1)
+    played = await ann.until(MovePlayed)
+    assert played.action == ChooseExclusion("home", "h6") and played.team == "home"
+    assert played.prompts == ()
+
+
+async def test_an_absent_coach_pauses_the_clocks_then_forfeits_after_the_grace(clocked: tuple[Server, FakeClock]):
+    """While Bob is away no move clock runs out; at disconnect_grace_ms he forfeits the match."""
+    server, clock = clocked
+    ann, bob, room = await _match(server)
+    await bob.close()
+    update = await ann.until(ClockUpdate)
+    assert update.clocks.paused
+    await clock.advance(GRACE_MS - 1)  # far past the move clock: paused, so no timeout
+    assert room.match.position.result is None and room.version == ann.version
+    await clock.advance(1)
+    ended = await ann.until(MatchEnded)
+    assert ended.winner == ann.team and ended.reason == "FORFEIT_DISCONNECTED"
