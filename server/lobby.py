@@ -7,6 +7,7 @@ coach by his player id) and knows nothing of clocks or moves; the room knows not
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -21,6 +22,8 @@ from server.workers import Engine
 from shared.model import Team
 from shared.protocol import RoomInfo
 from shared.rulesets import SettingsError, coerce_setting, make_settings
+
+log = logging.getLogger(__name__)
 
 
 def new_match_id() -> str:
@@ -54,12 +57,14 @@ class Lobby:
             on_empty=self._forget,
         )
         self.registry.add(code, room)
+        log.info("room %s opened (%s, %s)", code, ruleset, "private" if private else "public")
         return room
 
     def _forget(self, room: Room) -> None:
         """An empty room without a running match is closed."""
         self.registry.remove(room.code)
         room.closed = True
+        log.info("room %s closed (empty)", room.code)
 
     def find(self, code: str) -> Room:
         """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND."""
@@ -121,10 +126,8 @@ class Lobby:
 
     def public_rooms(self) -> tuple[RoomInfo, ...]:
         """The public rooms, newest first."""
-        rooms = [r for r in self.registry.all() if not r.private and not r.closed]
-        return tuple(
-            RoomInfo(r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status) for r in reversed(rooms)
-        )[:200]
+        rooms = [r for r in self.registry.all() if not r.private and not r.closed][-200:]
+        return tuple(RoomInfo(r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status) for r in reversed(rooms))
 
     def rooms_of(self, player_id: int) -> list[Room]:
         """Rooms where a player holds a seat (a reconnecting coach)."""

@@ -252,6 +252,7 @@ class Room:
             if not self.match.started and all(self.seats[t] is not None for t in TEAMS):
                 await self._start_match()
             elif self.match.started and not self.match.absent and self.match.position.result is None:
+                log.info("room %s: %s coach back, clocks running", self.code, team)
                 self.mclock.resume()
                 self._reschedule()
                 self._broadcast(ClockUpdate(self.code, self.clocks()))
@@ -279,6 +280,7 @@ class Room:
                 return
             self.connected[team] = None
             if self.match.started and self.match.position.result is None:
+                log.info("room %s: %s coach away, clocks paused for the grace period", self.code, team)
                 self.match.absent[team] = self.clock.now_ms()
                 self.mclock.pause()
                 self._reschedule()
@@ -323,6 +325,8 @@ class Room:
             ]
         )
         state.started = True
+        home, away = (self.names.get(self.seats[t] or 0, "?") for t in TEAMS)
+        log.info("room %s: match %s started (%s), %s vs %s", self.code, state.id, self.ruleset, home, away)
         absent = [t for t in TEAMS if self.connected[t] is None]
         for team in absent:
             state.absent[team] = self.clock.now_ms()
@@ -501,6 +505,7 @@ class Room:
         if self.status != "ended":
             raise RoomError("MATCH_NOT_OVER", "a rematch can only be asked for once the match has ended")
         self.rematch.add(team)
+        log.info("room %s: %s asks for a rematch", self.code, team)
         self._broadcast(RematchOffered(self.code, team))
         if self.rematch != set(TEAMS):
             return

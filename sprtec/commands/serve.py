@@ -20,12 +20,18 @@ HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--host, --port, --data, --config, --workers."""
+    """--host, --port, --data, --config, --workers, --log-level."""
     parser.add_argument("--host", default=None, help=f"address to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=None, help=f"port, 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--data", default=None, help=f"data directory (default {DEFAULT_DATA_DIR})")
     parser.add_argument("--config", default=None, help="a TOML file with host, port, data, workers")
     parser.add_argument("--workers", type=int, default=None, help="physics worker processes (default: one per core)")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="INFO logs one line per connection, room and match event (default); WARNING only problems",
+    )
 
 
 def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -70,5 +76,6 @@ async def serve(config) -> int:  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     """Run the server until a signal; exit status 0 after a graceful shutdown."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("websockets").setLevel(max(logging.WARNING, logging.getLevelName(args.log_level)))
     return asyncio.run(serve(config_from(args)))
