@@ -49,7 +49,7 @@ from shared.model import PUCK_ID, Flick, Position, Puck
 from shared.rulesets import Settings
 
 # Collision types.
-STONE, PUCK, BOARD, FRAME, NET, REGION, EDGE = 1, 2, 3, 4, 5, 6, 7
+STONE, PUCK, BOARD, FRAME, NET = 1, 2, 3, 4, 5
 _KIND_TYPE = {"board": BOARD, "frame": FRAME, "net": NET}
 
 BOARD_RADIUS = 25.0  # thick walls outside the surface (PHYSICS-NOTES §1b): the inner face is the surface edge
@@ -139,75 +139,70 @@ def walls() -> tuple[Wall, ...]:
     return tuple(out)
 
 
-def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float, float, float]:
-    """A rectangle given for the end x > 0, mirrored to ``end``."""
-    return (x0, x1, y0, y1) if end == 1 else (-x1, -x0, y0, y1)
+def _box(end: int, x0: float, x1: float, y0: float, y1: float) -> tuple[tuple[float, float], ...]:
+    """The corners of a rectangle given for the end x > 0, mirrored to ``end``."""
+    if end == -1:
+        x0, x1 = -x1, -x0
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+# How a region sensor decides membership (``region_sensors``).
+COUNTED, TRIGGER = 0, 1
 
 
 @cache
-def region_boxes() -> tuple[tuple[tuple[str, ...], tuple[float, float, float, float], int], ...]:
-    """The area-watched regions as closed rectangles (regions, (x0, x1, y0, y1), watched categories), in order.
+def region_sensors() -> tuple[tuple[tuple[tuple[float, float], ...], tuple[str, ...], int, int], ...]:
+    """The region sensors in their fixed insertion order: (vertices, regions, how, watched categories).
 
-    A body is in a region while it overlaps any rectangle listing it. The goal line is the union of
-    the part across the mouth and the two parts beside the goal, which are also ``goal_line_outside``
-    (one sensor, not two, for a stone lying on the goal line beside the goal). The categories say
-    which bodies the sensor collides with (``WATCH``).
+    Four vertices make a box, two a zero-width line. The categories say which bodies the sensor
+    collides with (``WATCH``). ``how`` says how a body's membership of the sensor's regions is decided
+    after a step in which it started or stopped overlapping the sensor:
+
+    * ``COUNTED``: the regions are exactly the union of their boxes, so a body is in a region while it
+      overlaps any of them. The goal line is the part across the mouth plus the two parts beside the
+      goal, which are also ``goal_line_outside`` (one sensor, not two, for a stone lying there).
+    * ``TRIGGER``: the region's predicate (``_region_predicate``) is evaluated. Every body always lies
+      in a half, so the halves are watched through the centre line (x = 0): a disc touching a region's
+      boundary lies in the closed region (D8), and no body moves a disc diameter in one step
+      (``max_step_travel``), so its half can only change at a step where it starts or stops touching
+      that line. The crease (G10) is the crease rectangle plus the goal interior: a box sensor on the
+      rectangle and line sensors on the interior's other three sides. While a disc overlaps the
+      rectangle it is in the crease; otherwise its crease membership is its touching the interior,
+      which can only change where it starts or stops touching one of those three sides (the mouth is
+      part of the rectangle). A disc touches them from outside only when the solver lets a fast stone
+      sink more than the 4 mm tube into a frame for a step, and such a step is recorded as the
+      predicate says; a goalie or a stone resting against the goal from outside touches none of them.
     """
     gl, hw = g.GOAL_LINE_X, g.GOAL_LINE_HALF_WIDTH
     mouth, ax, ahw = g.GOAL_MOUTH_HALF_WIDTH, g.AUX_LINE_X, g.AUX_LINE_HALF_WIDTH
-    out: list[tuple[tuple[str, ...], tuple[float, float, float, float], int]] = []
+    front, side, back = g.CREASE_FRONT_X - hw, g.CREASE_HALF_WIDTH + hw, g.GOAL_INNER_BACK_X
+    out: list[tuple[tuple[tuple[float, float], ...], tuple[str, ...], int, int]] = []
     for end in (-1, 1):
         line, outside = f"goal_line:{end}", f"goal_line_outside:{end}"
-        out.append(((f"aux:{end}",), _box(end, ax - ahw, ax + ahw, -mouth, mouth), WATCH["aux"]))
-        out.append(((line,), _box(end, gl - hw, gl + hw, -mouth - 1e-9, mouth + 1e-9), WATCH["goal_line"]))
+        out.append((_box(end, ax - ahw, ax + ahw, -mouth, mouth), (f"aux:{end}",), COUNTED, WATCH["aux"]))
+        out.append((_box(end, gl - hw, gl + hw, -mouth - 1e-9, mouth + 1e-9), (line,), COUNTED, WATCH["goal_line"]))
         for y0, y1 in ((-_FAR, -mouth - 1e-9), (mouth + 1e-9, _FAR)):
-            out.append(((line, outside), _box(end, gl - hw, gl + hw, y0, y1), WATCH["goal_line_outside"]))
+            out.append((_box(end, gl - hw, gl + hw, y0, y1), (line, outside), COUNTED, WATCH["goal_line_outside"]))
+        crease = (f"crease:{end}",)
+        out.append((_box(end, front, gl, -side, side), crease, TRIGGER, WATCH["crease"]))
+        inner = ((gl, -mouth), (back, -mouth), (back, mouth), (gl, mouth))  # the goal interior but its mouth
+        for k in range(3):
+            a, b = inner[k], inner[k + 1]
+            out.append((((end * a[0], a[1]), (end * b[0], b[1])), crease, TRIGGER, WATCH["crease"]))
+    out.append((((0.0, -_FAR), (0.0, _FAR)), ("half:-1", "half:1"), TRIGGER, WATCH["half"]))
     return tuple(out)
+
+
+Sensed = tuple[int, tuple[str, ...]]  # how a sensor decides membership, and its regions
 
 
 @cache
-def region_edges() -> tuple[tuple[tuple[float, float], tuple[float, float], tuple[str, ...], int], ...]:
-    """Regions watched through their boundary instead of their area: (a, b, regions, categories) segments in order.
-
-    Why: every body always lies in one half and field stones often in a crease, so area sensors for
-    them would keep a sensor arbiter alive for those bodies at every step (it doubled the step cost).
-    A disc touching a region's boundary lies in the closed region (D8), and no body moves a disc
-    diameter in one step (``max_step_travel``), so it can only enter or leave the region at a step
-    where it starts or stops touching a boundary segment; a zero-width sensor on each boundary segment
-    plus the region predicate evaluated after that step gives the same transitions at the same steps.
-
-    The crease (G10) is the union of the crease rectangle and the goal interior. Only the rectangle's
-    outline is watched: the rest of the union's boundary lies on the inner faces of the frame tubes and
-    the net, which a disc outside the goal never reaches and a disc inside the goal touches while it
-    is in the region anyway. The goal-line side of the outline runs through the mouth as one segment
-    (a field stone passing through the mouth is then merely re-evaluated).
-    """
-    hw = g.GOAL_LINE_HALF_WIDTH
-    front, gl, side = g.CREASE_FRONT_X - hw, g.GOAL_LINE_X, g.CREASE_HALF_WIDTH + hw
-    out: list[tuple[tuple[float, float], tuple[float, float], tuple[str, ...], int]] = [
-        ((0.0, -_FAR), (0.0, _FAR), ("half:-1", "half:1"), WATCH["half"]),
-    ]
-    for end in (-1, 1):
-        outline = [(front, -side), (front, side), (gl, side), (gl, -side), (front, -side)]
-        out.extend(
-            ((end * outline[k][0], outline[k][1]), (end * outline[k + 1][0], outline[k + 1][1]), (f"crease:{end}",),
-             WATCH["crease"])
-            for k in range(len(outline) - 1)
-        )
-    return tuple(out)
-
-
-@cache
-def _sensor_specs() -> tuple[tuple[int, tuple[str, ...], tuple[tuple[float, float], ...], pymunk.ShapeFilter], ...]:
-    """Every region sensor as (kind, regions, vertices, filter) in insertion order, computed once: the
-    boxes (``REGION``, 4 vertices) then the boundary lines (``EDGE``, 2)."""
-    out: list[tuple[int, tuple[str, ...], tuple[tuple[float, float], ...], pymunk.ShapeFilter]] = []
-    for regions, (x0, x1, y0, y1), mask in region_boxes():
-        box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-        out.append((REGION, regions, box, pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
-    for a, b, regions, mask in region_edges():
-        out.append((EDGE, regions, (a, b), pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
-    return tuple(out)
+def _sensor_specs() -> tuple[tuple[tuple[tuple[float, float], ...], Sensed, pymunk.ShapeFilter], ...]:
+    """``region_sensors`` ready for building, computed once: (vertices, (how, regions), filter)."""
+    return tuple(
+        (vertices, (how, regions), pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask))
+        for vertices, regions, how, mask in region_sensors()
+    )
 
 
 # --------------------------------------------------------------------------- speeds and materials
@@ -261,7 +256,7 @@ class _Built:
     shapes: list[pymunk.Shape]
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
     names: dict[pymunk.Shape, str]
-    sensors: dict[pymunk.Shape, tuple[int, tuple[str, ...]]]  # per sensor shape: REGION or EDGE, and its regions
+    sensors: dict[pymunk.Shape, Sensed]
 
 
 def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
@@ -277,7 +272,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     space.damping = 1.0
     values, _ = _materials(settings)
     names: dict[pymunk.Shape, str] = {}
-    sensors_of: dict[pymunk.Shape, tuple[int, tuple[str, ...]]] = {}
+    sensors_of: dict[pymunk.Shape, Sensed] = {}
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
@@ -314,14 +309,14 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         names[seg] = wall.name
     if sensors:
         added: list[pymunk.Shape] = []
-        for kind, regions, vertices, shape_filter in _sensor_specs():
-            if kind == REGION:
+        for vertices, sensed, shape_filter in _sensor_specs():
+            if len(vertices) == 4:
                 sensor: pymunk.Shape = pymunk.Poly(static, vertices)
             else:
                 sensor = pymunk.Segment(static, vertices[0], vertices[1], 0.0)
             sensor.sensor = True
             sensor.filter = shape_filter  # the callbacks know sensors by shape, so no collision type
-            sensors_of[sensor] = (kind, regions)
+            sensors_of[sensor] = sensed
             added.append(sensor)
         space.add(*added)  # one call: pymunk's add costs as much again per call as the C insertion
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
@@ -451,13 +446,13 @@ class _Move:
         elif not self.removing:
             self._region_touch(self.names[sa], sensor, -1)
 
-    def _region_touch(self, body: str, sensor: tuple[int, tuple[str, ...]], change: int) -> None:
-        """A body started (+1) or stopped (-1) overlapping a sensor: count a box's overlaps; for a boundary
-        line, only mark the regions behind it. Either way the regions are resolved after the step."""
-        kind, regions = sensor
+    def _region_touch(self, body: str, sensor: Sensed, change: int) -> None:
+        """A body started (+1) or stopped (-1) overlapping a sensor: count the overlaps of a ``COUNTED`` one;
+        either way its regions are resolved after the step (``_resolve_regions``)."""
+        how, regions = sensor
         for region in regions:
             key = (body, region)
-            if kind == REGION:
+            if how == COUNTED:
                 self.region_count[key] = self.region_count.get(key, 0) + change
             self.dirty[key] = None
         self.after = True
@@ -492,13 +487,13 @@ class _Move:
         """Emit a RegionChange for every marked (body, region) whose membership differs from the last one.
 
         Resolved once per step, in sorted order, because Chipmunk calls separate callbacks in an order
-        that depends on memory addresses, and a two-part region (the crease) can be entered through one
-        part and left through the other in the same step.
+        that depends on memory addresses, and a region of several sensors (the goal line) can be entered
+        through one and left through another in the same step.
         """
-        edges = _EDGE_REGIONS
+        by_predicate = _TRIGGER_REGIONS
         for key in sorted(self.dirty):
             body, region = key
-            if region in edges:
+            if region in by_predicate:
                 i = self.index[body]
                 p = self.built.body_objs[i].position
                 now = _region_predicate(region)(p.x, p.y, self.built.radii[i])
@@ -786,7 +781,7 @@ class _Move:
 
 
 _STATIC_HEADS = ("board", "frame", "net")
-_EDGE_REGIONS = frozenset(r for _, _, regions, _ in region_edges() for r in regions)  # judged by their predicate
+_TRIGGER_REGIONS = frozenset(r for _, regions, how, _ in region_sensors() if how == TRIGGER for r in regions)
 
 
 def _event_order(event: Event) -> tuple:

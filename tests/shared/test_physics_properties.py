@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared import effects
+from shared import effects, physics
 from shared import geometry as g
-from shared.model import Flick, Position, Puck, Stone
+from shared.events import RegionChange
+from shared.model import PUCK_ID, Flick, Position, Puck, Stone
 from shared.physics import max_flick_speed, simulate, simulate_probed
 from shared.rulesets import Settings
 
@@ -88,3 +89,102 @@ def test_hard_shots_never_tunnel():
         worst = max(worst, travel)
         _check_record(record, position)
     assert 0.0 < worst <= S.max_step_travel
+
+
+class _Stepwise(physics._Move):
+    """A probed move that also evaluates, after every step, the geometry predicate of every region the
+    physics watches for each body, and keeps the transitions it sees: what the record must report."""
+
+    def __init__(self, position: Position, flick: Flick) -> None:
+        super().__init__(position, flick, S, probe=True)
+        self.truth: dict[tuple[str, str], bool] = {}
+        self.expected: list[tuple[int, str, str, bool]] = []
+        for i, body in enumerate(self.built.bodies):
+            x, y = self._start(i)
+            for region in self._watched(i):
+                self.truth[(body, region)] = physics._region_predicate(region)(x, y, self.built.radii[i])
+
+    def _start(self, i: int) -> tuple[float, float]:
+        """Where body ``i`` starts."""
+        if i == len(self.position.stones):
+            return self.position.puck.x, self.position.puck.y
+        return self.position.stones[i].x, self.position.stones[i].y
+
+    def _watched(self, i: int) -> list[str]:
+        """The regions watched for body ``i`` (``physics.WATCH`` by its kind), both ends."""
+        if i == len(self.position.stones):
+            category = physics.CAT_PUCK
+        else:
+            category = physics.CAT_GOALIE if self.position.stones[i].role == "goalie" else physics.CAT_FIELD
+        return [f"{head}:{end}" for head, mask in physics.WATCH.items() if mask & category for end in (-1, 1)]
+
+    def _see(self, i: int, x: float, y: float) -> None:
+        """Body ``i`` lies at (x, y) after this step: note each watched region whose predicate changed."""
+        body = self.built.bodies[i]
+        for region in self._watched(i):
+            now = physics._region_predicate(region)(x, y, self.built.radii[i])
+            if now != self.truth[(body, region)]:
+                self.truth[(body, region)] = now
+                self.expected.append((self.step, body, region, now))
+
+    def _after_step(self) -> None:
+        """Before the step's effects may take the puck off the board, where it touched things counts."""
+        for i, body in enumerate(self.built.body_objs):
+            if i not in self.removed:
+                self._see(i, body.position.x, body.position.y)
+        super()._after_step()
+
+    def _measure_travel(self, before: bytes, after: bytes) -> None:
+        """After every step: the predicates at the new positions of the bodies still on the board."""
+        super()._measure_travel(before, after)
+        data = memoryview(after).cast("d")
+        for i in range(len(data) // 6):
+            self._see(i, data[6 * i], data[6 * i + 1])
+
+
+def _crease_and_frame_shots() -> list[tuple[Position, Flick]]:
+    """Field stones driven across the crease, into the goal and at full speed into the side frames from
+    outside (where the solver lets a stone sink into a tube for a step), with a goalie in the crease."""
+    v = max_flick_speed(S)
+    shots = []
+    for k in range(24):
+        x0, y0 = 505.0 + (k % 12) * 3.5, (1 if k % 2 else -1) * (64.0 + (k // 12) * 6.0)
+        angle = math.radians(-60 + (k * 37) % 120)
+        flick = Flick("home", "h2", v * math.sin(angle) * 0.5, -math.copysign(v * math.cos(angle), y0))
+        stones = (Stone("h2", "home", "field", x0, y0), Stone("a1", "away", "goalie", 470.0, 0.0))
+        shots.append((Position(seed=k, stones=stones, puck=Puck(0.0, 0.0)), flick))
+    for k in range(12):
+        angle = math.radians(-50 + k * 9)
+        stones = (Stone("h2", "home", "field", 400.0, -40.0 + k * 7), Stone("a3", "away", "field", 470.0, 52.0),
+                  Stone("a1", "away", "goalie", 480.0, -20.0))
+        flick = Flick("home", "h2", 0.6 * v * math.cos(angle), 0.6 * v * math.sin(angle))
+        shots.append((Position(seed=k, stones=stones, puck=Puck(440.0, 10.0 - k * 3)), flick))
+    return shots
+
+
+@pytest.mark.slow
+def test_region_changes_are_exact_to_the_step():
+    """Every watched region (aux for the puck, goal lines for the puck and field stones, creases for field
+    stones, halves for all) changes in the record at exactly the steps its predicate changes."""
+    checked = 0
+    for position, flick in _targets()[::4] + _crease_and_frame_shots():
+        move = _Stepwise(position, flick)
+        record = move.run()
+        got = [(e.step, e.body, e.region, e.inside) for e in record.events if isinstance(e, RegionChange)]
+        assert sorted(got) == sorted(move.expected)
+        checked += len(got)
+    assert checked > 100
+
+
+def test_goalies_and_unwatched_regions_make_no_region_events():
+    """A goalie crossing its crease and goal line, and the puck crossing a crease, make no RegionChange: a
+    goalie's crease status and the puck's are judged at rest from positions."""
+    stones = (Stone("a1", "away", "goalie", 470.0, 0.0), Stone("h2", "home", "field", 300.0, -200.0))
+    record = simulate(Position(seed=1, stones=stones, puck=Puck(420.0, 90.0)), Flick("away", "a1", -900.0, 0.0), S)
+    goalie = [e for e in record.events if isinstance(e, RegionChange) and e.body == "a1"]
+    assert g.in_crease(470.0, 0.0, S.stone_radius, 1) and not g.in_crease(record.final[0].x, 0.0, S.stone_radius, 1)
+    assert goalie == []
+    puck = Position(seed=1, stones=(Stone("h2", "home", "field", 380.0, 0.0),), puck=Puck(410.0, 0.0))
+    record = simulate(puck, Flick("home", "h2", 1500.0, 0.0), S)
+    regions = {e.region for e in record.events if isinstance(e, RegionChange) and e.body == PUCK_ID}
+    assert "aux:1" in regions and not any(r.startswith("crease") for r in regions)
