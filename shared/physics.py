@@ -28,6 +28,8 @@ from functools import cache
 
 import pymunk
 import pymunk.batch
+from pymunk._chipmunk import ffi as _ffi
+from pymunk._chipmunk import lib as _lib
 
 from shared import effects
 from shared import geometry as g
@@ -81,6 +83,34 @@ WATCH: dict[str, int] = {
 _BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
 
 _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a batch read
+
+# A few calls go to Chipmunk through pymunk's cffi module instead of pymunk's wrappers, where the
+# wrapper costs several times the call and runs once per step, keyframe or callback (measured on the
+# pinned pymunk 6.9: ``Arbiter.shapes`` 3.0 us against 0.35 us by pointer, ``batch.get_space_bodies``
+# 2.1 us against 0.8 us). pyproject pins pymunk ~= 6.9.0; the tests cover every such call.
+
+
+class _BodyReader:
+    """Reads x, y, angle, vx, vy, ω of every body in the space (``_BODY_FIELDS``, in insertion order,
+    the static body last) as bytes: ``pymunk.batch.get_space_bodies`` with its argument struct and
+    buffer made once instead of on every call."""
+
+    def __init__(self, space: pymunk.Space) -> None:
+        self.buffer = pymunk.batch.Buffer()
+        self.floats = self.buffer._float_arr
+        self.args = _ffi.new("pmBatchedData *")
+        self.args.fields = _BODY_FIELDS.value
+        self.args.floatArray = self.floats
+        self.args.intArray = self.buffer._int_arr
+        self.space = space  # keeps the C space alive while this reads it
+        self.cspace = space._space
+        self.each = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+
+    def read(self, bodies: int) -> bytes:
+        """The 48 bytes of each of the first ``bodies`` bodies."""
+        self.floats.num = 0
+        _lib.cpSpaceEachBody(self.cspace, self.each, self.args)
+        return _ffi.buffer(self.floats.arr, 48 * bodies)[:]
 
 # Keyframe states (events.MoveRecord).
 ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
@@ -247,7 +277,10 @@ def _materials(settings: Settings) -> tuple[dict[int, tuple[float, float]], dict
 
 @dataclass(slots=True)
 class _Built:
-    """A space with the move's bodies, in ``bodies`` order, and the names of every shape."""
+    """A space with the move's bodies, in ``bodies`` order, and the names of every shape.
+
+    Shapes are known by their Chipmunk pointer (``shape._shape``), which is what a collision callback
+    can get cheaply (``_shapes_of``)."""
 
     space: pymunk.Space
     bodies: tuple[str, ...]
@@ -255,8 +288,8 @@ class _Built:
     body_objs: list[pymunk.Body]
     shapes: list[pymunk.Shape]
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
-    names: dict[pymunk.Shape, str]
-    sensors: dict[pymunk.Shape, Sensed]
+    names: dict[object, str]
+    sensors: dict[object, Sensed]
 
 
 def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
@@ -271,8 +304,8 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     space.gravity = (0.0, 0.0)
     space.damping = 1.0
     values, _ = _materials(settings)
-    names: dict[pymunk.Shape, str] = {}
-    sensors_of: dict[pymunk.Shape, Sensed] = {}
+    names: dict[object, str] = {}
+    sensors_of: dict[object, Sensed] = {}
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
@@ -296,7 +329,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         gear.max_bias = 0.0
         gear.max_force = 2.0 / 3.0 * settings.table_spin_friction * m * settings.gravity * r
         space.add(body, shape, pivot, gear)
-        names[shape] = name
+        names[shape._shape] = name
         bodies.append(body)
         shapes.append(shape)
         constraints.append((pivot, gear))
@@ -306,7 +339,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         seg.elasticity, seg.friction = values[kind]
         seg.collision_type = kind
         space.add(seg)
-        names[seg] = wall.name
+        names[seg._shape] = wall.name
     if sensors:
         added: list[pymunk.Shape] = []
         for vertices, sensed, shape_filter in _sensor_specs():
@@ -316,7 +349,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
                 sensor = pymunk.Segment(static, vertices[0], vertices[1], 0.0)
             sensor.sensor = True
             sensor.filter = shape_filter  # the callbacks know sensors by shape, so no collision type
-            sensors_of[sensor] = sensed
+            sensors_of[sensor._shape] = sensed
             added.append(sensor)
         space.add(*added)  # one call: pymunk's add costs as much again per call as the C insertion
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
@@ -402,7 +435,7 @@ class _Move:
             for shape in self.space.bb_query(box, pymunk.ShapeFilter()):
                 if shape.body is self.space.static_body and not shape.sensor:
                     if shape.point_query((x, y)).distance <= b.radii[i] + gap:
-                        found.add(_pair(b.bodies[i], self.names[shape]))
+                        found.add(_pair(b.bodies[i], self.names[shape._shape]))
         return found
 
     # ------------------------------------------------------------------ handlers
@@ -428,23 +461,23 @@ class _Move:
 
         Chipmunk orders a pair's shapes by shape class (circle, segment, poly), so a body's circle
         always comes before a sensor's segment or box."""
-        sa, sb = arb.shapes
-        sensor = self.sensors.get(sb)
+        a, b = _shapes_of(arb)
+        sensor = self.sensors.get(b)
         if sensor is None:
-            self._begin_contact(arb, sa, sb)
+            self._begin_contact(arb, a, b)
             return True
         if not self.removing:
-            self._region_touch(self.names[sa], sensor, 1)
+            self._region_touch(self.names[a], sensor, 1)
         return False  # sensors need no pre_solve; separate still comes
 
     def _separate(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """An arbiter ended: a contact (also when the puck is taken off the board) or a region sensor."""
-        sa, sb = arb.shapes
-        sensor = self.sensors.get(sb)
+        a, b = _shapes_of(arb)
+        sensor = self.sensors.get(b)
         if sensor is None:
-            self._separate_contact(sa, sb)
+            self._separate_contact(a, b)
         elif not self.removing:
-            self._region_touch(self.names[sa], sensor, -1)
+            self._region_touch(self.names[a], sensor, -1)
 
     def _region_touch(self, body: str, sensor: Sensed, change: int) -> None:
         """A body started (+1) or stopped (-1) overlapping a sensor: count the overlaps of a ``COUNTED`` one;
@@ -457,11 +490,12 @@ class _Move:
             self.dirty[key] = None
         self.after = True
 
-    def _begin_contact(self, arb: pymunk.Arbiter, sa: pymunk.Shape, sb: pymunk.Shape) -> None:
-        """A new contact: note it; its impulse is read once this step is solved (``_flush``)."""
+    def _begin_contact(self, arb: pymunk.Arbiter, sa: object, sb: object) -> None:
+        """A new contact between the shapes at ``sa`` and ``sb``: note it; its impulse is read once this
+        step is solved (``_flush``)."""
         na, nb = self.names[sa], self.names[sb]
-        n = arb.normal  # from a to b
-        va, vb = sa.body.velocity, sb.body.velocity
+        n = _lib.cpArbiterGetNormal(arb._arbiter)  # from a to b (Arbiter.normal without its Vec2d)
+        va, vb = _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sa)), _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sb))
         rvx, rvy = va.x - vb.x, va.y - vb.y
         normal_speed = rvx * n.x + rvy * n.y
         approach = (va.x * n.x + va.y * n.y, -(vb.x * n.x + vb.y * n.y))
@@ -476,7 +510,7 @@ class _Move:
         self.pending.append(_Pending(arb, na, nb, pre, abs(normal_speed), math.hypot(rvx, rvy), approach))
         self.after = True
 
-    def _separate_contact(self, sa: pymunk.Shape, sb: pymunk.Shape) -> None:
+    def _separate_contact(self, sa: object, sb: object) -> None:
         """A contact ended (also when the puck is taken off the board)."""
         a, b = _pair(self.names[sa], self.names[sb])
         self.events.append(Separation(self.step, a, b))
@@ -566,7 +600,7 @@ class _Move:
     def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
         sa, sb = arb.shapes
-        pair = _pair(self.names[sa], self.names[sb])
+        pair = _pair(self.names[sa._shape], self.names[sb._shape])
         if pair in self.watch_slow:
             ti, n = arb.total_impulse, arb.normal
             impulse = abs(ti.x * n.x + ti.y * n.y)
@@ -646,17 +680,16 @@ class _Move:
         rest_frames = math.ceil(s.rest_ms * s.step_hz / (1000 * frame_steps))
         cap = s.move_cap_ms * s.step_hz // 1000
         step = self.space.step
-        buf = pymunk.batch.Buffer()
-        get_bodies, fields, space = pymunk.batch.get_space_bodies, _BODY_FIELDS, self.space
+        read = _BodyReader(self.space).read
         rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
         raw: list[tuple[bytes, tuple[int, ...]]] = []  # per keyframe: the live bodies' floats and their states
         quiet = 0
         capped = False
+        hint = 3  # where the rest check looks first: the last body found moving usually still is
         count, removed = len(self.built.bodies), self.removed
-        get_bodies(space, fields, buf)
-        # x, y, angle, vx, vy, ω (``_BODY_FIELDS``) per body still in the space, in ``bodies`` order: the
-        # static body follows them, and the puck is last, so taking it out never reorders the stones
-        floats = buf.float_buf()[: 48 * count]
+        # x, y, angle, vx, vy, ω per body still in the space, in ``bodies`` order: the puck is last, so
+        # taking it out never reorders the stones
+        floats = read(count)
         raw.append((floats, tuple(self.state)))
         while True:
             base = self.step
@@ -666,9 +699,7 @@ class _Move:
                     step(dt)
                     if self.after:
                         self._after_step()
-                    buf.clear()
-                    get_bodies(space, fields, buf)
-                    after = buf.float_buf()[: 48 * (count - len(removed))]
+                    after = read(count - len(removed))
                     self._measure_travel(floats, after)
                     floats = after
             else:
@@ -677,17 +708,19 @@ class _Move:
                     step(dt)
                     if self.after:
                         self._after_step()
-            buf.clear()
-            get_bodies(space, fields, buf)
-            floats = buf.float_buf()[: 48 * (count - len(removed))]
+            floats = read(count - len(removed))
             raw.append((floats, tuple(self.state)))
             data = memoryview(floats).cast("d")
             moving = False
-            for j in range(3, len(data), 6):
-                vx, vy, w = data[j], data[j + 1], data[j + 2]
-                if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
-                    moving = True
-                    break
+            if hint < len(data):
+                vx, vy, w = data[hint], data[hint + 1], data[hint + 2]
+                moving = vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w
+            if not moving:
+                for j in range(3, len(data), 6):
+                    vx, vy, w = data[j], data[j + 1], data[j + 2]
+                    if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
+                        moving, hint = True, j
+                        break
             quiet = 0 if moving else quiet + 1
             if quiet > rest_frames:
                 break
@@ -792,6 +825,15 @@ def _event_order(event: Event) -> tuple:
     if isinstance(event, RegionChange):
         return (event.step, 2, event.body, event.region, event.inside)
     return (event.step, 0)
+
+
+_SHAPE_A, _SHAPE_B = _ffi.new("cpShape **"), _ffi.new("cpShape **")
+
+
+def _shapes_of(arb: pymunk.Arbiter) -> tuple[object, object]:
+    """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them."""
+    _lib.cpArbiterGetShapes(arb._arbiter, _SHAPE_A, _SHAPE_B)
+    return _SHAPE_A[0], _SHAPE_B[0]
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
