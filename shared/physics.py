@@ -401,7 +401,8 @@ class _Move:
         self.names = self.built.names
         self.sensors = self.built.sensors
         self.index = {name: i for i, name in enumerate(self.built.bodies)}
-        self.step = 0
+        self.step = 0  # the step just taken: kept by the loop per frame, by ``_after_step`` per step with work
+        self.cspace = self.space._space  # Chipmunk counts steps (its timestamp): callbacks read the step there
         self.events: list[Event] = []
         self.pending: list[_Pending] = []
         self.region_count: dict[tuple[str, str], int] = {}
@@ -522,7 +523,7 @@ class _Move:
     def _separate_contact(self, sa: object, sb: object) -> None:
         """A contact ended (also when the puck is taken off the board)."""
         a, b = _pair(self.names[sa], self.names[sb])
-        self.events.append(Separation(self.step, a, b))
+        self.events.append(Separation(_lib.cpSpaceGetTimestamp(self.cspace), a, b))
         if self.watch_slow:
             self._unwatch(a, b)
 
@@ -567,6 +568,7 @@ class _Move:
         Called by the loop when ``after`` is set (a flag test per step is cheaper than pymunk's
         post-step callbacks, which build a closure per registration)."""
         self.after = False
+        self.step = _lib.cpSpaceGetTimestamp(self.cspace)
         if self.dirty:
             self._resolve_regions()
         if self.pending:
@@ -616,7 +618,8 @@ class _Move:
             if impulse > self.settings.contact_impulse_threshold:
                 va, vb = sa.body.velocity, sb.body.velocity
                 speed = abs((va.x - vb.x) * n.x + (va.y - vb.y) * n.y)
-                self.events.append(Contact(self.step, pair[0], pair[1], True, impulse, speed))
+                step = _lib.cpSpaceGetTimestamp(self.cspace)
+                self.events.append(Contact(step, pair[0], pair[1], True, impulse, speed))
                 self.contacts += 1
                 self._unwatch(*pair)
 
@@ -712,11 +715,11 @@ class _Move:
                     self._measure_travel(floats, after)
                     floats = after
             else:
-                for k in range(frame_steps):
-                    self.step = base + k + 1
+                for _ in range(frame_steps):
                     step(dt)
                     if self.after:
                         self._after_step()
+                self.step = base + frame_steps
             floats = read(count - len(removed))
             raw.append((floats, tuple(self.state)))
             data = memoryview(floats).cast("d")

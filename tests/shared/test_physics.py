@@ -197,3 +197,20 @@ def test_move_cap_forces_rest():
     record = simulate(position, Flick("home", "h2", 2000.0, 0.0), settings)
     assert record.events[-1] == AtRest(record.steps, True)
     assert record.steps == settings.move_cap_ms * settings.step_hz // 1000
+
+
+def test_pre_existing_contact_reported_when_a_later_hit_pushes_through_it():
+    """D5: a resting pair pressed together at t0 (0.05 mm, within the tolerance) transmits nothing at first;
+    it counts, pre-existing, in the step a third stone drives one into the other, and the per-step
+    watch of that pair is switched off again once it has reported."""
+    from shared.physics import _Move
+
+    stones = (_stone("h2", -200.0, 0.0), _stone("h3", -60.0, 0.0), _stone("a2", -28.05, 0.0))
+    move = _Move(_pos(stones, (0.0, 250.0)), Flick("home", "h2", 1500.0, 0.0), OFF)
+    record = move.run()
+    hit = next(e for e in record.events if isinstance(e, Contact) and (e.a, e.b) == ("h2", "h3"))
+    pushed = next(e for e in record.events if isinstance(e, Contact) and (e.a, e.b) == ("a2", "h3"))
+    assert pushed.pre_existing and not hit.pre_existing
+    assert pushed.step == hit.step > 1 and pushed.impulse > S.contact_impulse_threshold
+    assert not move.watch_slow
+    assert move.handlers[0]._handler.postSolveFunc == move.default_post_solve
