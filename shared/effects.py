@@ -112,6 +112,8 @@ def _goal_solid_push(x: float, y: float, r: float) -> tuple[float, float] | None
 
 def disc_allowed(x: float, y: float, r: float) -> bool:
     """True when a disc may lie at (x, y): wholly on the board and clear of both goals' frames and nets."""
+    if abs(x) + r <= g.GOAL_LINE_X and abs(y) + r <= g.HALF_WIDTH:
+        return True  # between the goal lines, clear of the corners and the goals (the common case, kept cheap)
     return g.disc_inside_board(x, y, r) and _goal_solid_push(x, y, r) is None
 
 
@@ -215,7 +217,7 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
                 pos[i] = [pos[i][0] - ux, pos[i][1] - uy]
                 pos[j] = [pos[j][0] + ux, pos[j][1] + uy]
                 moved = True
-        pos = [[quantise(x), quantise(y)] for x, y in pos]
+        pos = [[round(x * 100) / 100, round(y * 100) / 100] for x, y in pos]  # quantise(), inlined
         if not moved and _all_clear(pos, radii):
             return [(x, y) for x, y in pos]
     placed: list[Disc] = []
@@ -229,6 +231,8 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
 
 def _inside(x: float, y: float, r: float) -> tuple[float, float]:
     """The disc's centre moved the least distance that puts it wholly on the board and out of the goals."""
+    if abs(x) + r <= g.GOAL_LINE_X and abs(y) + r <= g.HALF_WIDTH:
+        return (x, y)  # as ``disc_allowed``: nothing to do, the common case
     for _ in range(4):
         if g.disc_inside_board(x, y, r):
             push = _goal_solid_push(x, y, r)

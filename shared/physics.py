@@ -429,12 +429,16 @@ class _Move:
         # the bodies were placed at exactly these coordinates, so no need to ask pymunk for them
         pos = [(s.x, s.y) for s in self.position.stones] + [(self.position.puck.x, self.position.puck.y)]
         radii = b.radii
-        for i in range(len(pos)):
+        reach = 2 * max(radii) + gap
+        order = sorted(range(len(pos)), key=lambda k: pos[k][0])
+        for a, i in enumerate(order):  # a sweep along x: hypot >= |dx|, so farther pairs cannot touch
             xi, yi = pos[i]
-            for j in range(i + 1, len(pos)):
-                dx, dy, limit = pos[j][0] - xi, pos[j][1] - yi, radii[i] + radii[j] + gap
-                # hypot >= max(|dx|, |dy|), so a pair far apart along one axis is skipped without it
-                if abs(dx) <= limit and abs(dy) <= limit and math.hypot(dx, dy) <= limit:
+            for j in order[a + 1:]:
+                dx = pos[j][0] - xi
+                if dx > reach:
+                    break
+                dy, limit = pos[j][1] - yi, radii[i] + radii[j] + gap
+                if dx <= limit and -limit <= dy <= limit and math.hypot(dx, dy) <= limit:
                     found.add(_pair(b.bodies[i], b.bodies[j]))
         for i, (x, y) in enumerate(pos):
             r = b.radii[i] + gap
@@ -539,7 +543,7 @@ class _Move:
             body, region = key
             if region in by_predicate:
                 i = self.index[body]
-                p = self.built.body_objs[i].position
+                p = _lib.cpBodyGetPosition(self.built.body_objs[i]._body)  # Body.position without its Vec2d
                 now = _region_predicate(region)(p.x, p.y, self.built.radii[i])
             else:
                 now = self.region_count.get(key, 0) > 0
@@ -582,7 +586,7 @@ class _Move:
         threshold = self.settings.contact_impulse_threshold
         impulses = []
         for p in pending:  # read every arbiter before an effect may take a body (and its arbiters) away
-            ti, n = p.arbiter.total_impulse, p.arbiter.normal
+            ti, n = _lib.cpArbiterTotalImpulse(p.arbiter._arbiter), _lib.cpArbiterGetNormal(p.arbiter._arbiter)
             impulses.append(abs(ti.x * n.x + ti.y * n.y))
         for p, impulse in zip(pending, impulses, strict=True):
             if p.pre_existing and impulse <= threshold:
@@ -633,17 +637,19 @@ class _Move:
                 return
             other = p.b if p.a == PUCK_ID else p.a
             head = other.split(":", 1)[0]
-            if head == "board":
+            # Each effect needs its speed first; a draw is a pure function of its key, so not drawing
+            # below that speed changes nothing (and saves a hash for most contacts).
+            if head == "board" and p.normal_speed > s.exit_speed_puck:
                 angle = effects.impact_angle_deg(p.normal_speed, p.speed)
                 u = draw(pos.seed, "exit", pos.move_number, event_index)
                 if effects.puck_flies_over(s, p.normal_speed, angle, u):
                     self._take_off(PUCK_ID, other, OFF_BOARD)
-            elif head == "frame":
+            elif head == "frame" and p.normal_speed > s.on_goal_speed:
                 u = draw(pos.seed, "on_goal", pos.move_number, event_index)
                 if effects.puck_lands_on_goal(s, p.normal_speed, u):
                     self._take_off(PUCK_ID, other, ON_GOAL)
             return
-        if kinds[0] in _STATIC_HEADS or kinds[1] in _STATIC_HEADS:
+        if kinds[0] in _STATIC_HEADS or kinds[1] in _STATIC_HEADS or p.normal_speed <= s.flip_speed:
             return
         angle = effects.impact_angle_deg(p.normal_speed, p.speed)
         u = draw(pos.seed, "flip", pos.move_number, event_index)
