@@ -13,21 +13,21 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# name -> module under sprtec.commands. ``bench`` has its own sub-subcommands.
-COMMANDS: dict[str, str] = {
-    "serve": "serve",
-    "scenario": "scenario",
-    "export": "export",
-    "bot": "bot",
-    "play": "play",
-    "watch": "watch",
-    "replay": "replay",
-    "bench": "bench",
+# name -> (module under sprtec.commands, one-line help shown by ``sprtec --help`` without importing it).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("serve", "run the server (default ws://127.0.0.1:8765/, data in ./data)"),
+    "play": ("play", "play: practice against the bot, or the lobby of a server"),
+    "watch": ("watch", "watch a running match as a spectator"),
+    "replay": ("replay", "step through an exported match move by move"),
+    "bot": ("bot", "play one match as a bot against a server"),
+    "scenario": ("scenario", "run a position and actions (SCENARIOS.md) through physics and referee, print JSON"),
+    "export": ("export", "print a match from a server's data as a scenario that `sprtec scenario` replays"),
+    "bench": ("bench", "benchmarks: `sprtec bench physics`, `sprtec bench server`"),
 }
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]
-    return importlib.import_module(f"sprtec.commands.{COMMANDS[name]}")
+    return importlib.import_module(f"sprtec.commands.{COMMANDS[name][0]}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     available = []
     for name in COMMANDS:
         try:
-            spec = importlib.util.find_spec(f"sprtec.commands.{COMMANDS[name]}")
+            spec = importlib.util.find_spec(f"sprtec.commands.{COMMANDS[name][0]}")
         except ModuleNotFoundError:
             spec = None
         if spec is not None:
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
             module.add_arguments(parser)
         else:
-            sub.add_parser(name, help=f"(sprtec {name} --help)", add_help=False)
+            sub.add_parser(name, help=COMMANDS[name][1], add_help=False)
     if chosen is None:
         if args and args[0] not in ("-h", "--help"):
             top.print_usage(sys.stderr)
