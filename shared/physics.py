@@ -94,24 +94,29 @@ _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a
 class _BodyReader:
     """Reads x, y, angle, vx, vy, ω of every body in the space (``_BODY_FIELDS``, in insertion order,
     the static body last) as bytes: ``pymunk.batch.get_space_bodies`` with its argument struct and
-    buffer made once instead of on every call."""
+    arrays made once instead of on every call. The arrays are freed with the reader (pymunk 6.9's
+    ``batch.Buffer`` never frees them: about 1 kB a move)."""
 
     def __init__(self, space: pymunk.Space) -> None:
-        self.buffer = pymunk.batch.Buffer()
-        self.floats = self.buffer._float_arr
+        self.floats = _ffi.gc(_lib.pmFloatArrayNew(0), _lib.pmFloatArrayFree)
+        self.ints = _ffi.gc(_lib.pmIntArrayNew(0), _lib.pmIntArrayFree)
         self.args = _ffi.new("pmBatchedData *")
         self.args.fields = _BODY_FIELDS.value
         self.args.floatArray = self.floats
-        self.args.intArray = self.buffer._int_arr
+        self.args.intArray = self.ints
         self.space = space  # keeps the C space alive while this reads it
         self.cspace = space._space
         self.each = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+        self.view: _ffi.buffer | None = None
 
     def read(self, bodies: int) -> bytes:
-        """The 48 bytes of each of the first ``bodies`` bodies."""
+        """The 48 bytes of each of the first ``bodies`` bodies. The first read sizes the array; bodies are
+        only ever taken out during a move, so later reads never move it and reuse its buffer view."""
         self.floats.num = 0
         _lib.cpSpaceEachBody(self.cspace, self.each, self.args)
-        return _ffi.buffer(self.floats.arr, 48 * bodies)[:]
+        if self.view is None:
+            self.view = _ffi.buffer(self.floats.arr, 48 * bodies)
+        return self.view[: 48 * bodies]
 
 # Keyframe states (events.MoveRecord).
 ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
@@ -225,15 +230,33 @@ def region_sensors() -> tuple[tuple[tuple[tuple[float, float], ...], tuple[str, 
 
 
 Sensed = tuple[int, tuple[str, ...]]  # how a sensor decides membership, and its regions
+_IDENTITY = _ffi.new("cpTransform *", (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))[0]
 
 
 @cache
-def _sensor_specs() -> tuple[tuple[tuple[tuple[float, float], ...], Sensed, pymunk.ShapeFilter], ...]:
-    """``region_sensors`` ready for building, computed once: (vertices, (how, regions), filter)."""
-    return tuple(
-        (vertices, (how, regions), pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask))
-        for vertices, regions, how, mask in region_sensors()
-    )
+def _sensor_specs() -> tuple[tuple[object, Sensed, pymunk.ShapeFilter], ...]:
+    """``region_sensors`` ready for building, computed once: (geometry, (how, regions), filter), where the
+    geometry of a box is its 4 corners as a Chipmunk array and that of a line its two end points."""
+    out: list[tuple[object, Sensed, pymunk.ShapeFilter]] = []
+    for vertices, regions, how, mask in region_sensors():
+        geometry = _ffi.new("cpVect[]", vertices) if len(vertices) == 4 else vertices
+        out.append((geometry, (how, regions), pymunk.ShapeFilter(categories=CAT_SENSOR, mask=mask)))
+    return tuple(out)
+
+
+def _sensor_finaliser(static: pymunk.Body) -> Callable[[object], None]:
+    """What frees a sensor made through Chipmunk: what pymunk does for its own shapes (leave the space
+    if still in one, detach, free). It holds the static body, so the body outlives the shape as it does
+    for a pymunk shape."""
+
+    def free(pointer: object, body: pymunk.Body = static) -> None:
+        cspace = _lib.cpShapeGetSpace(pointer)
+        if cspace != _ffi.NULL:
+            _lib.cpSpaceRemoveShape(cspace, pointer)
+        _lib.cpShapeSetBody(pointer, _ffi.NULL)
+        _lib.cpShapeFree(pointer)
+
+    return free
 
 
 # --------------------------------------------------------------------------- speeds and materials
@@ -291,7 +314,7 @@ class _Built:
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
     names: dict[object, str]
     sensors: dict[object, Sensed]
-    sensor_shapes: list[pymunk.Shape]
+    sensor_shapes: list[object]
 
 
 def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
@@ -308,7 +331,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     values, _ = _materials(settings)
     names: dict[object, str] = {}
     sensors_of: dict[object, Sensed] = {}
-    sensor_shapes: list[pymunk.Shape] = []
+    sensor_shapes: list[object] = []  # the sensors' Chipmunk shapes, freed with the space
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
@@ -344,22 +367,21 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         space.add(seg)
         names[seg._shape] = wall.name
     if sensors:
-        # Sensors go into the space through Chipmunk directly: pymunk's add, sensor and filter setters
-        # cost more than the C calls (0.15 ms a move for the 17), and nothing asks pymunk for a sensor
-        # (callbacks know shapes by pointer, the t0 query filters sensors out). The shape objects live
-        # as long as the space (``_Built.sensor_shapes``), so pymunk's finalisers free them in order.
-        cspace = space._space
+        # Sensors are made and added through Chipmunk directly: pymunk's shape classes, add, sensor and
+        # filter setters cost several times the C calls (~0.1 ms a move for the 17), and nothing asks
+        # pymunk for a sensor (callbacks know shapes by pointer, the t0 query filters sensors out).
+        cspace, cstatic, free = space._space, static._body, _sensor_finaliser(static)
         for vertices, sensed, shape_filter in _sensor_specs():
-            if len(vertices) == 4:
-                sensor: pymunk.Shape = pymunk.Poly(static, vertices)
+            if isinstance(vertices, tuple):
+                made = _lib.cpSegmentShapeNew(cstatic, vertices[0], vertices[1], 0.0)
             else:
-                sensor = pymunk.Segment(static, vertices[0], vertices[1], 0.0)
-            pointer = sensor._shape
+                made = _lib.cpPolyShapeNew(cstatic, 4, vertices, _IDENTITY, 0.0)
+            pointer = _ffi.gc(made, free)
             _lib.cpShapeSetSensor(pointer, True)
             _lib.cpShapeSetFilter(pointer, shape_filter)  # the callbacks know sensors by pointer: no collision type
             _lib.cpSpaceAddShape(cspace, pointer)
             sensors_of[pointer] = sensed
-            sensor_shapes.append(sensor)
+            sensor_shapes.append(pointer)
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
     if flick.stone in index:
         vx, vy = flick.vx, flick.vy
@@ -465,10 +487,20 @@ class _Move:
             h = self.space.add_collision_handler(PUCK, kind)
             h.pre_solve = _exact_pair(e, u)
             self.handlers.append(h)
+        # Chipmunk's own callbacks (pymunk 6.9 internals): given back once the move is over (``_detach``)
+        self.chipmunk_callbacks = [(h._handler.beginFunc, h._handler.separateFunc) for h in self.handlers]
+        self.default_post_solve = self.handlers[0]._handler.postSolveFunc
         for h in self.handlers:
             h.begin = self._begin
             h.separate = self._separate
-        self.default_post_solve = self.handlers[0]._handler.postSolveFunc  # Chipmunk's own (pymunk 6.9 internals)
+
+    def _detach(self) -> None:
+        """Give every handler Chipmunk's own callbacks back: tearing the space down (pymunk's finalisers,
+        in whatever order the garbage collector picks) then calls no Python and records nothing."""
+        for h, (begin, separate) in zip(self.handlers, self.chipmunk_callbacks, strict=True):
+            h._handler.beginFunc = begin
+            h._handler.separateFunc = separate
+            h._handler.postSolveFunc = self.default_post_solve
 
     def _begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
         """A new arbiter: a contact (recorded) or a body meeting a region sensor (ignored by the solver).
@@ -745,6 +777,7 @@ class _Move:
             if self.step >= cap:
                 capped = True
                 break
+        self._detach()
         self.events.sort(key=_event_order)  # a canonical order inside each step (D6: the order is informative)
         self.events.append(AtRest(self.step, capped))
         final, interventions = self._referee(memoryview(floats).cast("d").tolist())
