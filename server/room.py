@@ -121,6 +121,7 @@ class Room:
         self.rematch: set[Team] = set()
         self._timer: asyncio.Task[None] | None = None
         self._timer_sleeping = False
+        self._sleep_deadline = 0  # the wall deadline the sleeping timer wakes at
         self.closed = False
         seed = new_seed()
         self.match = MatchState(self._new_match_id(), seed, *(2 * (engine.new_match(ruleset, overrides, seed),)))
@@ -426,9 +427,20 @@ class Room:
 
     # ------------------------------------------------------------------ timers
     def _reschedule(self) -> None:
-        """Recompute the next clock event: cancel a sleeping timer and start a fresh one."""
-        if self._timer is not None and not self._timer.done() and self._timer_sleeping:
-            self._timer.cancel()
+        """Make sure a timer wakes by the next clock event.
+
+        A sleeping timer that wakes no later than that is kept: it wakes, finds nothing due and sleeps on
+        to the new deadline. Only an earlier deadline cancels it. Why: nearly every move pushes the deadline
+        later, and cancelling and creating a task per move cost loop time and left a CancelledError cycle
+        per move for the garbage collector, whose pauses showed in the benchmark's p99.
+        """
+        timer = self._timer
+        if timer is not None and not timer.done() and self._timer_sleeping:
+            if not self.closed:
+                event = self._next_event()
+                if event is None or self._sleep_deadline <= event[0]:
+                    return
+            timer.cancel()
         if self.closed:
             return
         self._timer = asyncio.get_running_loop().create_task(self._run_timer())
@@ -469,7 +481,7 @@ class Room:
             event = self._next_event()
             if event is None:
                 return
-            self._timer_sleeping = True
+            self._timer_sleeping, self._sleep_deadline = True, event[0]
             try:
                 await self.clock.sleep_until(event[0])
             finally:
