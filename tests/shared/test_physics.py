@@ -10,7 +10,7 @@ from shared import geometry as g
 from shared.events import AtRest, Contact, Flipped, LandedOnGoal, LeftBoard, RegionChange
 from shared.formation import basic_setup
 from shared.model import Flick, Position, Puck, Stone
-from shared.physics import max_flick_speed, simulate
+from shared.physics import max_flick_speed, simulate, walls
 from shared.rulesets import Settings
 
 S = Settings()
@@ -124,8 +124,8 @@ def _board_flick(seed: int) -> Flick:
     return Flick("home", "h2", v, v)
 
 
-def test_puck_hit_hard_at_a_board_sometimes_flies_over_and_is_put_back():
-    """VI.5: with effects on some seeds lift the puck over the board; it is re-spotted touching the board."""
+def test_VI_5_puck_over_the_board_is_put_back_where_it_left():
+    """VI.5: with effects on some seeds lift the puck over the board; it is re-spotted where it left, touching it."""
     records = _hard_shots(_board_shot, _board_flick, range(24), S)
     over = [r for r in records if any(isinstance(e, LeftBoard) for e in r.events)]
     assert 0 < len(over) < len(records)
@@ -138,6 +138,7 @@ def test_puck_hit_hard_at_a_board_sometimes_flies_over_and_is_put_back():
         (respot,) = record.interventions
         assert (respot.code, respot.reason, respot.body) == ("RESPOT", "LEFT_BOARD", "puck")
         assert abs(respot.y) + S.puck_radius >= g.HALF_WIDTH - 0.5  # touching the side board
+        assert abs(respot.x - left.x) < 0.5  # at the place where it left
         _assert_clean_final(record, _board_shot(0))
 
 
@@ -148,8 +149,8 @@ def test_puck_never_flies_over_with_effects_off():
     assert not any(r.interventions for r in records)
 
 
-def test_hard_head_on_stone_impact_sometimes_flips_the_struck_stone():
-    """VI.4: the resting stone hit head-on at full speed flips for some seeds and is turned over in place."""
+def test_VI_4_flipped_stone_is_turned_in_place():
+    """VI.4: the resting stone hit head-on at full speed flips for some seeds and is turned over where it lies."""
     def position(seed: int) -> Position:
         return _pos((_stone("h2", -200.0, 0.0), _stone("a2", 0.0, 0.0)), (0.0, 250.0), seed)
 
@@ -165,8 +166,9 @@ def test_hard_head_on_stone_impact_sometimes_flips_the_struck_stone():
         assert (flip.code, flip.body, flip.x, flip.y) == ("FLIP", "a2", final.x, final.y)
 
 
-def test_puck_hit_hard_at_a_goal_frame_sometimes_lands_on_the_goal():
-    """VI.3: a hard puck on the frame lands on the goal for some seeds and goes behind it at rest."""
+def test_VI_3_puck_on_goal_is_put_behind_it():
+    """VI.3: a hard puck on the frame lands on the goal for some seeds; at rest it goes behind the goal, on the
+    line through where it lay, its edge touching the goal."""
     def position(seed: int) -> Position:
         return _pos((_stone("h2", 400.0, 42.0),), (440.0, 42.0), seed)
 
@@ -178,7 +180,8 @@ def test_puck_hit_hard_at_a_goal_frame_sometimes_lands_on_the_goal():
         assert event.end == 1 and record.keyframes[-1][-1] == 3
         (respot,) = record.interventions
         assert respot.reason == "ON_GOAL"
-        assert respot.x >= g.GOAL_OUTER_BACK_X + S.puck_radius
+        assert g.GOAL_OUTER_BACK_X + S.puck_radius <= respot.x <= g.GOAL_OUTER_BACK_X + S.puck_radius + 0.02
+        assert abs(respot.y - event.y) < 0.01
 
 
 def test_flick_speed_is_capped():
@@ -214,3 +217,59 @@ def test_pre_existing_contact_reported_when_a_later_hit_pushes_through_it():
     assert pushed.step == hit.step > 1 and pushed.impulse > S.contact_impulse_threshold
     assert not move.watch_slow
     assert move.handlers[0]._handler.postSolveFunc == move.default_post_solve
+
+
+def test_I_1_surface_is_1216_by_596():
+    """I.1, G1: the boards' inner faces lie at x = ±608 and y = ±298, and stones driven at each board at full
+    speed hit it and never get past it (beyond the solver's penetration of a step)."""
+    faces = {w.name: w for w in walls() if w.name.startswith(("board:side", "board:end"))}
+    for ys in (-1, 1):
+        side = faces[f"board:side:{ys}"]
+        assert side.a[1] == side.b[1] and abs(side.a[1]) - side.radius == g.HALF_WIDTH == 298
+    for end in (-1, 1):
+        board = faces[f"board:end:{end}"]
+        assert board.a[0] == board.b[0] and abs(board.a[0]) - board.radius == g.HALF_LENGTH == 608
+    v = max_flick_speed(S)
+    shots = (((0.0, 150.0), v, 0.0, "board:end:1"), ((0.0, 150.0), -v, 0.0, "board:end:-1"),
+             ((100.0, 0.0), 0.0, v, "board:side:1"), ((100.0, 0.0), 0.0, -v, "board:side:-1"))
+    for start, vx, vy, board in shots:  # clear of the goals and of the puck
+        record = simulate(_pos((_stone("h2", *start),), (-300.0, -250.0)), Flick("home", "h2", vx, vy), OFF)
+        assert any(isinstance(e, Contact) and e.a == board and e.b == "h2" for e in record.events)
+        for frame in record.keyframes:
+            x, y = frame[0] / 100, frame[1] / 100
+            assert abs(x) + S.stone_radius <= g.HALF_LENGTH + 2 and abs(y) + S.stone_radius <= g.HALF_WIDTH + 2
+
+
+def test_I_2_boards_have_rounded_corners_that_stop_a_puck():
+    """I.2, G5: each corner is an arc of radius 105 made of 16 chords whose ends lie on it; a puck driven into
+    the corner hits that corner and stays inside the rounded board."""
+    arc = g.CORNER_RADIUS + 25.0  # the chords are the centre lines of the 25 mm thick board
+    chords = [w for w in walls() if w.name == "board:corner:1:1"]
+    assert len(chords) == 16
+    for chord in chords:
+        for x, y in (chord.a, chord.b):
+            assert math.isclose(math.hypot(x - g.CORNER_CENTRE_X, y - g.CORNER_CENTRE_Y), arc)
+    v = max_flick_speed(S)
+    a = math.radians(42.5)
+    stones = (_stone("h2", 380.0 - 30 * math.cos(a), 120.0 - 30 * math.sin(a)),)
+    record = simulate(_pos(stones, (380.0, 120.0)), Flick("home", "h2", v * math.cos(a), v * math.sin(a)), OFF)
+    assert any(isinstance(e, Contact) and e.a == "board:corner:1:1" and e.b == "puck" for e in record.events)
+    for frame in record.keyframes:
+        assert g.disc_inside_board(frame[-4] / 100, frame[-3] / 100, S.puck_radius, 2.0)
+    _assert_clean_final(record, _pos(stones, (380.0, 120.0)))
+
+
+def test_I_4_goal_frame_and_net_stop_the_puck():
+    """I.4, G14-G17: a full-speed puck into the mouth is stopped by the net inside the goal; one driven at the
+    side of the goal from outside bounces off the frame and never gets in."""
+    v = max_flick_speed(S)
+    record = simulate(_pos((_stone("h2", 400.0, 0.0),), (440.0, 0.0)), Flick("home", "h2", v, 0.0), OFF)
+    assert any(isinstance(e, Contact) and e.a == "net:1" and e.b == "puck" for e in record.events)
+    for frame in record.keyframes:
+        assert frame[-4] / 100 + S.puck_radius <= g.GOAL_INNER_BACK_X + 4  # into the soft net a little, never through
+    assert g.in_goal_interior(record.final[-1].x, record.final[-1].y, S.puck_radius, 1)
+    record = simulate(_pos((_stone("h2", 520.0, 110.0),), (520.0, 80.0)), Flick("home", "h2", 0.0, -v), OFF)
+    assert any(isinstance(e, Contact) and e.a == "frame:1" and e.b == "puck" for e in record.events)
+    for frame in record.keyframes:
+        x, y = frame[-4] / 100, frame[-3] / 100
+        assert not g.in_goal_interior(x, y, 0.0, 1)

@@ -163,9 +163,10 @@ def _crease_and_frame_shots() -> list[tuple[Position, Flick]]:
 
 
 @pytest.mark.slow
-def test_region_changes_are_exact_to_the_step():
-    """Every watched region (aux for the puck, goal lines for the puck and field stones, creases for field
-    stones, halves for all) changes in the record at exactly the steps its predicate changes."""
+def test_I_3_lines_are_watched_as_regions():
+    """I.3, G6-G13: every line watched during a move (aux for the puck, goal lines for the puck and field stones,
+    creases for field stones, the centre line's halves for all) changes regions in the record at exactly the
+    steps its geometry predicate changes; the others are judged from positions at rest."""
     checked = 0
     for position, flick in _targets()[::4] + _crease_and_frame_shots():
         move = _Stepwise(position, flick)
