@@ -6,11 +6,16 @@ order of ``position.stones``, then the puck; static shapes in a fixed order), st
 1/step_hz with pinned iterations and slop, and never uses threads. This is the only module of the
 project that imports pymunk; the referee only sees the facts of ``shared.events``.
 
-Cost (PHYSICS-NOTES §1): the hot loop is ``space.step`` in chunks of ``frame_steps`` with nothing
-else in it. Table friction is a PivotJoint + GearJoint per body (C side, no velocity_func); regions
-are static sensor shapes, so the overlap tests run in C and Python only runs on transitions;
-collision handlers only record. Every ``frame_steps`` steps one ``pymunk.batch`` call reads all
-bodies for the keyframe and the D4 rest check.
+Cost (PHYSICS-NOTES §1; the budget is 1.25x a bare pymunk loop of the same steps, ``sprtec bench
+physics``): the hot loop is ``space.step`` in chunks of ``frame_steps`` with one flag test per step.
+Table friction is a PivotJoint + GearJoint per body (C side, no velocity_func). Regions are static
+sensor shapes (``region_sensors``) whose shape filters let each meet only the bodies whose
+transitions the referee reads during a move, so the overlap tests run in C, no goalie or resting
+puck keeps a sensor arbiter alive, and Python only runs on transitions; one collision handler only
+records, knowing shapes by their Chipmunk pointer. Every ``frame_steps`` steps one batch read copies
+all bodies' floats for the keyframe and the D4 rest check; keyframes are quantised once the move is
+over. Regions not watched during a move (thirds, centre line, centre circle, a goalie's crease) are
+judged by the referee from positions with shared.geometry.
 
 Units mm, g, s. Restitution and friction per material pair are set through the shapes' values so
 that Chipmunk's product rule gives each pair's setting; only when the settings make that
@@ -117,6 +122,7 @@ class _BodyReader:
         if self.view is None:
             self.view = _ffi.buffer(self.floats.arr, 48 * bodies)
         return self.view[: 48 * bodies]
+
 
 # Keyframe states (events.MoveRecord).
 ON_BOARD, UPSIDE_DOWN, OFF_BOARD, ON_GOAL = 0, 1, 2, 3
@@ -249,7 +255,7 @@ def _sensor_finaliser(static: pymunk.Body) -> Callable[[object], None]:
     if still in one, detach, free). It holds the static body, so the body outlives the shape as it does
     for a pymunk shape."""
 
-    def free(pointer: object, body: pymunk.Body = static) -> None:
+    def free(pointer: object, body: pymunk.Body = static) -> None:  # ``body``: held, never used
         cspace = _lib.cpShapeGetSpace(pointer)
         if cspace != _ffi.NULL:
             _lib.cpSpaceRemoveShape(cspace, pointer)
