@@ -13,10 +13,13 @@ Bodies are named by strings:
 where ``<end>`` is ``-1`` (goal at x < 0) or ``1`` and ``<y-sign>`` is ``-1`` or ``1``. A contact
 names its two bodies in sorted order (``a < b``).
 
-Regions (for ``RegionChange``) are ``crease:<end>``, ``aux:<end>`` (the auxiliary goal line: a puck
-touching it is a goal, XIV.1), ``goal_line:<end>``, ``goal_line_outside:<end>`` (beside the goal,
-XV.13d), ``third:<end>``, ``half:<end>``, ``centre_line`` and ``centre_circle``; all closed
-("touching counts", D8).
+Regions (for ``RegionChange``) are the ones the referee reads *during* a move, exact to the step:
+``aux:<end>`` for the puck (the auxiliary goal line: touching it is a goal, XIV.1), ``crease:<end>``
+for field stones (XV.2: a stone that left the crease is no longer penalty-eligible), ``goal_line:<end>``
+and ``goal_line_outside:<end>`` (beside the goal) for the puck and field stones (XV.13d, A29), and
+``half:<end>`` for every body. All are closed ("touching counts", D8). Everything else (thirds, the
+centre line and circle, a goalie's crease) is judged from the positions at move start and at rest with
+the ``shared.geometry`` predicates, so the physics does not watch it.
 
 Two events in the same step are simultaneous (D6); the order inside a step is informative only.
 """
