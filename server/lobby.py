@@ -127,7 +127,9 @@ class Lobby:
     def public_rooms(self) -> tuple[RoomInfo, ...]:
         """The public rooms, newest first."""
         rooms = [r for r in self.registry.all() if not r.private and not r.closed][-200:]
-        return tuple(RoomInfo(r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status) for r in reversed(rooms))
+        return tuple(
+            RoomInfo(r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status, r.score()) for r in reversed(rooms)
+        )
 
     def rooms_of(self, player_id: int) -> list[Room]:
         """Rooms where a player holds a seat (a reconnecting coach)."""

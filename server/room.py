@@ -35,6 +35,7 @@ from shared.protocol import (
     ClockUpdate,
     Presence,
     RematchOffered,
+    Score,
     SeatInfo,
     Seats,
     Snapshot,
@@ -138,6 +139,10 @@ class Room:
         if not self.match.started:
             return "waiting"
         return "ended" if self.match.position.result is not None else "playing"
+
+    def score(self) -> Score | None:
+        """The running or finished match's score for the room list (None before the match starts)."""
+        return Score(*self.match.position.score) if self.match.started else None
 
     def team_of(self, member: Member) -> Team | None:
         """The seat ``member`` holds in this room, if any."""

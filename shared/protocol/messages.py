@@ -136,13 +136,14 @@ class Seats:
 
 @dataclass(frozen=True, slots=True)
 class RoomInfo:
-    """One line of the lobby's room list."""
+    """One line of the lobby's room list; ``score`` is the match's (nil before it starts, or from older servers)."""
 
     code: Annotated[str, ROOM_CODE]
     ruleset: Annotated[str, RULESET]
     seats: Annotated[Seats, Struct(Seats)]
     spectators: Annotated[int, Int(0, MAX_INT)]
     status: Annotated[str, Str(8, choices=("waiting", "playing", "ended"))]
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
 
 
 @dataclass(frozen=True, slots=True)

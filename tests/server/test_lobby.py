@@ -10,6 +10,7 @@ from shared.protocol import (
     JoinRoom,
     Leave,
     Left,
+    ListRooms,
     MatchEnded,
     Presence,
     QueueStatus,
@@ -17,7 +18,10 @@ from shared.protocol import (
     Rematch,
     RematchOffered,
     RoomJoined,
+    RoomList,
+    Score,
     Snapshot,
+    Watch,
 )
 from tests.server.conftest import SHORT
 from tests.server.players import WireClient
@@ -89,3 +93,21 @@ async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_s
     assert getattr(presence.seats, swapped).name == "ann"
     assert room.names[room.seats[swapped]] == "ann"  # type: ignore[index]
     assert room.status == "playing"
+
+
+async def test_the_room_list_shows_ruleset_coaches_spectators_and_score(server: Server):
+    """A public room's line names its ruleset, both coaches, how many watch, its status and the score."""
+    ann = await WireClient.connect(server.url, "ann")
+    await ann.send(CreateRoom("quick", SHORT, False))
+    await ann.until(RoomJoined)
+    bob = await WireClient.connect(server.url, "bob")
+    await bob.send(JoinRoom(ann.code))
+    await bob.until(RoomJoined)
+    eve = await WireClient.connect(server.url, "eve")
+    await eve.send(Watch(ann.code))
+    await eve.until(RoomJoined)
+    await eve.send(ListRooms())
+    (info,) = [r for r in (await eve.until(RoomList)).rooms if r.code == ann.code]
+    assert info.ruleset == "quick" and info.status == "playing" and info.spectators == 1
+    assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")  # type: ignore[union-attr]
+    assert info.score == Score(0, 0)
