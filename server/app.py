@@ -2,7 +2,8 @@
 
 Why a class of its own: ``sprtec serve``, the end-to-end tests (in-process, with a fake clock) and the
 benchmark all start the same ``Server``. On start it replays every unfinished match of the data
-directory through the pure engine (``kill -9`` loses nothing that was acknowledged); on shutdown it stops
+directory through the pure engine from its latest checkpoint (``kill -9`` loses nothing that was
+acknowledged); on shutdown it stops
 accepting, closes every connection with 1001 and a reason, lets moves in flight finish, and flushes the
 store.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from pathlib import Path
 
@@ -115,12 +117,17 @@ class Server:
                 self.store.write_sync([Store.delete_room(row.code)])
                 continue
             initial = engine.position_from_json(stored.initial_position)
-            entries = self.store.log(stored.id)
+            start, after, turn_used = initial, 0, 0
+            checkpoint = self.store.checkpoint(stored.id)
+            if checkpoint is not None:
+                start = engine.position_from_json(json.loads(checkpoint.position))
+                after, turn_used = checkpoint.after, checkpoint.turn_used
+            entries = self.store.log(stored.id, since=after)
             if self.pool is not None:
-                job = asyncio.ensure_future(self.pool.call(engine.replay, initial, entries))
+                job = asyncio.ensure_future(self.pool.call(engine.replay, start, entries, turn_used))
             else:
-                job = asyncio.sleep(0, engine.replay(initial, entries))
-            jobs.append((row, stored, initial, len(entries), job))
+                job = asyncio.sleep(0, engine.replay(start, entries, turn_used))
+            jobs.append((row, stored, initial, after + len(entries), job))
         for row, stored, initial, count, job in jobs:
             position, turn_used = await job
             room = Room(
@@ -139,7 +146,7 @@ class Server:
             names = {pid: self.store.player_name(pid) for pid in seats.values()}
             room.restore(state, seats, names)  # type: ignore[arg-type]
             self.lobby.registry.add(row.code, room)
-            log.info("resumed match %s in room %s after %d log entries", stored.id, row.code, count)
+            log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count)
         return len(jobs)
 
     # ------------------------------------------------------------------ shutdown

@@ -36,3 +36,4 @@ CLOSE_REASON_SHUTDOWN = "server shutting down"
 
 # ---------------------------------------------------------------------- persistence
 WRITER_BATCH = 256  # writes the SQLite writer commits together at most (group commit)
+CHECKPOINT_EVERY = 20  # log entries between stored positions: recovery replays at most this many per match

@@ -99,9 +99,12 @@ def next_turn_used(before: Position, after: Position, elapsed_ms: int, turn_used
     return turn_used + elapsed_ms
 
 
-def replay(initial: Position, entries: Iterable[LogEntry]) -> tuple[Position, int]:
-    """The position after a whole log and the move clock already used in it (crash recovery, export, tests)."""
-    position, turn_used = initial, 0
+def replay(initial: Position, entries: Iterable[LogEntry], turn_used: int = 0) -> tuple[Position, int]:
+    """The position after a log and the move clock used in it (crash recovery, export, tests).
+
+    ``initial`` and ``turn_used`` are where the entries start: the match's start, or a stored checkpoint.
+    """
+    position = initial
     for entry in entries:
         after = apply_entry(position, entry).position
         turn_used = next_turn_used(position, after, entry.elapsed_ms, turn_used)

@@ -15,10 +15,12 @@ Without a pool (tests, ``--workers 0``) the same function runs in-line, so both 
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 
 from server import engine
-from server.store import LogEntry
+from server.constants import CHECKPOINT_EVERY
+from server.store import Checkpoint, LogEntry
 from shared import match as rules
 from shared import notation
 from shared.model import Position, Team
@@ -61,6 +63,7 @@ class Resolved:
     ended: bytes | None = None
     prompts: tuple[dict[str, object], ...] = ()
     broken: str | None = None
+    checkpoint: Checkpoint | None = None  # every CHECKPOINT_EVERY entries: the position to store with this one
 
 
 def prompts_of(position: Position) -> tuple[dict[str, object], ...]:
@@ -94,7 +97,12 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
     trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
     prompts = prompts_of(after)
     decisions, duration = outcome.decisions, outcome.duration_ms
-    resolved = Resolved(entry, after, decisions, turn_used, duration, outcome.accepted, outcome.error, prompts=prompts)
+    checkpoint = None
+    if (entry.index + 1) % CHECKPOINT_EVERY == 0 and after.result is None:
+        checkpoint = Checkpoint(entry.index + 1, json.dumps(engine.position_json(after)), turn_used)
+    resolved = Resolved(
+        entry, after, decisions, turn_used, duration, outcome.accepted, outcome.error, prompts, checkpoint=checkpoint
+    )
     try:
         frame = encode(
             MovePlayed(

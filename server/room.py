@@ -406,6 +406,8 @@ class Room:
         assert entry is not None and resolved.frame is not None
         result = resolved.position.result
         statements = [Store.append_log(state.id, entry)]
+        if resolved.checkpoint is not None:
+            statements.append(Store.save_checkpoint(state.id, resolved.checkpoint))
         if result is not None:
             statements.append(Store.finish_match(state.id, {"winner": result.winner, "reason": result.reason}))
         await self.store.write(statements)

@@ -57,6 +57,12 @@ CREATE TABLE IF NOT EXISTS matches (
     finished INTEGER NOT NULL DEFAULT 0,
     result TEXT
 );
+CREATE TABLE IF NOT EXISTS checkpoints (
+    match_id TEXT PRIMARY KEY,
+    idx INTEGER NOT NULL,
+    position TEXT NOT NULL,
+    turn_used INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS match_log (
     match_id TEXT NOT NULL,
     idx INTEGER NOT NULL,
@@ -86,6 +92,20 @@ class LogEntry:
     team: str | None
     action: dict[str, Any] | None
     elapsed_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A match's position after its first ``after`` log entries (SCENARIOS.md JSON) and the move clock used then.
+
+    Why: recovery would otherwise replay every unfinished match from its first entry - a few ms of physics
+    per entry, minutes for a thousand long matches - where it now replays at most CHECKPOINT_EVERY entries.
+    The log stays complete (export and audits replay it all); checkpoints only shorten the way.
+    """
+
+    after: int
+    position: str
+    turn_used: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +305,15 @@ class Store:
         )
 
     @staticmethod
+    def save_checkpoint(match_id: str, checkpoint: Checkpoint) -> Statement:
+        """Keep a match's latest checkpoint (written in the same transaction as the entry it follows)."""
+        return (
+            "INSERT INTO checkpoints (match_id, idx, position, turn_used) VALUES (?, ?, ?, ?) ON CONFLICT(match_id)"
+            " DO UPDATE SET idx=excluded.idx, position=excluded.position, turn_used=excluded.turn_used",
+            (match_id, checkpoint.after, checkpoint.position, checkpoint.turn_used),
+        )
+
+    @staticmethod
     def finish_match(match_id: str, result: dict[str, Any]) -> Statement:
         """Mark a match finished with its result."""
         return ("UPDATE matches SET finished = 1, result = ? WHERE id = ?", (json.dumps(result), match_id))
@@ -326,10 +355,18 @@ class Store:
             row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]), row[6], row[7], row[8], bool(row[9])
         )
 
-    def log(self, match_id: str) -> list[LogEntry]:
-        """A match's inputs in order."""
+    def checkpoint(self, match_id: str) -> Checkpoint | None:
+        """A match's latest checkpoint, if it has one."""
+        row = self._read.execute(
+            "SELECT idx, position, turn_used FROM checkpoints WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        return None if row is None else Checkpoint(row[0], row[1], row[2])
+
+    def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
+        """A match's inputs in order, from index ``since``."""
         rows = self._read.execute(
-            "SELECT idx, kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? ORDER BY idx", (match_id,)
+            "SELECT idx, kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? AND idx >= ? ORDER BY idx",
+            (match_id, since),
         ).fetchall()
         return [LogEntry(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
 
