@@ -39,8 +39,14 @@ CONNECT_BATCH = 50  # handshakes in flight at once while the matches are set up
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--matches, --duration, --move-every, --workers, --warmup."""
-    parser.add_argument("--matches", type=int, default=10, help="concurrent matches (two clients each)")
+    """--matches (one or more), --duration, --move-every, --warmup, --workers, --url, --server-pid."""
+    parser.add_argument(
+        "--matches",
+        type=int,
+        nargs="+",
+        default=[10],
+        help="concurrent matches, two clients each (several values: one run each, then a table)",
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of measurement")
     parser.add_argument("--move-every", type=float, default=6.0, help="seconds between flicks in one match")
     parser.add_argument("--warmup", type=float, default=None, help="seconds before measuring (default: move-every)")
@@ -124,13 +130,19 @@ class Tally:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server, run the matches, print the figures."""
+    """One run per ``--matches`` value (a fresh server each), then the summary table of all runs."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 2N client sockets + 2N server sockets
-    return asyncio.run(_bench(args))
+    rows = [asyncio.run(_bench(argparse.Namespace(**{**vars(args), "matches": n}))) for n in args.matches]
+    if len(rows) > 1:
+        print("\n| matches | flicks/s (asked) | p50 ms | p99 ms | server CPU | of it loop | bench CPU | machine |")
+        print("|---|---|---|---|---|---|---|---|")
+        for row in rows:
+            print(row)
+    return 0
 
 
-async def _bench(args: argparse.Namespace) -> int:
+async def _bench(args: argparse.Namespace) -> str:
     """The benchmark proper."""
     import msgpack
     import websockets
@@ -292,12 +304,11 @@ async def _bench(args: argparse.Namespace) -> int:
         proc.terminate()
         await asyncio.to_thread(proc.wait, 60)
     cpu = Cpu(cpu1 - cpu0, own1 - own0, mine1 - mine0, busy1[0] - busy0[0], busy1[1] - busy0[1])
-    _report(args, tally, t1 - t0, cpu, setup_s, data)
-    return 0
+    return _report(args, tally, t1 - t0, cpu, setup_s, data)
 
 
-def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup_s: float, data: str) -> None:
-    """Print the figures: one summary line a table can be made of, then the details."""
+def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup_s: float, data: str) -> str:
+    """Print the figures (a summary line, then the details); returns the run's row of the summary table."""
     ordered = sorted(tally.latencies)
     if ordered:
         p50 = statistics.median(ordered) * 1000
@@ -320,4 +331,9 @@ def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup
         per_move, loop_part = 1000 * cpu.server / len(ordered), 1000 * cpu.loop / len(ordered)
         print(f"  server CPU per flick {per_move:.1f} ms, of which the loop process {loop_part:.1f} ms")
     print("  CPU in % of one core: server = server process + physics workers; machine = every process, all cores")
-    print(f"  refused: {tally.errors or 'none'}; server log in {data}/server.log")
+    print(f"  refused: {tally.errors or 'none'}; server log in {data}/server.log", flush=True)
+    return (
+        f"| {args.matches} | {len(ordered) / wall:.1f} ({asked:.1f}) | {p50:.1f} | {p99:.1f} | "
+        f"{100 * cpu.server / wall:.0f}% | {100 * cpu.loop / wall:.0f}% | {100 * cpu.bench / wall:.0f}% | "
+        f"{machine:.0f}%/{100 * cores}% |"
+    )

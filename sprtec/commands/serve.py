@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import resource
 import signal
 import sys
 import tomllib
@@ -76,6 +77,8 @@ async def serve(config) -> int:  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     """Run the server until a signal; exit status 0 after a graceful shutdown."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one descriptor per connection: take what we may
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(max(logging.WARNING, logging.getLevelName(args.log_level)))
     return asyncio.run(serve(config_from(args)))
