@@ -4,7 +4,7 @@ Use ``encode(msg) -> bytes`` and ``decode(data, expect=CLIENT_MESSAGES or SERVER
 ``decode`` raises only ``ProtocolError``. docs/PROTOCOL.md is the specification.
 """
 
-from shared.protocol.codec import decode, encode
+from shared.protocol.codec import decode, encode, peek
 from shared.protocol.errors import ERROR_CODES, PROTOCOL_ERROR_CODES, RULE_ERROR_CODES, CloseCode, ProtocolError
 from shared.protocol.messages import *  # noqa: F403 - every message type is part of the package's API
 from shared.protocol.messages import (
@@ -40,5 +40,6 @@ __all__ = [
     "decode_trajectory",
     "encode",
     "encode_trajectory",
+    "peek",
     *(name for name in MESSAGE_TYPES),
 ]

@@ -8,8 +8,8 @@ workers* (summed over /proc of the process tree), beside the benchmark's own CPU
 
 Why the clients look like this: on a 2-core box the clients share the cores with the server, so they
 must cost little next to it. All 2N connections live in this one process, each with one long-lived
-reader; frames are read with ``msgpack.unpackb`` (a few µs) instead of the full protocol decode (~1.3 ms
-per MovePlayed, which alone cost more than the server's event loop); only the mover parses the position
+reader; frames are read with ``shared.protocol.peek`` (the raw map, a few µs) instead of the full
+decode (~1.3 ms per MovePlayed, which alone cost more than the server's event loop); only the mover parses the position
 (``notation``) to pick a legal stone. One scheduler paces every match at one flick per ``--move-every``
 seconds from a heap of due times, so the offered load is exactly N / move_every flicks per second.
 """
@@ -144,13 +144,12 @@ def run(args: argparse.Namespace) -> int:
 
 async def _bench(args: argparse.Namespace) -> str:
     """The benchmark proper."""
-    import msgpack
     import websockets
 
     from shared import match as rules
     from shared import notation
     from shared.model import Flick
-    from shared.protocol import PROTOCOL_VERSION, Act, CreateRoom, Hello, JoinRoom, Ping, encode
+    from shared.protocol import PROTOCOL_VERSION, Act, CreateRoom, Hello, JoinRoom, Ping, encode, peek
 
     data = tempfile.mkdtemp(prefix="sprtec-bench-")
     proc: subprocess.Popen[str] | None = None
@@ -181,7 +180,7 @@ async def _bench(args: argparse.Namespace) -> str:
 
     def on_frame(m: Match, team: str, frame: bytes) -> None:
         """One frame at ``team``'s connection: the sender's copy times its action, the home copy drives the match."""
-        msg = msgpack.unpackb(frame)
+        msg = peek(frame)
         kind = msg["t"]
         if kind == "RoomJoined":
             msg, kind = msg["snapshot"], "Snapshot"
@@ -264,9 +263,9 @@ async def _bench(args: argparse.Namespace) -> str:
     async def setup(i: int) -> Match:
         home, away = await client(f"a{i}"), await client(f"b{i}")
         await send(home, encode(CreateRoom("standard", SETTINGS, True)))
-        joined = msgpack.unpackb(await home.recv())
+        joined = peek(await home.recv())
         while joined["t"] != "RoomJoined":
-            joined = msgpack.unpackb(await home.recv())
+            joined = peek(await home.recv())
         await send(away, encode(JoinRoom(joined["code"])))
         snapshot = joined["snapshot"]
         return Match({"home": home, "away": away}, snapshot["version"], snapshot["position"], snapshot["prompts"])
