@@ -2,12 +2,11 @@
 
 Why one module: the room, crash recovery and ``sprtec export`` must compute *exactly* the same match
 from the same log, so all three go through ``apply_entry`` - the live room runs it in a worker process
-(physics never blocks the event loop), recovery and export run it in-line. An entry is clock time
-first (``elapse``: the running period clock, breaks, part ends), then one input: a coach's action, a
-move-clock timeout, a forfeit after the disconnect grace, or nothing.
-
-The forfeit (a coach away past the grace, or one who left a running match) is ruled by
-``shared.referee.forfeit``; the room decides when it happens and logs it as a ``forfeit`` or ``resign`` entry.
+(physics never blocks the event loop), recovery runs it in-line. An entry is clock time first (the running
+period clock, breaks, part ends), then one input: a coach's action, a move-clock timeout, a forfeit after the
+disconnect grace or a resignation, or nothing. ``shared.notation.log_entry_events`` says which events an entry
+stands for and ``shared.match.apply_event`` applies each; the export writes the same events as a scenario and
+``sprtec scenario`` folds them with the same function, so there is one replay path, not two.
 """
 
 from __future__ import annotations
@@ -19,14 +18,10 @@ from typing import Any
 from server.store import LogEntry
 from shared import match, notation
 from shared.events import MoveRecord
-from shared.model import Action, ForfeitReason, Position
-from shared.outcome import ActionResult, Decision, RuleError
-from shared.referee import clock, setup
-from shared.referee.forfeit import forfeit
+from shared.model import Action, Position
+from shared.outcome import Decision, RuleError
+from shared.referee import setup
 from shared.rulesets import Settings, make_settings
-
-# Log entry kinds that end the match against ``team`` (product decision 5), with their MATCH_ENDED reason.
-FORFEIT_KINDS: dict[str, ForfeitReason] = {"forfeit": "FORFEIT_DISCONNECTED", "resign": "RESIGNED"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,33 +58,25 @@ def new_match(ruleset: str, overrides: dict[str, Any], seed: int) -> Position:
     return started
 
 
-def _elapse(position: Position, ms: int) -> tuple[Position, tuple[Decision, ...]]:
-    """Run the period clock for ``ms`` (nothing happens for 0 ms or once the match is over)."""
-    if ms <= 0 or position.result is not None:
-        return position, ()
-    after, decisions = clock.elapse(position, ms, settings_of(position))
-    return after, tuple(decisions)
-
-
 def apply_entry(position: Position, entry: LogEntry) -> Outcome:
     """Apply one log entry to ``position`` - the pure function a match is a fold of.
 
-    Kinds: ``elapse`` (clock time only), ``action``, ``timeout``, ``forfeit`` and ``resign`` (see ``LogEntry``).
+    The entry's events (``notation.log_entry_events``: its clock time as ``Elapse``, then its input) go
+    through ``shared.match.apply_event`` in order - the very fold ``sprtec export | sprtec scenario`` runs,
+    so the server, recovery and the export cannot disagree. The clock part always happens; when the input
+    is refused, the outcome keeps the position and decisions of the clock part, with ``accepted`` False and
+    the input's error. Raises ``notation.NotationError`` for an entry no server writes (unknown kind, no team).
     """
-    position, clock_decisions = _elapse(position, entry.elapsed_ms)
-    if entry.kind == "elapse":
-        return Outcome(position, clock_decisions)
-    if entry.kind in FORFEIT_KINDS:  # the grace ran out, or the coach left a running match (Leave)
-        result = forfeit(position, entry.team, FORFEIT_KINDS[entry.kind])  # type: ignore[arg-type]
-    elif entry.kind == "timeout":
-        result: ActionResult = match.timeout(position, entry.team)  # type: ignore[arg-type]
-    elif entry.kind == "action":
-        action: Action = notation.action_from_json(entry.action)
-        result = match.apply_action(position, action)
-    else:
-        raise ValueError(f"unknown log entry kind {entry.kind!r}")
-    decisions = clock_decisions + tuple(result.decisions)
-    return Outcome(result.position, decisions, result.accepted, result.error, result.record)
+    decisions: list[Decision] = []
+    record: MoveRecord | None = None
+    for event in notation.log_entry_events(entry.kind, entry.team, entry.action, entry.elapsed_ms):
+        result = match.apply_event(position, event)
+        if not result.accepted:
+            return Outcome(position, tuple(decisions), False, result.error)
+        position = result.position
+        decisions.extend(result.decisions)
+        record = result.record if result.record is not None else record
+    return Outcome(position, tuple(decisions), True, None, record)
 
 
 def next_turn_used(before: Position, after: Position, elapsed_ms: int, turn_used: int) -> int:

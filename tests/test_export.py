@@ -118,6 +118,27 @@ def test_export_of_a_stored_match_replays_to_the_servers_replay(tmp_path: Path):
     assert final["result"] == {"winner": "home", "reason": "FORFEIT_DISCONNECTED"}
 
 
+@pytest.mark.parametrize("last", ["forfeit", "resign"])
+def test_every_log_kind_replays_entry_by_entry_alike_on_the_server_and_through_the_export(tmp_path: Path, last: str):
+    """Each entry's position, decisions and duration through apply_entry equal its events' through export | scenario."""
+    initial, log = _record_match(tmp_path, [*PLAN[:-1], (last, 800)])
+    assert {e.kind for e in log} == {"action", "timeout", "elapse", last}
+    _, results = _replay_through_cli(tmp_path, MATCH_ID)
+    position, at = initial, 0
+    for entry in log:
+        outcome = engine.apply_entry(position, entry)
+        count = len(notation.log_entry_events(entry.kind, entry.team, entry.action, entry.elapsed_ms))
+        group, at = results[at : at + count], at + count
+        assert count > 0 and outcome.accepted and all(r["accepted"] for r in group), (entry, group)
+        assert [d for r in group for d in r["decisions"]] == [d.to_json() for d in outcome.decisions], entry
+        assert sum(r["duration_ms"] for r in group) == outcome.duration_ms, entry
+        assert group[-1]["position"] == notation.position_to_json(outcome.position), entry
+        position = outcome.position
+    assert at == len(results)
+    reason = {"forfeit": "FORFEIT_DISCONNECTED", "resign": "RESIGNED"}[last]
+    assert position.result is not None and position.result.reason == reason
+
+
 def test_export_writes_each_log_entry_as_its_clock_time_then_its_input(tmp_path: Path):
     """elapse N (only when N > 0) before each input; timeouts, clock-only entries and the forfeit as events."""
     initial, log = _record_match(tmp_path, PLAN)
