@@ -1,8 +1,9 @@
 """The rules-coverage table (docs/rules-coverage.md): every rule id of RULES.md, its tag and the tests naming it.
 
 Why a module of its own: DESIGN.md asks for one test per rule id, named after it, and a generated table
-showing which ids are covered. The generator reads the rule ids and tags from RULES.md (which lives
-beside the repository, in ``../shared/RULES.md``; the table copies no rule text) and the test names
+showing which ids are covered. The generator reads the rule ids and tags from the repository's copy of the
+rulebook, ``docs/RULES.md`` (kept identical to the product's ``../shared/RULES.md``; a test checks it), and
+the test names
 from ``tests/``. Run from the repository root::
 
     python -m shared.referee.coverage            # rewrite docs/rules-coverage.md
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT.parent / "shared" / "RULES.md"
+RULES = ROOT / "docs" / "RULES.md"  # the repository's copy of the rulebook (../shared/RULES.md)
 TABLE = ROOT / "docs" / "rules-coverage.md"
 TAGS = ("ENGINE", "DIGITAL", "REFEREE", "OFFLINE")
 _RULE = re.compile(r"^\* \*\*([IVX]+\.\d+)\*\*")

@@ -10,7 +10,14 @@ from shared.referee import coverage
 WHOLE_CHAPTERS = ("III", "IV", "V", "VIII", "X", "XIV")
 SINGLE_RULES = ("VI.1", "VI.2", "VII.1", "IX.1", "IX.2", "IX.7", "IX.8", "XII.1", *(f"XII.{n}" for n in range(6, 14)))
 
-needs_rules = pytest.mark.skipif(not coverage.RULES.exists(), reason="RULES.md lies beside the repository (../shared)")
+needs_rules = pytest.mark.skipif(not coverage.RULES.exists(), reason="docs/RULES.md is missing")
+PRODUCT_RULES = coverage.ROOT.parent / "shared" / "RULES.md"
+
+
+@pytest.mark.skipif(not PRODUCT_RULES.exists(), reason="no ../shared/RULES.md beside this checkout")
+def test_docs_rules_copy_equals_the_product_rulebook() -> None:
+    """docs/RULES.md is a verbatim copy of the rulebook handed beside the repository (re-copy it when it changes)."""
+    assert coverage.RULES.read_bytes() == PRODUCT_RULES.read_bytes(), "cp ../shared/RULES.md docs/RULES.md"
 
 
 def _issue_3(rule: coverage.Rule) -> bool:
