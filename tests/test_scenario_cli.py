@@ -317,3 +317,13 @@ def test_the_extensions_doc_example_runs_with_every_entry_accepted():
     assert all(r["accepted"] for r in results)
     assert [_codes(r) for r in results] == [[], [], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
     assert results[-1]["decisions"][0] == {"code": "MATCH_ENDED", "winner": "away", "reason": "RESIGNED"}
+
+
+def test_docs_scenarios_copy_equals_the_contract():
+    """docs/SCENARIOS.md is a verbatim copy of the contract handed beside the repository, when it is there."""
+    import pytest
+
+    contract = ROOT.parent / "shared" / "SCENARIOS.md"
+    if not contract.exists():
+        pytest.skip("no ../shared/SCENARIOS.md beside this checkout")
+    assert SPEC.read_bytes() == contract.read_bytes(), "cp ../shared/SCENARIOS.md docs/SCENARIOS.md"
