@@ -68,7 +68,7 @@ def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bo
     texts.draw(f"{panel.team}.name", panel.name, x + sign * 38, top - 31, palette.TEXT, 16, anchor, bold=True)
     texts.draw(f"{panel.team}.score", str(panel.score), x + sign * (width - 30), top - 40, palette.TEXT, 32,
                "left" if align_right else "right", bold=True)
-    clock = f"Move {panel.move_clock}" if panel.move_clock else ("to move" if panel.to_move else "")
+    clock = f"{panel.move_clock} left to move" if panel.move_clock else ("to move" if panel.to_move else "")
     texts.draw(f"{panel.team}.clock", clock, x + sign * 38, top - 52, palette.WARNING, 12, anchor)
     notes = "   ".join(panel.notes)
     texts.draw(f"{panel.team}.notes", notes, x + sign * 12, top - 72, palette.TEXT_DIM, 10.5, anchor)

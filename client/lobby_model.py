@@ -3,12 +3,13 @@ the room list and the quick-match queue (pure: no arcade, no sockets).
 
 Why a model: the lobby is a game menu driven by mouse and keyboard alike; both end in the same commands
 (``activate``), which return the protocol request to send (or ``QUIT``), so every path through the menu
-is tested without a screen and the view only paints ``items()``.
+is tested without a screen and the view only paints ``items()``. "Play the bot" returns ``PlayBot``: a
+private room to create, for which the navigator then starts the bot (``client.bot_process``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shared.protocol import (
@@ -41,6 +42,13 @@ MOVE_CLOCK_SECONDS = (None, 15, 30, 60, 0)  # None: the ruleset's own; 0: no mov
 
 
 @dataclass(frozen=True, slots=True)
+class PlayBot:
+    """Create this private room and start the bot in it once the server seats us (not a protocol message)."""
+
+    create: CreateRoom = field(default_factory=lambda: CreateRoom("quick", {}, True))
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
     """One line of a lobby screen: a ``button``, a ``choice`` (cycled with ←/→), an ``input`` or a ``room``."""
 
@@ -67,12 +75,14 @@ def room_line(room: RoomInfo) -> str:
 class LobbyModel:
     """The state of the lobby menu."""
 
-    def __init__(self, practice: bool = False) -> None:
-        """A fresh lobby; ``practice`` offers a match against the bot on a private server instead."""
+    def __init__(self, practice: bool = False, origin: str = "") -> None:
+        """A fresh lobby; ``practice`` offers only the bot, on a private server; ``origin`` says which server."""
         self.practice = practice
+        self.origin = origin
         self.screen = "menu"
         self.focus = 0
         self.ruleset = "quick" if practice else "standard"
+        self.ruleset_chosen = False  # "Play the bot" offers the quick ruleset until the player picks one
         self.period: int | None = None
         self.move_clock: int | None = None
         self.private = practice
@@ -89,11 +99,16 @@ class LobbyModel:
         """The heading of the current screen."""
         return {
             "menu": "Practice" if self.practice else "Main menu",
-            "create": "Practice against the bot" if self.practice else "Create a room",
+            "create": "Create a room",
+            "bot": "Play the bot",
             "join": "Join a room by its code",
             "rooms": "Rooms on this server",
             "waiting": "Quick match",
         }[self.screen]
+
+    def status_line(self) -> str:
+        """The bottom line: which server this is, and the connection's state."""
+        return "  ·  ".join(part for part in (self.origin, self.status) if part)
 
     def settings(self) -> dict[str, Any]:
         """The setting overrides of the room to create."""
@@ -108,17 +123,18 @@ class LobbyModel:
         """The lines of the current screen, top to bottom."""
         online = self.connected
         if self.screen == "menu":
+            bot = Item("Play the bot", "screen:bot", hint="A private match against the computer; pick the rules")
             if self.practice:
-                return [Item("Practice against the bot", "screen:create", hint="Pick a ruleset, then play"),
-                        Item("Quit", QUIT)]
+                return [bot, Item("Quit", QUIT)]
             return [
                 Item("Quick match", "quick", hint="Play the next coach who is looking for a game", enabled=online),
+                bot,
                 Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
                 Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
                 Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
                 Item("Quit", QUIT),
             ]
-        if self.screen == "create":
+        if self.screen in ("create", "bot"):
             defaults = make_settings(self.ruleset)
             period = _minutes(defaults.period_ms) + " (ruleset)" if self.period is None else f"{self.period} min"
             clock = "ruleset" if self.move_clock is None else "off" if self.move_clock == 0 else f"{self.move_clock} s"
@@ -129,10 +145,12 @@ class LobbyModel:
                 Item(f"Period length: {period}", "cycle:period", "choice", f"{defaults.periods} period(s)"),
                 Item(f"Move clock: {clock}", "cycle:clock", "choice", "Time for each move (A35)"),
             ]
-            if not self.practice:
+            if self.screen == "bot":
+                found.append(Item("Start the match", "bot", hint="The bot joins your private room", enabled=online))
+            else:
                 found.append(Item(f"Room: {'private' if self.private else 'public'}", "cycle:private", "choice",
                                   "Private rooms are not listed; join by code"))
-            found.append(Item("Start the match" if self.practice else "Create the room", "create", enabled=online))
+                found.append(Item("Create the room", "create", enabled=online))
             found.append(Item("Back", "back"))
             return found
         if self.screen == "join":
@@ -197,6 +215,8 @@ class LobbyModel:
         verb, _, arg = command.partition(":")
         if verb == "screen":
             self._go(arg)
+            if arg == "bot" and not self.ruleset_chosen:
+                self.ruleset = "quick"
             return ListRooms() if arg == "rooms" else None
         if verb == "back":
             self._go("menu")
@@ -212,6 +232,8 @@ class LobbyModel:
             return CancelQuickMatch()
         if verb == "create":
             return CreateRoom(self.ruleset, self.settings(), self.private)
+        if verb == "bot":
+            return PlayBot(CreateRoom(self.ruleset, self.settings(), True))
         if verb == "join":
             if arg:
                 return JoinRoom(arg)
@@ -234,6 +256,7 @@ class LobbyModel:
     def _cycle(self, what: str, step: int) -> None:
         """Step a choice of the create screen."""
         if what == "ruleset":
+            self.ruleset_chosen = True
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
         elif what == "period":
             self.period = PERIOD_MINUTES[(PERIOD_MINUTES.index(self.period) + step) % len(PERIOD_MINUTES)]

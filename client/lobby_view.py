@@ -1,5 +1,6 @@
-"""The lobby screen: a game menu over a dimmed board — quick match, create a room, join by code, watch a match
-(or, in practice, a match against the bot) — by mouse or keyboard (a VIEW module: it imports arcade).
+"""The lobby screen: a game menu over a dimmed board — quick match, play the bot, create a room, join by code,
+watch a match (on a private practice server: only the bot) — by mouse or keyboard (a VIEW module: it imports
+arcade).
 
 Why this split: every decision lives in ``client.lobby_model``; this view lays its items out as large
 buttons, lights the hovered or focused one, and hands requests to the navigator that owns the connection.
@@ -100,7 +101,7 @@ class LobbyView(arcade.View):
         else:
             self.texts.draw("error", "", width / 2, bottom - 34)
         self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
-        self.texts.draw("status", self.model.status, 14, 14, palette.TEXT_DIM, 11)
+        self.texts.draw("status", self.model.status_line(), 14, 14, palette.TEXT_DIM, 11)
         keys = "↑↓ choose   Enter select   ←→ change   Esc back" if self.model.screen != "join" else \
             "type the code   Enter join   Esc back"
         self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")

@@ -4,7 +4,9 @@
 Why one owner: the connection (``client.net.NetLink``) outlives every screen. The navigator polls it
 once per frame from whichever view is shown, hands lobby news to the lobby model, and switches views:
 joined a room → match; the match ended and its last move has played back → results; a rematch's new
-snapshot → match again; left the room → lobby. In practice mode it starts the bot for the created room.
+snapshot → match again; left the room → lobby. When the lobby asks to play the bot (``PlayBot``) it creates
+the private room and, once seated there, starts the bot for it (``client.bot_process``) — on the private
+practice server and on any other server alike — and stops it by pid when the match ends or we leave.
 """
 
 from __future__ import annotations
@@ -14,29 +16,33 @@ from collections.abc import Callable
 
 import arcade
 
-from client.lobby_model import QUIT, LobbyModel
+from client.bot_process import BotProcess
+from client.lobby_model import QUIT, LobbyModel, PlayBot
 from client.lobby_view import LobbyView
+from client.local_server import is_local, replay_command
 from client.match_view import MatchView
 from client.net import NetLink
-from client.practice import Practice
 from client.results_view import ResultsView
 from client.sound import Sounds
 from client.state import MatchState
 from shared.model import Action
-from shared.protocol import Leave, Rematch, RoomJoined, Welcome
+from shared.protocol import Error, Leave, Rematch, RoomJoined, Welcome
 
 
 class Navigator:
     """Owns the match state and the lobby model and shows the right view in ``window``."""
 
     def __init__(self, window: arcade.Window, link: NetLink, lobby: LobbyModel, sounds: Sounds,
-                 practice: Practice | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        """Navigate ``window`` for ``link``; ``practice`` starts the bot once a practice room exists."""
+                 bot: BotProcess | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        """Navigate ``window`` for ``link``; ``bot`` is the bot process "Play the bot" starts and stops."""
         self.window = window
         self.link = link
         self.lobby = lobby
         self.sounds = sounds
-        self.practice = practice
+        self.bot = bot or BotProcess()
+        self.bot_wanted: PlayBot | None = None  # asked for, waiting for the room to be created
+        self.bot_game: PlayBot | None = None  # the bot match now being played (a rematch repeats it)
+        self.bot_problem = ""
         self.clock = clock
         self.state = MatchState()
         self.screen = ""
@@ -51,15 +57,28 @@ class Navigator:
             if isinstance(message, Welcome) and self.first_request is not None:
                 self.link.request(self.first_request)
                 self.first_request = None
-            if isinstance(message, RoomJoined) and self.practice is not None and message.seat != "spectator":
-                self.practice.start_bot(message.code)
+            self._bot_news(message)
         self.link.poll(self.state, now)
         for message in self.link.other:
             self.lobby.apply(message)
         self.link.other.clear()
-        if self.practice is not None and self.practice.bot_failed():
-            self.lobby.error = self.practice.bot_failed() or ""
+        problem = self.bot.failed()
+        if problem and problem != self.bot_problem:
+            self.bot_problem = self.lobby.error = problem
+            self.state.note(problem, "error")
         self._follow()
+
+    def _bot_news(self, message: object) -> None:
+        """Start the bot once seated in the room created for it; forget the wish if the room was refused."""
+        wanted = self.bot_wanted
+        if wanted is None:
+            return
+        if isinstance(message, RoomJoined) and message.seat != "spectator":
+            self.bot_wanted, self.bot_game = None, wanted
+            self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings)
+            self.state.note("The bot is on its way to your room")
+        elif isinstance(message, Error) and message.ref == "CreateRoom":
+            self.bot_wanted = None
 
     def send(self, action: Action) -> None:
         """A coach's action (MatchView's link protocol)."""
@@ -89,32 +108,46 @@ class Navigator:
         self.window.show_view(MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave))
 
     def show_results(self) -> None:
-        """The results of the match that just ended."""
-        assert self.link.ended is not None
+        """The results of the match that just ended (the bot, its match over, is stopped)."""
+        ended = self.link.ended
+        assert ended is not None
         self.screen = "results"
-        self.window.show_view(ResultsView(self.state, self.link.ended, self.choose, lambda: self.link.rematch,
-                                          self.poll))
+        if self.bot.plays(self.state.room):
+            self.bot.stop()
+        replay = replay_command(ended.match_id) if is_local(self.link.client.url) else ""
+        if replay:
+            print(f"Replay this match: {replay}", flush=True)  # the window's text cannot be copied; this can
+        self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
+                                          replay))
 
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
         """A lobby request: send it, or close the window on ``QUIT``."""
         if request == QUIT:
             self.window.close()
+        elif isinstance(request, PlayBot):
+            if self.link.request(request.create):
+                self.bot_wanted = request
+            else:
+                self.lobby.error = "Not connected yet — try again in a moment"
         elif not self.link.request(request):
             self.lobby.error = "Not connected yet — try again in a moment"
 
     def choose(self, command: str) -> None:
         """A results button: ask for the rematch, or go back to the lobby."""
-        if command == "rematch" and self.practice is not None:
-            self.leave()  # the bot plays one match: a practice rematch is a new practice room with a new bot
-            self.lobby_request(self.lobby.activate("create"))
+        if command == "rematch" and self.bot.plays(self.state.room) and self.bot_game is not None:
+            game = self.bot_game
+            self.leave()  # the bot plays one match: a rematch is a new private room with a new bot
+            self.lobby_request(game)
         elif command == "rematch":
             self.link.request(Rematch())
         elif command == "lobby":
             self.leave()
 
     def leave(self) -> None:
-        """Leave the room and show the lobby (a coach leaving a running match resigns it)."""
+        """Leave the room and show the lobby (a coach leaving a running match resigns it; our bot is stopped)."""
+        if self.bot.plays(self.state.room):
+            self.bot.stop()
         self.link.request(Leave())
         self.link.leave_room(self.state)
         self.lobby.screen, self.lobby.focus = "menu", 0

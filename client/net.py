@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from client.state import MatchState
+from client.state import OFFLINE, MatchState
 from shared.model import Action, Team, other
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -301,6 +301,6 @@ class NetLink:
                 free.append(team)
                 state.names.pop(team, None)
             else:
-                state.names[team] = info.name + ("" if info.connected else " (away)")
+                state.names[team] = info.name + ("" if info.connected else OFFLINE)
         state.free_seats = tuple(free)
         state.spectators = spectators

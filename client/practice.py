@@ -1,10 +1,9 @@
-"""Practice against the bot without any server to hand: start ``sprtec serve`` and ``sprtec bot`` as child
-processes and stop them again (no arcade).
+"""A private server for practice when no server is running: ``sprtec serve --port 0`` as a child process, stopped
+again by its pid (no arcade).
 
-Why child processes: the practice match is a real match — the same server, the same referee, the same
-bot a club would meet online — so practice teaches nothing that online play contradicts. The server
-listens on a free port (``--port 0``) and prints its URL on its first line; its data goes to a temporary
-directory removed at the end. Both processes are stopped by their own pid, never by name.
+Why a real server: the practice match is a real match — the same server, the same referee, the same bot
+(``client.bot_process``) a club would meet online. The server listens on a free port and prints its URL on its
+first line; its data goes to a temporary directory removed at the end.
 """
 
 from __future__ import annotations
@@ -16,18 +15,17 @@ import tempfile
 import threading
 from pathlib import Path
 
-STOP_SECONDS = 5.0
+from client.bot_process import stop_child
 
 
-class Practice:
-    """A private server (and later a bot) run for one practice session."""
+class PrivateServer:
+    """A server run for one practice session."""
 
     def __init__(self, python: str = sys.executable) -> None:
         """Prepare; nothing starts until ``start``."""
         self.python = python
         self.data = Path(tempfile.mkdtemp(prefix="sprtec-practice-"))
         self.server: subprocess.Popen[str] | None = None
-        self.bot: subprocess.Popen[str] | None = None
         self.url: str | None = None
         self.error: str | None = None
         self.ready = threading.Event()
@@ -36,7 +34,7 @@ class Practice:
         """Start the server on a free port; its URL arrives on a helper thread (``ready`` is set then)."""
         self.server = subprocess.Popen(
             [self.python, "-m", "sprtec", "serve", "--port", "0", "--data", str(self.data), "--workers", "0"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )
         threading.Thread(target=self._read_url, name="sprtec-practice", daemon=True).start()
 
@@ -55,36 +53,9 @@ class Practice:
         self.ready.wait(seconds)
         return self.url
 
-    def start_bot(self, room: str, ruleset: str | None = None) -> None:
-        """Start the bot coach for ``room`` (a bot still playing an earlier practice room is stopped first)."""
-        if self.url is None:
-            return
-        self._stop(self.bot)
-        command = [self.python, "-m", "sprtec", "bot", "--server", self.url, "--room", room]
-        self.bot = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
-
-    def bot_failed(self) -> str | None:
-        """Why the bot stopped, if it did (it runs for the whole session otherwise)."""
-        if self.bot is None or self.bot.poll() is None:
-            return None
-        return f"the bot stopped (exit status {self.bot.returncode})"
-
-    @staticmethod
-    def _stop(process: subprocess.Popen[str] | None) -> None:
-        """Terminate one child by its pid, then kill it if it does not stop in time."""
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(STOP_SECONDS)
-
     def stop(self) -> None:
-        """Stop the bot and the server by their pids (terminate, then kill) and remove the data directory."""
-        for process in (self.bot, self.server):
-            self._stop(process)
+        """Stop the server by its pid (terminate, then kill) and remove the data directory."""
+        stop_child(self.server)
         if self.server is not None and self.server.stdout is not None:
             self.server.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.decision_text import team_name
+from client.state import OFFLINE
 from shared.model import Team, other
 
 REASONS = {
@@ -32,6 +33,7 @@ class Results:
     reason: str
     rematch: str
     options: tuple[tuple[str, str], ...]
+    replay: str = ""
 
 
 def reason_text(reason: str) -> str:
@@ -40,8 +42,10 @@ def reason_text(reason: str) -> str:
 
 
 def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
-          rematch: set[str] | frozenset[str] = frozenset()) -> Results:
-    """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``."""
+          rematch: set[str] | frozenset[str] = frozenset(), replay: str = "") -> Results:
+    """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
+    ``replay`` is the shell line that exports and replays it (only known for the local server)."""
+    names = {team: name.removesuffix(OFFLINE) for team, name in names.items()}  # a bot leaves once it is over
     if winner is None:
         headline = "A draw"
     elif seat is None:
@@ -63,4 +67,4 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
         state = ""
         options.append(("Rematch", "rematch"))
     options.append(("Back to the lobby", "lobby"))
-    return Results(headline, score, reason_text(reason), state, tuple(options))
+    return Results(headline, score, reason_text(reason), state, tuple(options), replay)

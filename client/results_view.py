@@ -2,7 +2,9 @@
 (a VIEW module: it imports arcade).
 
 Why over the final position: the coaches still see how the match ended on the board, dimmed, while the
-result reads large in front of it. The words come from ``client.results_model``.
+result reads large in front of it. The words come from ``client.results_model``. On the local server the
+panel also tells how to export and replay the match (the same line is printed in the terminal, where it can
+be copied).
 """
 
 from __future__ import annotations
@@ -20,15 +22,20 @@ from shared.match import settings_of
 from shared.protocol import MatchEnded
 
 BUTTON_WIDTH = 320.0
+PANEL_HEIGHT = 340.0
+REPLAY_HEIGHT = 58.0  # the two lines that tell how to replay the match
 
 
 class ResultsView(arcade.View):
     """Shows ``ended`` for ``state``; ``choose`` receives ``rematch`` or ``lobby``."""
 
     def __init__(self, state: MatchState, ended: MatchEnded, choose: Callable[[str], None],
-                 rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None) -> None:
-        """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame."""
+                 rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None,
+                 replay: str = "") -> None:
+        """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame;
+        ``replay`` is the shell line that exports and replays the match (empty when unknown)."""
         super().__init__()
+        self.replay = replay
         self.state = state
         self.ended = ended
         self.choose = choose
@@ -43,7 +50,7 @@ class ResultsView(arcade.View):
         """The words of the screen now."""
         e = self.ended
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
-                                   self.state.names, self.rematch())
+                                   self.state.names, self.rematch(), self.replay)
 
     def on_update(self, delta_time: float) -> None:
         """Bring in news (a rematch offer, the new match)."""
@@ -68,7 +75,7 @@ class ResultsView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (12, 16, 22, 200))
         r = self.results()
         panel_w = min(width - 40.0, 720.0)
-        panel_h = min(height - 40.0, 340.0)
+        panel_h = min(height - 40.0, PANEL_HEIGHT + (REPLAY_HEIGHT if r.replay else 0.0))
         left, bottom = (width - panel_w) / 2, (height - panel_h) / 2
         arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, panel_h, palette.PANEL)
         arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, panel_h, palette.WARNING, 2)
@@ -87,7 +94,23 @@ class ResultsView(arcade.View):
             arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, (150, 165, 190, 255), 1.5)
             self.texts.draw(f"button{i}", b.label, b.left + b.width / 2, b.bottom + b.height / 2, palette.TEXT, 15,
                             "center", "center", bold=True)
+        self._draw_replay(r.replay, left, bottom, panel_w)
         self.texts.draw("keys", "R rematch   Esc back to the lobby", width - 14, 14, palette.TEXT_DIM, 11, "right")
+
+    def _draw_replay(self, replay: str, left: float, bottom: float, panel_w: float) -> None:
+        """At the foot of the panel: how to watch this match again, shrunk to fit the panel's width."""
+        if not replay:
+            self.texts.draw("replay.title", "", 0, 0)
+            self.texts.draw("replay", "", 0, 0)
+            return
+        arcade.draw_line(left + 16, bottom + REPLAY_HEIGHT, left + panel_w - 16, bottom + REPLAY_HEIGHT,
+                         (90, 100, 116, 255), 1)
+        self.texts.draw("replay.title", "Replay it later — in the folder where `make run` runs:", left + 16,
+                        bottom + 34, palette.TEXT_DIM, 11)
+        label = self.texts.get("replay", replay, left + 16, bottom + 12, palette.TEXT, 11.5, bold=True)
+        while label.content_width > panel_w - 32 and label.font_size > 7:
+            label.font_size -= 0.5
+        label.draw()
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         """Light the hovered button."""

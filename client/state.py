@@ -21,6 +21,7 @@ from shared.protocol.trajectory import Trajectory
 
 BANNER_SECONDS = 4.0
 LOG_LIMIT = 200
+OFFLINE = " (offline)"  # after a coach's name while his connection is down ("away" is a team)
 
 
 @dataclass(frozen=True, slots=True)

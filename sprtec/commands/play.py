@@ -1,9 +1,12 @@
-"""``sprtec play [--server URL]``: the coach's way in — practice against the bot, or the lobby of a server.
+"""``sprtec play [--server URL]``: the coach's way in — the lobby of a server, or practice against the bot.
 
-Why two ways: without ``--server`` a club player can still play at once: the command starts a private
-server and, once the practice room exists, the bot (``client.practice``; both stopped by pid on exit).
-With ``--server`` the lobby opens: quick match, create a room with a ruleset and settings, join by code,
-watch a running match. ``--room CODE`` joins at once, ``--quick`` queues at once.
+Why this order: the README's path is ``make run`` in one terminal and ``sprtec play`` in another, so without
+``--server`` the command first asks the local default server (``client.local_server``, half a second) and
+opens its lobby: quick match, play the bot, create a room with a ruleset and settings, join by code, watch a
+running match. When nothing answers there, a club player can still play at once: the command starts a
+private server (``client.practice``) where the lobby offers only the bot. Either way the bot is the real
+``sprtec bot`` as a child process (``client.bot_process``), stopped by pid. ``--room CODE`` joins at once,
+``--quick`` queues at once.
 
 Screenshots: ``--screenshot PATH`` saves the first screen the server's answer allows (the lobby once the
 room list arrived — the rooms screen — or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
@@ -24,7 +27,8 @@ VIEWS = ("lobby", "match", "setup", "results")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--server, --room, --quick, --ruleset, --name, --screenshot, --view, --wait, --mute."""
-    parser.add_argument("--server", help="the server's websocket URL (default: practice against the bot)")
+    parser.add_argument("--server", help="the server's websocket URL (default: the local server if one runs, "
+                        "else practice against the bot on a private one)")
     parser.add_argument("--room", help="join this room code at once")
     parser.add_argument("--quick", action="store_true", help="ask for a quick match at once")
     parser.add_argument("--ruleset", help="the ruleset for --quick (standard, ko, final, strict, quick)")
@@ -36,35 +40,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the window on the lobby (practice or a server), or save a screenshot."""
+    """Open the window on the lobby (the given, the local or a private server), or save a screenshot."""
     from client import app
 
     if args.view is not None:
         return _sample(args)
     app.prepare(args.screenshot)
-    from client.practice import Practice
+    from client.local_server import LOCAL_URL, answers
+    from client.practice import PrivateServer
 
-    practice: Practice | None = None
+    practice: PrivateServer | None = None
     url = args.server
-    if url is None:
-        practice = Practice()
+    origin = f"Server {url}"
+    if url is None and answers(LOCAL_URL):
+        url, origin = LOCAL_URL, f"Connected to the local server {LOCAL_URL}"
+    elif url is None:
+        practice = PrivateServer()
         practice.start()
-        print("starting a practice server…", file=sys.stderr)
+        origin = "No server running — practising on a private one"
+        print(f"no server at {LOCAL_URL}; starting a private practice server…", file=sys.stderr)
         url = practice.wait(30.0)
         if url is None:
             print(f"sprtec play: {practice.error or 'the practice server did not answer'}", file=sys.stderr)
             practice.stop()
             return 1
+    print(origin, file=sys.stderr)
     try:
-        return _connected(args, url, practice)
+        return _connected(args, url, practice is not None, origin)
     finally:
         if practice is not None:
             practice.stop()
 
 
-def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
-    """Connect to ``url`` and navigate lobby → match → results until the window closes."""
+def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) -> int:
+    """Connect to ``url`` and navigate lobby → match → results until the window closes (the bot stopped then)."""
     from client import app
+    from client.bot_process import BotProcess
     from client.lobby_model import LobbyModel
     from client.navigator import Navigator
     from client.net import NetClient, NetLink
@@ -73,19 +84,19 @@ def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
 
     client = NetClient(url, args.name)
     client.start()
+    bot = BotProcess()
     try:
         window = app.open_window("sprtec — practice" if practice else f"sprtec — {url}", args.screenshot)
-        lobby = LobbyModel(practice=practice is not None)
-        if practice is not None:
-            lobby.screen = "create"
-        nav = Navigator(window, NetLink(client), lobby, Sounds(muted=args.mute or args.screenshot is not None),
-                        practice)  # type: ignore[arg-type]
+        lobby = LobbyModel(practice=practice, origin=origin)
+        if practice:
+            lobby.activate("screen:bot")
+        nav = Navigator(window, NetLink(client), lobby, Sounds(muted=args.mute or args.screenshot is not None), bot)
         if args.room:
             nav.first_request = JoinRoom(args.room)
         elif args.quick:
             nav.first_request = QuickMatch(args.ruleset)
             lobby.screen = "waiting"
-        elif practice is None and args.screenshot is not None:
+        elif not practice and args.screenshot is not None:
             nav.first_request = ListRooms()  # the live lobby's picture: the rooms of the server
             lobby.screen = "rooms"
         nav.show_lobby()
@@ -95,7 +106,7 @@ def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
             def ready() -> bool:
                 if args.room or args.quick:
                     return nav.state.position is not None
-                if practice is None:
+                if not practice:
                     return lobby.connected and nav.first_request is None and time.monotonic() - started > 0.5
                 return lobby.connected
 
@@ -103,6 +114,7 @@ def _connected(args: argparse.Namespace, url: str, practice: object) -> int:
                 print(f"sprtec play: nothing to show from {url} after {args.wait:g} s", file=sys.stderr)
         return app.finish(window, args.screenshot)
     finally:
+        bot.stop()
         client.close()
 
 

@@ -36,7 +36,7 @@ def test_room_joined_seats_the_coach_and_loads_the_snapshot():
     client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot()))
     link.poll(state, now=10.0)
     assert (state.room, state.seat, state.version, state.spectators) == ("ABCD", "home", 5, 2)
-    assert state.names == {"home": "Jana", "away": "Piotr (away)"}
+    assert state.names == {"home": "Jana", "away": "Piotr (offline)"}
     assert state.part_clock.at(11.0) == 359_000 and state.move_clock.at(10.0) == 30_000
 
 
