@@ -4,7 +4,6 @@ every move, and a dropped coach reconnects with his token and resumes his seat."
 from __future__ import annotations
 
 import asyncio
-import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,8 +38,6 @@ def url(tmp_path: Path) -> Iterator[str]:
 class Coach:
     """One client as the views drive it: a NetClient, its NetLink and the MatchState they keep."""
 
-    ticks = itertools.count()
-
     def __init__(self, url: str, name: str) -> None:
         """Connect as ``name``."""
         self.client = NetClient(url, name)
@@ -49,10 +46,11 @@ class Coach:
         self.client.start()
 
     def poll(self) -> None:
-        """Take in the news; every poll jumps a minute ahead so each move's playback is over at once."""
-        now = next(self.ticks) * 60.0
+        """Take in the news and play moves back in real time: the server refuses input until the last move has
+        played back (RULES.md D3), so a client must not act sooner than its playback ends."""
+        now = time.monotonic()
         self.link.poll(self.state, now)
-        self.state.update(now + 30.0)
+        self.state.update(now)
 
     def welcomed(self) -> bool:
         """True once the server said Welcome (the link keeps it for the lobby)."""
@@ -129,9 +127,9 @@ def test_a_dropped_coach_reconnects_with_his_token_and_plays_on(url):
         _play(everyone, 2)
         token = ola.client.token
         ola.client._socket.close()  # the network drops under the client
-        until(everyone, lambda: ola.state.names.get("away") == "Ola (away)" or ola.link.connected is False,
+        until(everyone, lambda: ola.state.names.get("away") == "Ola (offline)" or ola.link.connected is False,
               "the drop to be noticed")
-        until(everyone, lambda: ola.link.connected and "(away)" not in jana.state.names.get("away", "(away)"),
+        until(everyone, lambda: ola.link.connected and "(offline)" not in jana.state.names.get("away", "(offline)"),
               "the reconnect")
         assert ola.client.token == token and ola.state.seat == "away"
         _play(everyone, 2)
