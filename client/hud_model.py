@@ -90,6 +90,8 @@ def status_text(state: MatchState, now: float) -> str:
     if position.result is not None:
         winner = position.result.winner
         return "Match over — a draw" if winner is None else f"Match over — {state.team_label(winner)} wins"
+    if state.waiting_for_opponent() and state.against_bot:
+        return "Waiting for the bot to join…"
     if state.waiting_for_opponent():
         return f"Waiting for an opponent — give them the room code {state.room}"
     if state.busy:
@@ -97,8 +99,8 @@ def status_text(state: MatchState, now: float) -> str:
     if position.part.kind == "break":
         return "Break — ends change (III.5)"
     mover = state.team_label(position.to_move)
-    if state.seat is None:
-        return f"{mover} to move (spectating)"
+    if state.seat is None:  # a spectator in a room, or a replay (no room)
+        return f"{mover} to move" + (" (spectating)" if state.room else "")
     if position.to_move == state.seat:
         if position.restart:
             return "Your move — start with the centre forward (V.7)"

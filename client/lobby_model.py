@@ -163,7 +163,7 @@ class LobbyModel:
                      else Item(room_line(room), f"watch:{room.code}", "room", "Click to watch this match")
                      for room in self.rooms]
             if not found:
-                found.append(Item("No public rooms right now", "refresh", "room", "Create one, or try again"))
+                found.append(Item("No public rooms right now — create one, or refresh", "none", "room", enabled=False))
             return [*found, Item("Refresh", "refresh", enabled=online), Item("Back", "back")]
         waiting = self.queue.waiting if self.queue is not None else 0
         return [Item(f"Looking for an opponent… ({waiting} in the queue)", "none", "room", enabled=False),
@@ -282,6 +282,8 @@ class LobbyModel:
         elif isinstance(message, RoomList):
             self.rooms = message.rooms
             self.focus = min(self.focus, len(self.items()) - 1)
+            if not self.items()[self.focus].enabled:
+                self.move_focus(1)
         elif isinstance(message, QueueStatus):
             self.queue = message
             if not message.queued and self.screen == "waiting":

@@ -76,6 +76,7 @@ class Navigator:
         if isinstance(message, RoomJoined) and message.seat != "spectator":
             self.bot_wanted, self.bot_game = None, wanted
             self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings)
+            self.state.against_bot = True
             self.state.note("The bot is on its way to your room")
         elif isinstance(message, Error) and message.ref == "CreateRoom":
             self.bot_wanted = None

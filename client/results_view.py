@@ -105,8 +105,8 @@ class ResultsView(arcade.View):
             return
         arcade.draw_line(left + 16, bottom + REPLAY_HEIGHT, left + panel_w - 16, bottom + REPLAY_HEIGHT,
                          (90, 100, 116, 255), 1)
-        self.texts.draw("replay.title", "Replay it later — in the folder where `make run` runs:", left + 16,
-                        bottom + 34, palette.TEXT_DIM, 11)
+        self.texts.draw("replay.title", "Replay it later, in the folder where `make run` runs (the line is in your "
+                        "terminal too):", left + 16, bottom + 34, palette.TEXT_DIM, 11)
         label = self.texts.get("replay", replay, left + 16, bottom + 12, palette.TEXT, 11.5, bold=True)
         while label.content_width > panel_w - 32 and label.font_size > 7:
             label.font_size -= 0.5

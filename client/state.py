@@ -91,6 +91,7 @@ class MatchState:
     banner_until: float = 0.0
     playback_speed: float = 1.0
     needs_resync: bool = False
+    against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:

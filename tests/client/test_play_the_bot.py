@@ -6,11 +6,12 @@ from __future__ import annotations
 import socket
 import sys
 
-from client import results_model
+from client import hud_model, results_model, samples
 from client.bot_process import BotProcess, bot_command
 from client.lobby_model import LobbyModel, PlayBot
 from client.local_server import answers, is_local, replay_command
-from shared.protocol import CreateRoom, Welcome
+from client.state import MatchState
+from shared.protocol import CreateRoom, RoomList, Welcome
 
 
 def _online(practice: bool = False) -> LobbyModel:
@@ -95,3 +96,20 @@ def test_only_the_local_default_server_gets_the_replay_line():
     assert line == "sprtec export --data ./data da8e7ecba880 > match.json && sprtec replay match.json"
     shown = results_model.build(0, 0, None, "DRAW", "home", {"home": "Jana", "away": "bot (offline)"}, replay=line)
     assert shown.replay == line and shown.score == "Jana  0 : 0  bot"
+
+
+def test_the_hud_waits_for_the_bot_not_for_a_friend_with_the_code():
+    """A created room with a free seat: a friend needs the code, the bot only needs to be waited for."""
+    state = MatchState(seat="home", room="AB12", free_seats=("away",))
+    state.load(samples.new_match(), 1)
+    assert "room code AB12" in hud_model.status_text(state, 0.0)
+    state.against_bot = True
+    assert hud_model.status_text(state, 0.0) == "Waiting for the bot to join…"
+
+
+def test_an_empty_room_list_is_not_a_button_and_the_focus_skips_it():
+    """With no public rooms the placeholder line is disabled and the keyboard lands on Refresh."""
+    model = _online()
+    model.activate("screen:rooms")
+    model.apply(RoomList(()))
+    assert not model.items()[0].enabled and model.focused().command == "refresh"
