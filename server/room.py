@@ -84,6 +84,7 @@ class MatchState:
     version_base: int = 0
     turn_used: int = 0  # clock time used since the team to move got the turn (the move clock)
     absent: dict[Team, int] = dataclasses.field(default_factory=dict)  # team -> wall ms it dropped
+    moving_until: int = 0  # wall ms the clients' playback of the last move ends (D3: no input before)
 
 
 class Room:
@@ -366,10 +367,22 @@ class Room:
                 raise RoomError("MATCH_OVER", "the match is over")
             if version != self.version:
                 raise RoomError("STALE_VERSION", f"the room is at version {self.version}, the action was on {version}")
+            self._board_at_rest()
             entry = LogEntry(self.match.log_len, "action", team, engine.action_json(action), self.mclock.used())
             resolved = await self._run_entry(entry, team)
         if not resolved.accepted and resolved.error is not None:
             raise RoomError(resolved.error.code, resolved.error.message)
+
+    def _board_at_rest(self) -> None:
+        """D3: refuse any input while the clients still play the last move back (its duration after its broadcast).
+
+        Why wall time and not the move's record: the move is resolved at once, but RULES.md D3 makes input
+        illegal until the bodies are at rest (D4), which is what every client shows until ``duration_ms``
+        after the MovePlayed. An early input is discarded, not queued (VII.3.b [DIGITAL]); nothing changes.
+        """
+        left = self.match.moving_until - self.clock.now_ms()
+        if left > 0:
+            raise RoomError("ACTION_NOT_ALLOWED", f"the board is still moving (D3): wait {left} ms for the move to end")
 
     async def _run_entry(self, entry: LogEntry, team: Team) -> moves.Resolved:
         """Resolve, persist and broadcast one entry (lock held). A refused action is logged only for its clock part.
@@ -414,6 +427,7 @@ class Room:
         state.position = resolved.position
         state.log_len += 1
         state.turn_used = resolved.turn_used
+        state.moving_until = max(state.moving_until, self.clock.now_ms() + resolved.duration_ms)
         self.mclock.committed(used, entry.elapsed_ms, resolved.duration_ms)
         if result is not None:
             self.mclock.pause()

@@ -215,7 +215,12 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """One action of the coach's team, chosen on room version ``version`` (the last one the client saw)."""
+    """One action of the coach's team, chosen on room version ``version`` (the last one the client saw).
+
+    RULES.md D3: no input while the board moves. Until the last MovePlayed's ``trajectory.ms`` have passed
+    since the server sent it, an Act is refused with ``ACTION_NOT_ALLOWED`` ("the board is still moving
+    (D3)") and changes nothing; wait out the playback (from its arrival) before acting.
+    """
 
     action: Annotated[Action, ACTION]
     version: Annotated[int, VERSION]

@@ -117,6 +117,7 @@ class Match:
     sent_team: str | None = None  # the seat that sent it (its copy of the MovePlayed stops the watch)
     sent_at: float = 0.0
     last_flick: float = float("inf")  # no flick is scheduled before the run starts
+    at_rest: float = 0.0  # monotonic s the last move's playback ends: the server refuses input before (D3)
 
 
 @dataclass
@@ -189,7 +190,7 @@ async def _bench(args: argparse.Namespace) -> str:
                 tally.errors[msg["code"]] = tally.errors.get(msg["code"], 0) + 1
             if m.sent_team == team and m.sent_version is not None:  # refused: try again at the next slot
                 m.sent_version = m.sent_team = None
-                schedule(m, time.monotonic() + args.move_every)
+                schedule(m, max(time.monotonic() + args.move_every, m.at_rest))
             return
         if kind not in ("Snapshot", "MovePlayed"):
             return
@@ -203,8 +204,10 @@ async def _bench(args: argparse.Namespace) -> str:
         m.version, m.raw_position, m.prompts = msg["version"], msg["position"], msg["prompts"]
         if kind == "MovePlayed" and tally.measuring:
             tally.moves += 1
+        if kind == "MovePlayed" and msg["trajectory"] is not None:
+            m.at_rest = time.monotonic() + msg["trajectory"]["ms"] / 1000
         if msg["position"].get("result") is None:
-            schedule(m, max(time.monotonic(), m.last_flick + args.move_every))
+            schedule(m, max(time.monotonic(), m.last_flick + args.move_every, m.at_rest))
 
     async def reader(m: Match, team: str, ws: Any) -> None:
         try:

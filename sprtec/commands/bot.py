@@ -3,7 +3,8 @@
 Why: load tests, the benchmark and a lonely player all need an opponent that speaks the real protocol.
 The bot is a thin websocket loop around ``shared.ai``: it keeps the room's latest position and version,
 answers every prompt, flicks when its team is to move (the search runs in a thread so websocket pings
-keep flowing), resyncs on a gap in versions, and stops at ``MatchEnded``. ``--create`` prints the room
+keep flowing, and during the last move's playback, which it waits out before sending: RULES.md D3), resyncs
+on a gap in versions, and stops at ``MatchEnded``. ``--create`` prints the room
 code on stderr so a second bot can ``--room`` it; ``--random`` plays the random-flick baseline.
 """
 
@@ -13,6 +14,7 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +93,7 @@ class _State:
     seated: int = 0  # coaches in the room: the bot acts only once both seats are taken
     acted_on: int = -1
     refusals: int = 0  # actions refused at the current version (the next try is a random flick)
+    moving_until: float = 0.0  # monotonic s the playback of the last move ends (D3: the server refuses input before)
 
 
 async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -126,6 +129,7 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
             action = await _decide(state, options)
             if action is not None:
                 state.acted_on = state.version
+                await _board_at_rest(state)
                 await ws.send(encode(Act(action, state.version)))
 
 
@@ -155,6 +159,8 @@ def _react(state: _State, message: Any, on_room: Callable[[str], None] | None) -
         if message.version > state.version + 1:
             return [Resync(state.code, state.version)]
         _take(state, message.version, message.position)
+        if message.trajectory is not None:  # D3: the server takes no input until the playback has ended
+            state.moving_until = time.monotonic() + message.trajectory.duration_ms / 1000
     elif isinstance(message, Error):
         print(f"sprtec bot: {message.code}: {message.message}", file=sys.stderr)
         if message.ref == "Act":
@@ -163,6 +169,18 @@ def _react(state: _State, message: Any, on_room: Callable[[str], None] | None) -
         if message.code == "STALE_VERSION":
             return [Resync(state.code, max(state.version, 0))]
     return []
+
+
+async def _board_at_rest(state: _State) -> None:
+    """Wait out the playback of the last move (the action was chosen meanwhile, so thinking costs nothing).
+
+    Why: RULES.md D3 - the server refuses any input until the move's playback has ended in wall time
+    (``duration_ms`` after its MovePlayed, which reaches us after the server sent it, so waiting from
+    its arrival is never early).
+    """
+    left = state.moving_until - time.monotonic()
+    if left > 0:
+        await asyncio.sleep(left)
 
 
 def _count_seats(state: _State, seats: Seats) -> None:

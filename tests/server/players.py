@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from typing import Any
 
 import websockets
@@ -46,6 +47,7 @@ class WireClient:
         self.moves: list[MovePlayed] = []
         self.ended: MatchEnded | None = None
         self.received: list[object] = []
+        self.moving_until = 0.0  # monotonic s the last move's playback ends (D3: the server refuses input before)
 
     @classmethod
     async def connect(cls, url: str, name: str | None = None, token: str | None = None) -> WireClient:
@@ -75,6 +77,8 @@ class WireClient:
             assert message.version == self.version + 1, (message.version, self.version)
             self.version, self.position = message.version, message.position
             self.moves.append(message)
+            if message.trajectory is not None:
+                self.moving_until = time.monotonic() + message.trajectory.duration_ms / 1000
         elif isinstance(message, MatchEnded):
             self.ended = message
         return message
@@ -109,6 +113,13 @@ class WireClient:
         await self.ws.close()
 
 
+    async def at_rest(self) -> None:
+        """Wait until the last move's playback has ended (on a real clock), as a client locks its input."""
+        left = self.moving_until - time.monotonic()
+        if left > 0:
+            await asyncio.sleep(left)
+
+
 async def play_until_end(client: WireClient, stop_after: int | None = None) -> None:
     """Play this client's turns until the match ends (or until ``stop_after`` moves were seen)."""
     if client.my_turn():
@@ -118,4 +129,5 @@ async def play_until_end(client: WireClient, stop_after: int | None = None) -> N
             return
         message = await client.recv()
         if isinstance(message, MovePlayed | Snapshot) and client.my_turn():
+            await client.at_rest()
             await client.send(client.flick())

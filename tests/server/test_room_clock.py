@@ -12,7 +12,7 @@ from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.room import Room
 from shared.model import ChooseExclusion
-from shared.protocol import ClockUpdate, CreateRoom, JoinRoom, MatchEnded, MovePlayed, RoomJoined
+from shared.protocol import ClockUpdate, CreateRoom, Error, JoinRoom, MatchEnded, MovePlayed, RoomJoined
 from shared.referee.adjudicate import judge
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
 from tests.server.players import WireClient
@@ -95,3 +95,30 @@ async def test_an_absent_coach_pauses_the_clocks_then_forfeits_after_the_grace(c
     await clock.advance(1)
     ended = await ann.until(MatchEnded)
     assert ended.winner == ann.team and ended.reason == "FORFEIT_DISCONNECTED"
+
+
+async def test_an_action_while_the_board_moves_is_refused_and_changes_nothing_then_accepted_after_it(
+    clocked: tuple[Server, FakeClock],
+):
+    """D3: an action 10 ms into a move's playback gets ACTION_NOT_ALLOWED and changes nothing; at its end it plays."""
+    server, clock = clocked
+    ann, bob, room = await _match(server)
+    first = ann if ann.team == room.match.position.to_move else bob
+    await first.send(first.flick())
+    played = await first.until(MovePlayed)
+    assert played.trajectory is not None and played.trajectory.duration_ms > 10
+    duration = played.trajectory.duration_ms
+    second = ann if ann.team == played.position.to_move else bob
+    while second.version < played.version:
+        await second.recv()
+    before = (room.version, room.match.log_len, room.match.position)
+    await clock.advance(10)
+    await second.send(second.flick())
+    refused = await second.until(Error)
+    assert refused.code == "ACTION_NOT_ALLOWED" and "still moving (D3)" in refused.message and refused.ref == "Act"
+    assert (room.version, room.match.log_len, room.match.position) == before
+    await clock.advance(duration - 10)
+    await second.send(second.flick())
+    answered = await second.until(MovePlayed)
+    assert answered.version == played.version + 1 and answered.action is not None
+    assert answered.team == second.team and room.match.log_len == before[1] + 1
