@@ -35,6 +35,7 @@ from shared.protocol import (
     ClockUpdate,
     Presence,
     RematchOffered,
+    RoomJoined,
     Score,
     SeatInfo,
     Seats,
@@ -64,6 +65,7 @@ class Member:
     ws: Any
     player_id: int
     name: str
+    token: str  # the player's token, sent back in RoomJoined (it reclaims his seat)
     room: Room | None
 
     async def send(self, message: object) -> None:  # pragma: no cover - implemented by Session
@@ -552,6 +554,20 @@ class Room:
             self.match = MatchState(self._new_match_id(), seed, first, first)
             await self._start_match()
             self.presence()
+            await self._tell_seats()
+
+    async def _tell_seats(self) -> None:
+        """Tell each connected coach his seat in the new match: a RoomJoined with it and the match's Snapshot.
+
+        Why: the rematch swaps the seats, and a client must not have to infer that from the new match id
+        (a coach who reconnects gets his seat in RoomJoined too). Sent after the match's first Snapshot,
+        at the same version, so a client that swapped on that Snapshot just confirms its seat.
+        """
+        snapshot = self.snapshot()
+        for team in TEAMS:
+            member = self.connected[team]
+            if member is not None:
+                await member.send(RoomJoined(self.code, team, member.token, snapshot))
 
 
 def decisions_json(decisions: tuple[Decision, ...]) -> list[dict[str, Any]]:

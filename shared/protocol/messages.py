@@ -275,7 +275,11 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class RoomJoined:
-    """You are in room ``code`` in ``seat``; ``token`` reclaims that seat (nil for spectators)."""
+    """You are in room ``code`` in ``seat``; ``token`` reclaims that seat (nil for spectators).
+
+    Also sent to each connected coach when a rematch starts, right after the new match's Snapshot: the
+    seats are swapped, and ``seat`` and ``snapshot`` are the coach's new seat and the new match.
+    """
 
     code: Annotated[str, ROOM_CODE]
     seat: Annotated[str, SEAT]
@@ -339,7 +343,8 @@ class MatchEnded:
 
 @dataclass(frozen=True, slots=True)
 class RematchOffered:
-    """``team``'s coach asked for a rematch; when both have, a new match starts (a new Snapshot)."""
+    """``team``'s coach asked for a rematch; when both have, a new match starts with the seats swapped (a new
+    Snapshot, then a RoomJoined with his new seat to each coach)."""
 
     code: Annotated[str, ROOM_CODE]
     team: Annotated[str, TEAM]

@@ -72,7 +72,7 @@ async def test_leaving_a_running_match_resigns_it(server: Server):
 
 
 async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_swapped(server: Server):
-    """After the end, both Rematch: a new match id, a fresh Snapshot to both, and home and away swapped."""
+    """After the end, both Rematch: a new match id, a fresh Snapshot, home and away swapped, each told his new seat."""
     ann, bob = await _pair(server)
     room = server.lobby.find(ann.code)
     first_id, ann_team = room.match.id, ann.team
@@ -93,6 +93,11 @@ async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_s
     assert getattr(presence.seats, swapped).name == "ann"
     assert room.names[room.seats[swapped]] == "ann"  # type: ignore[index]
     assert room.status == "playing"
+    for coach, seat in ((ann, swapped), (bob, ann_team)):
+        joined = await coach.until(RoomJoined)
+        assert joined.seat == seat and coach.team == seat and joined.token == coach.token
+        assert joined.snapshot.match_id == snapshot.match_id and joined.snapshot.version == snapshot.version
+        assert getattr(joined.snapshot.seats, seat).name == coach.welcome.player
 
 
 async def test_the_room_list_shows_ruleset_coaches_spectators_and_score(server: Server):
