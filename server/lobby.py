@@ -108,13 +108,18 @@ class Lobby:
         await room.seat(member, team)
         return room, team
 
-    async def quick(self, member: Member, ruleset: str | None) -> tuple[Room, Member] | None:
-        """Queue for an opponent; when one waits with a compatible ruleset, both get a new public room."""
-        paired = self.registry.enqueue(ruleset, member)
+    async def quick(self, member: Member, ruleset: str | None, settings: dict[str, Any]) -> tuple[Room, Member] | None:
+        """Queue for an opponent; when one waits with a compatible ruleset and equal overrides, both get a new
+        public room played with them. Overrides are checked like CreateRoom's and need a named ruleset (they
+        are validated against it, and "any ruleset" could pair them with one they do not fit)."""
+        if settings and ruleset is None:
+            raise RoomError("BAD_SETTINGS", "name a ruleset to quick-match with setting overrides")
+        overrides = self.validate(ruleset, settings) if ruleset is not None else {}
+        paired = self.registry.enqueue(ruleset, overrides, member)
         if paired is None:
             return None
         opponent, chosen = paired
-        room = self._room(chosen, {}, False)
+        room = self._room(chosen, overrides, False)
         await self.store.write([Store.save_room(room.row())])
         await room.seat(opponent, "home")
         await room.seat(member, "away")

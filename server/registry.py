@@ -8,7 +8,7 @@ holds the in-process implementation used on one machine and in tests.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 R = TypeVar("R")
 W = TypeVar("W")
@@ -33,8 +33,11 @@ class Registry(Protocol[R, W]):
         """Every room, oldest first."""
         ...
 
-    def enqueue(self, ruleset: str | None, waiter: W) -> tuple[W, str] | None:
-        """Queue ``waiter``; returns (the opponent, the ruleset) when someone compatible was waiting."""
+    def enqueue(self, ruleset: str | None, overrides: dict[str, Any], waiter: W) -> tuple[W, str] | None:
+        """Queue ``waiter``; returns (the opponent, the ruleset) when someone compatible was waiting.
+
+        Compatible: the same ruleset (or either side said any) and equal setting overrides.
+        """
         ...
 
     def dequeue(self, waiter: W) -> bool:
@@ -51,7 +54,7 @@ class InProcessRegistry(Generic[R, W]):
 
     def __init__(self) -> None:
         self._rooms: dict[str, R] = {}
-        self._queue: list[tuple[str | None, W]] = []
+        self._queue: list[tuple[str | None, dict[str, Any], W]] = []
 
     def add(self, code: str, room: R) -> None:
         """Register a room under its code."""
@@ -69,24 +72,28 @@ class InProcessRegistry(Generic[R, W]):
         """Every room, oldest first."""
         return list(self._rooms.values())
 
-    def enqueue(self, ruleset: str | None, waiter: W) -> tuple[W, str] | None:
-        """Pair with the longest-waiting compatible player (same ruleset, or either side said any)."""
-        for i, (wanted, other) in enumerate(self._queue):
-            if other is waiter:
+    def enqueue(self, ruleset: str | None, overrides: dict[str, Any], waiter: W) -> tuple[W, str] | None:
+        """Pair with the longest-waiting compatible player (same overrides; same ruleset, or either side said any).
+
+        Why overrides must be equal: a player who asked for a 20-second period must not silently get the
+        ruleset's 5-minute one, nor impose his on someone who asked for the plain ruleset.
+        """
+        for i, (wanted, their_overrides, other) in enumerate(self._queue):
+            if other is waiter or their_overrides != overrides:
                 continue
             if wanted is None or ruleset is None or wanted == ruleset:
                 del self._queue[i]
                 return other, ruleset or wanted or "standard"
         self.dequeue(waiter)
-        self._queue.append((ruleset, waiter))
+        self._queue.append((ruleset, dict(overrides), waiter))
         return None
 
     def dequeue(self, waiter: W) -> bool:
         """Take ``waiter`` out of the queue."""
         before = len(self._queue)
-        self._queue = [(r, w) for r, w in self._queue if w is not waiter]
+        self._queue = [(r, o, w) for r, o, w in self._queue if w is not waiter]
         return len(self._queue) != before
 
     def waiting(self, ruleset: str | None) -> int:
         """How many wait for ``ruleset`` (None: in every queue)."""
-        return sum(1 for r, _ in self._queue if ruleset is None or r == ruleset)
+        return sum(1 for r, _, _ in self._queue if ruleset is None or r == ruleset)

@@ -229,15 +229,15 @@ class Session(Member):
                 room = lobby.find(code)
                 await room.watch(self)
                 await self.send(RoomJoined(room.code, "spectator", None, room.snapshot()))
-            case QuickMatch(ruleset=ruleset):
+            case QuickMatch(ruleset=ruleset, settings=settings):
                 self._must_be_free()
-                paired = await lobby.quick(self, ruleset)
+                paired = await lobby.quick(self, ruleset, settings)
                 if paired is None:
                     await self.send(QueueStatus(True, ruleset, lobby.registry.waiting(ruleset)))
                     return
                 room, opponent = paired
                 await opponent.send(QueueStatus(False, room.ruleset, 0))
-                await opponent.send(RoomJoined(room.code, "home", opponent.token, room.snapshot()))  # type: ignore[attr-defined]
+                await opponent.send(RoomJoined(room.code, "home", opponent.token, room.snapshot()))
                 await self.send(QueueStatus(False, room.ruleset, 0))
                 await self.send(RoomJoined(room.code, "away", self.token, room.snapshot()))
             case CancelQuickMatch():

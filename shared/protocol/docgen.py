@@ -9,6 +9,7 @@ docs/PROTOCOL.md`` rewrites those sections.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import re
@@ -35,6 +36,13 @@ def _doc(obj: object) -> str:
     return " ".join((inspect.getdoc(obj) or "").split())
 
 
+def _default(cls: type, name: str) -> str:
+    """The value an optional field takes when it is left out, as the docs show it (nil, an empty map, ...)."""
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    value = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+    return "nil" if value is None else "an empty map" if value == {} else json.dumps(value)
+
+
 def _table(cls: type) -> list[str]:
     """The field table of one message or record."""
     fields = wire_fields(cls)
@@ -45,7 +53,7 @@ def _table(cls: type) -> list[str]:
         kind = spec.describe()
         if isinstance(spec, Struct):
             kind = f"[{spec.cls.__name__}](#{spec.cls.__name__.lower()})"
-        rows.append(f"| `{name}` | {kind} | {'yes' if required else 'no (default nil)'} |")
+        rows.append(f"| `{name}` | {kind} | {'yes' if required else f'no (default {_default(cls, name)})'} |")
     return [*rows, ""]
 
 

@@ -12,7 +12,7 @@ On the wire a message is one msgpack map ``{"t": <class name>, <field>: <value>,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from shared.model import Action, Position
@@ -186,9 +186,15 @@ class JoinRoom:
 
 @dataclass(frozen=True, slots=True)
 class QuickMatch:
-    """Queue for the next opponent who asks for the same ruleset (nil: any ruleset, ``standard`` if both any)."""
+    """Queue for the next opponent who asks for the same ruleset and the same setting overrides.
+
+    ``ruleset`` nil: any ruleset (``standard`` if both any). ``settings`` are overrides as in CreateRoom,
+    checked the same way (BAD_SETTINGS); overrides need a named ruleset, and only players whose overrides
+    are equal are paired. Left out (older clients): no overrides.
+    """
 
     ruleset: Annotated[str | None, Opt(RULESET)] = None
+    settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

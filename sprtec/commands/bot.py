@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--create", action="store_true", help="create a room (its code is printed on stderr)")
     mode.add_argument("--room", metavar="CODE", help="join the room with this code")
     parser.add_argument("--ruleset", choices=RULESETS, default=None, help="ruleset (default standard)")
-    parser.add_argument("--setting", action="append", default=[], metavar="K=V", help="override a setting (--create)")
+    parser.add_argument("--setting", action="append", default=[], metavar="K=V",
+                        help="override a setting (--create; --quick-match pairs only equal overrides)")
     parser.add_argument("--private", action="store_true", help="make the created room private")
     parser.add_argument("--random", action="store_true", help="play random flicks (the baseline)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
@@ -139,7 +140,8 @@ def _entry(options: BotOptions) -> Any:
         return CreateRoom(options.ruleset or "standard", options.settings, options.private)
     if options.mode == "room":
         return JoinRoom(str(options.room))
-    return QuickMatch(options.ruleset)
+    # overrides need a named ruleset on the queue: with none given, they are the default ruleset's
+    return QuickMatch(options.ruleset or ("standard" if options.settings else None), options.settings)
 
 
 def _react(state: _State, message: Any, on_room: Callable[[str], None] | None) -> list[Any]:

@@ -18,6 +18,7 @@ from shared.protocol import (
     Hello,
     Ping,
     ProtocolError,
+    QuickMatch,
     Snapshot,
     decode,
     encode,
@@ -202,3 +203,12 @@ def test_snapshot_has_the_documented_fields() -> None:
     assert set(Snapshot.__dataclass_fields__) == {
         "code", "version", "position", "clocks", "prompts", "seats", "spectators", "match_id"
     }
+
+
+def test_a_quick_match_of_an_older_client_decodes_without_settings() -> None:
+    """QuickMatch without ``settings`` (older clients) means no overrides; with it, the overrides travel."""
+    assert decode(_frame(t="QuickMatch", ruleset="quick")) == QuickMatch("quick", {})
+    assert decode(_frame(t="QuickMatch")) == QuickMatch(None, {})
+    sent = QuickMatch("quick", {"period_ms": 20_000})
+    assert decode(encode(sent)) == sent
+    assert _code(_frame(t="QuickMatch", ruleset="quick", settings={"period_ms": [[1]]})) == "BAD_MESSAGE"

@@ -116,3 +116,30 @@ async def test_the_room_list_shows_ruleset_coaches_spectators_and_score(server: 
     assert info.ruleset == "quick" and info.status == "playing" and info.spectators == 1
     assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")  # type: ignore[union-attr]
     assert info.score == Score(0, 0)
+
+
+async def test_quick_match_pairs_only_equal_setting_overrides_and_checks_them(server: Server):
+    """quick with period_ms=20000 skips quick without overrides and with another period; it pairs the same ones."""
+    short = {"period_ms": 20_000}
+    plain = await WireClient.connect(server.url, "plain")
+    await plain.send(QuickMatch("quick"))
+    assert (await plain.until(QueueStatus)).waiting
+    longer = await WireClient.connect(server.url, "longer")
+    await longer.send(QuickMatch("quick", {"period_ms": 30_000}))
+    assert (await longer.until(QueueStatus)).waiting
+    fy = await WireClient.connect(server.url, "fy")
+    await fy.send(QuickMatch("quick", short))
+    assert (await fy.until(QueueStatus)).waiting
+    gus = await WireClient.connect(server.url, "gus")
+    await gus.send(QuickMatch("quick", short))
+    joined = await gus.until(RoomJoined)
+    assert (await fy.until(RoomJoined)).code == joined.code
+    room = server.lobby.find(joined.code)
+    assert room.overrides == short and room.match.position.part.clock_ms == 20_000
+    assert server.lobby.registry.waiting("quick") == 2
+    await plain.send(CancelQuickMatch())
+    await plain.until(QueueStatus)
+    for bad in (QuickMatch(None, short), QuickMatch("quick", {"period_ms": "soon"}), QuickMatch("quick", {"x": 1})):
+        await plain.send(bad)
+        assert (await plain.until(Error)).code == "BAD_SETTINGS"
+    assert server.lobby.registry.waiting(None) == 1  # only longer waits: no bad request was queued
