@@ -1,5 +1,6 @@
 """A whole quick match against the real bot on a real server, played through the client's own views as a person
-would: the lobby's "Play the bot", mouse flicks on the MatchView, prompt buttons, the results, and a spectator."""
+would: the lobby's "Play the bot", mouse flicks on the MatchView, prompt buttons, the results, a spectator, and
+a rematch against a new bot."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def _answer(view: MatchView, nav: Navigator, choice: prompts.Choice) -> None:
 
 
 def test_a_quick_match_against_the_bot_plays_to_the_results(url, window, tmp_path):
-    """Play the bot from the lobby, flick by mouse after each playback, answer prompts; results match MatchEnded."""
+    """Play the bot, flick by mouse after each playback, answer prompts; results match MatchEnded; rematch, leave."""
     client = NetClient(url, "Tester")
     bot = BotProcess()
     nav = Navigator(window, NetLink(client), LobbyModel(origin=f"Server {url}"), Sounds(muted=True), bot)
@@ -152,7 +153,19 @@ def test_a_quick_match_against_the_bot_plays_to_the_results(url, window, tmp_pat
             watching.poll(watched, time.monotonic())
             time.sleep(0.02)
         assert watching.ended == ended, "the spectator saw another ending"
+        first_room = nav.state.room
+        view.on_key_press(arcade.key.R, 0)  # a rematch against the bot: a new private room with a new bot
+        while not (nav.screen == "match" and nav.state.room not in (None, first_room) and not nav.state.free_seats) \
+                and time.monotonic() < deadline + 15:
+            window.current_view.on_update(0.05)
+            time.sleep(0.02)
+        assert nav.state.room != first_room and not nav.state.free_seats, "the rematch bot did not sit down"
+        assert bot.plays(nav.state.room) and bot.process is not None and bot.process.poll() is None
+        nav.leave()
+        assert bot.process.poll() is not None, "leaving stops the bot"
     finally:
         bot.stop()
         client.close()
         watcher.close()
+        if bot.log_path is not None:
+            bot.log_path.unlink(missing_ok=True)
