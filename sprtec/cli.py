@@ -13,10 +13,11 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# name -> (module under sprtec.commands, one-line help shown by ``sprtec --help`` without importing it).
+# name -> (module under sprtec.commands, its summary in ``sprtec --help``, listed without importing it;
+# the module's own ``HELP`` is the longer description of ``sprtec NAME --help``).
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "run the server (default ws://127.0.0.1:8765/, data in ./data)"),
-    "play": ("play", "play: practice against the bot, or the lobby of a server"),
+    "play": ("play", "play: the lobby of the local (or a given) server, or practice against the bot"),
     "watch": ("watch", "watch a running match as a spectator"),
     "replay": ("replay", "step through an exported match move by move"),
     "bot": ("bot", "play one match as a bot against a server"),

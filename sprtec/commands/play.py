@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-HELP = "play: practice against the bot, or the lobby of a server"
+HELP = "play: the lobby of the local server (or --server URL), or practice against the bot on a private one"
 VIEWS = ("lobby", "match", "setup", "results")
 
 
