@@ -17,6 +17,7 @@ MAX_FRAME_BYTES = 64 * 1024  # websockets max_size: no legitimate client message
 PING_INTERVAL_S = 20.0  # keepalive pings find dead TCP connections
 PING_TIMEOUT_S = 20.0
 CLOSE_TIMEOUT_S = 5.0  # how long a closing handshake may take
+ABORT_LINGER_S = 1.0  # an aborted connection: at most this long to deliver its close frame before TCP is dropped
 OPEN_TIMEOUT_S = 10.0  # how long an opening handshake may take
 HELLO_TIMEOUT_S = 10.0  # a connection that never says who it is gets closed
 MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP backpressure

@@ -11,14 +11,14 @@ are caught here, so one request can never take down the connection's task or ano
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 from websockets.exceptions import ConnectionClosed
 
-from server.constants import MAX_RATE_STRIKES, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
+from server.abort import abort
+from server.constants import ABORT_LINGER_S, MAX_RATE_STRIKES, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.ratelimit import TokenBucket
 from server.room import Member, Room, RoomError
 from server.store import Store
@@ -92,17 +92,11 @@ class Session(Member):
         log.info("closing connection of player %s: %s %s", self.player_id, code, reason)
         await self.ws.close(code, reason)
 
-    def abort(self, code: int, reason: str) -> None:
-        """Close an abusive connection at once: send the close frame, then drop TCP without a closing handshake.
-
-        Why not ``close``: it waits up to CLOSE_TIMEOUT_S for the client's close frame, which never comes
-        from a client that floods us (its close frame sits behind the frames we stopped reading).
-        """
+    async def abort(self, code: int, reason: str) -> None:
+        """Close an abusive connection at once (``server.abort``): the close frame, then TCP dropped within
+        ABORT_LINGER_S - never the closing handshake a flooding client does not complete."""
         log.warning("aborting connection of player %s from %s: %s", self.player_id, self.ws.remote_address, reason)
-        with contextlib.suppress(Exception):  # already closing: dropping TCP is all that is left
-            self.ws.protocol.send_close(code, reason)
-            self.ws.send_data()
-        self.ws.transport.abort()
+        await abort(self.ws, code, reason, ABORT_LINGER_S)
 
     # ------------------------------------------------------------------ the connection's life
     async def run(self) -> None:
@@ -172,7 +166,7 @@ class Session(Member):
             if not self.bucket.take():
                 self.strikes += 1
                 if self.strikes > MAX_RATE_STRIKES:
-                    self.abort(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
+                    await self.abort(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
                     return
                 await self.error("RATE_LIMITED", "too many messages: the budget is 100 messages per 20 seconds", None)
                 continue
@@ -181,7 +175,7 @@ class Session(Member):
             except ProtocolError as exc:
                 self.violations += 1
                 if self.violations > MAX_VIOLATIONS:
-                    self.abort(CloseCode.POLICY_VIOLATION, "too many invalid messages")
+                    await self.abort(CloseCode.POLICY_VIOLATION, "too many invalid messages")
                     return
                 await self.error(exc.code, exc.message, None)
                 continue
