@@ -17,6 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from shared import rulesets
+from shared.generated_doc import write_or_check
 from shared.referee.choices import CHOICE_DOCS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,16 +110,7 @@ def render() -> str:
 
 def main(argv: list[str]) -> int:
     """Write the table, or with ``--check`` report whether the committed one is current (exit 1 if stale)."""
-    table = render()
-    if "--check" in argv:
-        current = TABLE.read_text(encoding="utf-8") if TABLE.exists() else ""
-        if current != table:
-            print(f"{TABLE} is stale: run python -m shared.rulesets_doc", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.parent.mkdir(parents=True, exist_ok=True)
-    TABLE.write_text(table, encoding="utf-8")
-    return 0
+    return write_or_check(TABLE, render(), "python -m shared.rulesets_doc", argv)
 
 
 if __name__ == "__main__":

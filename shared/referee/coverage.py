@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared.generated_doc import write_or_check
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "RULES.md"  # the repository's copy of the rulebook (../shared/RULES.md)
 TABLE = ROOT / "docs" / "rules-coverage.md"
@@ -135,16 +137,7 @@ def build(rules_path: Path = RULES, tests_dir: Path = ROOT / "tests") -> str:
 
 def main(argv: list[str]) -> int:
     """Write the table, or with ``--check`` report whether the committed one is current (exit 1 if stale)."""
-    table = build()
-    if "--check" in argv:
-        current = TABLE.read_text(encoding="utf-8") if TABLE.exists() else ""
-        if current != table:
-            print(f"{TABLE} is stale: run python -m shared.referee.coverage", file=sys.stderr)
-            return 1
-        return 0
-    TABLE.parent.mkdir(parents=True, exist_ok=True)
-    TABLE.write_text(table, encoding="utf-8")
-    return 0
+    return write_or_check(TABLE, build(), "python -m shared.referee.coverage", argv)
 
 
 if __name__ == "__main__":
