@@ -94,7 +94,7 @@ def status_text(state: MatchState, now: float) -> str:
         return "Waiting for the bot to join…"
     if state.waiting_for_opponent():
         return f"Waiting for an opponent — give them the room code {state.room}"
-    if state.busy:
+    if state.locked(now):
         return "The move is being played…"
     if position.part.kind == "break":
         return "Break — ends change (III.5)"

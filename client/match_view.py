@@ -3,7 +3,7 @@
 
 Why one view for both: a spectator sees exactly what a coach sees, only without input. The view owns no
 match logic: facts live in ``client.state.MatchState``; a *link* feeds it (network, local engine or a
-replay) and carries the coach's actions away. Input is locked while a move plays back.
+replay) and carries the coach's actions away. Input is locked while a move plays back (``MatchState.locked``).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class MatchView(arcade.View):
     def choices(self, now: float) -> tuple[prompts.Choice, ...]:
         """The coach's pending choices, recomputed when the position changes (their countdown starts then)."""
         position = self.state.position
-        if position is None or self.state.busy:
+        if position is None or self.state.locked(now):
             return ()
         key = (id(position), self.state.version)
         if key != self._choices_for:
@@ -86,7 +86,7 @@ class MatchView(arcade.View):
             self.link.poll(self.state, now)
         for cue in self.state.update(now):
             self.sounds.play(cue)
-        if self.state.busy:
+        if self.state.locked(now):
             self.aim = None
         if self.arrangement is not None and self.arrangement.start is not self.state.position:
             self.arrangement = None  # the position changed under the coach's hands: start again from it
@@ -112,7 +112,7 @@ class MatchView(arcade.View):
         aimed = {self.aim.stone} if self.aim else set()
         self.painter.draw(tf, poses, self.state.roles(), stone_r, puck_r)
         self._draw_intervention(tf, now)
-        self._draw_selectable(tf, stone_r)
+        self._draw_selectable(tf, stone_r, now)
         if self.aim is not None and settings is not None and aimed:
             self._draw_aim(tf, settings.flick_speed_min, settings.flick_speed_max, stone_r)
         hud = hud_model.build(self.state, now)
@@ -126,9 +126,9 @@ class MatchView(arcade.View):
         log_right = self._panel_left if self.prompt_buttons else width
         draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
 
-    def _draw_selectable(self, tf: Transform, radius: float) -> None:
+    def _draw_selectable(self, tf: Transform, radius: float, now: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""
-        if not self.state.my_turn() or self.aim is not None:
+        if not self.state.my_turn(now) or self.aim is not None:
             return
         position = self.state.position
         assert position is not None and self.state.seat is not None
@@ -248,7 +248,7 @@ class MatchView(arcade.View):
         stone = aiming.stone_at(position, wx, wy, settings_of(position).stone_radius)
         if stone is None:
             return
-        if self.state.busy:
+        if self.state.locked(self.clock()):
             self.state.note("Wait until the move has been played", "error")
             return
         seat = self.state.seat

@@ -11,6 +11,7 @@ it reconnects with growing pauses and, once welcomed again, rejoins its room wit
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +44,8 @@ from shared.protocol import (
 )
 
 PING_SECONDS = 15.0
+# The server's D3 refusal names how long the board still moves (server.room.Room._board_at_rest).
+STILL_MOVING = re.compile(r"still moving \(D3\): wait (\d+) ms")
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
 
@@ -185,6 +188,10 @@ class NetLink:
     Match messages change the state; lobby messages (Welcome, RoomList, QueueStatus, Left, Error outside a
     room) are kept in ``other`` for the lobby to take. ``ended`` holds the MatchEnded of the current match
     and ``rematch`` the teams that asked for another; a Snapshot with a new match id starts afresh.
+
+    An action the server refused because the board still moves (D3: a reconnect's Snapshot left this client
+    without the last move's playback) locks input for the wait the server names and is sent again after it,
+    if nothing happened meanwhile, so the coach's aimed flick is not lost.
     """
 
     def __init__(self, client: NetClient) -> None:
@@ -198,6 +205,8 @@ class NetLink:
         self.other: list[object] = []  # messages for other views (room lists, queue status)
         self._state: MatchState | None = None
         self._notes: list[str] = []
+        self._sent: tuple[Action, int] | None = None  # the last action sent, and the version it was sent on
+        self._again: tuple[Action, int] | None = None  # an action refused by D3, to send once the board is still
 
     @property
     def rematch_offered_by(self) -> Team | None:
@@ -212,6 +221,11 @@ class NetLink:
             state.note(note, "error")
         self._notes.clear()
         self._state = state
+        if self._again is not None and not state.locked(now):
+            action, version = self._again
+            self._again = None
+            if version == state.version:
+                self.send(action)
         if state.needs_resync and state.room is not None:
             if self.client.send(Resync(state.room, state.version)):
                 state.needs_resync = False
@@ -242,6 +256,12 @@ class NetLink:
         elif isinstance(message, Presence):
             self._presence(state, message.seats, message.spectators)
         elif isinstance(message, Error):
+            still = STILL_MOVING.search(message.message) if message.ref == "Act" else None
+            if still is not None and self._sent is not None:
+                state.hold_input(now + int(still.group(1)) / 1000)
+                self._again = self._sent
+                state.note("The board is still moving — your action goes once it stops")
+                return
             state.note(message.message, "error")
             self.other.append(message)
         elif isinstance(message, MatchEnded):
@@ -258,6 +278,7 @@ class NetLink:
     def leave_room(self, state: MatchState) -> None:
         """Forget the room (after Left, or when going back to the lobby)."""
         state.reset()
+        self._sent = self._again = None
         self.ended, self.match_id = None, None
         self.rematch.clear()
 
@@ -265,6 +286,7 @@ class NetLink:
         """Send a coach's action with the version it was decided on: the state's version now, since playback may
         have finished (and the version advanced) after the last poll."""
         version = self._state.version if self._state is not None else 0
+        self._sent = (action, version)
         if not self.client.send(Act(action, version)):
             self._notes.append("Not connected — the action was not sent")
 

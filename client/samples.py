@@ -64,7 +64,7 @@ def play(position: Position, moves: int, state: MatchState | None = None, now: f
         version += 1
         if state is not None:
             record = Trajectory.from_record(result.record) if result.record is not None else None
-            state.add_move(record, result.decisions, position, version, now)
+            state.add_move(record, result.decisions, position, version, now - 3600.0)  # long over, also on the server
             state.update(now + 3600.0)  # played back at once: the picture shows the position at rest
     return position
 

@@ -5,6 +5,10 @@ Why one object: the network thread delivers messages, the view draws and takes i
 through a recorded match; all three read and change the same facts. Moves are shown in order: a move that
 arrives while another is playing back waits; only after a move's playback are its decisions written to the
 log, the banner raised, the sounds cued and the position at rest adopted, so nothing is told before it is seen.
+
+Input stays locked while a move plays back here *and* while the server may still be playing the last one back
+(RULES.md D3: it refuses any input until ``duration_ms`` after its MovePlayed): a Snapshot (reconnect, resync)
+drops the playback on screen, but not the server's wait, so ``load`` keeps ``still_until``.
 """
 
 from __future__ import annotations
@@ -91,6 +95,7 @@ class MatchState:
     banner_until: float = 0.0
     playback_speed: float = 1.0
     needs_resync: bool = False
+    still_until: float = 0.0  # when the server's playback of the last move ends, on this clock (D3: input waits)
     against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
 
     # ----------------------------------------------------------------- incoming facts
@@ -102,7 +107,8 @@ class MatchState:
         self.playback_speed = speed
 
     def load(self, position: Position, version: int) -> None:
-        """Adopt a full snapshot (join, reconnect, resync): drops pending playback, the server's word is final."""
+        """Adopt a full snapshot (join, reconnect, resync): drops pending playback, the server's word is final
+        (input stays locked until ``still_until``: the server's own playback of the last move goes on)."""
         self.position = position
         self.version = version
         self.queue.clear()
@@ -116,15 +122,24 @@ class MatchState:
 
     def add_move(self, record: Trajectory | None, decisions: Sequence[Decision], position: Position, version: int,
                  now: float) -> None:
-        """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server")."""
+        """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server").
+
+        A new move's arrival starts the server's D3 wait (its playback, ``duration_ms`` after the broadcast, which
+        reached us later, so waiting from the arrival is never early), even when a gap drops the move itself."""
         last = self.queue[-1].version if self.queue else self.version
         if self.position is not None and version <= last:
             return  # already known (a resent broadcast)
+        if record is not None:
+            self.hold_input(now + record.duration_ms / 1000)
         if self.position is not None and version != last + 1:
             self.needs_resync = True
             return
         self.queue.append(PendingMove(record, tuple(decisions), position, version))
         self.update(now)
+
+    def hold_input(self, until: float) -> None:
+        """Keep input locked until ``until`` at least: the server still plays a move back (D3)."""
+        self.still_until = max(self.still_until, until)
 
     def note(self, text: str, kind: str = "info") -> None:
         """Add a line to the log (connection news, refusals, chat)."""
@@ -189,14 +204,18 @@ class MatchState:
 
     @property
     def busy(self) -> bool:
-        """True while a move plays back or waits to: input is locked then."""
+        """True while a move plays back or waits to (the screen is not at rest)."""
         return self.playback is not None or bool(self.queue)
 
-    def my_turn(self) -> bool:
-        """True when this client's seat is to move and nothing is playing back."""
+    def locked(self, now: float) -> bool:
+        """True while input is locked: a move plays back here, or the server still plays the last one back (D3)."""
+        return self.busy or now < self.still_until
+
+    def my_turn(self, now: float) -> bool:
+        """True when this client's seat is to move and input is not locked at ``now``."""
         return (
             self.seat is not None and self.position is not None and self.position.result is None
-            and self.position.to_move == self.seat and not self.busy
+            and self.position.to_move == self.seat and not self.locked(now)
         )
 
     def roles(self) -> Mapping[str, str]:

@@ -88,7 +88,7 @@ def _play(coaches: list[Coach], moves: int) -> None:
     players = [c for c in coaches if c.state.seat is not None]
     for _ in range(moves):
         version = max(c.state.version for c in coaches)
-        mover = next(c for c in players if c.state.my_turn())
+        mover = next(c for c in players if c.state.my_turn(time.monotonic()))
         flick = samples.toward_puck(mover.state.position, mover.state.seat)  # type: ignore[arg-type]
         assert flick is not None
         mover.link.send(flick)

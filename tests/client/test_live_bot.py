@@ -128,7 +128,7 @@ def test_a_quick_match_against_the_bot_plays_to_the_results(url, window, tmp_pat
             if awaited and key != acted_on:
                 _answer(view, nav, awaited[0])
                 answers, acted_on = answers + 1, key
-            elif state.my_turn() and state.version != acted_on[0]:
+            elif state.my_turn(now) and state.version != acted_on[0]:
                 _flick_by_mouse(view)
                 flicks, acted_on = flicks + 1, (state.version, len(state.log))
                 if not rendered and flicks >= 3:

@@ -70,3 +70,39 @@ def test_version_gap_sends_resync():
     state.add_move(None, [], basic_position(), 9, now=0.0)
     link.poll(state, now=0.0)
     assert client.sent == [Resync("ABCD", 5)] and not state.needs_resync
+
+
+def test_a_flick_refused_while_the_board_moves_waits_the_named_time_and_goes_again():
+    """After a reconnect the client may not know the last move still plays back on the server: its D3 refusal
+    locks input for the wait it names, then the same flick is sent again on the same version."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
+    link.poll(state, now=0.0)
+    flick = Flick("home", "h2", 1000.0, 0.0)
+    link.send(flick)
+    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act"))
+    link.poll(state, now=0.1)
+    assert state.locked(0.45) and not state.my_turn(0.45) and len(client.sent) == 1
+    link.poll(state, now=0.45)
+    assert len(client.sent) == 1
+    link.poll(state, now=0.5)
+    assert client.sent[1:] == [Act(flick, 7)] and state.my_turn(0.5)
+    link.poll(state, now=0.6)
+    assert len(client.sent) == 2  # once
+
+
+def test_a_refused_flick_is_not_sent_again_after_the_position_changed():
+    """A D3 refusal followed by news (another version) drops the flick: it was aimed at an older position."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
+    link.poll(state, now=0.0)
+    link.send(Flick("home", "h2", 1000.0, 0.0))
+    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act"))
+    client.inbox.put(_snapshot(8))
+    link.poll(state, now=0.1)
+    link.poll(state, now=1.0)
+    assert len(client.sent) == 1 and not state.locked(1.0)

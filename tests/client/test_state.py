@@ -29,7 +29,7 @@ def test_decisions_are_logged_only_after_playback():
     state = _state()
     after = replace(basic_position(), to_move="away", score=(1, 0), move_number=1)
     state.add_move(_moving(), [Decision.of("GOAL", team="home", own_goal=False)], after, 2, now=0.0)
-    assert state.busy and not state.my_turn() and state.log == []
+    assert state.busy and not state.my_turn(0.0) and state.log == []
     assert state.update(0.2) == []
     cues = state.update(5.0)
     assert cues == ["goal"] and not state.busy
@@ -86,7 +86,27 @@ def test_clock_counts_down_only_while_running():
 
 def test_my_turn_needs_seat_and_turn():
     """The home coach moves first at the basic setup; a spectator never does."""
-    assert _state().my_turn()
+    assert _state().my_turn(0.0)
     spectator = MatchState()
     spectator.load(basic_position(), 1)
-    assert not spectator.my_turn()
+    assert not spectator.my_turn(0.0)
+
+
+def test_a_snapshot_during_playback_keeps_input_locked_for_the_servers_playback():
+    """D3: a Snapshot (resync, reconnect) drops the playback on screen, but the server still plays the move back
+    until duration_ms after its MovePlayed arrived: input stays locked until then, not a moment longer."""
+    state = _state()
+    after = replace(basic_position(), move_number=1)  # home to move again (a free move)
+    state.add_move(_moving(), [], after, 2, now=10.0)  # a 500 ms move
+    state.load(after, 2)
+    assert not state.busy and state.locked(10.2) and not state.my_turn(10.2)
+    assert not state.locked(10.5) and state.my_turn(10.5)
+
+
+def test_a_move_dropped_for_a_version_gap_still_holds_input_for_its_playback():
+    """The move that revealed a gap was broadcast, so the server waits out its playback even if we never show it."""
+    state = _state()
+    state.add_move(_moving(), [], replace(basic_position(), move_number=3), 4, now=0.0)
+    assert state.needs_resync and not state.busy
+    state.load(replace(basic_position(), move_number=3), 4)
+    assert state.locked(0.4) and not state.locked(0.5)

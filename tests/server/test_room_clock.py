@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from client.net import STILL_MOVING
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.room import Room
@@ -116,6 +117,8 @@ async def test_an_action_while_the_board_moves_is_refused_and_changes_nothing_th
     await second.send(second.flick())
     refused = await second.until(Error)
     assert refused.code == "ACTION_NOT_ALLOWED" and "still moving (D3)" in refused.message and refused.ref == "Act"
+    wait = STILL_MOVING.search(refused.message)  # the client reads the wait to hold its input (client.net)
+    assert wait is not None and int(wait.group(1)) == duration - 10
     assert (room.version, room.match.log_len, room.match.position) == before
     await clock.advance(duration - 10)
     await second.send(second.flick())
