@@ -20,6 +20,7 @@ import argparse
 import gc
 import math
 import statistics
+import sys
 import time
 
 from shared.draws import Stream
@@ -27,6 +28,7 @@ from shared.formation import basic_setup
 from shared.model import Flick, Position, Puck
 from shared.physics import build_space, rested_position, simulate
 from shared.rulesets import Settings, make_settings
+from sprtec.commands import add_setting_argument, parse_settings
 
 HELP = "Median CPU time of simulate() per move against a bare pymunk loop of the same steps."
 
@@ -36,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moves", type=int, default=12, help="how many moves of the fixed set (default 12)")
     parser.add_argument("--repeat", type=int, default=7, help="repeats per move; medians are reported (default 7)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the deterministic move set")
-    parser.add_argument("--setting", action="append", default=[], metavar="K=V", help="a settings override")
+    add_setting_argument(parser, "a settings override")
 
 
 def bench_moves(count: int, settings: Settings, seed: int = 2024) -> list[tuple[Position, Flick]]:
@@ -109,9 +111,12 @@ def _time_idle_collect() -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one row per move, the teardown line and the overall ratio line."""
-    overrides = dict(item.split("=", 1) for item in args.setting)
-    settings = make_settings("standard", overrides)
+    """Print one row per move, the teardown line and the overall ratio line (exit 2 for a bad --setting)."""
+    try:
+        settings = make_settings("standard", parse_settings(args.setting))
+    except ValueError as problem:
+        print(f"sprtec bench physics: {problem}", file=sys.stderr)
+        return 2
     moves = bench_moves(args.moves, settings, args.seed)
     print(f"sprtec bench physics: {len(moves)} moves x {args.repeat} repeats, step 1/{settings.step_hz} s")
     print("both sides build a fresh space (same bodies, walls, goals, friction joints) and take the same steps; "

@@ -45,6 +45,7 @@ from shared.protocol import (
     encode,
 )
 from shared.rulesets import RULESETS
+from sprtec.commands import add_setting_argument, parse_settings
 
 HELP = "play one match as a bot against a server (--quick-match, --create or --room CODE)"
 CLIENT_NAME = "sprtec-bot/0.1"
@@ -60,8 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--create", action="store_true", help="create a room (its code is printed on stderr)")
     mode.add_argument("--room", metavar="CODE", help="join the room with this code")
     parser.add_argument("--ruleset", choices=RULESETS, default=None, help="ruleset (default standard)")
-    parser.add_argument("--setting", action="append", default=[], metavar="K=V",
-                        help="override a setting (--create; --quick-match pairs only equal overrides)")
+    add_setting_argument(parser, "override a setting (--create; --quick-match pairs only equal overrides)")
     parser.add_argument("--private", action="store_true", help="make the created room private")
     parser.add_argument("--random", action="store_true", help="play random flicks (the baseline)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
@@ -212,19 +212,6 @@ async def _decide(state: _State, options: BotOptions) -> Action | None:
     if options.random:
         return random_policy(position, team)  # type: ignore[arg-type]
     return await asyncio.to_thread(choose_action, position, team, options.budget)  # type: ignore[arg-type]
-
-
-def parse_settings(pairs: list[str]) -> dict[str, Any]:
-    """``k=v`` pairs as a dict, values coerced to the setting's type (``shared.rulesets``)."""
-    from shared.rulesets import coerce_setting
-
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"--setting expects k=v, not {pair!r}")
-        out[name] = coerce_setting(name, value)
-    return out
 
 
 def run(args: argparse.Namespace) -> int:
