@@ -27,9 +27,8 @@ from dataclasses import dataclass, replace
 
 from shared import geometry
 from shared.events import Contact, MoveRecord, body_end, body_kind
-from shared.model import PUCK_ID, Count, Position, Stone, Team, other
+from shared.model import PUCK_ID, ActivityCount, Count, Position, Stone, Team, other
 from shared.outcome import Decision, RuleError
-from shared.referee.state2 import ActivityCount
 from shared.rulesets import Settings
 
 

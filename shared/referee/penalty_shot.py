@@ -27,11 +27,23 @@ from dataclasses import dataclass, replace
 
 from shared import geometry
 from shared.events import Contact, MoveRecord, RegionChange
-from shared.model import PUCK_ID, STONE_IDS, Flick, Placement, Position, Puck, Setup, Stone, Team, other
+from shared.model import (
+    PUCK_ID,
+    STONE_IDS,
+    Flick,
+    PenaltyShotState,
+    Placement,
+    Position,
+    PowerPlayState,
+    Puck,
+    Setup,
+    Stone,
+    Team,
+    other,
+)
 from shared.outcome import Decision, RuleError
 from shared.referee.fouls import foul_records
 from shared.referee.goals import first_goal_event
-from shared.referee.state2 import PenaltyShotState, PowerPlayState
 from shared.rulesets import Settings
 
 LINE_TOLERANCE = geometry.GOAL_LINE_HALF_WIDTH  # XV.11: "the line through its centre" - within the 1 mm line

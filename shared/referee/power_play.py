@@ -18,9 +18,8 @@ from dataclasses import replace
 
 from shared import geometry
 from shared.formation import slot_spot
-from shared.model import STONE_IDS, Position, PowerPlaySwapIn, PowerPlaySwapOut, Stone, Team, other
+from shared.model import STONE_IDS, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Stone, Team, other
 from shared.outcome import Decision, RuleError
-from shared.referee.state2 import PowerPlayState
 from shared.rulesets import Settings
 
 

@@ -16,10 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.draws import lot
-from shared.model import Position, Result, Team, other
+from shared.model import PenaltyShotState, Position, Result, ShootoutState, Team, other
 from shared.outcome import Decision
 from shared.referee import penalty_shot
-from shared.referee.state2 import PenaltyShotState, ShootoutState
 from shared.rulesets import Settings
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shared.model import Count, Position
+from shared.model import ActivityCount, Count, Position
 from shared.outcome import RuleError
 from shared.referee import activity
-from shared.referee.state2 import ActivityCount
 from shared.referee.turns import cap_moves
 from tests.referee.builders import SETTINGS, contact, position, record, stone
 

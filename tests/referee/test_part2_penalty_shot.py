@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.events import AtRest, BodyState, Event, MoveRecord
-from shared.model import Flick, Placement, Position, Setup
+from shared.model import Flick, PenaltyShotState, Placement, Position, PowerPlayState, Setup
 from shared.referee import penalty_shot as ps
-from shared.referee.state2 import PenaltyShotState, PowerPlayState
 from tests.referee.builders import SETTINGS, contact, position, region, stone
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shared.model import Part, Position, PowerPlaySwapIn, PowerPlaySwapOut, Privilege
+from shared.model import Part, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Privilege
 from shared.referee import goalie_reset, power_play
-from shared.referee.state2 import PowerPlayState
 from tests.referee.builders import SETTINGS, position, stone
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shared.model import Flick, Part
+from shared.model import Flick, Part, ShootoutState
 from shared.referee import overtime, penalty_shot, shootout
-from shared.referee.state2 import ShootoutState
 from shared.rulesets import make_settings
 from tests.referee.builders import SETTINGS, position, stone
 
