@@ -34,6 +34,7 @@ from shared.model import (
     other,
 )
 from shared.referee import activity, goalie_reset, penalty_shot, power_play
+from shared.referee.goalie import own_goalie
 from shared.rulesets import Settings
 
 
@@ -135,7 +136,7 @@ def _swaps(position: Position, team: Team, settings: Settings) -> list[Prompt]:
         ins = tuple(s for s in state.candidates
                     if power_play.check_swap_in(position, state, PowerPlaySwapIn(team, s), settings) is None)
         return [Prompt("pp_swap_in", team, ins, None, "move_clock_ms")] if ins else []
-    goalie = power_play.own_goalie(position, team)
+    goalie = own_goalie(position, team)
     just_moved = position.last_mover == team and position.to_move != team
     if goalie is None or power_play.check_swap_out(position, PowerPlaySwapOut(team, goalie.id), settings,
                                                    just_moved=just_moved) is not None:

@@ -3,14 +3,23 @@
 Why a module of its own: XII.8-XII.11 are judged from the kind of move (the flicked stone's role) and
 the puck's start; the adjudication asks these small predicates and applies the sanctions.
 XII.1 (the basic position) is ``geometry.goalie_spot`` and is placed by the setup (IV.1); XII.6-XII.7
-are foul exceptions in ``shared.referee.fouls``; XII.12-XII.13 are goal events in ``goals``.
+are foul exceptions in ``shared.referee.fouls``; XII.12-XII.13 are goal events in ``goals``. ``own_goalie``
+is the one lookup of a team's goalie on the board, shared by the goalie reset, power play and penalty shots.
 """
 
 from __future__ import annotations
 
 from shared import geometry
 from shared.events import Contact, Event
-from shared.model import PUCK_ID, Position, Team
+from shared.model import PUCK_ID, Position, Stone, Team
+
+
+def own_goalie(position: Position, team: Team) -> Stone | None:
+    """``team``'s goalie on the board: the stone with the goalie role (II.1), None in power play (XIII.1)."""
+    for stone in position.team_stones(team):
+        if stone.role == "goalie":
+            return stone
+    return None
 
 
 def is_goalie_move(start: Position, flicked: str) -> bool:

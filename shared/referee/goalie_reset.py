@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared import geometry
-from shared.model import Position, Stone, Team
+from shared.model import Position, Team
 from shared.outcome import RuleError
+from shared.referee.goalie import own_goalie
 from shared.rulesets import Settings
 
 SPOT_TOLERANCE = 0.01  # mm: one quantum of the notation - a goalie that close is already on its spot
@@ -27,18 +28,10 @@ def _refuse(message: str) -> RuleError:
     return RuleError("ACTION_NOT_ALLOWED", message)
 
 
-def _goalie(position: Position, team: Team) -> Stone | None:
-    """``team``'s goalie on the board."""
-    for stone in position.team_stones(team):
-        if stone.role == "goalie":
-            return stone
-    return None
-
-
 def check_reset(position: Position, team: Team, settings: Settings) -> RuleError | None:
     """XII.2, XII.5, A41: the reset is allowed iff the own goalie is on the board, touches its crease, is
     not already on its basic spot, the puck does not touch that crease, and no stone covers the spot."""
-    goalie = _goalie(position, team)
+    goalie = own_goalie(position, team)
     if goalie is None:
         return _refuse(f"{team} has no goalie on the board (XII.2)")
     end = position.own_end(team)
@@ -58,7 +51,7 @@ def check_reset(position: Position, team: Team, settings: Settings) -> RuleError
 
 def reset(position: Position, team: Team) -> Position:
     """XII.2: the goalie is put on its basic spot by hand (D3: it counts as a move; no physics, no events)."""
-    goalie = _goalie(position, team)
+    goalie = own_goalie(position, team)
     assert goalie is not None
     x, y = geometry.goalie_spot(position.own_end(team))
     return replace(position, stones=tuple(s.at(x, y) if s.id == goalie.id else s for s in position.stones))

@@ -43,6 +43,7 @@ from shared.model import (
 )
 from shared.outcome import Decision, RuleError
 from shared.referee.fouls import foul_records
+from shared.referee.goalie import own_goalie
 from shared.referee.goals import first_goal_event
 from shared.rulesets import Settings
 
@@ -76,9 +77,9 @@ def attack_end(position: Position, team: Team) -> int:
 def goalie_id(position: Position, team: Team, power_play: PowerPlayState | None = None) -> str:
     """The goalie of ``team``: the stone with the goalie role on the board, else the one power play took
     off (A32), else the conventional id (``h1``/``a1``, II.1)."""
-    for stone in position.team_stones(team):
-        if stone.role == "goalie":
-            return stone.id
+    goalie = own_goalie(position, team)
+    if goalie is not None:
+        return goalie.id
     if power_play is not None and power_play.team == team:
         return power_play.goalie
     return STONE_IDS[team][0]

@@ -20,20 +20,13 @@ from shared import geometry
 from shared.formation import slot_spot
 from shared.model import STONE_IDS, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Stone, Team, other
 from shared.outcome import Decision, RuleError
+from shared.referee.goalie import own_goalie
 from shared.rulesets import Settings
 
 
 def _refuse(message: str) -> RuleError:
     """An ``ACTION_NOT_ALLOWED`` refusal."""
     return RuleError("ACTION_NOT_ALLOWED", message)
-
-
-def own_goalie(position: Position, team: Team) -> Stone | None:
-    """``team``'s goalie on the board (the stone with the goalie role)."""
-    for stone in position.team_stones(team):
-        if stone.role == "goalie":
-            return stone
-    return None
 
 
 def reserves(position: Position, team: Team) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from shared.model import (
 from shared.outcome import ActionResult, RuleError
 from shared.referee import activity, advantage, goalie_reset, penalty_shot, power_play, shots
 from shared.referee.adjudicate import in_contract_order, judge_move, reset_record
+from shared.referee.goalie import own_goalie
 from shared.referee.moves import conclude
 from shared.rulesets import Settings
 
@@ -68,8 +69,9 @@ def goalie_reset_handler(position: Position, action: Action, settings: Settings)
     if problem is not None:
         return _refused(position, problem)
     placed = goalie_reset.reset(position, team)
-    goalie = next(s.id for s in placed.team_stones(team) if s.role == "goalie")
-    ruling = judge_move(position, team, goalie, reset_record(position, placed), settings)
+    goalie = own_goalie(placed, team)
+    assert goalie is not None  # check_reset: the goalie is on the board
+    ruling = judge_move(position, team, goalie.id, reset_record(position, placed), settings)
     after, decisions = conclude(team, ruling, 0, settings)
     return ActionResult(True, after, decisions)
 
