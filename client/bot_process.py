@@ -20,13 +20,13 @@ from typing import IO, Any
 STOP_SECONDS = 5.0
 
 
-def stop_child(process: subprocess.Popen[Any] | None) -> None:
-    """Terminate one child by its pid, then kill it if it does not stop in time."""
+def stop_child(process: subprocess.Popen[Any] | None, seconds: float = STOP_SECONDS) -> None:
+    """Terminate one child by its pid, then kill it if it does not stop within ``seconds``."""
     if process is None or process.poll() is not None:
         return
     process.terminate()
     try:
-        process.wait(STOP_SECONDS)
+        process.wait(seconds)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(STOP_SECONDS)

@@ -24,8 +24,6 @@ import os
 import random
 import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -36,6 +34,7 @@ HELP = "N concurrent matches of random-flick clients against one server subproce
 SETTINGS = {"period_ms": 3_600_000, "move_clock_ms": 60_000}  # no part ends during a run
 KEEPALIVE_S = 30.0  # an idle client pings the server well inside its 60 s idle timeout
 CONNECT_BATCH = 50  # handshakes in flight at once while the matches are set up
+SERVER_START_S = 120.0  # the server subprocess prints its URL within this (workers start first)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -147,22 +146,23 @@ async def _bench(args: argparse.Namespace) -> str:
     """The benchmark proper."""
     import websockets
 
+    from client.practice import ServerProcess
     from shared import match as rules
     from shared import notation
     from shared.model import Flick
     from shared.protocol import PROTOCOL_VERSION, Act, CreateRoom, Hello, JoinRoom, Ping, encode, peek
 
     data = tempfile.mkdtemp(prefix="sprtec-bench-")
-    proc: subprocess.Popen[str] | None = None
+    server: ServerProcess | None = None
     if args.url is None:
-        command = [sys.executable, "-m", "sprtec", "serve", "--port", "0", "--data", data, "--log-level", "WARNING"]
-        if args.workers is not None:
-            command += ["--workers", str(args.workers)]
-        log_file = open(Path(data) / "server.log", "w")  # lives as long as the server
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log_file, text=True)
-        assert proc.stdout is not None
-        url = (await asyncio.to_thread(proc.stdout.readline)).strip()
-        server_pid = proc.pid
+        server = ServerProcess(Path(data), args.workers, Path(data) / "server.log", "WARNING")
+        server.start()
+        found = await asyncio.to_thread(server.wait, SERVER_START_S)
+        if found is None:
+            server.stop()
+            raise SystemExit(f"sprtec bench server: {server.error or 'the server did not answer'}; see {data}")
+        assert server.process is not None
+        url, server_pid = found, server.process.pid
     else:
         url, server_pid = args.url, args.server_pid
     rng = random.Random(1)
@@ -302,9 +302,8 @@ async def _bench(args: argparse.Namespace) -> str:
         task.cancel()
     await asyncio.gather(*(ws.close() for m in matches for ws in m.seats.values()), return_exceptions=True)
     gc.enable()
-    if proc is not None:
-        proc.terminate()
-        await asyncio.to_thread(proc.wait, 60)
+    if server is not None:
+        await asyncio.to_thread(server.stop, 60)
     cpu = Cpu(cpu1 - cpu0, own1 - own0, mine1 - mine0, busy1[0] - busy0[0], busy1[1] - busy0[1])
     return _report(args, tally, t1 - t0, cpu, setup_s, data)
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,11 +16,12 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
 from client import app, prompts, samples  # noqa: E402
-from client.bot_process import BotProcess, stop_child  # noqa: E402
+from client.bot_process import BotProcess  # noqa: E402
 from client.lobby_model import LobbyModel, PlayBot  # noqa: E402
 from client.match_view import MatchView  # noqa: E402
 from client.navigator import Navigator  # noqa: E402
 from client.net import NetClient, NetLink  # noqa: E402
+from client.practice import ServerProcess  # noqa: E402
 from client.results_view import ResultsView  # noqa: E402
 from client.sound import Sounds  # noqa: E402
 from client.state import MatchState  # noqa: E402
@@ -37,17 +36,14 @@ PULL_MM = 110.0  # a firm slingshot pull: about two thirds of full power
 @pytest.fixture
 def url(tmp_path: Path) -> Iterator[str]:
     """``sprtec serve`` as ``make run`` starts it (default workers), on a free port with its data in tmp."""
-    command = [sys.executable, "-m", "sprtec", "serve", "--port", "0", "--data", str(tmp_path / "data")]
-    server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True)
-    assert server.stdout is not None
-    line = server.stdout.readline().strip()
+    server = ServerProcess(tmp_path / "data", workers=None)
+    server.start()
     try:
-        assert line.startswith("ws://"), f"the server did not start: {line!r}"
+        line = server.wait(60)
+        assert line is not None, server.error
         yield line
     finally:
-        stop_child(server)
-        server.stdout.close()
+        server.stop()
 
 
 @pytest.fixture

@@ -6,31 +6,24 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
+from client.practice import ServerProcess
 from server.constants import CLOSE_REASON_SHUTDOWN
 from shared import notation
 from shared.protocol import CloseCode, CreateRoom, JoinRoom, RoomJoined
 from tests.server.players import WireClient, play_until_end
 
-ROOT = Path(__file__).resolve().parents[2]
 CRASH_SETTINGS = {"period_ms": 6000, "move_clock_ms": 4000, "disconnect_grace_ms": 20000}
 
 
 async def _start(data: Path) -> tuple[subprocess.Popen[str], str]:
     """``python -m sprtec serve --port 0 --data DIR``; returns the process and the URL from its first line."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sprtec", "serve", "--port", "0", "--data", str(data), "--workers", "1"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    url = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
-    assert url.startswith("ws://"), url
-    return proc, url.strip()
+    server = ServerProcess(data, workers=1)
+    server.start()
+    url = await asyncio.to_thread(server.wait, 30)
+    assert server.process is not None and url is not None, server.error
+    return server.process, url
 
 
 async def test_sigkill_mid_match_then_restart_resumes_the_same_position_and_finishes(tmp_path: Path):
