@@ -28,6 +28,20 @@ KEYS = {arcade.key.UP: "up", arcade.key.DOWN: "down", arcade.key.LEFT: "left", a
 FILL = (44, 56, 74, 235)
 FILL_LIT = (196, 40, 48, 245)  # the home kit's red: the lit item reads like a jersey
 FILL_OFF = (38, 42, 48, 200)
+EDGE = (110, 130, 160, 255)
+
+
+def draw_menu_button(texts: Texts, key: str, b: buttons.Button, lit: bool, label: str, size: float,
+                     bold: bool = True) -> None:
+    """One large menu button (a lobby item, a results choice): red when lit, dim when disabled, label centred.
+
+    Why here: the lobby and the results screen are the game's two menus and must look alike."""
+    fill = FILL_LIT if lit else FILL if b.enabled else FILL_OFF
+    arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
+    arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, palette.TEXT if lit else EDGE,
+                                       2 if lit else 1)
+    color = palette.TEXT if b.enabled else palette.TEXT_DIM
+    texts.draw(key, label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center", bold=bold)
 
 
 class LobbyView(arcade.View):
@@ -107,18 +121,10 @@ class LobbyView(arcade.View):
         self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
-        """One item as a large button: lit when hovered or focused, arrows on a choice, a caret on the input."""
-        fill = FILL_LIT if lit else FILL if b.enabled else FILL_OFF
-        arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
-        edge = palette.TEXT if lit else (110, 130, 160, 255)
-        arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, edge, 2 if lit else 1)
-        color = palette.TEXT if b.enabled else palette.TEXT_DIM
+        """One item as a large button: lit when hovered or focused, arrows on a choice."""
         size = 12.5 if item.kind == "room" else 16 if b.height >= 40 else 13
-        cx, cy = b.left + b.width / 2, b.bottom + b.height / 2
-        label = item.label
-        if item.kind == "choice":
-            label = f"◀   {label}   ▶"
-        self.texts.draw(f"item{index}", label, cx, cy, color, size, "center", "center", bold=item.kind != "room")
+        label = f"◀   {item.label}   ▶" if item.kind == "choice" else item.label
+        draw_menu_button(self.texts, f"item{index}", b, lit, label, size, bold=item.kind != "room")
 
     # ----------------------------------------------------------------- input
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:

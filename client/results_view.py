@@ -16,6 +16,7 @@ import arcade
 from client import buttons, palette, results_model
 from client.board_view import BodyPainter, draw_board
 from client.hud_view import Texts
+from client.lobby_view import draw_menu_button
 from client.state import MatchState
 from client.transform import Transform
 from shared.match import settings_of
@@ -89,11 +90,7 @@ class ResultsView(arcade.View):
                                       44.0)
         for i, b in enumerate(self.buttons):
             lit = self.hover is not None and b.contains(*self.hover)
-            arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height,
-                                              (196, 40, 48, 245) if lit else (48, 60, 78, 255))
-            arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, (150, 165, 190, 255), 1.5)
-            self.texts.draw(f"button{i}", b.label, b.left + b.width / 2, b.bottom + b.height / 2, palette.TEXT, 15,
-                            "center", "center", bold=True)
+            draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 15)
         self._draw_replay(r.replay, left, bottom, panel_w)
         self.texts.draw("keys", "R rematch   Esc back to the lobby", width - 14, 14, palette.TEXT_DIM, 11, "right")
 
