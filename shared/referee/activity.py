@@ -26,9 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from shared import geometry
-from shared.events import Contact, MoveRecord, body_end, body_kind
+from shared.events import Contact, MoveRecord, body_end
 from shared.model import PUCK_ID, ActivityCount, Count, Position, Stone, Team, other
 from shared.outcome import Decision, RuleError
+from shared.referee.exclusions import field_count
+from shared.referee.goalie import puck_played
 from shared.rulesets import Settings
 
 
@@ -107,12 +109,7 @@ def rebound_clears(start: Position, record: MoveRecord, counting: Team) -> bool:
         if not (isinstance(event, Contact) and event.involves(PUCK_ID)):
             continue
         body = event.other(PUCK_ID)
-        if body in goalies:
-            return True
-        kind = body_kind(body)
-        if kind in ("frame", "net") and body_end(body) == end:
-            return True
-        if kind == "board" and body.split(":")[1] in ("end", "corner") and body_end(body) == end:
+        if body in goalies or body_end(body) == end:  # body_end: C's frame, net, end board or corners only
             return True
     return False
 
@@ -175,11 +172,6 @@ def before_action(state: ActivityCount | None, team: Team, settings: Settings) -
     return ActivityVerdict(None, end(state, "NOT_COUNTED"))
 
 
-def _field_stones(position: Position, team: Team) -> int:
-    """The team's field stones on the board (A59: the power-play stone counts)."""
-    return sum(1 for s in position.team_stones(team) if s.role == "field")
-
-
 def after_obliged_move(
     start: Position,
     record: MoveRecord | None,
@@ -200,7 +192,7 @@ def after_obliged_move(
     if cleared(start, record, rest, state, settings):
         return ActivityVerdict(None, end(state, "CLEARED"))
     if state.count >= state.limit:
-        only_minimum = _field_stones(rest, state.obliged) <= settings.min_field_stones  # XI.9: no exclusion
+        only_minimum = field_count(rest, state.obliged) <= settings.min_field_stones  # XI.9: no exclusion
         exclude = None if fouled or only_minimum else stone  # XI.10: the foul's exclusion applies instead
         failure = ActivityFailure(state.obliged, stone, exclude, goalie_move and exclude is not None, 2)
         return ActivityVerdict(None, (Decision.of("ACTIVITY_FAILED", team=state.obliged, stone=stone),), failure)
@@ -214,7 +206,7 @@ def after_obliged_move(
 
 def puck_moved(record: MoveRecord | None) -> bool:
     """XI.5: the puck was touched during the move, directly or through any stone (it collided with something)."""
-    return record is not None and any(isinstance(e, Contact) and e.involves(PUCK_ID) for e in record.events)
+    return record is not None and puck_played(record.events)
 
 
 def after_counting_move(

@@ -21,6 +21,7 @@ from shared.formation import slot_spot
 from shared.model import STONE_IDS, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Stone, Team, other
 from shared.outcome import Decision, RuleError
 from shared.referee.goalie import own_goalie
+from shared.referee.penalty import penalty_positions
 from shared.rulesets import Settings
 
 
@@ -162,11 +163,4 @@ def penalty_eligible(position: Position, team: Team, settings: Settings) -> tupl
     In power play the sixth stone is a field stone, so every stone of the team in its crease is eligible;
     with the goalie on the board the goalie never is.
     """
-    end = position.own_end(team)
-    return tuple(
-        sorted(
-            s.id
-            for s in position.team_stones(team)
-            if s.role == "field" and geometry.in_crease(s.x, s.y, settings.stone_radius, end)
-        )
-    )
+    return penalty_positions(position, team, settings.stone_radius)
