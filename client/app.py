@@ -11,6 +11,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from client import palette
+
 DEFAULT_SIZE = (1280, 760)
 
 
@@ -28,7 +30,7 @@ def save_view(window, view, path: Path, now: float | None = None) -> Path:  # ty
     view.on_update(0.0)
     window.clear()
     if now is not None and hasattr(view, "draw_at"):
-        view.clear(color=(28, 34, 40))
+        view.clear(color=palette.BACKGROUND)
         view.draw_at(now)
     else:
         view.on_draw()
@@ -41,19 +43,9 @@ def save_view(window, view, path: Path, now: float | None = None) -> Path:  # ty
 def run(make_view: Callable[[object], object], title: str, screenshot: Path | None = None,
         size: tuple[int, int] = DEFAULT_SIZE, now: float | None = None) -> int:
     """Open the window with the view ``make_view(window)`` builds; with ``screenshot`` save a PNG and exit."""
-    prepare(screenshot)
-    import arcade
-
-    window = arcade.Window(size[0], size[1], title, resizable=True, visible=screenshot is None)
-    view = make_view(window)
-    if screenshot is not None:
-        save_view(window, view, screenshot, now)
-        print(f"saved {screenshot}")
-        window.close()
-        return 0
-    window.show_view(view)
-    arcade.run()
-    return 0
+    window = open_window(title, screenshot, size)
+    window.show_view(make_view(window))
+    return finish(window, screenshot, now)
 
 
 def open_window(title: str, screenshot: Path | None = None, size: tuple[int, int] = DEFAULT_SIZE):  # type: ignore

@@ -153,9 +153,4 @@ def _sample(args: argparse.Namespace) -> int:
         ended = samples.ended_match()
         view = ResultsView(ended.state, ended.ended, lambda command: None)
     window.show_view(view)
-    if args.screenshot is None:
-        import arcade
-
-        arcade.run()
-        return 0
     return app.finish(window, args.screenshot, now)
