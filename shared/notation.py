@@ -50,6 +50,7 @@ from shared.model import (
     team_of_id,
 )
 from shared.outcome import ActionResult
+from shared.referee.overtime import field_stones
 from shared.rulesets import Settings, SettingsError, coerce_setting, make_settings
 
 POSITION_FORMAT = "sprtec-position/1"
@@ -483,8 +484,7 @@ def _read_stones(raw: Any, path: str, settings: Settings) -> tuple[Stone, ...]:
 
 def _default_stones(home_end: int, part: Part, settings: Settings) -> tuple[Stone, ...]:
     """The basic setup (IV.1) with the ruleset's field-stone count (XVI.2: fewer in overtime)."""
-    count = settings.overtime_field_stones if part.kind == "overtime" else settings.field_stones
-    return formation.basic_setup(home_end, count)
+    return formation.basic_setup(home_end, field_stones(part, settings))
 
 
 _SPECIAL_READERS: dict[str, Callable[[Any, str, Settings], Any]] = {

@@ -44,7 +44,7 @@ from dataclasses import replace
 
 from shared.model import Part, Position, Result, Team
 from shared.outcome import Decision, RuleError
-from shared.referee import activity, advantage, penalty_shot, shots
+from shared.referee import activity, advantage, overtime, penalty_shot, shots
 from shared.referee.setup import begin_part, part_starter
 from shared.rulesets import Settings
 
@@ -57,8 +57,7 @@ def schedule(settings: Settings) -> tuple[Part, ...]:
     Overtime parts are listed even though they are only played while the score is level.
     """
     periods = tuple(Part("period", n, settings.period_ms) for n in range(1, settings.periods + 1))
-    overtime = tuple(Part("overtime", n, ms) for n, ms in enumerate(settings.overtime_ms, start=1))
-    return periods + overtime
+    return periods + overtime.overtime_parts(settings)
 
 
 def part_index(part: Part, settings: Settings) -> int:
@@ -86,7 +85,7 @@ def _play_part_after(index: int, settings: Settings) -> Part:
     parts = schedule(settings)
     if index + 1 < len(parts):
         return parts[index + 1]
-    return Part("shootout", 1, 0)
+    return overtime.SHOOTOUT_PART
 
 
 def _match_over(position: Position, winner: Team | None, reason: str) -> tuple[Position, tuple[Decision, ...]]:

@@ -18,17 +18,24 @@ from shared.model import Part, Position, Result, Team
 from shared.outcome import Decision
 from shared.rulesets import Settings
 
+SHOOTOUT_PART = Part("shootout", 1, 0)  # XV.16, III.3: the shoot-out is one part whose clock never runs
+
+
+def overtime_parts(settings: Settings) -> tuple[Part, ...]:
+    """III.2, III.4: the overtime parts of the ruleset, in order, each with its full time (the part clock's
+    schedule and ``deciding_parts`` both read them here)."""
+    return tuple(Part("overtime", n, ms) for n, ms in enumerate(settings.overtime_ms, start=1))
+
 
 def deciding_parts(settings: Settings) -> tuple[Part, ...]:
     """III.2-III.4, XVI.1: the parts played after a drawn regular time, in order: the overtime parts
     (3 minutes; in the final 3 then 6) and the shoot-out when the ruleset has one."""
-    overtime = tuple(Part("overtime", n, ms) for n, ms in enumerate(settings.overtime_ms, start=1))
-    shootout = (Part("shootout", 1, 0),) if settings.shootout else ()
-    return overtime + shootout
+    return overtime_parts(settings) + ((SHOOTOUT_PART,) if settings.shootout else ())
 
 
 def field_stones(part: Part, settings: Settings) -> int:
-    """XVI.2: field stones at the start of a part - ``overtime_field_stones`` in overtime, else ``field_stones``."""
+    """XVI.2: field stones at the start of a part - ``overtime_field_stones`` in overtime, else ``field_stones``
+    (the setup of a part and the notation's default stones both ask here)."""
     return settings.overtime_field_stones if part.kind == "overtime" else settings.field_stones
 
 

@@ -22,6 +22,7 @@ from shared import formation, geometry
 from shared.draws import lot
 from shared.model import TEAMS, Part, Position, Privilege, Puck, Setup, Stone, Team, other, team_of_id
 from shared.outcome import Decision, RuleError
+from shared.referee import overtime
 from shared.rulesets import Settings
 
 # --------------------------------------------------------------------------- who starts (V.2-V.6)
@@ -169,8 +170,7 @@ def begin_part(
     )
     if part.kind == "shootout":
         return cleared, ()
-    field_count = settings.overtime_field_stones if part.kind == "overtime" else settings.field_stones  # XVI.2
-    lineups = {team: complete_lineup(team, field_count) for team in TEAMS}
+    lineups = {team: complete_lineup(team, overtime.field_stones(part, settings)) for team in TEAMS}  # XVI.2
     started = restart(cleared, starting_team, settings, lineups=lineups)
     return started, (Decision.of("RESTART", team=starting_team),)
 
