@@ -66,6 +66,7 @@ from shared.referee import (
 from shared.referee.adjudicate import in_contract_order, judge
 from shared.referee.choices import Prompt
 from shared.referee.forfeit import forfeit
+from shared.referee.goals import add_goal
 from shared.referee.moves import conclude, shot_move, speed_problem
 from shared.rulesets import Settings, make_settings
 
@@ -259,8 +260,10 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     restarts from the basic setup (XIV.7, V.3).
     """
     settings = settings_of(position)
-    score = (position.score[0] + 1, position.score[1]) if team == "home" else (position.score[0], position.score[1] + 1)
-    scored = replace(position, score=score, exclusion_choice=None, advantage=None, penalty_shot=None, penalty=None)
+    scored = replace(
+        position, score=add_goal(position.score, team), exclusion_choice=None, advantage=None, penalty_shot=None,
+        penalty=None,
+    )
     decisions = [Decision.of("GOAL", team=team, own_goal=False)]
     if scored.activity is not None:  # XI: a goal ends the count
         decisions.extend(activity.end(scored.activity, "GOAL"))

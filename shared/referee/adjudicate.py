@@ -26,7 +26,7 @@ from shared.referee import activity, advantage, exclusions, turns
 from shared.referee.activity import ActivityFailure
 from shared.referee.fouls import FoulRecord, counted_foul
 from shared.referee.goalie import goalie_outside_third, is_goalie_move
-from shared.referee.goals import GoalEvent, first_goal_event
+from shared.referee.goals import GoalEvent, add_goal, first_goal_event
 from shared.referee.penalty import PenaltyTrigger, penalty_trigger
 from shared.rulesets import Settings
 
@@ -192,7 +192,7 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
             reason = "ILLEGAL_MOVE"  # XIV.1, D11, A13
         if reason is None:
             valid_goal = True
-            rest = replace(rest, score=_add_goal(rest.score, mover))
+            rest = replace(rest, score=add_goal(rest.score, mover))
             decisions.append(Decision.of("GOAL", team=mover, own_goal=False))
             restart_by = opponent  # V.3
             trigger = None  # XV.5 first sentence, A31: the goal counts, no penalty shot
@@ -206,7 +206,7 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
             penalty_to = mover
         else:
             valid_goal = True  # XIV.6: an own goal is always valid (V.9 exception, A12)
-            rest = replace(rest, score=_add_goal(rest.score, opponent))
+            rest = replace(rest, score=add_goal(rest.score, opponent))
             decisions.append(Decision.of("GOAL", team=opponent, own_goal=True))
             restart_by = mover  # V.3: the conceding team starts
             trigger = None
@@ -274,11 +274,6 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     else:
         rest = turns.pass_turn(rest, mover, settings)
     return Ruling(in_contract_order(decisions), rest, restart_by, returning if restart_by is not None else ())
-
-
-def _add_goal(score: tuple[int, int], team: Team) -> tuple[int, int]:
-    """One more goal for ``team``."""
-    return (score[0] + 1, score[1]) if team == "home" else (score[0], score[1] + 1)
 
 
 def _exclude_for_activity(

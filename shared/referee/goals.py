@@ -28,6 +28,12 @@ class GoalEvent:
     via: str
 
 
+def add_goal(score: tuple[int, int], team: Team) -> tuple[int, int]:
+    """XIV, D10: the (home, away) score with one more goal for ``team`` - the one way every goal that counts
+    (a move's, an own goal's, a penalty shot's, a technical goal) is added."""
+    return (score[0] + 1, score[1]) if team == "home" else (score[0], score[1] + 1)
+
+
 def defending(position: Position, end: int) -> Team:
     """The team whose goal is at ``end``."""
     return "home" if position.home_end == end else "away"

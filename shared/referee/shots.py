@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shared.model import TEAMS, Position, Team, other, with_team
+from shared.model import TEAMS, Position, Team, other
 from shared.outcome import Decision
 from shared.referee import activity, exclusions, overtime, penalty_shot, setup, shootout
+from shared.referee.goals import add_goal
 from shared.referee.penalty_shot import PenaltyVerdict
 from shared.rulesets import Settings
 
@@ -62,8 +63,7 @@ def award(position: Position, team: Team, settings: Settings) -> tuple[Position,
 
 def _count_goal(position: Position, team: Team) -> tuple[Position, list[Decision], tuple[str, ...]]:
     """A counted penalty-shot goal (XV.12): the score, then the X.3 returns (A15)."""
-    score = with_team(position.score, team, position.score_of(team) + 1)
-    scored, returned = exclusions.returns_after_goal(replace(position, score=score))  # type: ignore[arg-type]
+    scored, returned = exclusions.returns_after_goal(replace(position, score=add_goal(position.score, team)))
     return scored, list(returned), tuple(d.get("stone") for d in returned)
 
 
