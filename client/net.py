@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from client.state import OFFLINE, MatchState
-from shared.model import Action, Team, other
+from shared.model import Action, other
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
@@ -207,11 +207,6 @@ class NetLink:
         self._notes: list[str] = []
         self._sent: tuple[Action, int] | None = None  # the last action sent, and the version it was sent on
         self._again: tuple[Action, int] | None = None  # an action refused by D3, to send once the board is still
-
-    @property
-    def rematch_offered_by(self) -> Team | None:
-        """The first team that asked for a rematch (None when nobody has)."""
-        return next(iter(sorted(self.rematch)), None)  # type: ignore[return-value]
 
     def poll(self, state: MatchState, now: float) -> None:
         """Apply every queued message to ``state``; ask for a snapshot after a gap in versions."""

@@ -29,7 +29,6 @@ from server.tokens import new_seed
 from server.workers import Engine
 from shared import match as rules
 from shared.model import Action, Position, Team, other
-from shared.outcome import Decision
 from shared.protocol import (
     Clocks,
     ClockUpdate,
@@ -568,11 +567,6 @@ class Room:
             member = self.connected[team]
             if member is not None:
                 await member.send(RoomJoined(self.code, team, member.token, snapshot))
-
-
-def decisions_json(decisions: tuple[Decision, ...]) -> list[dict[str, Any]]:
-    """Decisions as SCENARIOS.md objects (for logs and tests)."""
-    return [d.to_json() for d in decisions]
 
 
 __all__ = ["Member", "Room", "RoomError", "other"]
