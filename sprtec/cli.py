@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]
+    """The module of subcommand ``name``, imported only now (see the module docstring)."""
     return importlib.import_module(f"sprtec.commands.{COMMANDS[name][0]}")
 
 

@@ -172,10 +172,12 @@ async def _bench(args: argparse.Namespace) -> str:
     wake = asyncio.Event()
 
     def schedule(m: Match, when: float) -> None:
+        """Put ``m``'s next action on the heap of due times and wake the scheduler."""
         heapq.heappush(due, (when, id(m), m))
         wake.set()
 
     async def send(ws: Any, frame: bytes) -> None:
+        """Send one frame, noting when (an idle connection gets a keepalive ping)."""
         last_sent[ws] = time.monotonic()
         await ws.send(frame)
 
@@ -210,6 +212,7 @@ async def _bench(args: argparse.Namespace) -> str:
             schedule(m, max(time.monotonic(), m.last_flick + args.move_every, m.at_rest))
 
     async def reader(m: Match, team: str, ws: Any) -> None:
+        """The one long-lived reader of a connection: every frame to ``on_frame`` until it closes."""
         try:
             async for frame in ws:
                 on_frame(m, team, frame)
@@ -238,6 +241,7 @@ async def _bench(args: argparse.Namespace) -> str:
         await send(m.seats[team], encode(Act(flick, m.version)))
 
     async def scheduler(stop: float) -> None:
+        """Act for every match whose time has come and ping idle connections, until ``stop``."""
         ping = encode(Ping(1))
         next_keepalive = time.monotonic() + KEEPALIVE_S / 2
         while time.monotonic() < stop:
@@ -258,12 +262,14 @@ async def _bench(args: argparse.Namespace) -> str:
                 pass
 
     async def client(name: str) -> Any:
+        """A welcomed connection named ``name``."""
         ws = await websockets.connect(url, compression=None, max_size=2**20, open_timeout=120, ping_interval=None)
         await send(ws, encode(Hello(PROTOCOL_VERSION, "bench", None, name)))
         await ws.recv()  # Welcome
         return ws
 
     async def setup(i: int) -> Match:
+        """Match ``i``: two connections, a private room created by one and joined by the other."""
         home, away = await client(f"a{i}"), await client(f"b{i}")
         await send(home, encode(CreateRoom("standard", SETTINGS, True)))
         joined = peek(await home.recv())

@@ -104,6 +104,7 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
             started = time.monotonic()
 
             def ready() -> bool:
+                """True once the server's answer the screenshot should show has arrived."""
                 if args.room or args.quick:
                     return nav.state.position is not None
                 if not practice:

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"action {index} was refused: {message}", file=sys.stderr)
 
     def make(window: object) -> object:
+        """The replay view at ``--at-move`` (built once the window exists: the views import arcade)."""
         import time
 
         from client.replay_view import ReplayView
