@@ -939,8 +939,10 @@ def simulate(position: Position, flick: Flick, settings: Settings) -> MoveRecord
 
 
 def rested_position(position: Position, record: MoveRecord) -> Position:
-    """``position`` with every body where ``record`` leaves it (after the 2.5-D interventions) and the
-    move number advanced; no referee decisions. For chained moves in tests, benches and the bot."""
+    """``position`` with every body where ``record`` leaves it (after the 2.5-D interventions, D4; a flipped
+    stone turned back in place, VI.4) and the move number advanced; no referee decisions. The position the
+    referee judges a move from (``adjudicate.judge_move``, a penalty-shot move), and chained moves in tests,
+    benches and the bot."""
     final = {b.id: b for b in record.final}
     stones = tuple(
         replace(s, x=final[s.id].x, y=final[s.id].y, flipped=False) if s.id in final else s for s in position.stones

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from shared.events import AtRest, BodyState, MoveRecord
-from shared.model import ActivityCount, ExclusionChoice, Flick, Position, Stone, Team, other
+from shared.model import ActivityCount, ExclusionChoice, Flick, Position, Team, other
 from shared.outcome import Decision
+from shared.physics import rested_position
 from shared.referee import activity, advantage, exclusions, turns
 from shared.referee.activity import ActivityFailure
 from shared.referee.fouls import FoulRecord, counted_foul
@@ -53,23 +54,6 @@ class Ruling:
     position: Position
     restart_by: Team | None
     returning: tuple[str, ...] = ()
-
-
-def at_rest(start: Position, record: MoveRecord) -> Position:
-    """VI.3-VI.5, D4: the position at rest after the referee's 2.5-D interventions (``record.final``).
-
-    A flipped stone has been turned back in place by the referee (VI.4), so no stone stays flipped.
-    """
-    final = {b.id: b for b in record.final}
-    stones: list[Stone] = []
-    for stone in start.stones:
-        body = final.get(stone.id)
-        stones.append(replace(stone, x=body.x, y=body.y, flipped=False) if body else replace(stone, flipped=False))
-    puck = final.get("puck")
-    moved = replace(start, stones=tuple(stones))
-    if puck is not None:
-        moved = replace(moved, puck=replace(start.puck, x=puck.x, y=puck.y))
-    return moved
 
 
 def intervention_decisions(record: MoveRecord) -> list[Decision]:
@@ -139,10 +123,7 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     """
     opponent = other(mover)
     events = record.events
-    rest = replace(
-        at_rest(start, record), move_number=start.move_number + 1, restart=False, exclusion_choice=None,
-        last_mover=mover,
-    )
+    rest = replace(rested_position(start, record), restart=False, exclusion_choice=None, last_mover=mover)
     goalie_move = is_goalie_move(start, stone)
     decisions: list[Decision] = intervention_decisions(record)
 

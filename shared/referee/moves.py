@@ -17,7 +17,7 @@ from shared import physics
 from shared.model import Flick, Position, Team
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, exclusions, overtime, penalty_shot, power_play, setup, shots, turns
-from shared.referee.adjudicate import Ruling, at_rest, in_contract_order, intervention_decisions
+from shared.referee.adjudicate import Ruling, in_contract_order, intervention_decisions
 from shared.referee.penalty_shot import PenaltyVerdict
 from shared.rulesets import Settings
 
@@ -104,7 +104,7 @@ def shot_move(position: Position, flick: Flick, settings: Settings) -> ActionRes
         rest = replace(position, move_number=position.move_number + 1, last_mover=flick.team)
     else:
         record = physics.simulate(position, flick, settings)
-        rest = replace(at_rest(position, record), move_number=position.move_number + 1, last_mover=flick.team)
+        rest = replace(physics.rested_position(position, record), last_mover=flick.team)
         decisions.extend(intervention_decisions(record))
         verdict = penalty_shot.judge_move(position, record, rest, state, settings)
     duration = record.duration_ms if record is not None else 0

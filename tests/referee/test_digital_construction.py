@@ -10,7 +10,7 @@ from shared import physics
 from shared.events import AtRest, Contact, Intervention
 from shared.match import HANDLERS, apply_action, settings_of
 from shared.model import ACTION_TYPES, Flick, Stone
-from shared.referee.adjudicate import at_rest, intervention_decisions
+from shared.referee.adjudicate import intervention_decisions
 from tests.referee.builders import position, record, stone
 
 
@@ -29,7 +29,7 @@ def test_VI_4_a_flipped_stone_is_turned_over_in_place_and_no_coach_action_flips(
     start = position(stone("h2", -100, 0))
     flip = Intervention("FLIP", "h2", -60.0, 5.0, "FLIPPED")
     moved = record(start, moved={"h2": (-60.0, 5.0)}, interventions=(flip,))
-    rest = at_rest(start, moved)
+    rest = physics.rested_position(start, moved)
     assert [d.code for d in intervention_decisions(moved)] == ["FLIP"]
     h2 = rest.stone("h2")
     assert h2 is not None and (h2.x, h2.y, h2.flipped) == (-60.0, 5.0, False)
