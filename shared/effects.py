@@ -76,24 +76,12 @@ def struck_body(a: str, b: str, approach_a: float, approach_b: float) -> str:
 
 # --------------------------------------------------------------------------- where bodies may lie
 
-# Solid parts of a goal (G16, G17): the side tubes and the back block (net support and back bar), as
-# rectangles (x0, x1, y0, y1) for the goal at x > 0; mirrored for the other end.
-_GOAL_SOLIDS: tuple[tuple[float, float, float, float], ...] = (
-    (g.GOAL_LINE_X, g.GOAL_OUTER_BACK_X, g.GOAL_MOUTH_HALF_WIDTH, g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE),
-    (g.GOAL_LINE_X, g.GOAL_OUTER_BACK_X, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE, -g.GOAL_MOUTH_HALF_WIDTH),
-    (
-        g.GOAL_INNER_BACK_X, g.GOAL_OUTER_BACK_X, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE,
-        g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE,
-    ),
-)
-
-
 def _goal_solid_push(x: float, y: float, r: float) -> tuple[float, float] | None:
     """The shortest displacement that takes the disc out of every goal solid it overlaps, or None."""
     if abs(x) + r <= g.GOAL_LINE_X or abs(y) - r >= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE:
         return None  # far from both goals: the common case, kept cheap (settle runs after every move)
     for end in (-1, 1):
-        for x0, x1, y0, y1 in _GOAL_SOLIDS:
+        for x0, x1, y0, y1 in g.GOAL_SOLIDS:
             lo, hi = (x0, x1) if end == 1 else (-x1, -x0)
             cx, cy = g.clamp(x, lo, hi), g.clamp(y, y0, y1)
             dx, dy = x - cx, y - cy

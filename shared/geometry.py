@@ -52,6 +52,18 @@ GOAL_OUTER_BACK_X: Final = 558.0  # 50 mm from the end board
 GOAL_FRAME_TUBE: Final = 4.0  # side frames y in +-[40, 44]
 GOAL_HEIGHT: Final = 50.0  # only matters for the 2.5-D "puck on the goal" effect
 
+# G16-G17 (I.4): the solid parts of a goal - the two side tubes and the back block (net support and back
+# bar) - as rectangles (x0, x1, y0, y1) for the goal at x > 0, mirrored for the other end. A body may touch
+# them but never lie in them (the notation's validation and the placement helpers of ``shared.effects``).
+GOAL_SOLIDS: Final[tuple[tuple[float, float, float, float], ...]] = (
+    (GOAL_LINE_X, GOAL_OUTER_BACK_X, GOAL_MOUTH_HALF_WIDTH, GOAL_MOUTH_HALF_WIDTH + GOAL_FRAME_TUBE),
+    (GOAL_LINE_X, GOAL_OUTER_BACK_X, -GOAL_MOUTH_HALF_WIDTH - GOAL_FRAME_TUBE, -GOAL_MOUTH_HALF_WIDTH),
+    (
+        GOAL_INNER_BACK_X, GOAL_OUTER_BACK_X, -GOAL_MOUTH_HALF_WIDTH - GOAL_FRAME_TUBE,
+        GOAL_MOUTH_HALF_WIDTH + GOAL_FRAME_TUBE,
+    ),
+)
+
 # G10 (I.3e): the crease, 60 long x 120 wide in front of the goal, plus the goal interior.
 CREASE_DEPTH: Final = 60.0
 CREASE_HALF_WIDTH: Final = 60.0

@@ -556,18 +556,13 @@ def _check_bodies(p: Position, settings: Settings, path: str) -> None:
 def goal_frame_overlap(x: float, y: float, r: float, tol: float = 0.0) -> int | None:
     """The end (-1 or +1) of the goal whose frame or net the disc overlaps by more than ``tol``, or None.
 
-    The solid parts (G14-G17): the side tubes x·end in [498, 558], |y| in [40, 44], and the back between the
-    inner back (546) and the outer back (558). Touching them is not overlapping; the goal interior is free.
+    The solid parts (G14-G17, ``geometry.GOAL_SOLIDS``): the side tubes x·end in [498, 558], |y| in [40, 44],
+    and the back between the inner back (546) and the outer back (558). Touching them is not overlapping; the
+    goal interior is free.
     """
-    half = geometry.GOAL_MOUTH_HALF_WIDTH + geometry.GOAL_FRAME_TUBE
     for end in (-1, 1):
         gx = x * end
-        parts = (
-            (geometry.GOAL_LINE_X, geometry.GOAL_OUTER_BACK_X, geometry.GOAL_MOUTH_HALF_WIDTH, half),
-            (geometry.GOAL_LINE_X, geometry.GOAL_OUTER_BACK_X, -half, -geometry.GOAL_MOUTH_HALF_WIDTH),
-            (geometry.GOAL_INNER_BACK_X, geometry.GOAL_OUTER_BACK_X, -half, half),
-        )
-        for x0, x1, y0, y1 in parts:
+        for x0, x1, y0, y1 in geometry.GOAL_SOLIDS:
             dx = gx - geometry.clamp(gx, x0, x1)
             dy = y - geometry.clamp(y, y0, y1)
             if math.hypot(dx, dy) < r - tol:
