@@ -137,9 +137,7 @@ def _swaps(position: Position, team: Team, settings: Settings) -> list[Prompt]:
                     if power_play.check_swap_in(position, state, PowerPlaySwapIn(team, s), settings) is None)
         return [Prompt("pp_swap_in", team, ins, None, "move_clock_ms")] if ins else []
     goalie = own_goalie(position, team)
-    just_moved = position.last_mover == team and position.to_move != team
-    if goalie is None or power_play.check_swap_out(position, PowerPlaySwapOut(team, goalie.id), settings,
-                                                   just_moved=just_moved) is not None:
+    if goalie is None or power_play.check_swap_out(position, PowerPlaySwapOut(team, goalie.id), settings) is not None:
         return []
     return [Prompt("pp_swap_out", team, power_play.reserves(position, team), None, "move_clock_ms")]
 

@@ -48,13 +48,17 @@ def _timing(position: Position, team: Team, just_moved: bool) -> RuleError | Non
 
 
 def check_swap_out(
-    position: Position, action: PowerPlaySwapOut, settings: Settings, just_moved: bool = False
+    position: Position, action: PowerPlaySwapOut, settings: Settings, just_moved: bool | None = None
 ) -> RuleError | None:
     """XIII.2, A48: the goalie is on the board and wholly out of its crease, a reserve is available.
 
     ``action.stone`` names either the goalie (the highest free reserve comes on) or the reserve to bring on.
+    ``just_moved`` (A48: the team's own move is the last that came to rest) is read from the position's
+    ``last_mover`` unless given.
     """
     team = action.team
+    if just_moved is None:
+        just_moved = position.last_mover == team and position.to_move != team
     late = _timing(position, team, just_moved)
     if late is not None:
         return late

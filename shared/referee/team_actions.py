@@ -90,8 +90,7 @@ def swap_out_handler(position: Position, action: Action, settings: Settings) -> 
             return _refused(position, problem)
         after, state, decisions = power_play.restart_in_power_play(position, team)
     else:
-        just_moved = position.last_mover == team and position.to_move != team  # A48
-        problem = power_play.check_swap_out(position, action, settings, just_moved=just_moved)
+        problem = power_play.check_swap_out(position, action, settings)  # A48: also right after its own move
         if problem is not None:
             return _refused(position, problem)
         after, state, decisions = power_play.swap_out(position, action)
