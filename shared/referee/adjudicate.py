@@ -218,12 +218,14 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     granted = turns.cap_moves(moves, settings)
     cancelled = bool(granted) and privileged and remaining > 1  # IX.1
     if foul is not None:
-        rest, excluded, choice = _exclude_for_foul(rest, mover, foul, settings, restarted=restart_by is not None)
+        rest, excluded, choice = _exclude_offender(rest, mover, foul.origin, settings, restart_by is not None)
         decisions.extend(excluded)
         rest = replace(rest, exclusion_choice=choice)
     failure = counted.failure if keep_sanctions else None
     if failure is not None and failure.exclude is not None:  # XI.9 (A25: a goalie's move - the coach may choose)
-        rest, excluded, choice = _exclude_for_activity(rest, failure, settings, restarted=restart_by is not None)
+        rest, excluded, choice = _exclude_offender(
+            rest, failure.team, failure.exclude, settings, restart_by is not None, choose=failure.choose
+        )
         decisions.extend(excluded)
         rest = replace(rest, exclusion_choice=choice or rest.exclusion_choice)
     if restart_by is not None and rest.activity is not None:  # a restart ends the count (XI)
@@ -257,30 +259,17 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     return Ruling(in_contract_order(decisions), rest, restart_by, returning if restart_by is not None else ())
 
 
-def _exclude_for_activity(
-    rest: Position, failure: ActivityFailure, settings: Settings, restarted: bool
+def _exclude_offender(
+    rest: Position, team: Team, offender: str, settings: Settings, restarted: bool, choose: bool = False
 ) -> tuple[Position, list[Decision], ExclusionChoice | None]:
-    """XI.9, A25: exclude the stone of the obliged team's last counted move; when that was the goalie (or a
-    goalie reset) the documented default field stone goes and the coach may name another (A47 flow)."""
-    assert failure.exclude is not None
-    stone = rest.stone(failure.exclude)
-    if failure.choose or (stone is not None and stone.role == "goalie"):
-        default = exclusions.default_exclusion(rest, failure.team, settings.goalie_exclusion_default)
-        after, decisions = exclusions.exclude(rest, failure.team, default, settings)
-        return after, decisions, exclusions.choice_after(rest, after, failure.team, default, restarted)
-    after, decisions = exclusions.exclude(rest, failure.team, failure.exclude, settings)
-    return after, decisions, None
-
-
-def _exclude_for_foul(
-    rest: Position, mover: Team, foul: FoulRecord, settings: Settings, restarted: bool
-) -> tuple[Position, list[Decision], ExclusionChoice | None]:
-    """VIII.1a-b, X.1: exclude the chain origin (A7); a goalie fouler is replaced by the documented default
-    field stone (A47), which the coach may change before the next move (``ExclusionChoice``)."""
-    origin = rest.stone(foul.origin)
-    if origin is not None and origin.role == "goalie":
-        stone = exclusions.default_exclusion(rest, mover, settings.goalie_exclusion_default)  # XII.7, A47
-        after, decisions = exclusions.exclude(rest, mover, stone, settings)
-        return after, decisions, exclusions.choice_after(rest, after, mover, stone, restarted)
-    after, decisions = exclusions.exclude(rest, mover, foul.origin, settings)
+    """VIII.1a-b, X.1, XI.9: exclude ``offender`` of ``team`` - the foul's chain origin (A7) or the stone of the
+    obliged team's last counted move. When that is the goalie (or ``choose``, A25: a goalie reset) the documented
+    default field stone goes instead (XII.7, A47) and the coach may name another before the next move
+    (``ExclusionChoice``)."""
+    stone = rest.stone(offender)
+    if choose or (stone is not None and stone.role == "goalie"):
+        default = exclusions.default_exclusion(rest, team, settings.goalie_exclusion_default)
+        after, decisions = exclusions.exclude(rest, team, default, settings)
+        return after, decisions, exclusions.choice_after(rest, after, team, default, restarted)
+    after, decisions = exclusions.exclude(rest, team, offender, settings)
     return after, decisions, None
