@@ -9,6 +9,10 @@ every process and on every platform (it is a hash, not floating-point arithmetic
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _SCALE = float(1 << 53)
 
@@ -30,6 +34,7 @@ class Stream:
     __slots__ = ("_count", "_key")
 
     def __init__(self, *key: object) -> None:
+        """A stream keyed by ``key`` (e.g. the seed, a purpose and a move number), starting at its first draw."""
         self._key = key
         self._count = 0
 
@@ -42,6 +47,6 @@ class Stream:
         """The next number in [low, high)."""
         return low + (high - low) * self.random()
 
-    def choice(self, options: list | tuple):  # type: ignore[no-untyped-def]
+    def choice(self, options: Sequence[T]) -> T:
         """The next pick among ``options``."""
         return options[int(self.random() * len(options))]

@@ -50,7 +50,7 @@ from shared.model import (
     Timeout,
     other,
 )
-from shared.outcome import ActionResult, Decision
+from shared.outcome import ActionResult, Decision, ErrorCode
 from shared.referee import (
     activity,
     advantage,
@@ -198,7 +198,7 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     return result
 
 
-def _error(result: ActionResult) -> tuple:  # type: ignore[type-arg]
+def _error(result: ActionResult) -> tuple[ErrorCode, str]:
     """(code, message) of a refusal."""
     assert result.error is not None
     return result.error.code, result.error.message

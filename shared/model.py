@@ -14,7 +14,7 @@ what counts. Coordinates are millimetres (see ``shared.geometry``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 Team = Literal["home", "away"]
 Role = Literal["goalie", "field"]
@@ -262,12 +262,15 @@ class Position:
         return dict(self.settings)
 
 
-def by_team(values: tuple, team: Team):  # type: ignore[no-untyped-def]
+T = TypeVar("T")
+
+
+def by_team(values: tuple[T, T], team: Team) -> T:
     """Pick the home or away element of a (home, away) pair."""
     return values[0 if team == "home" else 1]
 
 
-def with_team(values: tuple, team: Team, value: object) -> tuple:
+def with_team(values: tuple[T, T], team: Team, value: T) -> tuple[T, T]:
     """A copy of a (home, away) pair with ``team``'s element replaced."""
     return (value, values[1]) if team == "home" else (values[0], value)
 

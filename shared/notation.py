@@ -112,9 +112,11 @@ def loads(text: str | bytes) -> Any:
     """Parse JSON text strictly: no NaN/Infinity, no duplicate keys (``NotationError`` code ``INVALID_JSON``)."""
 
     def constant(name: str) -> Any:
+        """Refuse NaN and the infinities, which JSON does not have."""
         raise NotationError(f"non-finite number {name} is not allowed", code="INVALID_JSON")
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        """An object from its key-value pairs, refusing a key given twice (json keeps the last silently)."""
         out: dict[str, Any] = {}
         for key, value in items:
             if key in out:
@@ -503,6 +505,7 @@ def _check_position(p: Position, settings: Settings, path: str) -> None:
     """The checks a position must pass beyond types: ranges, ids, and bodies on the board without overlaps."""
 
     def fail(field: str, message: str, body: str | None = None) -> None:
+        """Raise the ``NotationError`` naming ``field`` under the position's path."""
         raise NotationError(message, path=_join(path, field), body=body)
 
     if p.home_end not in (-1, 1):

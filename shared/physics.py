@@ -256,6 +256,7 @@ def _sensor_finaliser(static: pymunk.Body) -> Callable[[object], None]:
     for a pymunk shape."""
 
     def free(pointer: object, body: pymunk.Body = static) -> None:  # ``body``: held, never used
+        """Free the sensor at ``pointer`` the way pymunk frees its own shapes."""
         cspace = _lib.cpShapeGetSpace(pointer)
         if cspace != _ffi.NULL:
             _lib.cpSpaceRemoveShape(cspace, pointer)
@@ -904,6 +905,7 @@ def _exact_pair(e: float, u: float) -> Callable[[pymunk.Arbiter, pymunk.Space, o
     """A pre_solve that sets one pair's restitution and friction exactly (only when products cannot)."""
 
     def pre_solve(arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+        """Set the pair's exact restitution and friction; the contact is then solved as usual."""
         arb.restitution = e
         arb.friction = u
         return True

@@ -55,6 +55,7 @@ def _notation(name: str) -> Any:
     """A converter of ``shared.notation``, imported when first used (the protocol loads without it)."""
 
     def get() -> Any:
+        """The converter itself (imported on this first call)."""
         import shared.notation as notation
 
         return getattr(notation, name)

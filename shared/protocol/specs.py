@@ -235,6 +235,7 @@ class Json(Spec):
         return self._check(raw, where, self.depth)
 
     def _check(self, raw: Any, where: str, depth: int) -> Any:
+        """``raw`` checked as a JSON value nested at most ``depth`` levels, strings and arrays within their limits."""
         kind = type(raw)
         if raw is None or kind is bool:
             return raw
