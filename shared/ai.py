@@ -53,11 +53,6 @@ class Candidate:
     score: float
 
 
-def attack_end(position: Position, team: Team) -> int:
-    """The end (-1 or +1) of the goal ``team`` attacks."""
-    return -position.own_end(team)
-
-
 def choose_action(position: Position, team: Team, budget: int = DEFAULT_BUDGET) -> Action | None:
     """The bot's next action for ``team``: a prompt's answer first, else a flick when it is to move, else None."""
     answer = answer_prompt(position, team)
@@ -96,7 +91,7 @@ def candidate_flicks(position: Position, team: Team, budget: int) -> list[Flick]
         return []
     settings = settings_of(position)
     stream = Stream(position.seed, "bot", position.move_number, team)
-    end = attack_end(position, team)
+    end = position.attack_end(team)
     puck = (position.puck.x, position.puck.y)
     reach = settings.stone_radius + settings.puck_radius
     behind = end * puck[0] > geometry.GOAL_LINE_X - reach  # at or behind the goal line: bring it out in front
@@ -148,7 +143,7 @@ def evaluate(before: Position, result: ActionResult, team: Team) -> float:
         restarted = restarted or code in ("GOAL", "RESTART")
     if not restarted:
         after = result.position
-        end = attack_end(before, team)
+        end = before.attack_end(team)
         score += PROGRESS_PER_MM * (_goal_distance(before, end) - _goal_distance(after, end))
         if abs(after.puck.x + end * geometry.GOAL_LINE_X) < DANGER_MM:  # near our own goal line
             score -= DANGER
@@ -210,8 +205,7 @@ class MatchReport:
         """The winner of a finished match, else the team ahead on goals when play stopped (None if level)."""
         if self.position.result is not None:
             return self.winner
-        home, away = self.position.score
-        return None if home == away else ("home" if home > away else "away")
+        return clock.leader(self.position)
 
 
 def play_match(start: Position, home: Policy, away: Policy, max_actions: int = 2000) -> MatchReport:

@@ -238,6 +238,10 @@ class Position:
         """The end ``team`` defends: -1 for the goal at x < 0, +1 for the goal at x > 0 (§1.1)."""
         return self.home_end if team == "home" else -self.home_end
 
+    def attack_end(self, team: Team) -> int:
+        """The end ``team`` attacks: the goal of the opponent (§1.1)."""
+        return -self.own_end(team)
+
     def score_of(self, team: Team) -> int:
         """Goals scored by ``team``."""
         return self.score[0 if team == "home" else 1]

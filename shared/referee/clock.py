@@ -94,8 +94,8 @@ def _match_over(position: Position, winner: Team | None, reason: str) -> tuple[P
     return replace(position, result=result), (Decision.of("MATCH_ENDED", winner=winner, reason=reason),)
 
 
-def _leader(position: Position) -> Team | None:
-    """The team ahead on goals, or None when the score is level."""
+def leader(position: Position) -> Team | None:
+    """The team ahead on goals, or None when the score is level (III.1, XVI; also the bot's report)."""
     home, away = position.score
     if home == away:
         return None
@@ -145,9 +145,9 @@ def finish_part(position: Position, settings: Settings) -> tuple[Position, tuple
     ended = replace(position, siren=False, restart=False, privilege=None)
     index = part_index(ended.part, settings)
     if index + 1 >= settings.periods:  # regular time is over (III.1)
-        leader = _leader(ended)
-        if leader is not None:
-            return _match_over(ended, leader, "REGULAR_TIME" if ended.part.kind == "period" else "OVERTIME")
+        ahead = leader(ended)
+        if ahead is not None:
+            return _match_over(ended, ahead, "REGULAR_TIME" if ended.part.kind == "period" else "OVERTIME")
         if _play_part_after(index, settings).kind == "shootout" and not settings.shootout:
             return _match_over(ended, None, "DRAW")  # III.1: a draw stands
     if settings.break_ms > 0:  # III.5, A18: a break before every further part

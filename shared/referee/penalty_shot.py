@@ -69,11 +69,6 @@ class PenaltyVerdict:
 # --------------------------------------------------------------------------- setup (XV.11)
 
 
-def attack_end(position: Position, team: Team) -> int:
-    """The end ``team`` attacks: the goal of the opponent."""
-    return position.own_end(other(team))
-
-
 def goalie_id(position: Position, team: Team, power_play: PowerPlayState | None = None) -> str:
     """The goalie of ``team``: the stone with the goalie role on the board, else the one power play took
     off (A32), else the conventional id (``h1``/``a1``, II.1)."""
@@ -210,7 +205,7 @@ def is_backward(position: Position, team: Team, vx: float) -> bool:
     The attack direction is the long axis towards the opponent's goal, so the angle exceeds 90° exactly
     when the x-component points the other way; a flick exactly across the board (90°) is allowed.
     """
-    return vx * attack_end(position, team) < 0
+    return vx * position.attack_end(team) < 0
 
 
 def time_is_up(state: PenaltyShotState, settings: Settings) -> bool:
@@ -353,7 +348,7 @@ def judge_move(
     (the puck touched the goalie and no goal), then ``NO_GOAL_IN_3`` after the last move.
     """
     state = replace(state, moves=state.moves + 1)
-    end = attack_end(start, state.team)
+    end = start.attack_end(state.team)
     goal = first_goal_event(start, record.events, settings.stone_radius)
     failures = _failures(record, state, end, settings)
     incidents: list[tuple[int, int, str]] = [(step, 0, reason) for step, reason in failures]
