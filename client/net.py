@@ -62,7 +62,8 @@ class NetClient:
     """One websocket connection to a sprtec server, run on its own daemon thread."""
 
     def __init__(self, url: str, name: str | None = None, connect: Callable | None = None) -> None:
-        """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests."""
+        """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests (it must
+        return a context manager like websockets' sync connection)."""
         self.url = url
         self.name = name
         self.inbox: queue.Queue[object] = queue.Queue()
@@ -139,8 +140,9 @@ class NetClient:
                 self._socket = socket
             self.inbox.put(ConnectionEvent("up"))
             try:
-                socket.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, self.token, self.name)))
-                self._read(socket)
+                with socket:  # websockets' sync connection closes itself on leaving (17.1+ expects the with)
+                    socket.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, self.token, self.name)))
+                    self._read(socket)
             except Exception as exc:
                 if not self._stop.is_set():
                     self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
