@@ -32,6 +32,8 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "BAD_SETTINGS": "an unknown ruleset, an unknown setting or a setting value of the wrong type",
     "NOT_IN_QUEUE": "CancelQuickMatch without a queued QuickMatch",
     "MATCH_NOT_OVER": "a rematch can only be asked for once the match has ended",
+    "NO_MATCH": "GetReplay: no match has this id",
+    "REPLAY_TOO_LARGE": "GetReplay: the match's scenario exceeds Replay's bound; export it on the server instead",
     "INTERNAL": "the server failed to handle a valid request; the room is unchanged",
 }
 

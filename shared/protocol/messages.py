@@ -35,7 +35,11 @@ from shared.rulesets import RULESETS
 
 PROTOCOL_VERSION = 1
 MAX_CLIENT_FRAME = 16 * 1024  # bytes: the largest frame a client may send (websockets max_size on the server)
-MAX_SERVER_FRAME = 1024 * 1024  # bytes: the largest frame the server sends (a 30 s trajectory fits)
+MAX_SERVER_FRAME = 1024 * 1024  # bytes: the largest frame the server sends (a 30 s trajectory, a Replay fit)
+# Characters of a Replay's scenario: a 3 x 6 min standard match exports to ~37 KB with a move every 3 s and ~87 KB
+# with one every second (~113 bytes per log entry), so ~8,500 entries fit; with the frame's few bytes of overhead
+# an ASCII scenario of this length stays under MAX_SERVER_FRAME (the server checks the encoded frame anyway).
+MAX_REPLAY_CHARS = 960 * 1024
 RATE_LIMIT = (100, 20_000)  # messages per window in ms, per connection (lila-ws round/play)
 HELLO_TIMEOUT_S = 10  # seconds a new connection has to send Hello
 IDLE_TIMEOUT_S = 60  # seconds without any message before the server closes (clients Ping every 15 s)
@@ -48,6 +52,7 @@ TOKEN = Str(128, min_len=1)
 NAME = Str(32, min_len=1)
 VERSION = Int(0, MAX_INT)
 MS = Int(0, MAX_INT, "ms")
+MATCH_ID = Str(64, min_len=1)
 SETTING_VALUE = Json(depth=1, max_len=16, max_str=64)
 
 
@@ -247,6 +252,19 @@ class Resync:
 
 
 @dataclass(frozen=True, slots=True)
+class GetReplay:
+    """Ask for match ``match_id``'s replay (the ``match_id`` of a Snapshot or MatchEnded); answered by Replay.
+
+    Finished matches are public, like Lichess games: anyone connected may ask for one. A running match's replay
+    goes only to its room's coaches and spectators (``NOT_IN_ROOM`` otherwise), so a player cannot follow a
+    private room's match from outside. ``NO_MATCH``: no match has this id; ``REPLAY_TOO_LARGE``: the scenario
+    exceeds Replay's bound (export it on the server with ``sprtec export``).
+    """
+
+    match_id: Annotated[str, MATCH_ID]
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive and round-trip measurement; the server answers Pong with the same nonce."""
 
@@ -272,7 +290,7 @@ class Snapshot:
 
     code: Annotated[str, ROOM_CODE]
     version: Annotated[int, VERSION]
-    match_id: Annotated[str, Str(64, min_len=1)]
+    match_id: Annotated[str, MATCH_ID]
     position: Annotated[Position, POSITION]
     clocks: Annotated[Clocks, Struct(Clocks)]
     prompts: Annotated[tuple[dict[str, Any], ...], ListOf(PROMPT, 8)]
@@ -342,7 +360,7 @@ class MatchEnded:
     """The match is over: final score, winner (nil for a draw) and the MATCH_ENDED reason."""
 
     code: Annotated[str, ROOM_CODE]
-    match_id: Annotated[str, Str(64, min_len=1)]
+    match_id: Annotated[str, MATCH_ID]
     score: Annotated[Score, Struct(Score)]
     winner: Annotated[str | None, Opt(TEAM)]
     reason: Annotated[str, Str(64)]
@@ -383,6 +401,17 @@ class Error:
 
 
 @dataclass(frozen=True, slots=True)
+class Replay:
+    """The answer to GetReplay: ``scenario`` is the match as the JSON text ``sprtec export`` prints - a timed
+    scenario of docs/SCENARIOS.md and docs/SCENARIOS-EXTENSIONS.md that ``sprtec scenario`` and ``sprtec replay``
+    read - as one UTF-8 string (not a nested map: it is saved as it is). A running match's is as far as it has
+    been played. At most MAX_REPLAY_CHARS (960 KiB) characters; one frame, no compression, no parts."""
+
+    match_id: Annotated[str, MATCH_ID]
+    scenario: Annotated[str, Str(MAX_REPLAY_CHARS, min_len=2)]
+
+
+@dataclass(frozen=True, slots=True)
 class Pong:
     """The answer to Ping."""
 
@@ -403,6 +432,7 @@ CLIENT_MESSAGES: tuple[type, ...] = (
     Act,
     Rematch,
     Resync,
+    GetReplay,
     Ping,
 )
 SERVER_MESSAGES: tuple[type, ...] = (
@@ -417,6 +447,7 @@ SERVER_MESSAGES: tuple[type, ...] = (
     RematchOffered,
     Left,
     QueueStatus,
+    Replay,
     Error,
     Pong,
 )
@@ -434,6 +465,7 @@ ClientMessage = (
     | Act
     | Rematch
     | Resync
+    | GetReplay
     | Ping
 )
 ServerMessage = (
@@ -448,6 +480,7 @@ ServerMessage = (
     | RematchOffered
     | Left
     | QueueStatus
+    | Replay
     | Error
     | Pong
 )
