@@ -1,0 +1,121 @@
+"""A stored match as a SCENARIOS.md scenario: the one builder behind ``sprtec export`` and the server's ``Replay``.
+
+Why one module: the command line (``sprtec export --data DIR MATCH``) and the protocol (``GetReplay``) must hand
+out the same scenario for the same match, or a replay saved from the results screen could differ from the one
+an operator exports. Both call ``read_match`` then ``build_scenario`` here.
+
+Why the export is faithful: the server's engine is pure, and every input of a match is in its log (DESIGN.md:
+"the match log (seed, ruleset, actions) is therefore the replay"). A log entry is clock time, then one input
+(``server.store.LogEntry``), and ``shared.notation.log_entry_events`` writes each entry as the scenario entries
+it stands for. The scenario is ``timed`` (docs/SCENARIOS-EXTENSIONS.md) and starts from the stored initial
+position, which carries the ruleset, overrides and seed.
+
+The database is opened read-only through a connection of its own, so this may run in any thread (the server
+calls it through ``asyncio.to_thread``, off its event loop) and beside a running server: a running match
+exports as far as its log is committed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from shared import notation
+
+DATABASE = "sprtec.sqlite3"  # the file server.store.Store keeps in its data directory
+MATCH_ID = re.compile(r"[0-9a-f]{12}")  # server.lobby.new_match_id: 12 lower-case hex digits
+
+
+class ExportError(Exception):
+    """Why a match cannot be exported: ``code`` (``NO_DATA``, ``NO_MATCH``, ``BAD_LOG``) and a message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def to_json(self) -> dict[str, str]:
+        """The ``error`` object ``sprtec export`` prints."""
+        return {"code": self.code, "message": str(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """What the export reads of one match: its room, whether it is over, its initial position and its log rows
+    (kind, team, action, elapsed ms)."""
+
+    id: str
+    room_code: str
+    finished: bool
+    initial_position: dict[str, Any]
+    log: tuple[tuple[str, str | None, dict[str, Any] | None, int], ...]
+
+
+def read_match(data_dir: Path, match: str) -> StoredMatch:
+    """The stored match named by ``match`` (a match id or a room code), read through a read-only connection."""
+    path = data_dir / DATABASE
+    if not path.is_file():
+        raise ExportError("NO_DATA", f"no sprtec database in {data_dir} (expected {path})")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise ExportError("NO_DATA", f"cannot open {path}: {exc}") from None
+    try:
+        match_id = _match_id(conn, match)
+        row = conn.execute(
+            "SELECT initial_position, room_code, finished FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        if row is None:
+            raise ExportError("NO_MATCH", f"no match {match!r} in {path}")
+        rows = conn.execute(
+            "SELECT kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? ORDER BY idx", (match_id,)
+        ).fetchall()
+        log = tuple((str(k), t, None if a is None else json.loads(a), int(ms)) for k, t, a, ms in rows)
+        return StoredMatch(match_id, str(row[1]), bool(row[2]), json.loads(row[0]), log)
+    except sqlite3.Error as exc:
+        raise ExportError("NO_DATA", f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ExportError("BAD_LOG", f"match {match!r}: stored JSON is broken: {exc}") from None
+    finally:
+        conn.close()
+
+
+def build_scenario(stored: StoredMatch) -> notation.Scenario:
+    """The timed scenario of a stored match: its initial position, then each log entry's events in order."""
+    try:
+        position = notation.position_from_json(stored.initial_position, path="initial_position")
+        entries: list[notation.ScenarioEntry] = []
+        for index, (kind, team, action, elapsed_ms) in enumerate(stored.log):
+            try:
+                entries.extend(notation.log_entry_events(kind, team, action, elapsed_ms))
+            except notation.NotationError as exc:
+                raise ExportError("BAD_LOG", f"match {stored.id}, log entry {index}: {exc}") from None
+    except notation.NotationError as exc:
+        raise ExportError("BAD_LOG", f"match {stored.id}: {exc}") from None
+    return notation.Scenario(position, tuple(entries), timed=True)
+
+
+def scenario_text(stored: StoredMatch) -> str:
+    """The scenario as canonical JSON text, exactly the line ``sprtec export`` prints (without its newline)."""
+    return notation.dumps(notation.scenario_to_json(build_scenario(stored)))
+
+
+def export(data_dir: Path, match: str) -> notation.Scenario:
+    """The scenario of ``match`` (an id or a room code) stored under ``data_dir``."""
+    return build_scenario(read_match(data_dir, match))
+
+
+def _match_id(conn: sqlite3.Connection, match: str) -> str:
+    """``match`` itself when it is a match id, else the latest match of the room with that code."""
+    if MATCH_ID.fullmatch(match.strip().lower()):
+        return match.strip().lower()
+    code = "".join(ch for ch in match.upper() if ch.isalnum())  # as server.tokens.normalise_code stores it
+    row = conn.execute(
+        "SELECT id FROM matches WHERE room_code = ? ORDER BY started_at DESC, rowid DESC LIMIT 1", (code,)
+    ).fetchone()
+    if row is None:
+        raise ExportError("NO_MATCH", f"no match with id or room code {match!r}")
+    return str(row[0])
