@@ -17,6 +17,7 @@ without any server.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.view is not None:
         return _sample(args)
+    _exit_on_termination()
     app.prepare(args.screenshot)
     from client.local_server import LOCAL_URL, answers
     from client.practice import PrivateServer
@@ -70,6 +72,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if practice is not None:
             practice.stop()
+
+
+def _exit_on_termination() -> None:
+    """Turn SIGTERM and SIGHUP (a closed terminal) into a normal exit, so the ``finally`` blocks still stop the
+    bot and the private server this client started: a killed client must not leave them running."""
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, leave)
 
 
 def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) -> int:
