@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from server.abort import abort
 from server.constants import ABORT_LINGER_S, MAX_RATE_STRIKES, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.ratelimit import TokenBucket
+from server.replay_request import replay_frame
 from server.room import Member, Room, RoomError
 from server.store import Store
 from server.tokens import hash_token, new_token
@@ -34,6 +35,7 @@ from shared.protocol import (
     CloseCode,
     CreateRoom,
     Error,
+    GetReplay,
     Hello,
     JoinRoom,
     Leave,
@@ -80,6 +82,13 @@ class Session(Member):
         """Send one message; a connection that is already gone is ignored (its reader will clean up)."""
         try:
             await self.ws.send(encode(message))
+        except ConnectionClosed:
+            pass
+
+    async def send_frame(self, frame: bytes) -> None:
+        """Send one message encoded already (a Replay, checked against the frame size before)."""
+        try:
+            await self.ws.send(frame)
         except ConnectionClosed:
             pass
 
@@ -255,6 +264,8 @@ class Session(Member):
                     self._must_be_free()
                     await room.attach(self, own)
                 await room.resync(self, since)
+            case GetReplay(match_id=match_id):
+                await self.send_frame(await replay_frame(self.server.store.path.parent, match_id, self._follows))
             case _:
                 raise RoomError("UNKNOWN_MESSAGE", f"{type(message).__name__} is not a request")
 
@@ -263,6 +274,13 @@ class Session(Member):
         if self.room is None:
             raise RoomError("NOT_IN_ROOM", "join or watch a room first")
         return self.room
+
+    def _follows(self, code: str) -> bool:
+        """True when this player is in room ``code`` (seated or watching) or holds a seat there while away."""
+        if self.room is not None and self.room.code == code:
+            return True
+        room = self.server.lobby.registry.get(code)
+        return room is not None and room.seat_of_player(self.player_id) is not None
 
     def _must_be_free(self) -> None:
         """ALREADY_IN_ROOM unless the connection is in no room."""

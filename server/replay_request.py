@@ -1,0 +1,44 @@
+"""The server's answer to ``GetReplay``: the match's scenario, built off the event loop, as one ``Replay`` frame.
+
+Why a module of its own: the session only routes requests; reading a whole match log and writing it as JSON is
+work (tens of ms for a long match) that must not stall every room of the server, so both steps run in a thread
+(``asyncio.to_thread``) on a read-only connection of their own (``server.replay_export``, the code behind
+``sprtec export`` too). Who may have which replay (docs/PROTOCOL.md "Replay"): a finished match is public, like a
+Lichess game; a running one only goes to its room's coaches and spectators, so a private room's match cannot be
+followed from outside while it is played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from server import replay_export
+from server.room import RoomError
+from shared.protocol import MAX_REPLAY_CHARS, MAX_SERVER_FRAME, Replay, encode
+
+
+async def replay_frame(data_dir: Path, match_id: str, follows_room: Callable[[str], bool]) -> bytes:
+    """The encoded ``Replay`` of ``match_id``; ``follows_room(code)`` tells whether the asker coaches in or watches
+    room ``code``. Raises ``RoomError``: NO_MATCH, NOT_IN_ROOM, REPLAY_TOO_LARGE or INTERNAL (a broken log)."""
+    if not replay_export.MATCH_ID.fullmatch(match_id):
+        raise RoomError("NO_MATCH", f"no match has the id {match_id!r} (a match id is 12 hex digits)")
+    try:
+        stored = await asyncio.to_thread(replay_export.read_match, data_dir, match_id)
+        if not stored.finished and not follows_room(stored.room_code):
+            raise RoomError("NOT_IN_ROOM", f"match {match_id} is still being played: until it ends, only the "
+                                           "coaches and spectators of its room may have its replay")
+        text = await asyncio.to_thread(replay_export.scenario_text, stored)
+    except replay_export.ExportError as exc:
+        code = "INTERNAL" if exc.code == "BAD_LOG" else "NO_MATCH"  # NO_DATA: nothing was ever stored here
+        raise RoomError(code, f"no replay of match {match_id}: {exc}") from None
+    too_large = RoomError("REPLAY_TOO_LARGE", f"the replay of match {match_id} is {len(text)} characters, over the "
+                                              f"{MAX_REPLAY_CHARS} a Replay carries: ask the server's operator for "
+                                              "`sprtec export`")
+    if len(text) > MAX_REPLAY_CHARS:
+        raise too_large
+    frame = encode(Replay(match_id, text))
+    if len(frame) > MAX_SERVER_FRAME:  # only non-ASCII text can get here: characters are not bytes
+        raise too_large
+    return frame
