@@ -6,7 +6,8 @@ once per frame from whichever view is shown, hands lobby news to the lobby model
 joined a room → match; the match ended and its last move has played back → results; a rematch's new
 snapshot → match again; left the room → lobby. When the lobby asks to play the bot (``PlayBot``) it creates
 the private room and, once seated there, starts the bot for it (``client.bot_process``) — on the private
-practice server and on any other server alike — and stops it by pid when the match ends or we leave.
+practice server and on any other server alike — and stops it by pid when the match ends or we leave. The
+results screen's "Save replay" goes through ``client.replay_saver``, which takes the server's answer here.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import arcade
 from client.bot_process import BotProcess
 from client.lobby_model import QUIT, LobbyModel, PlayBot
 from client.lobby_view import LobbyView
-from client.local_server import is_local, replay_command
 from client.match_view import MatchView
 from client.net import NetLink
+from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
 from client.state import MatchState
@@ -47,6 +48,7 @@ class Navigator:
         self.state = MatchState()
         self.screen = ""
         self.first_request: object | None = None  # sent once welcomed (``--room``, ``--quick``)
+        self.saver = ReplaySaver(self.link.request)  # "Save replay" of the results screen now shown
 
     # ----------------------------------------------------------------- the link every view polls
     def poll(self, state: MatchState | None = None, now: float | None = None) -> None:
@@ -60,7 +62,8 @@ class Navigator:
             self._bot_news(message)
         self.link.poll(self.state, now)
         for message in self.link.other:
-            self.lobby.apply(message)
+            if not self.saver.take(message):
+                self.lobby.apply(message)
         self.link.other.clear()
         problem = self.bot.failed()
         if problem and problem != self.bot_problem:
@@ -115,11 +118,9 @@ class Navigator:
         self.screen = "results"
         if self.bot.plays(self.state.room):
             self.bot.stop()
-        replay = replay_command(ended.match_id) if is_local(self.link.client.url) else ""
-        if replay:
-            print(f"Replay this match: {replay}", flush=True)  # the window's text cannot be copied; this can
+        self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
-                                          replay))
+                                          lambda: self.saver.status))
 
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
@@ -135,13 +136,15 @@ class Navigator:
             self.lobby.error = "Not connected yet — try again in a moment"
 
     def choose(self, command: str) -> None:
-        """A results button: ask for the rematch, or go back to the lobby."""
+        """A results button: ask for the rematch, save the replay, or go back to the lobby."""
         if command == "rematch" and self.bot.plays(self.state.room) and self.bot_game is not None:
             game = self.bot_game
             self.leave()  # the bot plays one match: a rematch is a new private room with a new bot
             self.lobby_request(game)
         elif command == "rematch":
             self.link.request(Rematch())
+        elif command == "save" and self.link.ended is not None:
+            self.saver.ask(self.link.ended.match_id)
         elif command == "lobby":
             self.leave()
 

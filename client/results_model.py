@@ -1,8 +1,9 @@
 """What the results screen says at the end of a match: the headline from this client's seat, the score, the
-reason in words, the rematch state and the buttons (pure: no arcade).
+reason in words, the rematch state, the buttons and what became of "Save replay" (pure: no arcade).
 
 Why: the end of a match must read at a glance — who won, by how much, and why it ended (regular time,
-sudden death, a shoot-out, a forfeit) — and both coaches must see whether the other wants a rematch.
+sudden death, a shoot-out, a forfeit) — and both coaches must see whether the other wants a rematch. Anyone
+on the screen, coach or spectator, may keep the match as a replay file (``client.replay_saver``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Results:
     reason: str
     rematch: str
     options: tuple[tuple[str, str], ...]
-    replay: str = ""
+    saved: str = ""
 
 
 def reason_text(reason: str) -> str:
@@ -42,9 +43,9 @@ def reason_text(reason: str) -> str:
 
 
 def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
-          rematch: set[str] | frozenset[str] = frozenset(), replay: str = "") -> Results:
+          rematch: set[str] | frozenset[str] = frozenset(), saved: str = "") -> Results:
     """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
-    ``replay`` is the shell line that exports and replays it (only known for the local server)."""
+    ``saved`` is what became of "Save replay" (empty before it is pressed)."""
     names = {team: name.removesuffix(OFFLINE) for team, name in names.items()}  # a bot leaves once it is over
     if winner is None:
         headline = "A draw"
@@ -66,5 +67,6 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
     else:
         state = ""
         options.append(("Rematch", "rematch"))
+    options.append(("Save replay", "save"))
     options.append(("Back to the lobby", "lobby"))
-    return Results(headline, score, reason_text(reason), state, tuple(options), replay)
+    return Results(headline, score, reason_text(reason), state, tuple(options), saved)

@@ -1,10 +1,10 @@
-"""The results screen at the end of a match: who won, the score, why it ended, and rematch / back to the lobby
-(a VIEW module: it imports arcade).
+"""The results screen at the end of a match: who won, the score, why it ended, and rematch / save replay / back
+to the lobby (a VIEW module: it imports arcade).
 
 Why over the final position: the coaches still see how the match ended on the board, dimmed, while the
-result reads large in front of it. The words come from ``client.results_model``. On the local server the
-panel also tells how to export and replay the match (the same line is printed in the terminal, where it can
-be copied).
+result reads large in front of it. The words come from ``client.results_model``. Once "Save replay" is pressed,
+one line at the foot of the panel says where the file went and how to replay it (the same line is printed in
+the terminal, where it can be copied), or why it was not saved.
 """
 
 from __future__ import annotations
@@ -23,20 +23,20 @@ from shared.match import settings_of
 from shared.protocol import MatchEnded
 
 BUTTON_WIDTH = 320.0
-PANEL_HEIGHT = 340.0
-REPLAY_HEIGHT = 58.0  # the two lines that tell how to replay the match
+PANEL_HEIGHT = 400.0  # the words and three buttons
+SAVED_HEIGHT = 36.0  # the line that tells where the replay was saved
 
 
 class ResultsView(arcade.View):
-    """Shows ``ended`` for ``state``; ``choose`` receives ``rematch`` or ``lobby``."""
+    """Shows ``ended`` for ``state``; ``choose`` receives ``rematch``, ``save`` or ``lobby``."""
 
     def __init__(self, state: MatchState, ended: MatchEnded, choose: Callable[[str], None],
                  rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None,
-                 replay: str = "") -> None:
+                 saved: Callable[[], str] = str) -> None:
         """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame;
-        ``replay`` is the shell line that exports and replays the match (empty when unknown)."""
+        ``saved`` tells what became of "Save replay" (empty before it is pressed)."""
         super().__init__()
-        self.replay = replay
+        self.saved = saved
         self.state = state
         self.ended = ended
         self.choose = choose
@@ -51,7 +51,7 @@ class ResultsView(arcade.View):
         """The words of the screen now."""
         e = self.ended
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
-                                   self.state.names, self.rematch(), self.replay)
+                                   self.state.names, self.rematch(), self.saved())
 
     def on_update(self, delta_time: float) -> None:
         """Bring in news (a rematch offer, the new match)."""
@@ -76,7 +76,7 @@ class ResultsView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (12, 16, 22, 200))
         r = self.results()
         panel_w = min(width - 40.0, 720.0)
-        panel_h = min(height - 40.0, PANEL_HEIGHT + (REPLAY_HEIGHT if r.replay else 0.0))
+        panel_h = min(height - 40.0, PANEL_HEIGHT + (SAVED_HEIGHT if r.saved else 0.0))
         left, bottom = (width - panel_w) / 2, (height - panel_h) / 2
         arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, panel_h, palette.PANEL)
         arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, panel_h, palette.WARNING, 2)
@@ -91,20 +91,19 @@ class ResultsView(arcade.View):
         for i, b in enumerate(self.buttons):
             lit = self.hover is not None and b.contains(*self.hover)
             draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 15)
-        self._draw_replay(r.replay, left, bottom, panel_w)
-        self.texts.draw("keys", "R rematch   Esc back to the lobby", width - 14, 14, palette.TEXT_DIM, 11, "right")
+        self._draw_saved(r.saved, left, bottom, panel_w)
+        self.texts.draw("keys", "R rematch   S save replay   Esc back to the lobby", width - 14, 14,
+                        palette.TEXT_DIM, 11, "right")
 
-    def _draw_replay(self, replay: str, left: float, bottom: float, panel_w: float) -> None:
-        """At the foot of the panel: how to watch this match again, shrunk to fit the panel's width."""
-        if not replay:
-            self.texts.draw("replay.title", "", 0, 0)
-            self.texts.draw("replay", "", 0, 0)
+    def _draw_saved(self, saved: str, left: float, bottom: float, panel_w: float) -> None:
+        """At the foot of the panel: where the replay went (or why not), shrunk to fit the panel's width."""
+        if not saved:
+            self.texts.draw("saved", "", 0, 0)
             return
-        arcade.draw_line(left + 16, bottom + REPLAY_HEIGHT, left + panel_w - 16, bottom + REPLAY_HEIGHT,
+        arcade.draw_line(left + 16, bottom + SAVED_HEIGHT, left + panel_w - 16, bottom + SAVED_HEIGHT,
                          (90, 100, 116, 255), 1)
-        self.texts.draw("replay.title", "Replay it later, in the folder where `make run` runs (the line is in your "
-                        "terminal too):", left + 16, bottom + 34, palette.TEXT_DIM, 11)
-        label = self.texts.get("replay", replay, left + 16, bottom + 12, palette.TEXT, 11.5, bold=True)
+        colour = palette.WARNING if saved.startswith("Replay not saved") else palette.TEXT
+        label = self.texts.get("saved", saved, left + 16, bottom + 12, colour, 11.5, bold=True)
         while label.content_width > panel_w - 32 and label.font_size > 7:
             label.font_size -= 0.5
         label.draw()
@@ -120,9 +119,11 @@ class ResultsView(arcade.View):
             self.choose(hit.command)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """R asks for (or accepts) the rematch; Escape goes back to the lobby."""
+        """R asks for (or accepts) the rematch; S saves the replay; Escape goes back to the lobby."""
         commands = {c for _, c in self.results().options}
         if symbol == arcade.key.R and "rematch" in commands:
             self.choose("rematch")
+        elif symbol == arcade.key.S and "save" in commands:
+            self.choose("save")
         elif symbol == arcade.key.ESCAPE:
             self.choose("lobby")

@@ -1,15 +1,15 @@
 """Playing the bot and the local server without a screen: the lobby's entry, the bot's command line, the local
-server's probe and the replay line the results give."""
+server's probe."""
 
 from __future__ import annotations
 
 import socket
 import sys
 
-from client import hud_model, results_model, samples
+from client import hud_model, samples
 from client.bot_process import BotProcess, bot_command
 from client.lobby_model import LobbyModel, PlayBot
-from client.local_server import answers, is_local, replay_command
+from client.local_server import answers
 from client.state import MatchState
 from shared.protocol import CreateRoom, RoomList, Welcome
 
@@ -86,16 +86,6 @@ def test_the_probe_gives_up_quickly_where_no_server_listens():
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     assert not answers(f"ws://127.0.0.1:{port}/")
-
-
-def test_only_the_local_default_server_gets_the_replay_line():
-    """127.0.0.1 or localhost on 8765 is local; the results carry the export-and-replay line with the match id."""
-    assert is_local("ws://127.0.0.1:8765/") and is_local("ws://localhost:8765")
-    assert not is_local("ws://127.0.0.1:9000/") and not is_local("ws://example.org:8765/")
-    line = replay_command("da8e7ecba880")
-    assert line == "sprtec export --data ./data da8e7ecba880 > match.json && sprtec replay match.json"
-    shown = results_model.build(0, 0, None, "DRAW", "home", {"home": "Jana", "away": "bot (offline)"}, replay=line)
-    assert shown.replay == line and shown.score == "Jana  0 : 0  bot"
 
 
 def test_the_hud_waits_for_the_bot_not_for_a_friend_with_the_code():
