@@ -86,7 +86,6 @@ WATCH: dict[str, int] = {
 }
 
 _BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
-_NO_SENSORS = pymunk.ShapeFilter(mask=pymunk.ShapeFilter.ALL_MASKS() ^ CAT_SENSOR)  # queries that must skip sensors
 
 _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a batch read
 
@@ -250,13 +249,31 @@ def _sensor_specs() -> tuple[tuple[object, Sensed, pymunk.ShapeFilter], ...]:
     return tuple(out)
 
 
-def _sensor_finaliser(static: pymunk.Body) -> Callable[[object], None]:
-    """What frees a sensor made through Chipmunk: what pymunk does for its own shapes (leave the space
-    if still in one, detach, free). It holds the static body, so the body outlives the shape as it does
-    for a pymunk shape."""
+@cache
+def _wall_specs() -> tuple[tuple[tuple[float, float], tuple[float, float], float, int, str], ...]:
+    """``walls`` ready for building, computed once: (a, b, radius, collision type, name) in insertion order."""
+    return tuple((w.a, w.b, w.radius, _KIND_TYPE[w.name.split(":", 1)[0]], w.name) for w in walls())
+
+
+@cache
+def _wall_boxes() -> tuple[tuple[float, float, float, float], ...]:
+    """Per wall (``walls`` order) a box that contains its thick segment: a prefilter for the t0 query
+    (``_touching_at_start``), widened by a micrometre so it never misses what Chipmunk's box would hold."""
+    out = []
+    for w in walls():
+        pad = w.radius + 1e-3
+        out.append((min(w.a[0], w.b[0]) - pad, min(w.a[1], w.b[1]) - pad,
+                    max(w.a[0], w.b[0]) + pad, max(w.a[1], w.b[1]) + pad))
+    return tuple(out)
+
+
+def _static_finaliser(static: pymunk.Body) -> Callable[[object], None]:
+    """What frees a static shape made through Chipmunk (a wall or a sensor): what pymunk does for its own
+    shapes (leave the space if still in one, detach, free). It holds the static body, so the body
+    outlives the shape as it does for a pymunk shape."""
 
     def free(pointer: object, body: pymunk.Body = static) -> None:  # ``body``: held, never used
-        """Free the sensor at ``pointer`` the way pymunk frees its own shapes."""
+        """Free the shape at ``pointer`` the way pymunk frees its own shapes."""
         cspace = _lib.cpShapeGetSpace(pointer)
         if cspace != _ffi.NULL:
             _lib.cpSpaceRemoveShape(cspace, pointer)
@@ -321,7 +338,7 @@ class _Built:
     constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
     names: dict[object, str]
     sensors: dict[object, Sensed]
-    sensor_shapes: list[object]
+    static_shapes: list[object]  # made through Chipmunk: the walls (``walls`` order), then the sensors
 
 
 def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
@@ -338,7 +355,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     values, _ = _materials(settings)
     names: dict[object, str] = {}
     sensors_of: dict[object, Sensed] = {}
-    sensor_shapes: list[object] = []  # the sensors' Chipmunk shapes, freed with the space
+    static_shapes: list[object] = []  # the walls' then the sensors' Chipmunk shapes, freed with the space
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
@@ -366,18 +383,24 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         bodies.append(body)
         shapes.append(shape)
         constraints.append((pivot, gear))
-    for wall in walls():
-        seg = pymunk.Segment(static, wall.a, wall.b, wall.radius)
-        kind = _KIND_TYPE[wall.name.split(":", 1)[0]]
-        seg.elasticity, seg.friction = values[kind]
-        seg.collision_type = kind
-        space.add(seg)
-        names[seg._shape] = wall.name
+    # Walls and sensors are made and added through Chipmunk directly, with the same calls in the same
+    # order as pymunk's Segment, setters and add (so the same Chipmunk state): pymunk's shape classes,
+    # setters and add cost several times the C calls, and nothing asks pymunk for a static shape
+    # (callbacks know shapes by pointer, the t0 query goes through ``static_shapes``).
+    cspace, cstatic, free = space._space, static._body, _static_finaliser(static)
+    gc, add_shape = _ffi.gc, _lib.cpSpaceAddShape
+    new_segment = _lib.cpSegmentShapeNew
+    set_e, set_u, set_type = _lib.cpShapeSetElasticity, _lib.cpShapeSetFriction, _lib.cpShapeSetCollisionType
+    for a, b, radius, kind, name in _wall_specs():
+        pointer = gc(new_segment(cstatic, a, b, radius), free)
+        e, u = values[kind]
+        set_e(pointer, e)
+        set_u(pointer, u)
+        set_type(pointer, kind)
+        add_shape(cspace, pointer)
+        names[pointer] = name
+        static_shapes.append(pointer)
     if sensors:
-        # Sensors are made and added through Chipmunk directly: pymunk's shape classes, add, sensor and
-        # filter setters cost several times the C calls (~0.1 ms a move for the 17), and nothing asks
-        # pymunk for a sensor (callbacks know shapes by pointer, the t0 query filters sensors out).
-        cspace, cstatic, free = space._space, static._body, _sensor_finaliser(static)
         for vertices, sensed, shape_filter in _sensor_specs():
             if isinstance(vertices, tuple):
                 made = _lib.cpSegmentShapeNew(cstatic, vertices[0], vertices[1], 0.0)
@@ -388,7 +411,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
             _lib.cpShapeSetFilter(pointer, shape_filter)  # the callbacks know sensors by pointer: no collision type
             _lib.cpSpaceAddShape(cspace, pointer)
             sensors_of[pointer] = sensed
-            sensor_shapes.append(pointer)
+            static_shapes.append(pointer)
     index = {name: i for i, (name, *_rest) in enumerate(specs)}
     if flick.stone in index:
         vx, vy = flick.vx, flick.vy
@@ -399,7 +422,7 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
         bodies[index[flick.stone]].velocity = (vx, vy)
     return _Built(
         space, tuple(s[0] for s in specs), tuple(s[3] for s in specs), bodies, shapes, constraints, names, sensors_of,
-        sensor_shapes
+        static_shapes
     )
 
 
@@ -469,16 +492,20 @@ class _Move:
                 dy, limit = pos[j][1] - yi, radii[i] + radii[j] + gap
                 if dx <= limit and -limit <= dy <= limit and math.hypot(dx, dy) <= limit:
                     found.add(_pair(b.bodies[i], b.bodies[j]))
+        boxes, info = _wall_boxes(), _ffi.new("cpPointQueryInfo *")
         for i, (x, y) in enumerate(pos):
             r = b.radii[i] + gap
             near_goal = abs(x) + r >= g.GOAL_LINE_X and abs(y) <= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE + r
             if g.disc_inside_board(x, y, r) and not near_goal:
                 continue
-            box = pymunk.BB(x - r, y - r, x + r, y + r)
-            for shape in self.space.bb_query(box, _NO_SENSORS):
-                if shape.body is self.space.static_body:
-                    if shape.point_query((x, y)).distance <= b.radii[i] + gap:
-                        found.add(_pair(b.bodies[i], self.names[shape._shape]))
+            # the walls whose boxes meet the disc's box (what a bb_query of the static shapes would give),
+            # measured with Chipmunk's own point query
+            x0, y0, x1, y1 = x - r, y - r, x + r, y + r
+            for k, (bx0, by0, bx1, by1) in enumerate(boxes):
+                if bx0 <= x1 and x0 <= bx1 and by0 <= y1 and y0 <= by1:
+                    shape = b.static_shapes[k]
+                    if _lib.cpShapePointQuery(shape, (x, y), info) <= b.radii[i] + gap:
+                        found.add(_pair(b.bodies[i], self.names[shape]))
         return found
 
     # ------------------------------------------------------------------ handlers
@@ -653,13 +680,14 @@ class _Move:
 
     def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
-        sa, sb = arb.shapes
-        pair = _pair(self.names[sa._shape], self.names[sb._shape])
+        sa, sb = _shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
+        pair = _pair(self.names[sa], self.names[sb])
         if pair in self.watch_slow:
-            ti, n = arb.total_impulse, arb.normal
+            ti, n = _lib.cpArbiterTotalImpulse(arb._arbiter), _lib.cpArbiterGetNormal(arb._arbiter)
             impulse = abs(ti.x * n.x + ti.y * n.y)
             if impulse > self.settings.contact_impulse_threshold:
-                va, vb = sa.body.velocity, sb.body.velocity
+                va = _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sa))
+                vb = _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sb))
                 speed = abs((va.x - vb.x) * n.x + (va.y - vb.y) * n.y)
                 step = _lib.cpSpaceGetTimestamp(self.cspace)
                 self.events.append(Contact(step, pair[0], pair[1], True, impulse, speed))

@@ -273,3 +273,38 @@ def test_I_4_goal_frame_and_net_stop_the_puck():
     for frame in record.keyframes:
         x, y = frame[-4] / 100, frame[-3] / 100
         assert not g.in_goal_interior(x, y, 0.0, 1)
+
+
+class _CountingLib:
+    """Chipmunk's cffi lib, counting ``cpShapeFree`` calls (everything else passes through)."""
+
+    def __init__(self, lib: object) -> None:
+        self.lib = lib
+        self.freed = 0
+
+    def __getattr__(self, name: str) -> object:
+        if name == "cpShapeFree":
+            def free(pointer: object) -> None:
+                self.freed += 1
+                self.lib.cpShapeFree(pointer)  # type: ignore[attr-defined]
+            return free
+        return getattr(self.lib, name)
+
+
+def test_static_shapes_made_through_chipmunk_are_freed_with_the_space(monkeypatch):
+    """Walls and sensors are made through Chipmunk, not pymunk: tearing the space down frees every one."""
+    import gc
+
+    from shared import physics
+
+    gc.collect()  # earlier tests' spaces must not be counted
+    counting = _CountingLib(physics._lib)
+    monkeypatch.setattr(physics, "_lib", counting)
+    position = _pos(basic_setup(), (0.0, 0.0))
+    built = physics.build_space(position, Flick("home", "h2", 2500.0, 0.0), S)
+    made = len(built.static_shapes)
+    assert made == len(walls()) + len(physics.region_sensors())
+    built.space.step(1 / S.step_hz)
+    del built
+    gc.collect()
+    assert counting.freed == made
