@@ -355,7 +355,10 @@ def build_space(position: Position, flick: Flick, settings: Settings, *, sensors
     values, _ = _materials(settings)
     names: dict[object, str] = {}
     sensors_of: dict[object, Sensed] = {}
-    static_shapes: list[object] = []  # the walls' then the sensors' Chipmunk shapes, freed with the space
+    # The walls' then the sensors' Chipmunk shapes. The space owns them, so they live exactly as long as
+    # it does, also when a caller keeps only ``.space`` (the bare side of ``sprtec bench physics``).
+    static_shapes: list[object] = []
+    space._sprtec_static_shapes = static_shapes  # type: ignore[attr-defined]
     static = space.static_body
     rs, ms = settings.stone_radius, settings.stone_mass
     specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]

@@ -308,3 +308,18 @@ def test_static_shapes_made_through_chipmunk_are_freed_with_the_space(monkeypatc
     del built
     gc.collect()
     assert counting.freed == made
+
+
+def test_static_shapes_live_as_long_as_the_space():
+    """A caller that keeps only the space (the bare side of ``sprtec bench physics``) still steps every wall."""
+    import gc
+
+    from shared import physics
+
+    position = _pos(basic_setup(), (0.0, 0.0))
+    space = physics.build_space(position, Flick("home", "h2", 2500.0, 0.0), S, sensors=False).space
+    gc.collect()
+    found: list[object] = []
+    handle = physics._ffi.new_handle(found)
+    physics._lib.cpSpaceEachShape(space._space, physics._lib.ext_cpSpaceShapeIteratorFunc, handle)
+    assert len(found) == len(position.stones) + 1 + len(walls())
