@@ -3,7 +3,8 @@ watch a match (on a private practice server: only the bot) — by mouse or keybo
 arcade).
 
 Why this split: every decision lives in ``client.lobby_model``; this view lays its items out as large
-buttons, lights the hovered or focused one, and hands requests to the navigator that owns the connection.
+buttons, lights the focused one (hovering moves the focus), and hands requests to the navigator that owns
+the connection.
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ class LobbyView(arcade.View):
         self.buttons = [b for _, b in laid]
         hint = ""
         for i, (item, b) in enumerate(laid):
-            lit = b.enabled and ((self.hover is not None and b.contains(*self.hover)) or i == self.model.focus)
+            # one lit item: the focus (hovering moves it), so a pointer left over another item after a screen
+            # change does not light a second one
+            lit = b.enabled and i == self.model.focus
             if lit:
                 hint = item.hint
             self._item(i, item, b, lit)
@@ -121,7 +124,7 @@ class LobbyView(arcade.View):
         self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
-        """One item as a large button: lit when hovered or focused, arrows on a choice."""
+        """One item as a large button: lit when focused, arrows on a choice."""
         size = 12.5 if item.kind == "room" else 16 if b.height >= 40 else 13
         label = f"◀   {item.label}   ▶" if item.kind == "choice" else item.label
         draw_menu_button(self.texts, f"item{index}", b, lit, label, size, bold=item.kind != "room")

@@ -79,6 +79,19 @@ def test_lobby_menu_shows_its_items_and_the_hovered_one_lights_up(window, tmp_pa
     assert bright_pixels(image, (400, HEIGHT - 90, 880, HEIGHT - 10)) > 500  # the title
 
 
+def test_a_pointer_left_over_an_item_after_a_screen_change_lights_only_the_focus(window, tmp_path):
+    """After a click opens a new menu, the item under the resting pointer stays plain; only the focus is lit."""
+    view = LobbyView(_lobby(), lambda request: None)
+    window.show_view(view)
+    render(window, view, tmp_path / "lobby-rest-first.png")
+    laid = view.layout()
+    second = laid[1][1]
+    view.hover = (second.left + 20, second.bottom + 5)  # where the pointer rests, no motion event since
+    image = render(window, view, tmp_path / "lobby-rest.png")
+    assert near(at(image, laid[0][1].left + 6, laid[0][1].bottom + 6), FILL_LIT[:3])
+    assert near(at(image, second.left + 6, second.bottom + 6), FILL[:3], 25)
+
+
 def test_lobby_click_sends_the_request_of_the_item_under_the_pointer(window, tmp_path):
     """A click on 'Quick match' hands QuickMatch to the sender."""
     sent: list[object] = []
