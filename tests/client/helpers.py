@@ -1,7 +1,13 @@
-"""Small builders shared by the client tests: move records with hand-written keyframes and basic positions."""
+"""Small builders shared by the client tests: move records with hand-written keyframes, basic positions, and a
+real ``sprtec serve`` process for the live tests."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from client.practice import ServerProcess
 from shared.events import Intervention, MoveRecord
 from shared.formation import basic_setup
 from shared.model import Position
@@ -20,3 +26,16 @@ def record(bodies: tuple[str, ...], frames: list[list[tuple[int, int, int, int]]
 def basic_position(**changes: object) -> Position:
     """The basic setup of a fresh match, with field overrides."""
     return Position(stones=basic_setup(-1), **changes)  # type: ignore[arg-type]
+
+
+@contextmanager
+def served(data: Path, workers: int | None) -> Iterator[str]:
+    """``sprtec serve --port 0`` with its data in ``data``; yields its URL and stops it by pid afterwards."""
+    server = ServerProcess(data, workers=workers)
+    server.start()
+    try:
+        url = server.wait(60)
+        assert url is not None, server.error
+        yield url
+    finally:
+        server.stop()

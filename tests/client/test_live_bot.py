@@ -21,12 +21,12 @@ from client.lobby_model import LobbyModel, PlayBot  # noqa: E402
 from client.match_view import MatchView  # noqa: E402
 from client.navigator import Navigator  # noqa: E402
 from client.net import NetClient, NetLink  # noqa: E402
-from client.practice import ServerProcess  # noqa: E402
 from client.results_view import ResultsView  # noqa: E402
 from client.sound import Sounds  # noqa: E402
 from client.state import MatchState  # noqa: E402
 from shared.match import prompts as engine_prompts  # noqa: E402
 from shared.protocol import CreateRoom, Watch  # noqa: E402
+from tests.client.helpers import served  # noqa: E402
 
 SETTINGS = {"period_ms": 8000, "move_clock_ms": 2000}
 MATCH_S = 40.0
@@ -36,14 +36,8 @@ PULL_MM = 110.0  # a firm slingshot pull: about two thirds of full power
 @pytest.fixture
 def url(tmp_path: Path) -> Iterator[str]:
     """``sprtec serve`` as ``make run`` starts it (default workers), on a free port with its data in tmp."""
-    server = ServerProcess(tmp_path / "data", workers=None)
-    server.start()
-    try:
-        line = server.wait(60)
-        assert line is not None, server.error
+    with served(tmp_path / "data", workers=None) as line:
         yield line
-    finally:
-        server.stop()
 
 
 @pytest.fixture

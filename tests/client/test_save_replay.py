@@ -16,11 +16,11 @@ from client import app, replay_model  # noqa: E402
 from client.lobby_model import LobbyModel  # noqa: E402
 from client.navigator import Navigator  # noqa: E402
 from client.net import NetClient, NetLink  # noqa: E402
-from client.practice import ServerProcess  # noqa: E402
 from client.results_view import ResultsView  # noqa: E402
 from client.sound import Sounds  # noqa: E402
 from client.state import MatchState  # noqa: E402
 from shared.protocol import CreateRoom, JoinRoom  # noqa: E402
+from tests.client.helpers import served  # noqa: E402
 
 # One 2-second period in which nobody flicks: the move clocks run out and the period ends, a real logged match.
 SETTINGS = {"period_ms": 2000, "move_clock_ms": 400}
@@ -30,14 +30,8 @@ DEADLINE_S = 20.0
 @pytest.fixture
 def url(tmp_path: Path) -> Iterator[str]:
     """``sprtec serve`` on a free port with its data in tmp (physics in-line)."""
-    server = ServerProcess(tmp_path / "data", workers=0)
-    server.start()
-    try:
-        line = server.wait(60)
-        assert line is not None, server.error
+    with served(tmp_path / "data", workers=0) as line:
         yield line
-    finally:
-        server.stop()
 
 
 @pytest.fixture
