@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from server import engine
@@ -23,10 +24,12 @@ from server.constants import CHECKPOINT_EVERY
 from server.store import Checkpoint, LogEntry
 from shared import match as rules
 from shared import notation
+from shared.match import Prompt
 from shared.model import Position, Team
 from shared.outcome import Decision, RuleError
 from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score, encode
 from shared.protocol.trajectory import Trajectory
+from shared.rulesets import Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +43,7 @@ class Stamp:
     turn_used: int  # move-clock time the team to move had used before the entry
     move_clock_ms: int  # the ruleset's move clock (0: none)
     absent: bool  # a coach is away: the clocks are paused
+    settings: Settings  # the room's settings: the prompts' deadlines (ms_left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +70,29 @@ class Resolved:
     checkpoint: Checkpoint | None = None  # every CHECKPOINT_EVERY entries: the position to store with this one
 
 
-def prompts_of(position: Position) -> tuple[dict[str, object], ...]:
-    """The choices awaited in ``position``, as protocol dicts (kind, team, options, default action)."""
+def deadline_ms(settings: Settings, prompt: Prompt) -> int:
+    """Clock time after the last entry at which ``prompt``'s default applies (its ``deadline`` setting).
+
+    Why one function: the room's timer and the ``ms_left`` sent with each prompt must name the same moment.
+    """
+    return int(getattr(settings, prompt.deadline, settings.choice_timeout_ms))
+
+
+def prompts_of(
+    position: Position, settings: Settings, left: Callable[[int], int]
+) -> tuple[dict[str, object], ...]:
+    """The choices awaited in ``position``, as protocol dicts (kind, team, options, default action, ms_left).
+
+    ``left`` turns a prompt's clock deadline (``deadline_ms``) into the milliseconds left, when the message is
+    sent, until the server applies the default: the room knows its clocks, the worker the move's playback.
+    """
     return tuple(
         {
             "kind": prompt.kind,
             "team": prompt.team,
             "options": list(prompt.options),
             "default": None if prompt.default is None else engine.action_json(prompt.default),
+            "ms_left": None if prompt.default is None else max(0, left(deadline_ms(settings, prompt))),
         }
         for prompt in rules.prompts(position)
     )
@@ -95,7 +114,10 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
     paused = stamp.absent or after.result is not None
     action = notation.action_from_json(entry.action) if entry.kind == "action" and entry.action is not None else None
     trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
-    prompts = prompts_of(after)
+    # The clock restarts at the entry and runs only once the clients' playback of the move ends (D3); paused, it
+    # waits: the wall time left at the broadcast is the deadline plus the playback (just the deadline if paused).
+    playback = 0 if paused else outcome.duration_ms
+    prompts = prompts_of(after, stamp.settings, lambda deadline: deadline + playback)
     decisions, duration = outcome.decisions, outcome.duration_ms
     checkpoint = None
     if (entry.index + 1) % CHECKPOINT_EVERY == 0 and after.result is None:

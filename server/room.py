@@ -52,10 +52,11 @@ RESIGN_REASON = "RESIGNED"
 class RoomError(Exception):
     """A request the room refuses: an Error code of the protocol and a message a person understands."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_ms: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_ms = retry_ms  # the Error's retry_ms: how long to wait before the same request can succeed
 
 
 class Member:
@@ -173,8 +174,23 @@ class Room:
         return [m for m in self.connected.values() if m is not None] + list(self.spectators)
 
     def prompts(self) -> tuple[dict[str, Any], ...]:
-        """The choices awaited now, as protocol dicts (kind, team, options, default action)."""
-        return moves.prompts_of(self.match.position)
+        """The choices awaited now, as protocol dicts (kind, team, options, default action, ms_left)."""
+        return moves.prompts_of(self.match.position, self.settings, self._ms_left)
+
+    def _ms_left(self, deadline: int) -> int:
+        """Wall ms from now until the clock reaches ``deadline`` (clock ms after the last entry), as the timer sees it.
+
+        Why the clock and not the wall: the room's timer applies a default when the match clock reaches the
+        prompt's deadline, and that clock stops during a playback and while paused. Running, this is the wall time
+        to that moment (playback included); paused (an absent coach), the clock time still left, which the
+        client shows frozen while the Clocks say ``paused``.
+        """
+        if not self.match.started:
+            return deadline
+        wall = self.mclock.wall_deadline(deadline)
+        if wall is None:
+            return max(0, deadline - self.mclock.used())
+        return max(0, wall - self.clock.now_ms())
 
     def clocks(self) -> Clocks:
         """The clocks as they stand now (clients count down locally from this)."""
@@ -383,7 +399,8 @@ class Room:
         """
         left = self.match.moving_until - self.clock.now_ms()
         if left > 0:
-            raise RoomError("ACTION_NOT_ALLOWED", f"the board is still moving (D3): wait {left} ms for the move to end")
+            message = f"the board is still moving (D3): wait {left} ms for the move to end"
+            raise RoomError("ACTION_NOT_ALLOWED", message, retry_ms=left)
 
     async def _run_entry(self, entry: LogEntry, team: Team) -> moves.Resolved:
         """Resolve, persist and broadcast one entry (lock held). A refused action is logged only for its clock part.
@@ -400,6 +417,7 @@ class Room:
             state.turn_used,
             self.settings.move_clock_ms,
             bool(state.absent),
+            self.settings,
         )
         try:
             resolved = await self.engine.resolve(state.position, entry, stamp)
@@ -484,7 +502,7 @@ class Room:
         for prompt in rules.prompts(position):
             if prompt.default is None:
                 continue  # an offer: nothing happens when nobody takes it
-            ms = int(getattr(self.settings, prompt.deadline, self.settings.choice_timeout_ms))
+            ms = moves.deadline_ms(self.settings, prompt)
             default = engine.action_json(prompt.default)
             events.append((ms, 1, LogEntry(state.log_len, "action", prompt.team, default, ms)))
         if self.settings.move_clock_ms > 0 and position.part.kind != "break":

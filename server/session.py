@@ -92,9 +92,9 @@ class Session(Member):
         except ConnectionClosed:
             pass
 
-    async def error(self, code: str, message: str, ref: str | None) -> None:
-        """Refuse one request; the connection stays usable."""
-        await self.send(Error(code, message[:500], ref))
+    async def error(self, code: str, message: str, ref: str | None, retry_ms: int | None = None) -> None:
+        """Refuse one request; the connection stays usable (``retry_ms``: when the same request may succeed)."""
+        await self.send(Error(code, message[:500], ref, retry_ms))
 
     async def close(self, code: int, reason: str) -> None:
         """Close the connection with a code and a reason."""
@@ -192,7 +192,7 @@ class Session(Member):
             try:
                 await self._dispatch(message)
             except RoomError as exc:
-                await self.error(exc.code, exc.message, ref)
+                await self.error(exc.code, exc.message, ref, exc.retry_ms)
             except ConnectionClosed:
                 raise
             except Exception:  # a bug must not kill the connection's task or touch other rooms

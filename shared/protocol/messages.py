@@ -103,7 +103,7 @@ TRAJECTORY = Convert(
     lambda: decode_trajectory,
     "trajectory: see Trajectory",
 )
-PROMPT = MapOf(Str(32), Json(depth=3, max_len=32, max_str=64), 16)  # {kind, team, options, default}
+PROMPT = MapOf(Str(32), Json(depth=3, max_len=32, max_str=64), 16)  # {kind, team, options, default, ms_left}
 
 
 # --------------------------------------------------------------------------- nested records
@@ -393,11 +393,17 @@ class QueueStatus:
 
 @dataclass(frozen=True, slots=True)
 class Error:
-    """A request was refused; the connection stays usable. ``ref`` names the refused message type."""
+    """A request was refused; the connection stays usable. ``ref`` names the refused message type.
+
+    ``retry_ms``: the same request may succeed once this many ms have passed since the Error was sent (the
+    D3 refusal of an Act sets it to the rest of the move's playback); nil when waiting does not help (and from
+    older servers, which leave it out).
+    """
 
     code: Annotated[str, Str(32, choices=ERROR_CODES)]
     message: Annotated[str, Str(500)]
     ref: Annotated[str | None, Opt(Str(32))]
+    retry_ms: Annotated[int | None, Opt(MS)] = None
 
 
 @dataclass(frozen=True, slots=True)

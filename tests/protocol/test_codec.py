@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +17,9 @@ from shared.protocol import (
     SERVER_MESSAGES,
     Act,
     CreateRoom,
+    Error,
     Hello,
+    MovePlayed,
     Ping,
     ProtocolError,
     QuickMatch,
@@ -23,6 +27,7 @@ from shared.protocol import (
     decode,
     encode,
 )
+from shared.protocol.docgen import examples
 from tests.protocol.strategies import messages, records
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -212,3 +217,23 @@ def test_a_quick_match_of_an_older_client_decodes_without_settings() -> None:
     sent = QuickMatch("quick", {"period_ms": 20_000})
     assert decode(encode(sent)) == sent
     assert _code(_frame(t="QuickMatch", ruleset="quick", settings={"period_ms": [[1]]})) == "BAD_MESSAGE"
+
+
+def test_an_error_of_an_older_server_decodes_without_retry_ms() -> None:
+    """Error without ``retry_ms`` (older servers) decodes with nil; a D3 wait travels as an int of ms."""
+    assert decode(_frame(t="Error", code="NOT_YOUR_TURN", message="away is to move", ref="Act")) == Error(
+        "NOT_YOUR_TURN", "away is to move", "Act"
+    )
+    waited = Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 40 ms", "Act", 40)
+    assert decode(encode(waited)) == waited
+    assert _code(_frame(t="Error", code="NOT_YOUR_TURN", message="x", ref=None, retry_ms=-1)) == "BAD_MESSAGE"
+
+
+def test_prompts_with_and_without_ms_left_decode() -> None:
+    """A prompt map with ``ms_left`` (nil for an offer) and one of an older server without it both decode."""
+    ms_left = {"kind": "choose_exclusion", "team": "home", "options": ["h5"], "default": None, "ms_left": 700}
+    offer = {"kind": "count", "team": "away", "options": [], "default": None, "ms_left": None}
+    old = {"kind": "choose_exclusion", "team": "home", "options": ["h5"], "default": None}
+    played = next(msg for _, msg in examples() if isinstance(msg, MovePlayed))
+    sent = replace(played, prompts=(ms_left, offer, old))
+    assert decode(encode(sent)).prompts == (ms_left, offer, old)  # type: ignore[union-attr]
