@@ -72,10 +72,10 @@ class MatchView(arcade.View):
         position = self.state.position
         if position is None or self.state.locked(now):
             return ()
-        key = (id(position), self.state.version)
+        key = (id(position), self.state.version, id(self.state.prompt_clocks))
         if key != self._choices_for:
             self._choices_for = key
-            self._choices = prompts.choices(position, self.state.seat, now)
+            self._choices = prompts.choices(position, self.state.seat, now, self.state.prompt_clocks)
         return self._choices
 
     # ----------------------------------------------------------------- loop
@@ -196,11 +196,11 @@ class MatchView(arcade.View):
         else:
             awaited = sum(1 for c in found if c.deadline is not None)
             more = f"  (+{awaited - 1} more)" if awaited > 1 else ""
-            self._prompt_panel(choice.title + more, "", choice.deadline, choice.seconds, choice.options, width,
+            self._prompt_panel(choice.title + more, "", choice.left(now), choice.seconds, choice.options, width,
                                now=now)
         draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
 
-    def _prompt_panel(self, title: str, detail: str, deadline: float | None, seconds: float,
+    def _prompt_panel(self, title: str, detail: str, left_s: float | None, seconds: float,
                       options: tuple[tuple[str, str], ...], width: float, now: float, ok: bool = True) -> None:
         """A panel at the bottom right: the title, a detail line or countdown bar, and the option buttons."""
         panel_w = min(width - 28.0, max(420.0, width * 0.46))
@@ -212,9 +212,8 @@ class MatchView(arcade.View):
         while label.content_width > panel_w - 20 and label.font_size > 8:
             label.font_size -= 1
         label.draw()
-        if deadline is not None:
-            left_s = max(0.0, deadline - now)
-            share = left_s / seconds if seconds > 0 else 0.0
+        if left_s is not None:
+            share = min(1.0, left_s / seconds) if seconds > 0 else 0.0
             bar_w = panel_w - 80
             arcade.draw_lbwh_rectangle_filled(left + 10, bottom + height - 38, bar_w, 8, (60, 66, 76, 255))
             arcade.draw_lbwh_rectangle_filled(left + 10, bottom + height - 38, bar_w * share, 8,

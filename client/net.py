@@ -11,7 +11,6 @@ it reconnects with growing pauses and, once welcomed again, rejoins its room wit
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -44,8 +43,6 @@ from shared.protocol import (
 )
 
 PING_SECONDS = 15.0
-# The server's D3 refusal names how long the board still moves (server.room.Room._board_at_rest).
-STILL_MOVING = re.compile(r"still moving \(D3\): wait (\d+) ms")
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
 
@@ -247,15 +244,18 @@ class NetLink:
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
             state.add_move(message.trajectory, message.decisions, message.position, message.version, now)
+            if (state.queue[-1].version if state.queue else state.version) == message.version:
+                state.set_prompts(message.prompts, not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)
         elif isinstance(message, ClockUpdate):
+            state.run_prompts(not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)
         elif isinstance(message, Presence):
             self._presence(state, message.seats, message.spectators)
         elif isinstance(message, Error):
-            still = STILL_MOVING.search(message.message) if message.ref == "Act" else None
-            if still is not None and self._sent is not None:
-                state.hold_input(now + int(still.group(1)) / 1000)
+            # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
+            if message.ref == "Act" and message.retry_ms is not None and self._sent is not None:
+                state.hold_input(now + message.retry_ms / 1000)
                 self._again = self._sent
                 state.note("The board is still moving — your action goes once it stops")
                 return
@@ -302,6 +302,7 @@ class NetLink:
             state.note("A new match begins — you play the other end")
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
+        state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)
         self._clocks(state, snapshot.clocks, now)
         self._presence(state, snapshot.seats, snapshot.spectators)
 

@@ -8,8 +8,10 @@ uses — so the client offers exactly the choices the engine will accept, each w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from client.state import Clock
 from shared.match import prompts as engine_prompts
 from shared.match import settings_of
 from shared.model import (
@@ -56,10 +58,19 @@ class Choice:
     options: tuple[tuple[str, str], ...]
     deadline: float | None
     seconds: float = 0.0
+    clock: Clock | None = None  # the server's countdown (its ms_left), frozen while the match clocks are paused
+
+    def left(self, now: float) -> float | None:
+        """Seconds left at ``now`` before the server applies the default; None for an offer."""
+        if self.clock is not None:
+            return self.clock.at(now) / 1000.0
+        return None if self.deadline is None else max(0.0, self.deadline - now)
 
 
-def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice, ...]:
-    """The prompts of ``position`` for the coach in ``seat`` (none for spectators), timed from ``since``; at a
+def choices(position: Position, seat: Team | None, since: float,
+            clocks: Mapping[tuple[str, str], Clock] | None = None) -> tuple[Choice, ...]:
+    """The prompts of ``position`` for the coach in ``seat`` (none for spectators), each timed by the server's
+    countdown in ``clocks`` (by (kind, team), from its ``ms_left``) or, from older servers, from ``since``; at a
     restart before its first move, the offer to arrange the defenders (IV.1, D13). Choices the match waits
     for come first; optional actions (the arrangement, take the penalty, count, power-play swaps, goalie
     reset) follow with no countdown: the move clock times them."""
@@ -87,7 +98,12 @@ def choices(position: Position, seat: Team | None, since: float) -> tuple[Choice
         if prompt.default is None:  # an optional action (advantage, counting, swaps, goalie reset): no countdown
             found.append(Choice(prompt.kind, prompt.team, title, options, None))
         else:
-            found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
+            clock = (clocks or {}).get((prompt.kind, prompt.team))
+            if clock is None:
+                found.append(Choice(prompt.kind, prompt.team, title, options, since + timeout, timeout))
+            else:
+                deadline = clock.synced_at + clock.remaining_ms / 1000.0
+                found.append(Choice(prompt.kind, prompt.team, title, options, deadline, timeout, clock))
     awaited = [c for c in found if c.deadline is not None]
     offers = [c for c in found if c.deadline is None]
     if position.restart and not any(c.kind == "setup" for c in found):

@@ -86,6 +86,7 @@ class MatchState:
     part_clock: Clock | None = None
     move_clock: Clock | None = None
     prompts: tuple[Prompt, ...] = ()
+    prompt_clocks: dict[tuple[str, str], Clock] = field(default_factory=dict)  # (kind, team): the server's ms_left
     log: list[LogLine] = field(default_factory=list)
     angles: dict[str, float] = field(default_factory=dict)
     queue: deque[PendingMove] = field(default_factory=deque)
@@ -119,6 +120,23 @@ class MatchState:
         """Synchronise the part clock and the move clock (None hides a clock, e.g. the strict ruleset's move clock)."""
         self.part_clock = None if part_ms is None else Clock(part_ms, part_running, now)
         self.move_clock = None if move_ms is None else Clock(move_ms, True, now)
+
+    def set_prompts(self, prompts: Sequence[Mapping[str, object]], running: bool, now: float) -> None:
+        """Keep the server's countdown of each awaited prompt (``ms_left`` at ``now``, frozen unless ``running``).
+
+        Why: the server's timer applies the default, so its remaining time is the honest countdown; prompts of
+        older servers carry no ``ms_left`` and leave no clock (the view then counts choice_timeout_ms itself).
+        """
+        self.prompt_clocks = {
+            (str(p.get("kind")), str(p.get("team"))): Clock(ms, running, now)
+            for p in prompts
+            if type(ms := p.get("ms_left")) is int
+        }
+
+    def run_prompts(self, running: bool, now: float) -> None:
+        """The clocks paused or resumed without a move: the prompts' countdowns freeze or go on from ``now``."""
+        if self.prompt_clocks:
+            self.prompt_clocks = {key: Clock(c.at(now), running, now) for key, c in self.prompt_clocks.items()}
 
     def add_move(self, record: Trajectory | None, decisions: Sequence[Decision], position: Position, version: int,
                  now: float) -> None:

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from client import prompts
 from client.net import ConnectionEvent, NetClient, NetLink
 from client.state import MatchState
 from shared.model import Flick
-from shared.protocol import Act, Clocks, Error, Presence, Resync, RoomJoined, SeatInfo, Seats, Snapshot, decode, encode
+from shared.protocol import (
+    Act,
+    Clocks,
+    ClockUpdate,
+    Error,
+    Presence,
+    Resync,
+    RoomJoined,
+    SeatInfo,
+    Seats,
+    Snapshot,
+    decode,
+    encode,
+)
+from shared.referee.adjudicate import judge
 from tests.client.helpers import basic_position
+from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
 
 
 class FakeClient(NetClient):
@@ -82,7 +100,7 @@ def test_a_flick_refused_while_the_board_moves_waits_the_named_time_and_goes_aga
     flick = Flick("home", "h2", 1000.0, 0.0)
     link.send(flick)
     client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
-                           "Act"))
+                           "Act", 400))
     link.poll(state, now=0.1)
     assert state.locked(0.45) and not state.my_turn(0.45) and len(client.sent) == 1
     link.poll(state, now=0.45)
@@ -101,8 +119,64 @@ def test_a_refused_flick_is_not_sent_again_after_the_position_changed():
     link.poll(state, now=0.0)
     link.send(Flick("home", "h2", 1000.0, 0.0))
     client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
-                           "Act"))
+                           "Act", 400))
     client.inbox.put(_snapshot(8))
     link.poll(state, now=0.1)
     link.poll(state, now=1.0)
     assert len(client.sent) == 1 and not state.locked(1.0)
+
+
+def _prompted(ms_left: int | None, paused: bool = False) -> Snapshot:
+    """A Snapshot awaiting home's exclusion choice (a goalie foul), its prompt with ``ms_left`` when given."""
+    field = [stone(f"h{i}", x, y) for i, (x, y) in enumerate(((-100, 0), (-300, 150), (-300, -150), (-200, 0)), 2)]
+    start = position(*field, stone("h6", -350, 0), stone("a2", 0, 60), stone("a7", -380, 60))
+    at = judge(start, flick("h1", 0, 300), record(start, contact(6, "a7", "h1")), SETTINGS).position
+    at = replace(at, to_move="home")
+    prompt = {"kind": "choose_exclusion", "team": "home", "options": ["h6"], "default": None}
+    if ms_left is not None:
+        prompt["ms_left"] = ms_left
+    return replace(_snapshot(9), position=at, clocks=Clocks(60_000, 0, "home", paused), prompts=(prompt,))
+
+
+def _awaited(state: MatchState, now: float) -> prompts.Choice:
+    """The exclusion choice the view would show at ``now``."""
+    return next(c for c in prompts.choices(state.position, "home", now, state.prompt_clocks) if c.deadline is not None)
+
+
+def test_the_prompt_countdown_runs_from_the_servers_ms_left_and_freezes_while_paused():
+    """The countdown is arrival + ms_left (not choice_timeout_ms); a paused ClockUpdate freezes it, resuming goes on."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _prompted(3000)))
+    link.poll(state, now=10.0)
+    assert _awaited(state, 10.5).left(11.0) == 2.0
+    client.inbox.put(ClockUpdate("ABCD", Clocks(60_000, 0, "home", True)))
+    link.poll(state, now=11.0)
+    assert _awaited(state, 11.0).left(20.0) == 2.0
+    client.inbox.put(ClockUpdate("ABCD", Clocks(60_000, 0, "home", False)))
+    link.poll(state, now=20.0)
+    assert _awaited(state, 20.0).left(21.5) == 0.5
+
+
+def test_a_prompt_without_ms_left_counts_the_choice_timeout_from_when_it_is_shown():
+    """Older servers send no ms_left: the countdown is choice_timeout_ms from when the choice is computed."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _prompted(None)))
+    link.poll(state, now=10.0)
+    assert state.prompt_clocks == {}
+    assert _awaited(state, 10.5).left(11.0) == SETTINGS.choice_timeout_ms / 1000.0 - 0.5
+
+
+def test_a_refusal_without_retry_ms_is_only_noted():
+    """An Act refusal that names no wait (retry_ms nil) neither locks input nor sends the action again."""
+    client, state = FakeClient(), MatchState()
+    link = NetLink(client)
+    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
+    link.poll(state, now=0.0)
+    link.send(Flick("home", "h2", 1000.0, 0.0))
+    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act"))
+    link.poll(state, now=0.1)
+    link.poll(state, now=1.0)
+    assert len(client.sent) == 1 and not state.locked(0.2) and state.log[-1].kind == "error"
