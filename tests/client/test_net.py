@@ -47,12 +47,19 @@ def _snapshot(version: int = 5) -> Snapshot:
     return Snapshot("ABCD", version, "m1", basic_position(), Clocks(360_000, 30_000, "home", False), (), seats, 2)
 
 
-def test_room_joined_seats_the_coach_and_loads_the_snapshot():
-    """After RoomJoined the state has the seat, the position, the clocks, the names and the spectators."""
+
+def _joined(snapshot: Snapshot, seat: str = "home", token: str | None = "tok",
+            now: float = 0.0) -> tuple[FakeClient, MatchState, NetLink]:
+    """A link whose client has just joined room ABCD in ``seat`` with ``snapshot``, polled at ``now``."""
     client, state = FakeClient(), MatchState()
     link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot()))
-    link.poll(state, now=10.0)
+    client.inbox.put(RoomJoined("ABCD", seat, token, snapshot))
+    link.poll(state, now=now)
+    return client, state, link
+
+def test_room_joined_seats_the_coach_and_loads_the_snapshot():
+    """After RoomJoined the state has the seat, the position, the clocks, the names and the spectators."""
+    _client, state, _link = _joined(_snapshot(), now=10.0)
     assert (state.room, state.seat, state.version, state.spectators) == ("ABCD", "home", 5, 2)
     assert state.names == {"home": "Jana", "away": "Piotr (offline)"}
     assert state.part_clock.at(11.0) == 359_000 and state.move_clock.at(10.0) == 30_000
@@ -60,10 +67,7 @@ def test_room_joined_seats_the_coach_and_loads_the_snapshot():
 
 def test_actions_carry_the_version_they_were_decided_on():
     """A flick is sent as Act with the state's version."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
-    link.poll(state, now=0.0)
+    client, _state, link = _joined(_snapshot(7))
     link.send(Flick("home", "h2", 1000.0, 0.0))
     assert isinstance(client.sent[-1], Act) and client.sent[-1].version == 7
 
@@ -81,10 +85,7 @@ def test_errors_and_connection_news_reach_the_log_and_presence_updates():
 
 def test_version_gap_sends_resync():
     """When the state sees a gap, the link asks the server for what it missed."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "spectator", None, _snapshot(5)))
-    link.poll(state, now=0.0)
+    client, state, link = _joined(_snapshot(5), seat="spectator", token=None)
     state.add_move(None, [], basic_position(), 9, now=0.0)
     link.poll(state, now=0.0)
     assert client.sent == [Resync("ABCD", 5)] and not state.needs_resync
@@ -93,10 +94,7 @@ def test_version_gap_sends_resync():
 def test_a_flick_refused_while_the_board_moves_waits_the_named_time_and_goes_again():
     """After a reconnect the client may not know the last move still plays back on the server: its D3 refusal
     locks input for the wait it names, then the same flick is sent again on the same version."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
-    link.poll(state, now=0.0)
+    client, state, link = _joined(_snapshot(7))
     flick = Flick("home", "h2", 1000.0, 0.0)
     link.send(flick)
     client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
@@ -113,10 +111,7 @@ def test_a_flick_refused_while_the_board_moves_waits_the_named_time_and_goes_aga
 
 def test_a_refused_flick_is_not_sent_again_after_the_position_changed():
     """A D3 refusal followed by news (another version) drops the flick: it was aimed at an older position."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
-    link.poll(state, now=0.0)
+    client, state, link = _joined(_snapshot(7))
     link.send(Flick("home", "h2", 1000.0, 0.0))
     client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
                            "Act", 400))
@@ -145,10 +140,7 @@ def _awaited(state: MatchState, now: float) -> prompts.Choice:
 
 def test_the_prompt_countdown_runs_from_the_servers_ms_left_and_freezes_while_paused():
     """The countdown is arrival + ms_left (not choice_timeout_ms); a paused ClockUpdate freezes it, resuming goes on."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _prompted(3000)))
-    link.poll(state, now=10.0)
+    client, state, link = _joined(_prompted(3000), now=10.0)
     assert _awaited(state, 10.5).left(11.0) == 2.0
     client.inbox.put(ClockUpdate("ABCD", Clocks(60_000, 0, "home", True)))
     link.poll(state, now=11.0)
@@ -160,20 +152,14 @@ def test_the_prompt_countdown_runs_from_the_servers_ms_left_and_freezes_while_pa
 
 def test_a_prompt_without_ms_left_counts_the_choice_timeout_from_when_it_is_shown():
     """Older servers send no ms_left: the countdown is choice_timeout_ms from when the choice is computed."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _prompted(None)))
-    link.poll(state, now=10.0)
+    _client, state, _link = _joined(_prompted(None), now=10.0)
     assert state.prompt_clocks == {}
     assert _awaited(state, 10.5).left(11.0) == SETTINGS.choice_timeout_ms / 1000.0 - 0.5
 
 
 def test_a_refusal_without_retry_ms_is_only_noted():
     """An Act refusal that names no wait (retry_ms nil) neither locks input nor sends the action again."""
-    client, state = FakeClient(), MatchState()
-    link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", "home", "tok", _snapshot(7)))
-    link.poll(state, now=0.0)
+    client, state, link = _joined(_snapshot(7))
     link.send(Flick("home", "h2", 1000.0, 0.0))
     client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
                            "Act"))
