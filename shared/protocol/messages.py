@@ -126,10 +126,16 @@ class Clocks:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """Who holds a seat: the coach's display name and whether the coach is connected right now."""
+    """Who holds a seat: the coach's display name and whether the coach is connected right now.
+
+    ``grace_ms``: for a coach who is away while his match runs, the wall ms, from the moment the server sent
+    the message, left for him to come back before he forfeits (product decision 5); clients count it down
+    locally. Nil when the coach is connected, when no match runs, and from older servers.
+    """
 
     name: Annotated[str, NAME]
     connected: Annotated[bool, Bool()]
+    grace_ms: Annotated[int | None, Opt(MS)] = None
 
 
 @dataclass(frozen=True, slots=True)
