@@ -133,7 +133,11 @@ class Lobby:
         """The public rooms, newest first."""
         rooms = [r for r in self.registry.all() if not r.private and not r.closed][-200:]
         return tuple(
-            RoomInfo(r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status, r.score()) for r in reversed(rooms)
+            RoomInfo(
+                r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status, r.score(),
+                r.clocks() if r.match.started else None, r.part_name(),
+            )
+            for r in reversed(rooms)
         )
 
     def rooms_of(self, player_id: int) -> list[Room]:

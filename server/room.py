@@ -147,6 +147,13 @@ class Room:
         """The running or finished match's score for the room list (None before the match starts)."""
         return Score(*self.match.position.score) if self.match.started else None
 
+    def part_name(self) -> str | None:
+        """The part being played, for the room list (``period 2``, ``break``), None before the match starts."""
+        if not self.match.started:
+            return None
+        part = self.match.position.part
+        return part.kind if part.kind in ("break", "shootout") else f"{part.kind} {part.number}"
+
     def team_of(self, member: Member) -> Team | None:
         """The seat ``member`` holds in this room, if any."""
         for team in TEAMS:

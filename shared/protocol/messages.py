@@ -148,7 +148,12 @@ class Seats:
 
 @dataclass(frozen=True, slots=True)
 class RoomInfo:
-    """One line of the lobby's room list; ``score`` is the match's (nil before it starts, or from older servers)."""
+    """One line of the lobby's room list; ``score`` is the match's (nil before it starts, or from older servers).
+
+    ``clocks``: the match's clocks when the list was made (the part's time left, who is to move, paused), nil
+    before the match starts and from older servers; ``part`` names the part being played (``period 2``,
+    ``overtime 1``, ``break``, ``shootout``), nil likewise.
+    """
 
     code: Annotated[str, ROOM_CODE]
     ruleset: Annotated[str, RULESET]
@@ -156,6 +161,8 @@ class RoomInfo:
     spectators: Annotated[int, Int(0, MAX_INT)]
     status: Annotated[str, Str(8, choices=("waiting", "playing", "ended"))]
     score: Annotated[Score | None, Opt(Struct(Score))] = None
+    clocks: Annotated[Clocks | None, Opt(Struct(Clocks))] = None
+    part: Annotated[str | None, Opt(Str(16))] = None
 
 
 @dataclass(frozen=True, slots=True)
