@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import json
 import math
 import os
 import subprocess
@@ -81,3 +82,14 @@ def test_eighty_hard_flicks_show_interventions_and_repeat_exactly():
     assert codes["RESPOT"] + codes["FLIP"] <= 20  # occasional, not constant
     assert not any(r.events[-1].capped for r in first)
     assert chained_game(80, Settings(), seed=11) == first
+
+
+def test_the_366_move_corpus_is_bit_for_bit_unchanged():
+    """Every MoveRecord of the corpus (tests/shared/move_corpus.py) digests as in its golden file."""
+    from tests.shared.move_corpus import GOLDEN, corpus_digests
+
+    expected = json.loads(GOLDEN.read_text())
+    digests = corpus_digests()
+    assert expected["moves"] == len(digests) == 366
+    changed = [i for i, (a, b) in enumerate(zip(digests, expected["digests"], strict=True)) if a != b]
+    assert not changed, f"moves {changed[:10]} changed (python -m tests.shared.move_corpus only on purpose)"
