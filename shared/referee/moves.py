@@ -27,7 +27,7 @@ def speed_problem(flick: Flick, settings: Settings) -> RuleError | None:
     speed = math.hypot(flick.vx, flick.vy)
     if not math.isfinite(speed) or not settings.flick_speed_min <= speed <= settings.flick_speed_max:
         return RuleError("SPEED_OUT_OF_RANGE", f"a flick must be {settings.flick_speed_min:g} to "
-                         f"{settings.flick_speed_max:g} mm/s fast, not {speed:g}")
+                         f"{settings.flick_speed_max:g} mm/s fast, not {speed!r}")
     return None
 
 

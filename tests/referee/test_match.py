@@ -3,6 +3,7 @@ clock (A35), prompts, and the invariants of random legal play (property test).""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -196,3 +197,11 @@ def test_X_2_property_random_legal_play_keeps_the_invariants(moves: list[tuple[i
             assert "FOUL" in codes(result.decisions)
         assert all(isinstance(s, Stone) for s in after.stones)
         pos = after
+
+
+def test_D3_a_refused_speed_is_printed_exactly() -> None:
+    """D3: a flick a hair over the cap is refused with its real speed, not one rounded back to the cap."""
+    over = math.nextafter(3000.0, math.inf)
+    result = apply_action(position(stone("h2", -100, 0)), Flick("home", "h2", over, 0))
+    assert result.error is not None and result.error.code == "SPEED_OUT_OF_RANGE"
+    assert result.error.message.endswith(f"not {over!r}") and "not 3000 " not in result.error.message + " "
