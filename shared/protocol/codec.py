@@ -14,7 +14,7 @@ import msgpack
 
 from shared.protocol.errors import ProtocolError
 from shared.protocol.messages import MAX_SERVER_FRAME, MESSAGE_TYPES, Message
-from shared.protocol.specs import dump_fields, load_fields
+from shared.protocol.specs import LENIENT, dump_fields, load_fields
 
 TYPE_KEY = "t"
 
@@ -27,12 +27,25 @@ def encode(msg: Message) -> bytes:
     return msgpack.packb({TYPE_KEY: name, **dump_fields(msg, name)}, use_bin_type=True)
 
 
-def decode(data: Any, expect: tuple[type, ...] | None = None, max_size: int = MAX_SERVER_FRAME) -> Message:
+def decode(
+    data: Any, expect: tuple[type, ...] | None = None, max_size: int = MAX_SERVER_FRAME, *, lenient: bool = False
+) -> Message:
     """The message in one frame, or ProtocolError: BAD_MESSAGE, or UNKNOWN_MESSAGE for a type not in ``expect``.
 
     ``expect`` limits the accepted types (the server passes ``CLIENT_MESSAGES``, clients
-    ``SERVER_MESSAGES``); ``max_size`` bounds the frame (``MAX_CLIENT_FRAME`` on the server).
+    ``SERVER_MESSAGES``); ``max_size`` bounds the frame (``MAX_CLIENT_FRAME`` on the server). A map with a key
+    twice is refused. ``lenient`` (clients reading the server): fields the message does not define are ignored,
+    and open choices (error codes, rulesets) take values this program does not know (docs/PROTOCOL.md "Versions").
     """
+    token = LENIENT.set(lenient)
+    try:
+        return _decode(data, expect, max_size)
+    finally:
+        LENIENT.reset(token)
+
+
+def _decode(data: Any, expect: tuple[type, ...] | None, max_size: int) -> Message:
+    """``decode`` with its leniency set."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise ProtocolError("BAD_MESSAGE", f"a frame is bytes, not {type(data).__name__}")
     if len(data) > max_size:
@@ -67,13 +80,36 @@ def _unpack(data: bytes, max_size: int) -> Any:
             raw=False,
             use_list=True,
             strict_map_key=True,
+            object_pairs_hook=_unique_map,
             max_str_len=max_size,
             max_bin_len=max_size,
             max_array_len=max_size,
             max_map_len=max_size,
             max_ext_len=max_size,
         )
+    except _DuplicateKey as error:
+        raise ProtocolError("BAD_MESSAGE", f"a map holds the key {error.key[:40]!r} twice") from None
     except (ValueError, TypeError, OverflowError, RecursionError, msgpack.UnpackException) as error:
         # msgpack reports malformed data with ValueError subclasses (ExtraData, FormatError,
         # StackError, a bad UTF-8 string) and a non-str map key with ValueError too.
         raise ProtocolError("BAD_MESSAGE", f"not one msgpack value: {type(error).__name__}") from None
+
+
+class _DuplicateKey(Exception):
+    """A msgpack map with a key twice: ``{t: Act, ..., t: Ping}`` must not be read as whichever came last."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_map(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """A map from msgpack's key/value pairs, refusing a key seen twice."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[Any] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(str(key))
+            seen.add(key)
+    return result

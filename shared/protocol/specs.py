@@ -11,6 +11,7 @@ refuse.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import math
@@ -21,6 +22,11 @@ from typing import Any
 from shared.protocol.errors import ProtocolError
 
 MAX_INT = 2**53 - 1  # the largest integer every client language holds exactly (a JS number)
+
+# Forward compatibility (docs/PROTOCOL.md "Versions"): a client decodes the server's messages leniently - fields it
+# does not know are ignored and an ``open`` list of choices (error codes, rulesets) takes values it does not know -
+# so a client built before a new optional field or code still works; the server decodes clients strictly.
+LENIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("sprtec_protocol_lenient", default=False)
 
 
 def bad(where: str, problem: str) -> ProtocolError:
@@ -120,6 +126,7 @@ class Str(Spec):
     max_len: int
     min_len: int = 0
     choices: tuple[str, ...] = ()
+    open: bool = False  # a newer peer may send choices this one does not know (read leniently, see LENIENT)
 
     def load(self, raw: Any, where: str) -> str:
         """The string, checked for length and choices."""
@@ -127,7 +134,7 @@ class Str(Spec):
             raise bad(where, f"expected a string, got {_kind(raw)}")
         if not self.min_len <= len(raw) <= self.max_len:
             raise bad(where, f"length {len(raw)} is outside [{self.min_len}, {self.max_len}]")
-        if self.choices and raw not in self.choices:
+        if self.choices and raw not in self.choices and not (self.open and LENIENT.get()):
             raise bad(where, f"{raw[:40]!r} is not one of {', '.join(self.choices)}")
         if not raw.isascii():
             try:
@@ -349,7 +356,7 @@ def load_fields(cls: type, raw: Any, where: str, skip: tuple[str, ...] = ()) -> 
     known = wire_fields(cls)
     names = {name for name, _, _ in known}
     extra = [k for k in raw if k not in names and k not in skip]
-    if extra:
+    if extra and not LENIENT.get():
         raise bad(where, f"unexpected field {str(extra[0])[:40]!r}")
     values = {}
     for name, spec, required in known:

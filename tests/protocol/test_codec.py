@@ -21,6 +21,7 @@ from shared.protocol import (
     Hello,
     MovePlayed,
     Ping,
+    Presence,
     ProtocolError,
     QuickMatch,
     Snapshot,
@@ -237,3 +238,28 @@ def test_prompts_with_and_without_ms_left_decode() -> None:
     played = next(msg for _, msg in examples() if isinstance(msg, MovePlayed))
     sent = replace(played, prompts=(ms_left, offer, old))
     assert decode(encode(sent)).prompts == (ms_left, offer, old)  # type: ignore[union-attr]
+
+
+def test_a_map_with_a_key_twice_is_refused():
+    """{t: Act, ..., t: Ping} is not read as a Ping (the last key): a duplicate key is BAD_MESSAGE."""
+    frame = b"\x83" + msgpack.packb("t") + msgpack.packb("Act") + msgpack.packb("nonce") + msgpack.packb(1)
+    frame += msgpack.packb("t") + msgpack.packb("Ping")
+    with pytest.raises(ProtocolError) as refused:
+        decode(frame, CLIENT_MESSAGES)
+    assert refused.value.code == "BAD_MESSAGE" and "twice" in refused.value.message
+
+
+def test_clients_read_newer_servers_leniently_and_the_server_reads_clients_strictly():
+    """A field and an error code a newer server adds are ignored by a lenient decode; a strict one refuses them."""
+    newer = msgpack.packb({"t": "Error", "code": "SOME_NEW_CODE", "message": "m", "ref": None, "new_field": [1]})
+    error = decode(newer, SERVER_MESSAGES, lenient=True)
+    assert isinstance(error, Error) and error.code == "SOME_NEW_CODE"
+    with pytest.raises(ProtocolError):
+        decode(newer, SERVER_MESSAGES)
+    ping = msgpack.packb({"t": "Ping", "nonce": 1, "extra": True})
+    with pytest.raises(ProtocolError):
+        decode(ping, CLIENT_MESSAGES)
+    seats = msgpack.packb({"t": "Presence", "code": "K7QZ", "spectators": 0,
+                           "seats": {"home": {"name": "ada", "connected": True, "rating": 1500}, "away": None}})
+    presence = decode(seats, SERVER_MESSAGES, lenient=True)
+    assert isinstance(presence, Presence) and presence.seats.home is not None and presence.seats.home.name == "ada"
