@@ -54,9 +54,9 @@ def test_settings_parse_with_their_types() -> None:
 
 
 def test_cli_refuses_a_bad_setting_and_a_dead_server(capsys: pytest.CaptureFixture[str]) -> None:
-    """Exit 2 for a bad --setting, exit 1 with a message when nothing listens at the URL."""
+    """Exit 2 for a bad --setting, exit 1 with a message when nothing listened at the URL for --give-up seconds."""
     assert main(["bot", "--server", "ws://127.0.0.1:9/", "--create", "--setting", "period_ms"]) == 2
-    assert main(["bot", "--server", "ws://127.0.0.1:9/", "--quick-match"]) == 1
+    assert main(["bot", "--server", "ws://127.0.0.1:9/", "--quick-match", "--give-up", "0.2"]) == 1
     assert "sprtec bot:" in capsys.readouterr().err
 
 

@@ -1,10 +1,10 @@
 """``sprtec bot``: a headless coach that connects to a server, plays one match to the end and prints the result.
 
 Why: load tests, the benchmark and a lonely player all need an opponent that speaks the real protocol.
-The bot is a thin websocket loop around ``shared.ai``: it keeps the room's latest position and version,
-answers every prompt, flicks when its team is to move (the search runs in a thread so websocket pings
-keep flowing, and during the last move's playback, which it waits out before sending: RULES.md D3), resyncs
-on a gap in versions, and stops at ``MatchEnded``. ``--create`` prints the room
+The bot is a thin websocket loop around ``shared.ai`` and the protocol follower (``shared.protocol.follower``:
+versions, gaps and resyncs, the D3 wait, the resume token): it answers every prompt, flicks when its team is to
+move (the search runs in a thread so websocket pings keep flowing), reconnects when the connection drops and
+stops at ``MatchEnded``. ``--create`` prints the room
 code on stderr so a second bot can ``--room`` it; ``--random`` plays the random-flick baseline.
 """
 
@@ -17,33 +17,26 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick, random_policy
 from shared.draws import Stream
-from shared.model import Action, Position
+from shared.model import Action, Team
 from shared.protocol import (
     MAX_SERVER_FRAME,
-    PROTOCOL_VERSION,
     SERVER_MESSAGES,
-    Act,
+    ClientMessage,
+    CloseCode,
     CreateRoom,
-    Error,
-    Hello,
     JoinRoom,
-    MatchEnded,
-    MovePlayed,
-    Presence,
     ProtocolError,
     QuickMatch,
     Resync,
-    RoomJoined,
-    Seats,
-    Snapshot,
     Welcome,
     decode,
     encode,
 )
+from shared.protocol.follower import Follower
 from shared.rulesets import RULESETS
 from sprtec.commands import add_setting_argument, parse_settings
 
@@ -51,6 +44,9 @@ HELP = "play one match as a bot against a server (--quick-match, --create or --r
 CLIENT_NAME = "sprtec-bot/0.1"
 QUIET_S = 5.0  # seconds without a message after which the bot resyncs (and may act again)
 MAX_REFUSALS = 3  # refused actions at one version before the bot waits for the next one
+RECONNECT_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # pauses between reconnection attempts (then 8 s each)
+GIVE_UP_S = 300.0  # the bot stops after this long without any connection to the server ...
+FIRST_CONNECT_S = 10.0  # ... or after this long when it never reached it (most likely a wrong URL)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
     parser.add_argument("--name", default="bot", help="display name")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    parser.add_argument("--give-up", type=float, default=GIVE_UP_S, metavar="S",
+                        help=f"stop after S seconds without a connection (default {GIVE_UP_S:.0f}; it reconnects "
+                             "until then)")
 
 
 @dataclass
@@ -83,58 +82,138 @@ class BotOptions:
     name: str = "bot"
 
 
-@dataclass
-class _State:
-    """The bot's view of its room: the latest position and version, and what it already acted on."""
+async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None,
+               give_up_s: float = GIVE_UP_S) -> dict[str, Any]:
+    """Connect, enter a room, play until MatchEnded; the result as {match, seat, score, winner, reason}.
 
-    code: str = ""
-    seat: str = ""
-    version: int = -1
-    position: Position | None = None
-    seated: int = 0  # coaches in the room: the bot acts only once both seats are taken
-    acted_on: int = -1
-    refusals: int = 0  # actions refused at the current version (the next try is a random flick)
-    moving_until: float = 0.0  # monotonic s the playback of the last move ends (D3: the server refuses input before)
-
-
-async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Connect, enter a room, play until MatchEnded; the result as {match, seat, score, winner, reason}."""
+    A dropped connection (the server restarting, a kill -9, the network) is not the end: the bot reconnects with
+    growing pauses and its token, the server puts it back in its seat, and it plays on. It gives up only when no
+    connection could be made for ``give_up_s`` seconds (FIRST_CONNECT_S at most before it was ever welcomed).
+    """
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-    async with connect(url, compression=None, max_size=MAX_SERVER_FRAME) as ws:
-        await ws.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, name=options.name)))
-        welcome = decode(await ws.recv(), expect=SERVER_MESSAGES)
-        if not isinstance(welcome, Welcome):
-            raise RuntimeError(f"expected Welcome, got {welcome}")
-        await ws.send(encode(_entry(options)))
-        state = _State()
+    follower = Follower(CLIENT_NAME, name=options.name)
+    bot = _Bot(options, follower, on_room)
+    down_since: float | None = None
+    attempt = 0
+    while True:
+        try:
+            async with connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10) as ws:
+                down_since, attempt = None, 0
+                result = await bot.session(ws)
+                if result is not None:
+                    return result
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == CloseCode.BAD_TOKEN:
+                raise RuntimeError("the server no longer knows this bot's token") from None
+            if closed.rcvd is not None and closed.rcvd.code == CloseCode.VERSION_MISMATCH:
+                raise RuntimeError(f"the server speaks another protocol: {closed.rcvd.reason}") from None
+            print(f"sprtec bot: connection lost ({closed}); reconnecting", file=sys.stderr, flush=True)
+        except (OSError, InvalidHandshake, TimeoutError) as problem:
+            print(f"sprtec bot: cannot connect ({problem}); retrying", file=sys.stderr, flush=True)
+        now = time.monotonic()
+        down_since = now if down_since is None else down_since
+        if now - down_since > (give_up_s if follower.token is not None else min(give_up_s, FIRST_CONNECT_S)):
+            raise RuntimeError(f"no connection to {url} for {give_up_s:.0f} s")
+        await asyncio.sleep(RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)])
+        attempt += 1
+
+
+class _Bot:
+    """The bot's play over one ``Follower``: enters its room once, answers prompts, flicks when to move."""
+
+    def __init__(self, options: BotOptions, follower: Follower, on_room: Callable[[str], None] | None) -> None:
+        self.options = options
+        self.follower = follower
+        self.on_room = on_room
+        self.acted_on = -1  # the version the bot last decided on (once per version)
+        self.refusals = 0  # actions refused at ``refused_version`` (the next try is a random flick)
+        self.refused_version = -1
+        self.announced = ""
+
+    async def session(self, ws: Any) -> dict[str, Any] | None:
+        """One connection: Hello, then messages until the match ends (the result) or the connection drops."""
+        follower = self.follower
+        await _send(ws, follower.connected())
         while True:
             try:
                 frame = await asyncio.wait_for(ws.recv(), QUIET_S)
             except TimeoutError:  # nothing for a while: maybe a lost update or a refused action; ask again
-                if state.code:
-                    state.acted_on = -1
-                    await ws.send(encode(Resync(state.code, max(state.version, 0))))
+                room = follower.room
+                if room is not None:
+                    self.acted_on = -1
+                    await _send(ws, [Resync(room.code, max(room.version, 0))])
                 continue
-            message = decode(frame, expect=SERVER_MESSAGES)
-            if isinstance(message, MatchEnded):
-                return {
-                    "match": message.match_id,
-                    "seat": state.seat,
-                    "score": {"home": message.score.home, "away": message.score.away},
-                    "winner": message.winner,
-                    "reason": message.reason,
-                }
-            for reply in _react(state, message, on_room):
-                await ws.send(encode(reply))
-            action = await _decide(state, options)
+            message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
+            replies = follower.receive(message, time.monotonic())
+            if isinstance(message, Welcome) and follower.room is None:
+                replies.append(_entry(self.options))  # the first connection, or a queue the server forgot
+            await _send(ws, replies)
+            result = self._result()
+            if result is not None:
+                return result
+            self._notice()
+            action = await self._decide()
             if action is not None:
-                state.acted_on = state.version
-                await _board_at_rest(state)
-                await ws.send(encode(Act(action, state.version)))
+                self.acted_on = follower.room.version if follower.room is not None else -1
+                await _board_at_rest(follower)
+                await _send(ws, follower.act(action, time.monotonic()))
+            await _send(ws, follower.tick(time.monotonic()))
+
+    def _result(self) -> dict[str, Any] | None:
+        """The result once our match has ended (also when the server told it after a reconnect)."""
+        ended = self.follower.ended
+        room = self.follower.room
+        if ended is None or (room is not None and room.match_id and ended.match_id != room.match_id):
+            return None
+        return {
+            "match": ended.match_id,
+            "seat": room.seat if room is not None else "",
+            "score": {"home": ended.score.home, "away": ended.score.away},
+            "winner": ended.winner,
+            "reason": ended.reason,
+        }
+
+    def _notice(self) -> None:
+        """Tell the operator the room once; report refusals and count those of our actions."""
+        room = self.follower.room
+        if room is not None and room.code != self.announced:
+            self.announced = room.code
+            if self.on_room is not None:
+                self.on_room(room.code)
+        for error in self.follower.errors:
+            print(f"sprtec bot: {error.code}: {error.message}", file=sys.stderr)
+            if error.ref == "Act":
+                self.acted_on = -1  # decide again: on the resynced version, or a random flick
+                version = room.version if room is not None else -1
+                self.refusals = self.refusals + 1 if version == self.refused_version else 1
+                self.refused_version = version
+        self.follower.errors.clear()
+
+    async def _decide(self) -> Action | None:
+        """The action to send now (once per version), or None: a prompt's answer or a flick when to move."""
+        room = self.follower.room
+        if room is None or room.position is None or room.seat not in ("home", "away") or room.ended is not None:
+            return None
+        seats = room.seats
+        if seats is None or seats.home is None or seats.away is None or self.acted_on == room.version:
+            return None
+        position, team = room.position, cast(Team, room.seat)
+        refusals = self.refusals if self.refused_version == room.version else 0
+        if refusals >= MAX_REFUSALS:
+            return None  # wait for the next version (or the quiet-time resync)
+        if refusals:  # the chosen action was refused here: try something else
+            answer = answer_prompt(position, team)
+            if answer is not None or position.to_move != team:
+                return answer
+            return random_flick(position, team, Stream(position.seed, "retry", position.move_number, refusals))
+        if self.options.random:
+            return random_policy(position, team)
+        return await asyncio.to_thread(choose_action, position, team, self.options.budget)
 
 
-def _entry(options: BotOptions) -> Any:
+def _entry(options: BotOptions) -> ClientMessage:
     """The lobby request for the chosen mode."""
     if options.mode == "create":
         return CreateRoom(options.ruleset or "standard", options.settings, options.private)
@@ -144,74 +223,23 @@ def _entry(options: BotOptions) -> Any:
     return QuickMatch(options.ruleset or ("standard" if options.settings else None), options.settings)
 
 
-def _react(state: _State, message: Any, on_room: Callable[[str], None] | None) -> list[Any]:
-    """Update the state from one server message; the requests it calls for (a Resync after a gap)."""
-    if isinstance(message, RoomJoined):
-        state.code, state.seat = message.code, message.seat
-        if on_room is not None:
-            on_room(message.code)
-        _count_seats(state, message.snapshot.seats)
-        _take(state, message.snapshot.version, message.snapshot.position)
-    elif isinstance(message, Snapshot):
-        _count_seats(state, message.seats)
-        _take(state, message.version, message.position)
-    elif isinstance(message, Presence):
-        _count_seats(state, message.seats)
-    elif isinstance(message, MovePlayed):
-        if message.version > state.version + 1:
-            return [Resync(state.code, state.version)]
-        _take(state, message.version, message.position)
-        if message.trajectory is not None:  # D3: the server takes no input until the playback has ended
-            state.moving_until = time.monotonic() + message.trajectory.duration_ms / 1000
-    elif isinstance(message, Error):
-        print(f"sprtec bot: {message.code}: {message.message}", file=sys.stderr)
-        if message.ref == "Act":
-            state.acted_on = -1  # decide again: on the resynced version, or a random flick
-            state.refusals += 1
-        if message.code == "STALE_VERSION":
-            return [Resync(state.code, max(state.version, 0))]
-    return []
+async def _send(ws: Any, messages: list[ClientMessage]) -> None:
+    """Send each message, in order."""
+    for message in messages:
+        await ws.send(encode(message))
 
 
-async def _board_at_rest(state: _State) -> None:
+async def _board_at_rest(follower: Follower) -> None:
     """Wait out the playback of the last move (the action was chosen meanwhile, so thinking costs nothing).
 
     Why: RULES.md D3 - the server refuses any input until the move's playback has ended in wall time
     (``duration_ms`` after its MovePlayed, which reaches us after the server sent it, so waiting from
     its arrival is never early).
     """
-    left = state.moving_until - time.monotonic()
+    room = follower.room
+    left = 0.0 if room is None else room.moving_until - time.monotonic()
     if left > 0:
         await asyncio.sleep(left)
-
-
-def _count_seats(state: _State, seats: Seats) -> None:
-    """Remember how many seats are held."""
-    state.seated = (seats.home is not None) + (seats.away is not None)
-
-
-def _take(state: _State, version: int, position: Position) -> None:
-    """Keep a newer version of the room (older or repeated ones are ignored)."""
-    if version > state.version:
-        state.version, state.position, state.refusals = version, position, 0
-
-
-async def _decide(state: _State, options: BotOptions) -> Action | None:
-    """The action to send now (once per version), or None: a prompt's answer or a flick when to move."""
-    position = state.position
-    if position is None or state.seat not in ("home", "away") or state.seated < 2 or state.acted_on == state.version:
-        return None
-    team = state.seat
-    if state.refusals >= MAX_REFUSALS:
-        return None  # wait for the next version (or the quiet-time resync)
-    if state.refusals:  # the chosen action was refused here: try something else
-        answer = answer_prompt(position, team)  # type: ignore[arg-type]
-        if answer is not None or position.to_move != team:
-            return answer
-        return random_flick(position, team, Stream(position.seed, "retry", position.move_number, state.refusals))  # type: ignore[arg-type]
-    if options.random:
-        return random_policy(position, team)  # type: ignore[arg-type]
-    return await asyncio.to_thread(choose_action, position, team, options.budget)  # type: ignore[arg-type]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -232,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
     from websockets.exceptions import WebSocketException
 
     try:
-        result = asyncio.run(play(args.server, options, announce))
+        result = asyncio.run(play(args.server, options, announce, args.give_up))
     except (OSError, RuntimeError, ProtocolError, WebSocketException) as problem:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 1
