@@ -8,33 +8,32 @@ tuned together, read in reviews together and overridden in tests together. Nothi
 
 from __future__ import annotations
 
+from shared.protocol import DEFAULT_PORT as DEFAULT_PORT  # the wire's default port, re-exported for `sprtec serve`
+from shared.protocol import KEEPALIVE_INTERVAL_S, KEEPALIVE_TIMEOUT_S, MAX_INVALID_MESSAGES, RATE_LIMIT
+
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 DEFAULT_DATA_DIR = "./data"
 
 # ---------------------------------------------------------------------- websockets transport
-MAX_FRAME_BYTES = 64 * 1024  # websockets max_size: no legitimate client message is near this
-PING_INTERVAL_S = 20.0  # keepalive pings find dead TCP connections
-PING_TIMEOUT_S = 20.0
+PING_INTERVAL_S = float(KEEPALIVE_INTERVAL_S)  # keepalive pings find dead TCP connections (the wire's rule)
+PING_TIMEOUT_S = float(KEEPALIVE_TIMEOUT_S)
 CLOSE_TIMEOUT_S = 5.0  # how long a closing handshake may take
 ABORT_LINGER_S = 1.0  # an aborted connection: at most this long to deliver its close frame before TCP is dropped
 OPEN_TIMEOUT_S = 10.0  # how long an opening handshake may take
-HELLO_TIMEOUT_S = 10.0  # a connection that never says who it is gets closed
 MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP backpressure
 
 # ---------------------------------------------------------------------- abuse (PEERS.md, Lichess round/play)
-RATE_BURST = 100  # messages a connection may send in a burst ...
-RATE_WINDOW_S = 20.0  # ... refilled over this many seconds (100 messages per 20 s)
-MAX_VIOLATIONS = 10  # protocol violations (undecodable, wrong types) before the connection is closed
-MAX_RATE_STRIKES = 20  # messages refused by the rate limit before the connection is closed
+RATE_BURST = RATE_LIMIT[0]  # messages a connection may send in a burst ...
+RATE_WINDOW_S = RATE_LIMIT[1] / 1000  # ... refilled over this many seconds (100 messages per 20 s)
+MAX_VIOLATIONS = MAX_INVALID_MESSAGES  # protocol violations (undecodable, wrong types) before the connection closes
 
 # ---------------------------------------------------------------------- rooms
 HISTORY_SIZE = 50  # broadcast messages a room keeps for resync (Lichess keeps 20)
 ROOM_CODE_LENGTH = 6  # characters of a private room code
-IDLE_ROOM_TTL_S = 600.0  # an empty room without a running match is forgotten after this
 SHUTDOWN_GRACE_S = 10.0  # how long a graceful shutdown waits for moves in flight
 CLOSE_REASON_SHUTDOWN = "server shutting down"
 
 # ---------------------------------------------------------------------- persistence
+STORE_CLOSE_TIMEOUT_S = 3.0  # shutdown waits this long for queued writes while the store fails, then gives up
 WRITER_BATCH = 256  # writes the SQLite writer commits together at most (group commit)
 CHECKPOINT_EVERY = 20  # log entries between stored positions: recovery replays at most this many per match

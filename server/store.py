@@ -15,66 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.constants import WRITER_BATCH
+from server import schema
+from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
+from server.sqlite_writer import Health, Statement, StoreLost, StoreUnavailable, Writer
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    ruleset TEXT NOT NULL,
-    overrides TEXT NOT NULL,
-    private INTEGER NOT NULL,
-    home_player INTEGER,
-    away_player INTEGER,
-    match_id TEXT,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    room_code TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    ruleset TEXT NOT NULL,
-    overrides TEXT NOT NULL,
-    initial_position TEXT NOT NULL,
-    home_player INTEGER NOT NULL,
-    away_player INTEGER NOT NULL,
-    version_base INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    result TEXT
-);
-CREATE TABLE IF NOT EXISTS checkpoints (
-    match_id TEXT PRIMARY KEY,
-    idx INTEGER NOT NULL,
-    position TEXT NOT NULL,
-    turn_used INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS match_log (
-    match_id TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    team TEXT,
-    action TEXT,
-    elapsed_ms INTEGER NOT NULL,
-    PRIMARY KEY (match_id, idx)
-);
-"""
+DATABASE = "sprtec.sqlite3"
+MARKER = "sprtec-data.json"  # beside the database: says this directory holds sprtec data, and which database
 
-Statement = tuple[str, Sequence[Any]]
+__all__ = ["Health", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +81,19 @@ class MatchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """How a stored match ended, for a coach who was away: its room, winner, reason, score, end time, his seat."""
+
+    id: str
+    room_code: str
+    winner: str | None
+    reason: str
+    score: tuple[int, int]
+    finished_at: float | None
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomRow:
     """A stored room."""
 
@@ -137,100 +106,141 @@ class RoomRow:
     match_id: str | None
 
 
+class StoreOpenError(Exception):
+    """The data directory cannot be used: one line a person can act on (path, cause, what to do)."""
+
+
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection in WAL mode with the schema in place."""
+    """A connection in WAL mode (``synchronous=NORMAL``: durable against kill -9, not power loss)."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")  # durable against kill -9, not power loss
-    conn.executescript(SCHEMA)
+    conn.execute("PRAGMA synchronous=NORMAL")
     return conn
 
 
+def open_database(data_dir: Path) -> Path:
+    """Check the data directory, create or migrate its database, and return the database's path.
+
+    Why the marker file: a data directory that held matches must never silently start empty - a database
+    deleted, moved or swapped for another while the server was down is refused with what to do, instead of
+    a fresh empty one taking its place. Raises ``StoreOpenError`` (corrupt, unreadable, read-only, missing).
+    """
+    path, marker = data_dir / DATABASE, data_dir / MARKER
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreOpenError(f"cannot create the data directory {data_dir}: {exc.strerror}") from None
+    expected = _marker_id(marker)
+    if expected is not None and not path.exists():
+        raise StoreOpenError(
+            f"{data_dir} held a sprtec database ({MARKER} is there) but {DATABASE} is missing: restore it from a "
+            f"backup, or delete {marker} to start with no data"
+        )
+    try:
+        conn = connect(path)
+        try:
+            schema.migrate(conn)
+            found = conn.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()
+            if found is None:
+                found = (str(uuid.uuid4()),)
+                conn.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", found)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreOpenError(f"cannot use the database {path}: {exc} - {_advice(exc)}") from None
+    if expected is not None and expected != found[0]:
+        raise StoreOpenError(
+            f"{path} is not the database this data directory held ({MARKER} names another): put the right file "
+            f"back, or delete {marker} to use this one"
+        )
+    if expected is None:
+        try:
+            marker.write_text(json.dumps({"format": "sprtec-data/1", "database": DATABASE, "id": found[0]}) + "\n")
+        except OSError as exc:
+            raise StoreOpenError(f"cannot write {marker}: {exc.strerror} - is the data directory writable?") from None
+    return path
+
+
+def _marker_id(marker: Path) -> str | None:
+    """The database id the data directory's marker names, None without a marker."""
+    try:
+        data = json.loads(marker.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise StoreOpenError(f"cannot read {marker}: {exc} - restore it, or delete it to start with no data") from None
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+        raise StoreOpenError(f"{marker} is not a sprtec data marker: restore it, or delete it to start with no data")
+    return str(data["id"])
+
+
+def _advice(exc: sqlite3.DatabaseError) -> str:
+    """What to do about a database that cannot be opened."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return "the file or its directory is read-only: give the server write access or use another --data"
+    if "newer than" in text:
+        return "run the sprtec that wrote it"
+    if "not a database" in text or "malformed" in text:
+        return "the file is damaged: restore it from a backup, or move it away to start with no data"
+    return "check the file and its directory (permissions, free disk), or use another --data"
+
+
 class Store:
-    """The database of one server: synchronous reads, and asynchronous writes through one writer thread."""
+    """The database of one server: synchronous reads, and asynchronous writes through one writer thread.
+
+    ``health`` says whether writes commit (``server.sqlite_writer``); ``listen`` hears every change of it.
+    """
 
     def __init__(self, data_dir: Path) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self.path = data_dir / "sprtec.sqlite3"
+        self.path = open_database(data_dir)
         self._read = connect(self.path)
-        self._writer_conn = connect(self.path)
-        self._jobs: queue.Queue[tuple[list[Statement], asyncio.Future[list[int]] | None] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="sqlite-writer", daemon=True)
-        self._thread.start()
-        self.commits = 0
+        self._writer = Writer(self.path, connect, WRITER_BATCH)
+
+    @property
+    def health(self) -> Health:
+        """Whether the store commits now."""
+        return self._writer.health
+
+    @property
+    def commits(self) -> int:
+        """Transactions committed so far (group commits)."""
+        return self._writer.commits
+
+    def listen(self, listener: Any) -> None:
+        """Call ``listener(health)`` on the running event loop whenever the store's health changes."""
+        loop = asyncio.get_running_loop()
+        self._writer.listen(lambda health: loop.call_soon_threadsafe(listener, health))
 
     # ------------------------------------------------------------------ writing
-    def _run(self) -> None:
-        """The writer thread: take queued jobs, commit them together, then resolve their futures."""
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                break
-            batch = [job]
-            stop = False
-            while len(batch) < WRITER_BATCH:
-                try:
-                    nxt = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                batch.append(nxt)
-            outcomes: list[list[int] | BaseException] = []
-            conn = self._writer_conn
-            conn.execute("BEGIN IMMEDIATE")
-            for statements, _ in batch:
-                conn.execute("SAVEPOINT job")
-                try:
-                    ids = [conn.execute(sql, params).lastrowid or 0 for sql, params in statements]
-                    conn.execute("RELEASE job")
-                    outcomes.append(ids)
-                except sqlite3.Error as exc:  # one bad job must not take the others down
-                    conn.execute("ROLLBACK TO job")
-                    conn.execute("RELEASE job")
-                    outcomes.append(exc)
-            conn.execute("COMMIT")
-            self.commits += 1
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future is not None:
-                    future.get_loop().call_soon_threadsafe(_settle, future, outcome)
-            if stop:
-                break
-
     async def write(self, statements: list[Statement]) -> list[int]:
-        """Commit ``statements`` in one transaction; returns each statement's ``lastrowid``."""
-        future: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
-        self._jobs.put((statements, future))
+        """Commit ``statements`` in one transaction; returns each statement's ``lastrowid``.
+
+        While the store fails this waits for it to recover (nothing is acknowledged before its commit); raises
+        ``StoreUnavailable`` when the server stops first, ``StoreLost`` when the database file is gone.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[int]] = loop.create_future()
+        self._writer.submit((statements, _LoopSettler(loop, future)))
         return await future
+
+    def write_later(self, statements: list[Statement]) -> None:
+        """Queue statements nobody waits for (a player's last visit): committed in order with the others."""
+        self._writer.submit((statements, None))
 
     def write_sync(self, statements: list[Statement]) -> list[int]:
         """Commit from outside an event loop (start-up, tools); waits for the writer."""
-        done = threading.Event()
-        box: list[list[int] | BaseException] = []
+        settler = _ThreadSettler()
+        self._writer.submit((statements, settler))
+        settler.done.wait()
+        if isinstance(settler.outcome, BaseException):
+            raise settler.outcome
+        assert settler.outcome is not None
+        return settler.outcome
 
-        class _Future:
-            """The minimal future the writer thread settles for a synchronous caller."""
-
-            def get_loop(self) -> _Future:
-                return self
-
-            def call_soon_threadsafe(self, fn: Any, future: Any, outcome: Any) -> None:
-                box.append(outcome)
-                done.set()
-
-        self._jobs.put((statements, _Future()))  # type: ignore[arg-type]
-        done.wait()
-        if isinstance(box[0], BaseException):
-            raise box[0]
-        return box[0]
-
-    def close(self) -> None:
-        """Finish every queued write, stop the writer and close the connections."""
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            self._thread.join()
-        self._writer_conn.close()
+    def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
+        """Finish every queued write and stop; while the store fails, give up after ``timeout_s``."""
+        self._writer.close(timeout_s)
         self._read.close()
 
     # ------------------------------------------------------------------ statements
@@ -314,15 +324,64 @@ class Store:
         )
 
     @staticmethod
-    def finish_match(match_id: str, result: dict[str, Any]) -> Statement:
-        """Mark a match finished with its result."""
-        return ("UPDATE matches SET finished = 1, result = ? WHERE id = ?", (json.dumps(result), match_id))
+    def finish_match(match_id: str, result: dict[str, Any], score: tuple[int, int]) -> Statement:
+        """Mark a match finished with its result (winner, reason) and final score."""
+        return (
+            "UPDATE matches SET finished = 1, result = ?, score_home = ?, score_away = ?, finished_at = ? WHERE id = ?",
+            (json.dumps(result, sort_keys=True), score[0], score[1], time.time(), match_id),
+        )
+
+    @staticmethod
+    def name_new_guest() -> Statement:
+        """Name the player just inserted (in the same job) ``guest-<id>``."""
+        return ("UPDATE players SET name = 'guest-' || id WHERE id = last_insert_rowid()", ())
+
+    @staticmethod
+    def touch_player(player_id: int) -> Statement:
+        """Remember when a player was last connected (his connection ended, or began)."""
+        return ("UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), player_id))
+
+    @staticmethod
+    def set_player_token(player_id: int, token_hash: str) -> Statement:
+        """Give a player the hash of his token's secret part (server.tokens)."""
+        return ("UPDATE players SET token_hash = ? WHERE id = ?", (token_hash, player_id))
 
     # ------------------------------------------------------------------ reading
     def player_by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
-        """(id, name) of the player holding this token, if any."""
+        """(id, name) of the player whose stored token hash is this one, if any."""
         row = self._read.execute("SELECT id, name FROM players WHERE token_hash = ?", (token_hash,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
+
+    def player_token_hash(self, player_id: int) -> tuple[str, str] | None:
+        """(name, stored token hash) of player ``player_id``, if there is one."""
+        row = self._read.execute("SELECT name, token_hash FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def player_last_seen(self, player_id: int) -> float | None:
+        """When the player's last connection ended (or began), in seconds since the epoch."""
+        row = self._read.execute("SELECT last_seen FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def last_finished_match(self, player_id: int, room_code: str | None = None) -> FinishedMatch | None:
+        """The player's latest finished match (in room ``room_code`` if given): how a returning coach's match ended."""
+        where = "(home_player = ? OR away_player = ?) AND finished = 1"
+        params: list[Any] = [player_id, player_id]
+        if room_code is not None:
+            where += " AND room_code = ?"
+            params.append(room_code)
+        row = self._read.execute(
+            f"SELECT id, room_code, result, score_home, score_away, finished_at, home_player FROM matches WHERE {where}"
+            " ORDER BY started_at DESC LIMIT 1",
+            params,
+        ).fetchone()
+        if row is None:
+            return None
+        result = json.loads(row[2]) if row[2] else {}
+        team = "home" if row[6] == player_id else "away"
+        return FinishedMatch(
+            row[0], row[1], result.get("winner"), str(result.get("reason", "")), (row[3] or 0, row[4] or 0),
+            row[5], team,
+        )
 
     def player_name(self, player_id: int) -> str:
         """A player's name ('' when unknown)."""
@@ -371,8 +430,36 @@ class Store:
         return [LogEntry(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
 
 
-def _settle(future: asyncio.Future[list[int]], outcome: list[int] | BaseException) -> None:
-    """Resolve a write's future on its own loop (called there by the writer thread)."""
+class _LoopSettler:
+    """Settles a write's future on its own event loop (called from the writer thread)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[list[int]]) -> None:
+        self._loop = loop
+        self._future = future
+
+    def settle(self, outcome: list[int] | BaseException) -> None:
+        """Resolve the future on its loop; a loop already closed (shutdown) has nobody to tell."""
+        try:
+            self._loop.call_soon_threadsafe(_resolve, self._future, outcome)
+        except RuntimeError:
+            pass
+
+
+class _ThreadSettler:
+    """Settles a synchronous caller's write: the outcome and an event it waits on."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.outcome: list[int] | BaseException | None = None
+
+    def settle(self, outcome: list[int] | BaseException) -> None:
+        """Keep the outcome and wake the caller."""
+        self.outcome = outcome
+        self.done.set()
+
+
+def _resolve(future: asyncio.Future[list[int]], outcome: list[int] | BaseException) -> None:
+    """Resolve a write's future (on its loop)."""
     if future.done():
         return
     if isinstance(outcome, BaseException):

@@ -1,26 +1,62 @@
-"""Unguessable secrets for seats and players, and short unambiguous room codes.
+"""Unguessable secrets for players, and short unambiguous room codes.
 
-Why: a seat is held by whoever holds its resume token, so tokens come from ``secrets`` and only
-their SHA-256 is stored (a leaked database does not let anyone take a seat). Room codes are read
-aloud and typed, so they avoid look-alike characters (0/O, 1/I/L, 5/S, 2/Z, 8/B).
+Why a token is ``<player id>.<secret>``: whoever holds a player's token is that player (his seats, his name),
+so only a hash of the secret part is stored - a copy of the database does not let anyone take a seat - and the
+secret is checked against the player named by the id with a constant-time comparison, so no timing of a lookup
+tells an attacker how close a guess came. Tokens of older servers (a bare secret) are still recognised by their
+hash. Room codes are read aloud and typed, so they avoid look-alike characters (0/O, 1/I/L, 5/S, 2/Z, 8/B).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
+from typing import Protocol
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 
 
-def new_token() -> str:
-    """A fresh resume token (256 bits, URL-safe)."""
+class TokenStore(Protocol):
+    """The two reads a token check needs."""
+
+    def player_token_hash(self, player_id: int) -> tuple[str, str] | None:
+        """(name, stored hash) of a player."""
+        ...
+
+    def player_by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
+        """(id, name) of the player with this stored hash (tokens of older servers)."""
+        ...
+
+
+def new_secret() -> str:
+    """The secret part of a fresh token (256 bits, URL-safe)."""
     return secrets.token_urlsafe(32)
 
 
-def hash_token(token: str) -> str:
-    """The stored form of a token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+def player_token(player_id: int, secret: str) -> str:
+    """The token a player is given: his id, a dot, the secret."""
+    return f"{player_id}.{secret}"
+
+
+def hash_token(secret: str) -> str:
+    """The stored form of a token's secret."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def check_token(store: TokenStore, token: str) -> tuple[int, str] | None:
+    """(player id, name) of the player this token belongs to, or None; the secret is compared in constant time."""
+    head, dot, secret = token.partition(".")
+    if dot and head.isascii() and head.isdigit() and len(head) <= 18:
+        found = store.player_token_hash(int(head))
+        if found is not None and hmac.compare_digest(found[1], hash_token(secret)):
+            return int(head), found[0]
+        return None
+    legacy = store.player_by_token_hash(hash_token(token))
+    if legacy is None:
+        return None
+    stored = store.player_token_hash(legacy[0])
+    return legacy if stored is not None and hmac.compare_digest(stored[1], hash_token(token)) else None
 
 
 def new_room_code(length: int) -> str:

@@ -74,7 +74,7 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
         statements += [Store.append_log(MATCH_ID, e) for e in log]
         if position.result is not None:
             statements.append(Store.finish_match(MATCH_ID, {"winner": position.result.winner,
-                                                            "reason": position.result.reason}))
+                                                            "reason": position.result.reason}, position.score))
         store.write_sync(statements)
     finally:
         store.close()

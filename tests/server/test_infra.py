@@ -10,7 +10,7 @@ from server.clock import FakeClock
 from server.history import History
 from server.ratelimit import TokenBucket
 from server.store import LogEntry, RoomRow, Store
-from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_token, normalise_code
+from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_secret, normalise_code
 
 
 def test_history_returns_exactly_the_missing_messages():
@@ -63,7 +63,7 @@ async def test_fake_clock_wakes_sleepers_in_deadline_order():
 
 def test_tokens_are_unique_and_codes_unambiguous():
     """Tokens differ and hash stably; codes use only the unambiguous alphabet."""
-    a, b = new_token(), new_token()
+    a, b = new_secret(), new_secret()
     assert a != b and len(a) >= 40
     assert hash_token(a) == hash_token(a) != hash_token(b)
     code = new_room_code(6)

@@ -1,0 +1,96 @@
+"""The SQLite schema and its migrations, numbered by ``PRAGMA user_version``.
+
+Why migrations and not ``CREATE TABLE IF NOT EXISTS`` alone: a data directory outlives the program that made it,
+and a column added for a new feature (a match's final score, a player's last visit) must appear in databases
+written by earlier versions without losing a row. Each step runs once, in order, in one transaction with the
+version bump, so a database is always at exactly one version.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# Version 1: the tables of the first server.
+_V1 = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    private INTEGER NOT NULL,
+    home_player INTEGER,
+    away_player INTEGER,
+    match_id TEXT,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    room_code TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    ruleset TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    initial_position TEXT NOT NULL,
+    home_player INTEGER NOT NULL,
+    away_player INTEGER NOT NULL,
+    version_base INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    match_id TEXT PRIMARY KEY,
+    idx INTEGER NOT NULL,
+    position TEXT NOT NULL,
+    turn_used INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS match_log (
+    match_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    team TEXT,
+    action TEXT,
+    elapsed_ms INTEGER NOT NULL,
+    PRIMARY KEY (match_id, idx)
+);
+"""
+
+# Version 2: the database's identity (checked against the data directory's marker), a match's final score and
+# end time (a returning coach is told how his match ended), a player's last visit.
+_V2 = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+ALTER TABLE matches ADD COLUMN score_home INTEGER;
+ALTER TABLE matches ADD COLUMN score_away INTEGER;
+ALTER TABLE matches ADD COLUMN finished_at REAL;
+ALTER TABLE players ADD COLUMN last_seen REAL;
+CREATE INDEX IF NOT EXISTS matches_by_home ON matches (home_player, started_at);
+CREATE INDEX IF NOT EXISTS matches_by_away ON matches (away_player, started_at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database to ``VERSION``; returns the version it was at. Refuses a database from a newer program."""
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if found > VERSION:
+        raise sqlite3.DatabaseError(
+            f"the database is at schema version {found}, newer than this program's {VERSION}: upgrade sprtec"
+        )
+    for number in range(found, VERSION):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[number].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return found
