@@ -80,10 +80,27 @@ def apply_entry(position: Position, entry: LogEntry) -> Outcome:
 
 
 def next_turn_used(before: Position, after: Position, elapsed_ms: int, turn_used: int) -> int:
-    """Clock time the team to move has used of its move clock after an entry (0 when the turn changed)."""
+    """Clock time the team to move has used of its move clock after an entry (A35, product decision 4).
+
+    The move clock starts afresh when the turn changes and when a part begins (a restart after a break starts
+    with a full move clock), and it does not run in breaks: time spent in a break is never charged to anyone.
+    """
     if before.to_move != after.to_move or before.move_number != after.move_number:
         return 0
+    if before.part.kind == "break" or (before.part.kind, before.part.number) != (after.part.kind, after.part.number):
+        return 0
     return turn_used + elapsed_ms
+
+
+def move_ms_left(settings: Settings, position: Position, turn_used: int, used: int = 0) -> int:
+    """The move clock left to the team to move (A35): 0 without a move clock and in breaks, where it does not run.
+
+    ``turn_used`` is what the team used before the last entry, ``used`` the clock time since it. The one place
+    the move-clock rule is written: the room's clocks, its timer and the broadcast of a move all ask here.
+    """
+    if settings.move_clock_ms <= 0 or position.part.kind == "break":
+        return 0
+    return max(0, settings.move_clock_ms - turn_used - used)
 
 
 def replay(initial: Position, entries: Iterable[LogEntry], turn_used: int = 0) -> tuple[Position, int]:

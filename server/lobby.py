@@ -20,7 +20,7 @@ from server.store import Store
 from server.tokens import new_room_code, normalise_code
 from server.workers import Engine
 from shared.model import Team
-from shared.protocol import RoomInfo
+from shared.protocol import QueueStatus, RoomInfo
 from shared.rulesets import SettingsError, coerce_setting, make_settings
 
 log = logging.getLogger(__name__)
@@ -67,8 +67,12 @@ class Lobby:
         log.info("room %s closed (empty)", room.code)
 
     def find(self, code: str) -> Room:
-        """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND."""
-        room = self.registry.get(normalise_code(code))
+        """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND; BAD_MESSAGE for a string that
+        cannot be a room code (empty, or no letters and digits once spaces and dashes are gone)."""
+        normal = normalise_code(code)
+        if not normal or not normal.isascii():
+            raise RoomError("BAD_MESSAGE", f"{code!r} is not a room code: room codes are letters and digits")
+        room = self.registry.get(normal)
         if room is None or room.closed:
             raise RoomError("ROOM_NOT_FOUND", f"no room has the code {code!r}")
         return room
@@ -87,7 +91,7 @@ class Lobby:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in overrides.items()}
 
     async def create(self, member: Member, ruleset: str, settings: dict[str, Any], private: bool) -> Room:
-        """Open a room; its creator takes the home seat."""
+        """Open a room; its creator takes the home seat (the room sends him RoomJoined)."""
         overrides = self.validate(ruleset, settings)
         room = self._room(ruleset, overrides, private)
         await self.store.write([Store.save_room(room.row())])
@@ -108,22 +112,26 @@ class Lobby:
         await room.seat(member, team)
         return room, team
 
-    async def quick(self, member: Member, ruleset: str | None, settings: dict[str, Any]) -> tuple[Room, Member] | None:
-        """Queue for an opponent; when one waits with a compatible ruleset and equal overrides, both get a new
-        public room played with them. Overrides are checked like CreateRoom's and need a named ruleset (they
-        are validated against it, and "any ruleset" could pair them with one they do not fit)."""
+    async def quick(self, member: Member, ruleset: str | None, settings: dict[str, Any]) -> bool:
+        """Queue for an opponent (False: queued); when one waits with a compatible ruleset and equal overrides,
+        both are told they left the queue (QueueStatus) and get a new public room (RoomJoined, from the room).
+
+        Overrides are checked like CreateRoom's and need a named ruleset (they are validated against it, and
+        "any ruleset" could pair them with one they do not fit)."""
         if settings and ruleset is None:
             raise RoomError("BAD_SETTINGS", "name a ruleset to quick-match with setting overrides")
         overrides = self.validate(ruleset, settings) if ruleset is not None else {}
         paired = self.registry.enqueue(ruleset, overrides, member)
         if paired is None:
-            return None
+            return False
         opponent, chosen = paired
+        for waiter in (opponent, member):
+            await waiter.send(QueueStatus(False, chosen, 0))
         room = self._room(chosen, overrides, False)
         await self.store.write([Store.save_room(room.row())])
         await room.seat(opponent, "home")
         await room.seat(member, "away")
-        return room, opponent
+        return True
 
     def cancel_quick(self, member: Member) -> bool:
         """Leave the quick-match queue."""
@@ -140,6 +148,6 @@ class Lobby:
             for r in reversed(rooms)
         )
 
-    def rooms_of(self, player_id: int) -> list[Room]:
-        """Rooms where a player holds a seat (a reconnecting coach)."""
+    def rooms_with_seat(self, player_id: int) -> list[Room]:
+        """Rooms where a player holds a seat (a returning coach)."""
         return [r for r in self.registry.all() if r.seat_of_player(player_id) is not None]

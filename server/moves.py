@@ -41,7 +41,6 @@ class Stamp:
     version: int  # the version the broadcast will carry
     team: Team  # the team a clock event is for, when the entry names none
     turn_used: int  # move-clock time the team to move had used before the entry
-    move_clock_ms: int  # the ruleset's move clock (0: none)
     absent: bool  # a coach is away: the clocks are paused
     settings: Settings  # the room's settings: the prompts' deadlines (ms_left)
 
@@ -108,9 +107,7 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
         outcome = engine.Outcome(outcome.position, outcome.decisions, False, outcome.error)
     after = outcome.position
     turn_used = engine.next_turn_used(position, after, entry.elapsed_ms, stamp.turn_used)
-    move_ms = 0
-    if stamp.move_clock_ms > 0 and after.part.kind != "break":
-        move_ms = max(0, stamp.move_clock_ms - turn_used)
+    move_ms = engine.move_ms_left(stamp.settings, after, turn_used)
     paused = stamp.absent or after.result is not None
     action = notation.action_from_json(entry.action) if entry.kind == "action" and entry.action is not None else None
     trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None

@@ -173,7 +173,14 @@ class Room:
         infos = []
         for team in TEAMS:
             pid = self.seats[team]
-            infos.append(None if pid is None else SeatInfo(self.names.get(pid, "?"), self.connected[team] is not None))
+            if pid is None:
+                infos.append(None)
+                continue
+            since = self.match.absent.get(team)
+            grace = None
+            if since is not None and self.match.started and self.match.position.result is None:
+                grace = max(0, since + self.settings.disconnect_grace_ms - self.clock.now_ms())
+            infos.append(SeatInfo(self.names.get(pid, "?"), self.connected[team] is not None, grace))
         return Seats(*infos)
 
     def members(self) -> list[Member]:
@@ -204,9 +211,7 @@ class Room:
         position = self.match.position
         used = self.mclock.used() if self.match.started else 0
         part_ms = max(0, position.part.clock_ms - used)
-        move_ms = 0
-        if self.settings.move_clock_ms > 0 and position.part.kind != "break":
-            move_ms = max(0, self.settings.move_clock_ms - self.match.turn_used - used)
+        move_ms = engine.move_ms_left(self.settings, position, self.match.turn_used, used)
         paused = not self.mclock.running or position.result is not None
         return Clocks(part_ms, move_ms, position.to_move, paused)
 
@@ -272,9 +277,14 @@ class Room:
         await self.attach(member, team)
 
     async def attach(self, member: Member, team: Team) -> None:
-        """Connect ``member`` to its seat (first join or reconnect); the clock runs again once nobody is away."""
+        """Connect ``member`` to its seat (first join or reconnect); the clock runs again once nobody is away.
+
+        ``RoomJoined`` is the first message a connection gets about a room: it is sent before the member joins the
+        broadcasts, so what follows (the match's first Snapshot, Presence) comes after it, in version order.
+        """
         async with self.lock:
             previous = self.connected[team]
+            await member.send(RoomJoined(self.code, team, member.token, self.snapshot()))
             self.connected[team] = member
             member.room = self
             if previous is not None and previous is not member:
@@ -290,7 +300,8 @@ class Room:
             self.presence()
 
     async def watch(self, member: Member) -> None:
-        """Add a spectator (read-only)."""
+        """Add a spectator (read-only): RoomJoined first, then he is one of the room's broadcasts."""
+        await member.send(RoomJoined(self.code, "spectator", None, self.snapshot()))
         self.spectators.add(member)
         member.room = self
         self.presence()
@@ -390,12 +401,37 @@ class Room:
             if self.match.position.result is not None:
                 raise RoomError("MATCH_OVER", "the match is over")
             if version != self.version:
-                raise RoomError("STALE_VERSION", f"the room is at version {self.version}, the action was on {version}")
+                newer = "never sent" if version > self.version else "older"
+                raise RoomError("STALE_VERSION", f"the room is at version {self.version}; the action was chosen on "
+                                                 f"version {version} ({newer}): resync and decide again")
+            self._playable()
             self._board_at_rest()
             entry = LogEntry(self.match.log_len, "action", team, engine.action_json(action), self.mclock.used())
             resolved = await self._run_entry(entry, team)
         if not resolved.accepted and resolved.error is not None:
             raise RoomError(resolved.error.code, resolved.error.message)
+
+    def _playable(self) -> None:
+        """Refuse input while the match cannot go on: a coach is away (product decision 5: the match waits for him,
+        and so does his opponent), the store cannot save moves, or it is the break (III.5; retry when it ends)."""
+        if self.match.absent:
+            team = min(self.match.absent)
+            raise RoomError("ACTION_NOT_ALLOWED", f"the match is paused while {self._coach(team)} is away; it "
+                                                  "goes on when he is back (or he forfeits when the grace runs out)")
+        if not self.store.health.ok:
+            raise RoomError("STORE_UNAVAILABLE", "the server cannot save moves right now: play is paused, nothing "
+                                                 "is lost; a Notice says when it resumes")
+        part = self.match.position.part
+        if part.kind == "break":
+            wall = self.mclock.wall_deadline(part.clock_ms)
+            left = None if wall is None else max(0, wall - self.clock.now_ms())
+            raise RoomError("ACTION_NOT_ALLOWED", "it is the break between periods (III.5): no moves until it ends",
+                            retry_ms=left)
+
+    def _coach(self, team: Team) -> str:
+        """The name of ``team``'s coach (or the team)."""
+        pid = self.seats[team]
+        return self.names.get(pid, team) if pid is not None else team
 
     def _board_at_rest(self) -> None:
         """D3: refuse any input while the clients still play the last move back (its duration after its broadcast).
@@ -422,7 +458,6 @@ class Room:
             self.version + 1,
             team,
             state.turn_used,
-            self.settings.move_clock_ms,
             bool(state.absent),
             self.settings,
         )
@@ -448,7 +483,8 @@ class Room:
         if resolved.checkpoint is not None:
             statements.append(Store.save_checkpoint(state.id, resolved.checkpoint))
         if result is not None:
-            statements.append(Store.finish_match(state.id, {"winner": result.winner, "reason": result.reason}))
+            ending = {"winner": result.winner, "reason": result.reason}
+            statements.append(Store.finish_match(state.id, ending, resolved.position.score))
         await self.store.write(statements)
         state.position = resolved.position
         state.log_len += 1
@@ -513,7 +549,7 @@ class Room:
             default = engine.action_json(prompt.default)
             events.append((ms, 1, LogEntry(state.log_len, "action", prompt.team, default, ms)))
         if self.settings.move_clock_ms > 0 and position.part.kind != "break":
-            ms = max(0, self.settings.move_clock_ms - state.turn_used)
+            ms = engine.move_ms_left(self.settings, position, state.turn_used)
             events.append((ms, 2, LogEntry(state.log_len, "timeout", position.to_move, None, ms)))
         if not events:
             return None

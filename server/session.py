@@ -3,9 +3,13 @@
 Why this is the only place that reads the socket: every input is policed here before anything else sees
 it (DESIGN.md "Server", lila-ws): frames are size-capped by websockets, decoded by ``shared.protocol``
 (which raises only ``ProtocolError``), counted against a token bucket, and dispatched. A bad request gets
-an ``Error`` with a code and changes nothing; a connection that keeps misbehaving - text frames, no Hello,
-repeated undecodable frames, floods - is closed with a close code and a reason. Exceptions from a room
-are caught here, so one request can never take down the connection's task or another room.
+an ``Error`` with a code and changes nothing; a connection that keeps misbehaving - text frames, repeated
+invalid frames, floods - is closed with a close code and a reason. Exceptions from a room are caught here, so
+one request can never take down the connection's task or another room.
+
+Keep-alive is websockets' own: the server pings every KEEPALIVE_INTERVAL_S and closes with 1011 when no pong
+comes within KEEPALIVE_TIMEOUT_S. A connection that answers pings may stay silent for as long as it likes (a
+spectator, a coach waiting for an opponent).
 """
 
 from __future__ import annotations
@@ -18,20 +22,22 @@ from typing import TYPE_CHECKING, Any
 from websockets.exceptions import ConnectionClosed
 
 from server.abort import abort
-from server.constants import ABORT_LINGER_S, MAX_RATE_STRIKES, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
+from server.constants import ABORT_LINGER_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.ratelimit import TokenBucket
 from server.replay_request import replay_frame
 from server.room import Member, Room, RoomError
 from server.store import Store
-from server.tokens import hash_token, new_token
+from server.tokens import check_token, hash_token, new_secret, normalise_code, player_token
+from shared.names import BadName, clean_name
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
-    IDLE_TIMEOUT_S,
     MAX_CLIENT_FRAME,
+    MAX_RATE_STRIKES,
     PROTOCOL_VERSION,
     Act,
     CancelQuickMatch,
+    ClockUpdate,
     CloseCode,
     CreateRoom,
     Error,
@@ -41,6 +47,7 @@ from shared.protocol import (
     Leave,
     Left,
     ListRooms,
+    MatchEnded,
     Ping,
     Pong,
     ProtocolError,
@@ -48,8 +55,8 @@ from shared.protocol import (
     QuickMatch,
     Rematch,
     Resync,
-    RoomJoined,
     RoomList,
+    Score,
     Watch,
     Welcome,
     decode,
@@ -61,6 +68,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SERVER_NAME = "sprtec"
+_REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
 
 
 class Session(Member):
@@ -118,75 +126,140 @@ class Session(Member):
         finally:
             await self._gone()
 
-    async def _receive(self, timeout: float) -> bytes | None:
-        """The next binary frame, or None after closing the connection for a text frame or silence."""
+    async def _next(self, timeout: float | None) -> object | None:
+        """The next valid message, ``_REFUSED`` after answering a bad frame with an Error, or None once the
+        connection is closed (a text frame, silence before Hello, repeated abuse).
+
+        The rate limit counts every frame; a frame over the budget is decoded first, so its Error names the
+        message it refuses (``ref`` is nil only when a frame could not be decoded).
+        """
         try:
             async with asyncio.timeout(timeout):  # no task per message, unlike wait_for on Python 3.11
                 data = await self.ws.recv()
         except TimeoutError:
-            await self.close(CloseCode.IDLE if self.player_id else CloseCode.HELLO_TIMEOUT, "no message in time")
+            await self.close(CloseCode.HELLO_TIMEOUT, f"no Hello within {HELLO_TIMEOUT_S} s")
             return None
         if isinstance(data, str):
             await self.close(CloseCode.UNSUPPORTED_DATA, "messages are binary msgpack frames")
             return None
-        return data
+        allowed = self.bucket.take()
+        try:
+            message = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)
+        except ProtocolError as exc:
+            message, problem = None, exc
+        else:
+            problem = None
+        if not allowed:
+            self.strikes += 1
+            if self.strikes > MAX_RATE_STRIKES:
+                await self.abort(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
+                return None
+            ref = None if message is None else type(message).__name__
+            await self.error("RATE_LIMITED", "too many messages: the budget is 100 messages per 20 seconds", ref)
+            return _REFUSED
+        if problem is not None:
+            if await self._violation():
+                return None
+            await self.error(problem.code, problem.message, None)
+            return _REFUSED
+        return message
+
+    async def _violation(self) -> bool:
+        """Count one invalid message; True (after closing the connection) once there were too many."""
+        self.violations += 1
+        if self.violations > MAX_VIOLATIONS:
+            await self.abort(CloseCode.POLICY_VIOLATION, "too many invalid messages")
+            return True
+        return False
 
     async def _hello(self) -> bool:
-        """The first message must be a Hello of our protocol; answer Welcome with the player's token."""
-        data = await self._receive(HELLO_TIMEOUT_S)
-        if data is None:
+        """Wait for a Hello of our protocol (other messages get HELLO_REQUIRED), then answer Welcome.
+
+        A returning coach (a token whose player holds a seat in a running match) is taken straight back to his
+        room: ``RoomJoined`` follows the Welcome. One whose match ended while he was away is told how it ended.
+        """
+        deadline = asyncio.get_running_loop().time() + HELLO_TIMEOUT_S
+        while True:
+            message = await self._next(max(0.0, deadline - asyncio.get_running_loop().time()))
+            if message is None:
+                return False
+            if message is _REFUSED:
+                continue
+            if not isinstance(message, Hello):
+                if await self._violation():
+                    return False
+                await self.error("HELLO_REQUIRED", "say Hello first (the protocol version and your client)",
+                                 type(message).__name__)
+                continue
+            if message.protocol != PROTOCOL_VERSION:
+                await self.close(CloseCode.VERSION_MISMATCH, f"protocol mismatch: server speaks {PROTOCOL_VERSION}")
+                return False
+            try:
+                name = None if message.name is None else clean_name(message.name)
+            except BadName as exc:
+                if await self._violation():
+                    return False
+                await self.error("BAD_NAME", f"{exc}; send Hello again with another name", "Hello")
+                continue
+            if await self._identify(message.token, name):
+                break
             return False
-        try:
-            hello = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)
-        except ProtocolError as exc:
-            await self.close(CloseCode.PROTOCOL_ERROR, f"expected Hello: {exc.message}"[:120])
-            return False
-        if not isinstance(hello, Hello):
-            await self.close(CloseCode.PROTOCOL_ERROR, "the first message must be Hello")
-            return False
-        if hello.protocol != PROTOCOL_VERSION:
-            await self.close(CloseCode.VERSION_MISMATCH, f"this server speaks protocol {PROTOCOL_VERSION}")
-            return False
+        await self.server.register(self)
+        log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address)
+        await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token))
+        await self._come_back()
+        return True
+
+    async def _identify(self, token: str | None, name: str | None) -> bool:
+        """Become the token's player, or a new one; False after closing the connection (unknown token, no store)."""
         store = self.server.store
-        if hello.token is not None:
-            found = store.player_by_token_hash(hash_token(hello.token))
+        if token is not None:
+            found = check_token(store, token)
             if found is None:
                 await self.close(CloseCode.BAD_TOKEN, "unknown token: connect again without one")
                 return False
             self.player_id, self.name = found
-            self.token = hello.token
-        else:
-            self.token = new_token()
-            self.name = hello.name or "guest"
-            (self.player_id,) = await store.write([Store.add_player(self.name, hash_token(self.token))])
-            if hello.name is None:
-                self.name = f"guest-{self.player_id}"
-        await self.server.register(self)
-        log.info("player %s (%s) connected from %s", self.player_id, self.name, self.ws.remote_address)
-        await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token))
+            self.token = token
+            return True
+        if not store.health.ok:
+            await self.close(CloseCode.TRY_AGAIN_LATER, "the server cannot store new players right now; try later")
+            return False
+        secret = new_secret()
+        statements = [Store.add_player(name or "guest", hash_token(secret))]
+        if name is None:
+            statements.append(Store.name_new_guest())
+        (self.player_id, *_) = await store.write(statements)
+        self.token = player_token(self.player_id, secret)
+        self.name = name or f"guest-{self.player_id}"
         return True
+
+    async def _come_back(self) -> None:
+        """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
+        lobby = self.server.lobby
+        for room in lobby.rooms_with_seat(self.player_id):
+            team = room.seat_of_player(self.player_id)
+            if team is not None and room.status == "playing":
+                await room.attach(self, team)
+                return
+        last_seen = self.server.store.player_last_seen(self.player_id)
+        finished = self.server.store.last_finished_match(self.player_id)
+        if finished is not None and last_seen is not None and (finished.finished_at or 0) >= last_seen:
+            await self._tell_result(finished)
+        self.server.store.write_later([Store.touch_player(self.player_id)])
+
+    async def _tell_result(self, finished: Any) -> None:
+        """Tell a coach how a match he was away from ended (a forfeit, usually)."""
+        await self.send(
+            MatchEnded(finished.room_code, finished.id, Score(*finished.score), finished.winner, finished.reason)
+        )
 
     async def _serve(self) -> None:
         """Decode, police and dispatch requests until the connection ends."""
         while True:
-            data = await self._receive(IDLE_TIMEOUT_S)
-            if data is None:
+            message = await self._next(None)
+            if message is None:
                 return
-            if not self.bucket.take():
-                self.strikes += 1
-                if self.strikes > MAX_RATE_STRIKES:
-                    await self.abort(CloseCode.POLICY_VIOLATION, "rate limit exceeded repeatedly")
-                    return
-                await self.error("RATE_LIMITED", "too many messages: the budget is 100 messages per 20 seconds", None)
-                continue
-            try:
-                message = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)
-            except ProtocolError as exc:
-                self.violations += 1
-                if self.violations > MAX_VIOLATIONS:
-                    await self.abort(CloseCode.POLICY_VIOLATION, "too many invalid messages")
-                    return
-                await self.error(exc.code, exc.message, None)
+            if message is _REFUSED:
                 continue
             ref = type(message).__name__
             try:
@@ -203,6 +276,7 @@ class Session(Member):
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
         if self.player_id:
             log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
+            self.server.store.write_later([Store.touch_player(self.player_id)])
         self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
         if self.room is not None:
@@ -221,28 +295,17 @@ class Session(Member):
                 await self.send(RoomList(lobby.public_rooms()))
             case CreateRoom(ruleset=ruleset, settings=settings, private=private):
                 self._must_be_free()
-                room = await lobby.create(self, ruleset, settings, private)
-                await self.send(RoomJoined(room.code, "home", self.token, room.snapshot()))
+                await lobby.create(self, ruleset, settings, private)
             case JoinRoom(code=code):
                 self._must_be_free()
-                room, team = await lobby.join(self, code)
-                await self.send(RoomJoined(room.code, team, self.token, room.snapshot()))
+                await self._or_result(code, lobby.join(self, code))
             case Watch(code=code):
                 self._must_be_free()
-                room = lobby.find(code)
-                await room.watch(self)
-                await self.send(RoomJoined(room.code, "spectator", None, room.snapshot()))
+                await lobby.find(code).watch(self)
             case QuickMatch(ruleset=ruleset, settings=settings):
                 self._must_be_free()
-                paired = await lobby.quick(self, ruleset, settings)
-                if paired is None:
+                if not await lobby.quick(self, ruleset, settings):
                     await self.send(QueueStatus(True, ruleset, lobby.registry.waiting(ruleset)))
-                    return
-                room, opponent = paired
-                await opponent.send(QueueStatus(False, room.ruleset, 0))
-                await opponent.send(RoomJoined(room.code, "home", opponent.token, room.snapshot()))
-                await self.send(QueueStatus(False, room.ruleset, 0))
-                await self.send(RoomJoined(room.code, "away", self.token, room.snapshot()))
             case CancelQuickMatch():
                 if not lobby.cancel_quick(self):
                     raise RoomError("NOT_IN_QUEUE", "you are not in the quick-match queue")
@@ -256,18 +319,42 @@ class Session(Member):
             case Rematch():
                 await self._room().ask_rematch(self)
             case Resync(code=code, since_version=since):
-                room = lobby.find(code)
-                if self.room is not room:
-                    own = room.seat_of_player(self.player_id)
-                    if own is None:
-                        raise RoomError("NOT_IN_ROOM", "resync a room you coach in, or Watch it first")
-                    self._must_be_free()
-                    await room.attach(self, own)
-                await room.resync(self, since)
+                await self._or_result(code, self._resync(code, since))
             case GetReplay(match_id=match_id):
                 await self.send_frame(await replay_frame(self.server.store.path.parent, match_id, self._follows))
             case _:
                 raise RoomError("UNKNOWN_MESSAGE", f"{type(message).__name__} is not a request")
+
+    async def _resync(self, code: str, since: int) -> None:
+        """Resync: the missed messages, a Snapshot, a ClockUpdate when nothing was missed, or STALE_VERSION."""
+        room = self.server.lobby.find(code)
+        if self.room is not room:
+            own = room.seat_of_player(self.player_id)
+            if own is None:
+                raise RoomError("NOT_IN_ROOM", "resync a room you coach in, or Watch it first")
+            self._must_be_free()
+            await room.attach(self, own)
+            return  # RoomJoined carried a Snapshot of the room as it is
+        if since > room.version:
+            raise RoomError("STALE_VERSION", f"room {room.code} is at version {room.version}; it never sent "
+                                             f"{since}: Resync from 0 for a Snapshot")
+        if since == room.version:
+            await self.send(ClockUpdate(room.code, room.clocks()))
+            return
+        await room.resync(self, since)
+
+    async def _or_result(self, code: str, request: Any) -> None:
+        """Run a request on room ``code``; when that room has closed and this player coached its last match, tell
+        him how it ended instead of ROOM_NOT_FOUND."""
+        try:
+            await request
+        except RoomError as exc:
+            if exc.code != "ROOM_NOT_FOUND":
+                raise
+            finished = self.server.store.last_finished_match(self.player_id, normalise_code(code))
+            if finished is None:
+                raise
+            await self._tell_result(finished)
 
     def _room(self) -> Room:
         """The connection's room, or NOT_IN_ROOM."""

@@ -24,7 +24,7 @@ from shared.model import Flick, Position
 from shared.outcome import Decision
 from shared.protocol import messages as m
 from shared.protocol.codec import encode
-from shared.protocol.errors import PROTOCOL_ERROR_CODES, RULE_ERROR_CODES, CloseCode
+from shared.protocol.errors import CLOSE_MEANINGS, PROTOCOL_ERROR_CODES, RULE_ERROR_CODES, CloseCode
 from shared.protocol.specs import Struct, wire_fields
 from shared.protocol.trajectory import Trajectory
 
@@ -75,8 +75,8 @@ def render_codes() -> str:
     out = ["| error code | meaning |", "|---|---|"]
     out += [f"| `{code}` | a rule refusal of SCENARIOS.md (`Act` only) |" for code in RULE_ERROR_CODES]
     out += [f"| `{code}` | {meaning} |" for code, meaning in PROTOCOL_ERROR_CODES.items()]
-    out += ["", "| close code | name |", "|---|---|"]
-    out += [f"| {code.value} | `{code.name}` |" for code in CloseCode]
+    out += ["", "| close code | name | meaning |", "|---|---|---|"]
+    out += [f"| {code.value} | `{code.name}` | {CLOSE_MEANINGS[code]} |" for code in CloseCode]
     return "\n".join(out) + "\n"
 
 

@@ -20,7 +20,8 @@ RULE_ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 PROTOCOL_ERROR_CODES: dict[str, str] = {
     "BAD_MESSAGE": "the frame is not a valid message: not msgpack, not a map, a missing, extra or wrong field",
     "UNKNOWN_MESSAGE": "the message type is unknown, or not one this side may send",
-    "HELLO_REQUIRED": "the first message of a connection must be Hello",
+    "HELLO_REQUIRED": "the first message of a connection must be Hello; the server waits for it",
+    "BAD_NAME": "Hello.name is not a display name: 1-24 printable characters, no control or bidi characters",
     "RATE_LIMITED": "too many messages: the budget is 100 messages per 20 seconds",
     "NOT_IN_ROOM": "the request needs a room and the connection is in none",
     "ALREADY_IN_ROOM": "the request needs the connection to leave its room first",
@@ -28,12 +29,15 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "ROOM_FULL": "both seats of the room are taken",
     "NOT_A_PLAYER": "spectators are read-only: only a seated coach may act",
     "NOT_YOUR_TEAM": "the action names the other team",
-    "STALE_VERSION": "the action was chosen on an older version of the room; resync first",
+    "STALE_VERSION": "the version the request names is not the room's current one: older, resync first; newer "
+    "than any the room sent, start again from a Snapshot",
     "BAD_SETTINGS": "an unknown ruleset, an unknown setting or a setting value of the wrong type",
     "NOT_IN_QUEUE": "CancelQuickMatch without a queued QuickMatch",
     "MATCH_NOT_OVER": "a rematch can only be asked for once the match has ended",
     "NO_MATCH": "GetReplay: no match has this id",
     "REPLAY_TOO_LARGE": "GetReplay: the match's scenario exceeds Replay's bound; export it on the server instead",
+    "STORE_UNAVAILABLE": "the server cannot save moves right now (disk full, read-only, I/O error): play is paused "
+    "and nothing acknowledged is lost; a Notice says when play resumes",
     "INTERNAL": "the server failed to handle a valid request; the room is unchanged",
 }
 
@@ -43,17 +47,35 @@ ERROR_CODES: tuple[str, ...] = RULE_ERROR_CODES + tuple(PROTOCOL_ERROR_CODES)
 class CloseCode(IntEnum):
     """Websocket close codes the server uses (RFC 6455 §7.4 below 4000, the application's from 4000)."""
 
-    NORMAL = 1000  # the client said Leave and disconnected, or the server closed a finished session
-    GOING_AWAY = 1001  # the server shuts down or restarts
-    PROTOCOL_ERROR = 1002  # the handshake was violated (a message before Hello, a second Hello)
-    UNSUPPORTED_DATA = 1003  # a text frame: every message is a binary frame
-    POLICY_VIOLATION = 1008  # rate limit exceeded repeatedly, or too many invalid messages
-    MESSAGE_TOO_BIG = 1009  # a frame larger than MAX_CLIENT_FRAME
-    VERSION_MISMATCH = 4000  # Hello.protocol differs from PROTOCOL_VERSION; the reason names the server's
-    HELLO_TIMEOUT = 4001  # no Hello within HELLO_TIMEOUT_S of connecting
-    BAD_TOKEN = 4002  # Hello.token is malformed or was revoked; connect again without one
-    REPLACED = 4003  # the same player connected again elsewhere; this older connection is closed
-    IDLE = 4004  # nothing received for IDLE_TIMEOUT_S (clients Ping every 15 s)
+    NORMAL = 1000
+    GOING_AWAY = 1001
+    PROTOCOL_ERROR = 1002
+    UNSUPPORTED_DATA = 1003
+    POLICY_VIOLATION = 1008
+    MESSAGE_TOO_BIG = 1009
+    INTERNAL_ERROR = 1011
+    TRY_AGAIN_LATER = 1013
+    VERSION_MISMATCH = 4000
+    HELLO_TIMEOUT = 4001
+    BAD_TOKEN = 4002
+    REPLACED = 4003
+
+
+# What each close code means, for docs/PROTOCOL.md and for clients telling a person why they were disconnected.
+CLOSE_MEANINGS: dict[CloseCode, str] = {
+    CloseCode.NORMAL: "the connection ended normally",
+    CloseCode.GOING_AWAY: "the server shuts down or restarts: connect again (with the token) in a moment",
+    CloseCode.PROTOCOL_ERROR: "a second Hello on one connection",
+    CloseCode.UNSUPPORTED_DATA: "a text frame: every message is a binary frame",
+    CloseCode.POLICY_VIOLATION: "the rate limit refused more than 20 messages, or more than 10 messages were invalid",
+    CloseCode.MESSAGE_TOO_BIG: "a message larger than MAX_CLIENT_FRAME (16 KiB)",
+    CloseCode.INTERNAL_ERROR: "keep-alive: no answer to the server's websocket ping within 20 s (or a server fault)",
+    CloseCode.TRY_AGAIN_LATER: "the server cannot store a new player right now (its disk is failing): try later",
+    CloseCode.VERSION_MISMATCH: "Hello.protocol is not the server's; the reason names the server's version",
+    CloseCode.HELLO_TIMEOUT: "no Hello within 10 s of connecting",
+    CloseCode.BAD_TOKEN: "Hello.token is not a token of this server: connect again without one",
+    CloseCode.REPLACED: "the same player connected again elsewhere; this older connection is closed",
+}
 
 
 class ProtocolError(Exception):

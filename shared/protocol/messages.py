@@ -42,11 +42,15 @@ MAX_SERVER_FRAME = 1024 * 1024  # bytes: the largest frame the server sends (a 3
 MAX_REPLAY_CHARS = 960 * 1024
 RATE_LIMIT = (100, 20_000)  # messages per window in ms, per connection (lila-ws round/play)
 HELLO_TIMEOUT_S = 10  # seconds a new connection has to send Hello
-IDLE_TIMEOUT_S = 60  # seconds without any message before the server closes (clients Ping every 15 s)
+KEEPALIVE_INTERVAL_S = 20  # the server sends a websocket ping this often ...
+KEEPALIVE_TIMEOUT_S = 20  # ... and closes with 1011 when no pong answers it within this many seconds
+MAX_RATE_STRIKES = 20  # messages the rate limit may refuse on one connection; the next one closes it (1008)
+MAX_INVALID_MESSAGES = 10  # invalid frames one connection may send; the next one closes it (1008)
+DEFAULT_PORT = 8765  # the port `sprtec serve` listens on and clients try first
 
 TEAM = Str(4, choices=("home", "away"))
 SEAT = Str(9, choices=("home", "away", "spectator"))
-RULESET = Str(16, choices=RULESETS)
+RULESET = Str(16, choices=RULESETS, open=True)
 ROOM_CODE = Str(16, min_len=1)
 TOKEN = Str(128, min_len=1)
 NAME = Str(32, min_len=1)
@@ -159,7 +163,7 @@ class RoomInfo:
     ruleset: Annotated[str, RULESET]
     seats: Annotated[Seats, Struct(Seats)]
     spectators: Annotated[int, Int(0, MAX_INT)]
-    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended"))]
+    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended"), open=True)]
     score: Annotated[Score | None, Opt(Struct(Score))] = None
     clocks: Annotated[Clocks | None, Opt(Struct(Clocks))] = None
     part: Annotated[str | None, Opt(Str(16))] = None
@@ -360,6 +364,19 @@ class ClockUpdate:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """News from the server about play itself, sent to every room it concerns (a person should see it).
+
+    ``code``: ``PLAY_PAUSED`` (the server cannot save moves - its disk failed; the clocks stop and actions are
+    refused with STORE_UNAVAILABLE, nothing acknowledged is lost), ``PLAY_RESUMED`` (saved again: the clocks run).
+    Clients show ``message`` and must ignore codes they do not know.
+    """
+
+    code: Annotated[str, Str(32, min_len=1)]
+    message: Annotated[str, Str(500)]
+
+
+@dataclass(frozen=True, slots=True)
 class Presence:
     """Who is in the room changed: a coach joined, left, dropped or came back; spectators came or went."""
 
@@ -413,7 +430,7 @@ class Error:
     older servers, which leave it out).
     """
 
-    code: Annotated[str, Str(32, choices=ERROR_CODES)]
+    code: Annotated[str, Str(32, choices=ERROR_CODES, open=True)]
     message: Annotated[str, Str(500)]
     ref: Annotated[str | None, Opt(Str(32))]
     retry_ms: Annotated[int | None, Opt(MS)] = None
@@ -467,6 +484,7 @@ SERVER_MESSAGES: tuple[type, ...] = (
     Left,
     QueueStatus,
     Replay,
+    Notice,
     Error,
     Pong,
 )
@@ -500,6 +518,7 @@ ServerMessage = (
     | Left
     | QueueStatus
     | Replay
+    | Notice
     | Error
     | Pong
 )

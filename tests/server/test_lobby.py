@@ -41,6 +41,7 @@ async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_que
     joined_cy = await cy.until(RoomJoined)
     assert joined_cy.code == joined_ed.code and {joined_cy.seat, joined_ed.seat} == {"home", "away"}
     room = server.lobby.find(joined_cy.code)
+    await cy.until(Snapshot)  # the match's first Snapshot follows both RoomJoined
     assert room.ruleset == "quick" and not room.private and room.status == "playing"
     assert server.lobby.registry.waiting(None) == 1  # di still waits for a standard match
     await di.send(CancelQuickMatch())

@@ -12,7 +12,7 @@ from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.room import Room
 from shared.model import ChooseExclusion
-from shared.protocol import ClockUpdate, CreateRoom, Error, JoinRoom, MatchEnded, MovePlayed, RoomJoined
+from shared.protocol import ClockUpdate, CreateRoom, Error, JoinRoom, MatchEnded, MovePlayed, RoomJoined, Snapshot
 from shared.referee.adjudicate import judge
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
 from tests.server.players import WireClient
@@ -36,17 +36,17 @@ async def clocked(tmp_path: Path) -> AsyncIterator[tuple[Server, FakeClock]]:
     await srv.shutdown()
 
 
-async def _match(server: Server) -> tuple[WireClient, WireClient, Room]:
+async def _match(server: Server, settings: dict[str, int] = CLOCKED) -> tuple[WireClient, WireClient, Room]:
     """Ann and Bob in a private room with the clocked settings; the match has started."""
     ann = await WireClient.connect(server.url, "ann")
-    await ann.send(CreateRoom("standard", CLOCKED, True))
+    await ann.send(CreateRoom("standard", settings, True))
     await ann.until(RoomJoined)
     bob = await WireClient.connect(server.url, "bob")
     await bob.send(JoinRoom(ann.code))
     await bob.until(RoomJoined)
     room = server.lobby.find(ann.code)
-    while ann.version < room.version:  # the match's first Snapshot
-        await ann.recv()
+    for coach in (ann, bob):
+        await coach.until(Snapshot)  # the match's first Snapshot (after both RoomJoined)
     return ann, bob, room
 
 
@@ -143,3 +143,24 @@ async def test_an_action_while_the_board_moves_is_refused_and_changes_nothing_th
     answered = await second.until(MovePlayed)
     assert answered.version == played.version + 1 and answered.action is not None
     assert answered.team == second.team and room.match.log_len == before[1] + 1
+
+
+async def test_the_move_clock_does_not_run_in_a_break_and_a_restart_starts_with_a_full_one(
+    clocked: tuple[Server, FakeClock],
+):
+    """A35 / III.5: after a 4 s period and the 30 s break the restarting team has its whole move clock."""
+    server, clock = clocked
+    ann, bob, room = await _match(server, {"period_ms": 4000})
+    full = room.settings.move_clock_ms
+    starter = ann if ann.team == room.match.position.to_move else bob
+    await starter.send(starter.flick())  # V.2: the other team, to move at the siren, restarts period 2
+    await ann.until(MovePlayed)
+    await clock.advance(4000)  # period 1 ends: the break begins
+    assert (await ann.until(MovePlayed)).position.part.kind == "break" and room.clocks().move_ms == 0
+    await clock.advance(room.settings.break_ms)  # period 2: a restart
+    part = (await ann.until(MovePlayed)).position.part
+    assert (part.kind, part.number) == ("period", 2) and room.match.position.restart
+    restarting, version = room.match.position.to_move, room.version
+    assert room.clocks().move_ms == full
+    await clock.advance(part.clock_ms - 1)  # the whole of period 2 but its last ms: no move clock ran out
+    assert room.version == version and room.match.position.to_move == restarting
