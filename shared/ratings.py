@@ -277,7 +277,8 @@ def rating_at(rating: Rating, now_ms: int) -> Rating:
 def _rate_one(player: Rating, opponent: Rating, score: float, now_ms: int) -> Rating:
     """One side of a match: the paper's period update with no extra step-6 growth, then Lichess' caps."""
     before = to_glicko2(player.rating, player.rd, player.volatility)
-    game = PeriodGame((opponent.rating - CENTRE) / SCALE, opponent.rd / SCALE, score)
+    other = to_glicko2(opponent.rating, opponent.rd, opponent.volatility)
+    game = PeriodGame(other.mu, other.phi, score)
     after = period_update(before, (game,), tau=TAU, elapsed_periods=0.0)
     # The change is added on the rating scale, so a result that moves nothing leaves the rating bit-exact.
     change = _clamp(SCALE * (after.mu - before.mu), -MAX_RATING_CHANGE, MAX_RATING_CHANGE)

@@ -142,7 +142,7 @@ def test_incompatible_keys_never_paired() -> None:
     assert sorted(waiting_ids(result)) == ["q", "s", "t"]
 
 
-def test_a_start_after_now_counts_as_no_wait() -> None:
+def test_a_wait_that_starts_in_the_future_counts_as_zero() -> None:
     """A waiting time that starts after ``now`` (a clock step) counts as zero: the window never shrinks below 100."""
     early = entry("x", 1500, since_ms=5_000)
     assert waited_ms(early, now_ms=1_000) == 0

@@ -104,7 +104,7 @@ def test_one_match_rates_as_lichess_calculator(
             assert value == pytest.approx(figure, abs=tol)
 
 
-def test_newcomer_starts_provisional_at_1500() -> None:
+def test_unrated_player_starts_provisional_at_1500() -> None:
     """A newcomer is 1500, RD 500, volatility 0.09, never played, shown as 1500?."""
     newcomer = Rating()
     assert (newcomer.rating, newcomer.rd, newcomer.volatility, newcomer.last_played_ms) == (1500, 500, 0.09, None)
