@@ -3,10 +3,11 @@
 Why a module of its own: it is the project's "FEN and PGN". Rule tests start from positions in this form, bug
 reports are scenarios, the server logs and sends actions in it, and ``sprtec scenario`` prints results in it.
 Reading fills in every default of SCENARIOS.md (missing ``stones`` -> the basic setup of ``shared.formation``,
-missing ``part`` -> period 1 with the ruleset's full time …) and validates everything, raising ``NotationError``
-with a message that names the offending field or body. Writing is canonical: the documented fields in the
-documented order, then every further field of ``Position`` in dataclass order, floats quantised to 0.01 mm,
-stones in id order (``h1``…``h7``, ``a1``…``a7``), ``flipped`` only when true, the per-team pairs
+missing ``part`` -> period 1 with the ruleset's full time, missing ``first_starter`` -> the team to move at the
+opening face-off, else the seed's lot (``setup.first_period_starter``, V.2) …) and validates everything, raising
+``NotationError`` with a message that names the offending field or body. Writing is canonical: the documented
+fields in the documented order, then every further field of ``Position`` in dataclass order, floats quantised to
+0.01 mm, stones in id order (``h1``…``h7``, ``a1``…``a7``), ``flipped`` only when true, the per-team pairs
 (``score``, ``excluded``, ``deferred``) as ``{"home": …, "away": …}`` objects and ``settings`` as an object.
 
 Fields beyond SCENARIOS.md are handled generically from their type hints (dataclasses, tuples, Optional,
@@ -51,6 +52,7 @@ from shared.model import (
 )
 from shared.outcome import ActionResult
 from shared.referee.overtime import field_stones
+from shared.referee.setup import first_period_starter
 from shared.rulesets import Settings, SettingsError, coerce_setting, make_settings
 
 POSITION_FORMAT = "sprtec-position/1"
@@ -60,7 +62,7 @@ ERROR_FORMAT = "sprtec-scenario-error/1"
 # SCENARIOS.md "Position", in its order; the writer puts every other Position field after these.
 DOCUMENTED_FIELDS: tuple[str, ...] = (
     "ruleset", "settings", "seed", "move_number", "home_end", "to_move", "score", "part", "restart",
-    "privilege", "stones", "puck", "excluded", "deferred",
+    "privilege", "stones", "puck", "excluded", "deferred", "first_starter",
 )
 QUANTUM_DECIMALS = 2  # positions are written to 0.01 mm (DESIGN.md "Integers at the edges")
 
@@ -399,6 +401,8 @@ def _read_position(raw: dict[str, Any], path: str) -> Position:
         else:
             values[name] = f.default
     position = Position(**values)
+    if "first_starter" not in raw:  # SCENARIOS.md, V.2: absent - the opening's mover, else the lot
+        position = dataclasses.replace(position, first_starter=first_period_starter(position))
     _check_position(position, settings, path)
     return position
 
