@@ -111,13 +111,17 @@ def shot_owed(position: Position) -> bool:
 def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
     """D14, III.6: a play part's clock has reached 0 - announce PART_ENDED, then finish the part.
 
-    IX.8: the privilege is cleared at the siren. A43: a pending advantage becomes a penalty shot. XV.8,
+    IX.8: a privilege not yet played, or interrupted, is cleared at the siren and announced cut short
+    (``PRIVILEGE_CANCELLED`` for the privileged team). A43: a pending advantage becomes a penalty shot. XV.8,
     XV.10: while a penalty shot is owed the part is held at 0 (``siren`` true, moves allowed for the shot);
     the next clock update after the shot ends finishes the part (``finish_part``).
     """
     part = position.part
     ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False)  # IX.8
-    decisions: tuple[Decision, ...] = (Decision.of("PART_ENDED", part=part_json(part)),)  # III.6
+    decisions: tuple[Decision, ...] = ()
+    if position.privilege is not None:  # IX.8: the privilege is not played (or not played out)
+        decisions += (Decision.of("PRIVILEGE_CANCELLED", team=position.privilege.team),)
+    decisions += (Decision.of("PART_ENDED", part=part_json(part)),)  # III.6
     if ended.activity is not None:  # XI: the end of the part ends the count
         decisions += activity.end(ended.activity, "PART_ENDED")
         ended = replace(ended, activity=None)

@@ -257,6 +257,7 @@ def test_A43_advantage_at_siren_becomes_penalty_shot() -> None:
     position = replace(_started(), advantage="home", privilege=Privilege("home", 1, 2))
     position, decisions = _to_end_of_part(position, STANDARD)
     assert [d.to_json() for d in decisions] == [
+        {"code": "PRIVILEGE_CANCELLED", "team": "home"},
         {"code": "PART_ENDED", "part": {"kind": "period", "number": 1}},
         {"code": "PENALTY_SHOT", "team": "home"},
     ]

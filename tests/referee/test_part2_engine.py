@@ -124,7 +124,7 @@ def test_XV_10_a_shot_awarded_at_the_siren_is_completed_before_the_part_ends() -
     the break begins once it is over."""
     start = advantage_position(part=Part("period", 1, 100))
     held, decisions = clock.elapse(start, 100, settings_of(start))
-    assert [d.code for d in decisions] == ["PART_ENDED", "PENALTY_SHOT"]
+    assert [d.code for d in decisions] == ["PRIVILEGE_CANCELLED", "PART_ENDED", "PENALTY_SHOT"]
     assert held.siren and held.penalty is not None and held.penalty.after_siren
     assert clock.can_move(held) is None
     _first, second = scoring_shot(held)
