@@ -63,8 +63,9 @@ from shared.referee import (
     team_actions,
     turns,
 )
-from shared.referee.adjudicate import in_contract_order, judge
+from shared.referee.adjudicate import judge
 from shared.referee.choices import Prompt
+from shared.referee.decision_order import in_contract_order
 from shared.referee.forfeit import forfeit
 from shared.referee.goals import add_goal
 from shared.referee.moves import conclude, shot_move, speed_problem
@@ -150,7 +151,7 @@ def _setup(position: Position, action: Action, settings: Settings) -> ActionResu
     assert isinstance(action, Setup)
     if position.penalty is not None:
         return team_actions.shot_setup_handler(position, action, settings)
-    placed = setup.apply_setup(position, action, settings)  # type: ignore[arg-type]
+    placed = setup.apply_setup(position, action, settings)
     if isinstance(placed, Position):
         return ActionResult(True, placed)
     return ActionResult.refused(position, placed.code, placed.message)
@@ -174,7 +175,7 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     Every action but a setup needs the match running (``clock.can_move``: not over, not in a break, the
     siren not yet sounded). A flick that starts a move clears a pending exclusion choice (it is then final).
     XI.3: any accepted action of the counting team but ``count`` while it owes a count ends the count first
-    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action).
+    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action, before its own decisions).
     """
     settings = settings_of(position)
     handler = HANDLERS.get(action.action)
@@ -193,8 +194,8 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     result = handler(current, action, settings)
     if not result.accepted:
         return ActionResult.refused(position, *_error(result))
-    if lapsed:
-        result = replace(result, decisions=in_contract_order((*lapsed, *result.decisions)))
+    if lapsed:  # the count lapsed before the action was taken: a moment of its own, told first
+        result = replace(result, decisions=(*in_contract_order(lapsed), *result.decisions))
     return result
 
 
@@ -235,7 +236,7 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
     settings = settings_of(position)
     if position.penalty is not None:
         after, decisions = shots.fail_on_timeout(position, settings)
-        return ActionResult(True, after, in_contract_order(decisions))
+        return ActionResult(True, after, decisions)
     last_of_advantage = (
         position.advantage == team and turns.has_privilege(position, team)
         and position.privilege is not None and position.privilege.remaining == 1

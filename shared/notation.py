@@ -318,7 +318,8 @@ def _option_for(value: Any, options: list[Any]) -> Any:
 
 def _encode_dataclass(value: Any, exact: bool) -> dict[str, Any]:
     """Every field of a dataclass, in field order."""
-    hints = _hints(type(value))
+    kind: type = type(value)
+    hints = _hints(kind)
     return {f.name: _encode(getattr(value, f.name), hints[f.name], exact) for f in dataclasses.fields(value)}
 
 
@@ -443,7 +444,7 @@ def _read_excluded(raw: Any, path: str, _settings: Settings) -> tuple[tuple[str,
 
 def _read_part(raw: Any, path: str, settings: Settings) -> Part:
     """``part``: a missing ``clock_ms`` is the full time of that part under the ruleset."""
-    part = _decode(raw, Part, path, False)
+    part: Part = _decode(raw, Part, path, False)
     if isinstance(raw, dict) and "clock_ms" not in raw:
         part = dataclasses.replace(part, clock_ms=full_clock_ms(settings, part.kind, part.number, path))
     return part
@@ -601,7 +602,8 @@ def action_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action"
             shown = json.dumps(name) if _plain(name) else _kind(name)
             raise NotationError(f"unknown action {shown}; expected one of {', '.join(ACTION_TYPES)}",
                                 path=_join(path, "action"))
-        return _decode_dataclass(raw, ACTION_TYPES[name], f"{path} ({name})", True)
+        action: Action = _decode_dataclass(raw, ACTION_TYPES[name], f"{path} ({name})", True)
+        return action
     except NotationError as exc:
         exc.code = exc.code or "INVALID_ACTION"
         raise
@@ -670,11 +672,11 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     if team not in TEAMS:
         raise NotationError(f"a {kind!r} entry names no team ({team!r})", code="INVALID_ACTION")
     if kind == "timeout":
-        events.append(Timeout(team))  # type: ignore[arg-type]
+        events.append(Timeout(team))
     elif kind == "forfeit":
-        events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))  # type: ignore[arg-type]
+        events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))
     elif kind == "resign":
-        events.append(Forfeit(team, "RESIGNED"))  # type: ignore[arg-type]
+        events.append(Forfeit(team, "RESIGNED"))
     else:
         raise NotationError(f"unknown log entry kind {kind!r}", code="INVALID_ACTION")
     return tuple(events)

@@ -209,6 +209,33 @@ def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
     assert mover["position"]["part"]["number"] == 2 and starter in ("home", "away")
 
 
+def test_XV_16_a_shootout_shot_after_a_waited_out_break_tells_its_end_before_the_next_shot():
+    """XV.16: an untimed scenario waits out the break before the shoot-out (its first PENALTY_SHOT comes first in
+    the shot's result); the missed shot is then told ended before the next shot's PENALTY_SHOT."""
+    from shared.match import settings_of
+    from shared.referee import clock
+    from sprtec.commands.scenario import run_scenario
+
+    level = {"ruleset": "ko", "seed": 5, "settings": {"effects_2_5d": False, "break_ms": 2000},
+             "part": {"kind": "overtime", "number": 1, "clock_ms": 100}}
+    last = {"team": "home", "action": "flick", "stone": "h2", "vx": 0.0, "vy": 200.0}
+    scenario = {"format": "sprtec-scenario/1", "position": level, "actions": [last]}
+    (ended,) = run_scenario(notation.scenario_from_json(json.dumps(scenario)))
+    assert ended["position"]["part"]["kind"] == "break"
+    in_break = notation.position_from_json(ended["position"])
+    shot, _ = clock.wait_out_break(in_break, settings_of(in_break))
+    state = shot.penalty
+    assert state is not None and state.in_shootout
+    missed = {"team": state.team, "action": "flick", "stone": state.shooter,
+              "vx": 300.0 * shot.attack_end(state.team), "vy": 0.0}
+    scenario["actions"] = [last, missed]
+    done = _run("-", "--no-position", stdin=json.dumps(scenario).encode())
+    results = json.loads(done.stdout)["results"]
+    assert [(d["code"], d.get("team")) for d in results[1]["decisions"]] == [
+        ("PENALTY_SHOT", state.team), ("PENALTY_SHOT_ENDED", state.team),
+        ("PENALTY_SHOT", "away" if state.team == "home" else "home")]
+
+
 # -------------------------------------------------------------------------- clock events (docs/SCENARIOS-EXTENSIONS.md)
 
 CLOCKED = {"ruleset": "standard", "settings": {"period_ms": 5000, "break_ms": 2000}, "to_move": "home",

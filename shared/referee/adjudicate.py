@@ -25,23 +25,12 @@ from shared.outcome import Decision
 from shared.physics import rested_position
 from shared.referee import activity, advantage, exclusions, turns
 from shared.referee.activity import ActivityFailure
+from shared.referee.decision_order import in_contract_order
 from shared.referee.fouls import FoulRecord, counted_foul
 from shared.referee.goalie import goalie_outside_third, is_goalie_move
 from shared.referee.goals import GoalEvent, add_goal, first_goal_event
 from shared.referee.penalty import PenaltyTrigger, penalty_trigger
 from shared.rulesets import Settings
-
-# SCENARIOS.md: decisions are listed in the order the referee takes them.
-DECISION_ORDER: tuple[str, ...] = (
-    "GOAL", "GOAL_DISALLOWED", "FOUL", "GOALIE_OUTSIDE_THIRD", "ACTIVITY_FAILED", "EXCLUSION", "RETURN",
-    "PRIVILEGE", "PRIVILEGE_CANCELLED", "PENALTY_SHOT", "ADVANTAGE", "PENALTY_SHOT_ENDED", "ACTIVITY_COUNT",
-    "ACTIVITY_ENDED", "POWER_PLAY", "RESPOT", "FLIP", "RESTART", "PART_ENDED", "MATCH_ENDED",
-)
-
-
-def in_contract_order(decisions: list[Decision] | tuple[Decision, ...]) -> tuple[Decision, ...]:
-    """SCENARIOS.md: decisions sorted by the code table's order; one code keeps its own order (stable)."""
-    return tuple(sorted(decisions, key=lambda d: DECISION_ORDER.index(d.code)))
 
 
 @dataclass(frozen=True, slots=True)

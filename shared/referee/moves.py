@@ -17,7 +17,8 @@ from shared import physics
 from shared.model import Flick, Position, Team
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, exclusions, overtime, penalty_shot, power_play, setup, shots, turns
-from shared.referee.adjudicate import Ruling, in_contract_order, intervention_decisions
+from shared.referee.adjudicate import Ruling, intervention_decisions
+from shared.referee.decision_order import in_contract_order, in_moments
 from shared.referee.penalty_shot import PenaltyVerdict
 from shared.rulesets import Settings
 
@@ -76,8 +77,7 @@ def conclude(
         after, more = shots.award(after, after.penalty_shot, settings)
         decisions.extend(more)
     after, clock_decisions = clock.after_move(after, duration_ms, settings)
-    decisions.extend(clock_decisions)
-    return after, in_contract_order(decisions)
+    return after, (*in_contract_order(decisions), *clock_decisions)  # the clock's moments come after the move's
 
 
 def shot_move(position: Position, flick: Flick, settings: Settings) -> ActionResult:
@@ -113,11 +113,12 @@ def shot_move(position: Position, flick: Flick, settings: Settings) -> ActionRes
         verdict = penalty_shot.expire(timed, settings) or replace(verdict, state=timed)
     decisions.extend(verdict.decisions)
     rest = replace(rest, penalty=verdict.state)
+    following: tuple[Decision, ...] = ()
     if verdict.ended:
-        after, more = shots.finish(rest, verdict, settings)
-        decisions.extend(more)
+        done = shots.finish(rest, verdict, settings)
+        after, following = done.position, done.following
+        decisions.extend(done.decisions)
     else:
         after = replace(rest, to_move=state.team)
     after, clock_decisions = clock.after_move(after, duration, settings)
-    decisions.extend(clock_decisions)
-    return ActionResult(True, after, in_contract_order(decisions), None, record)
+    return ActionResult(True, after, (*in_moments(decisions, following), *clock_decisions), None, record)

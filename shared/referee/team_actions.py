@@ -28,7 +28,8 @@ from shared.model import (
 )
 from shared.outcome import ActionResult, RuleError
 from shared.referee import activity, advantage, goalie_reset, penalty_shot, power_play, shots
-from shared.referee.adjudicate import in_contract_order, judge_move, reset_record
+from shared.referee.adjudicate import judge_move, reset_record
+from shared.referee.decision_order import in_contract_order
 from shared.referee.goalie import own_goalie
 from shared.referee.moves import conclude
 from shared.rulesets import Settings

@@ -67,7 +67,6 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
     from shared.match import apply_event, settings_of
     from shared.model import SCENARIO_EVENT_TYPES
     from shared.referee import clock
-    from shared.referee.adjudicate import in_contract_order
 
     position = scenario.position
     pending: tuple = ()  # type: ignore[type-arg]
@@ -79,9 +78,8 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
             pending += waited
         result = apply_event(position, action)
         if result.accepted:
-            if pending:  # a clock event's decisions are already in time order (parts end one after the other)
-                own = result.decisions if is_event else in_contract_order(result.decisions)
-                result = replace(result, decisions=(*pending, *own))
+            if pending:  # the waited-out break came first; the engine's decisions are already in the referee's order
+                result = replace(result, decisions=(*pending, *result.decisions))
                 pending = ()
             position = result.position
         results.append(notation.result_to_json(result, index, with_position=with_position))

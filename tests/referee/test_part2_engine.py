@@ -187,8 +187,8 @@ def test_XV_16_the_shootout_starts_with_the_lot_and_alternates_shots() -> None:
     assert first == started.shootout.starter
     shooter = started.penalty.shooter
     missed = apply_action(started, Flick(first, shooter, 300 * started.own_end(first) * -1, 0))
-    assert [(d.code, d.get("reason")) for d in missed.decisions] == [("PENALTY_SHOT", None),
-                                                                      ("PENALTY_SHOT_ENDED", "a")]
+    assert [(d.code, d.get("reason")) for d in missed.decisions] == [("PENALTY_SHOT_ENDED", "a"),
+                                                                      ("PENALTY_SHOT", None)]
     after = missed.position
     assert after.penalty is not None and after.penalty.team != first and after.score == started.score
     assert after.shootout is not None and after.shootout.shots == ((first, False),)
