@@ -220,7 +220,8 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
     Not a move: the move number stays. A pending exclusion choice becomes final. At a restart the other
     team then starts with its centre forward (V.7 still applies). The last move of an advantage forfeited
     this way leaves the advantage played out without goal or infringement: the shot follows (IX.3). In a
-    penalty shot the turn cannot pass: the shot fails (reason ``TIME``, as XV.18).
+    penalty shot the turn cannot pass: the shot fails (reason ``TIME``, as XV.18); a shot owed after the siren
+    then ends the part (XV.10).
 
     With ``kind``, a choice timed out instead: the default action of ``team``'s prompt of that kind is
     applied (``prompts``).
@@ -236,7 +237,8 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
     settings = settings_of(position)
     if position.penalty is not None:
         after, decisions = shots.fail_on_timeout(position, settings)
-        return ActionResult(True, after, decisions)
+        after, ended = clock.after_move(after, 0, settings)  # XV.10: a shot owed after the siren ends the part
+        return ActionResult(True, after, (*decisions, *ended))
     last_of_advantage = (
         position.advantage == team and turns.has_privilege(position, team)
         and position.privilege is not None and position.privilege.remaining == 1

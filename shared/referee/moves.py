@@ -56,7 +56,11 @@ def conclude(
     mover: Team, ruling: Ruling, duration_ms: int, settings: Settings
 ) -> tuple[Position, tuple[Decision, ...]]:
     """After Appendix A: power play (XIII.4), sudden death (XVI.1), the restart (V.3, V.4, V.9, XIV.7), a shot
-    awarded by the move set up at once (XV.11), then the clock (XIV.4, D14, IX.8)."""
+    awarded by the move set up at once (XV.11), then the clock (XIV.4, D14, IX.8).
+
+    The restart is made only if the part goes on after the move: when the move ends the part (``clock.ends_part``)
+    the next part's restart (V.2) is the one that happens.
+    """
     after, decisions = ruling.position, list(ruling.decisions)
     after = _track_power_play(after, mover, ruling.restart_by is not None, settings)
     scorer = _scorer(ruling.decisions)
@@ -65,7 +69,7 @@ def conclude(
         decisions.extend(ended)
         if after.result is not None:
             return after, in_contract_order(decisions)
-    if ruling.restart_by is not None:
+    if ruling.restart_by is not None and not clock.ends_part(after, duration_ms):
         after = setup.restart(after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning)
         after = turns.with_snapshot(after, settings)
         decisions.append(Decision.of("RESTART", team=ruling.restart_by))

@@ -83,8 +83,9 @@ def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> F
 
     In-game shot: a goal counts (score, X.3 returns, sudden death in overtime); then the team against which
     the shot was awarded restarts from the basic setup with the teams as they were (XV.14, V.5), the
-    excluded stones staying off. Shoot-out shot: the series goes on (the next shot is set up: ``following``)
-    or the match ends (``shootout``).
+    excluded stones staying off - unless the shot was completed after the siren (XV.10): the part ends with
+    it, and the next part's restart (V.2) is the one that happens. Shoot-out shot: the series goes on (the next
+    shot is set up: ``following``) or the match ends (``shootout``).
     """
     state = verdict.state
     cleared = replace(position, penalty=None, penalty_shot=None)
@@ -105,6 +106,8 @@ def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> F
         found.extend(ended)
         if cleared.result is not None:
             return Finished(cleared, tuple(found))
+    if state.after_siren:  # XV.10: the part ends with the shot (the clock's end_part follows)
+        return Finished(cleared, tuple(found))
     starter = verdict.restart_by or penalty_shot.restart_team(state)  # XV.14, V.5
     lineups = {team: state.lineups[TEAMS.index(team)] for team in TEAMS}
     after = setup.restart(cleared, starter, settings, returning=returning, lineups=lineups)
