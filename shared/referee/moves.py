@@ -59,7 +59,8 @@ def conclude(
     awarded by the move set up at once (XV.11), then the clock (XIV.4, D14, IX.8).
 
     The restart is made only if the part goes on after the move: when the move ends the part (``clock.ends_part``)
-    the next part's restart (V.2) is the one that happens.
+    the next part's restart (V.2) is the one that happens. A move that ends the match in sudden death still
+    takes its time off the clock.
     """
     after, decisions = ruling.position, list(ruling.decisions)
     after = _track_power_play(after, mover, ruling.restart_by is not None, settings)
@@ -68,7 +69,8 @@ def conclude(
         after, ended = overtime.sudden_death(after, scorer)  # XVI.1: a counted goal ends overtime
         decisions.extend(ended)
         if after.result is not None:
-            return after, in_contract_order(decisions)
+            timed, _ = clock.after_move(after, duration_ms, settings)  # the move's time ran all the same (D14)
+            return timed, in_contract_order(decisions)
     if ruling.restart_by is not None and not clock.ends_part(after, duration_ms):
         after = setup.restart(after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning)
         after = turns.with_snapshot(after, settings)

@@ -17,7 +17,7 @@ from shared.model import ExclusionChoice, Flick, Part, Position, Result
 from shared.referee import clock
 from shared.referee.setup import part_starter
 from tests.referee.builders import position, stone
-from tests.referee.test_part2_engine import advantage_position, codes, scoring_shot, shootout_start
+from tests.referee.test_part2_engine import advantage_position, codes, scoring_shot, shootout_start, shot_position
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -158,3 +158,37 @@ def test_X_4_an_exclusion_choice_ends_with_the_part() -> None:
     start = replace(position(stone("h5", -300, 0), part=Part("period", 1, 500)), exclusion_choice=choice)
     ended, _ = clock.elapse(start, 500, settings_of(start))
     assert ended.part.kind == "break" and ended.exclusion_choice is None and prompts(ended) == ()
+
+
+# --------------------------------------------------------------------------- sudden death (XVI.1)
+
+
+def _overtime_goal(clock_ms: int) -> Position:
+    """examples/goal.json in the first overtime of a ko match (3 + goalie a side is not needed for the goal)."""
+    data = json.loads((EXAMPLES / "goal.json").read_text(encoding="utf-8"))
+    data["position"]["ruleset"] = "ko"
+    data["position"]["part"] = {"kind": "overtime", "number": 1, "clock_ms": clock_ms}
+    return notation.scenario_from_json(data).position
+
+
+def test_XVI_1_the_move_that_ends_the_match_in_sudden_death_still_takes_its_time_off_the_clock() -> None:
+    """XVI.1, XIV.4, D14: the goal ends the match at once, but the move lasted what it lasted - the overtime clock
+    shows the time left when it came to rest; a goal in the move that runs the clock out ends the match alone
+    (MATCH_ENDED, no PART_ENDED)."""
+    scored = apply_action(_overtime_goal(100_000), Flick("home", "h2", 1200.0, 0.0))
+    assert codes(scored) == ["GOAL", "MATCH_ENDED"] and scored.position.result == Result("home", "SUDDEN_DEATH")
+    assert scored.duration_ms > 0 and scored.position.part.clock_ms == 100_000 - scored.duration_ms
+    last = apply_action(_overtime_goal(100), Flick("home", "h2", 1200.0, 0.0))
+    assert codes(last) == ["GOAL", "MATCH_ENDED"] and last.position.part.clock_ms == 0
+
+
+def test_XVI_1_a_shot_goal_after_the_overtimes_siren_ends_the_match_alone() -> None:
+    """XVI.1, XV.10: the shot owed at the end of an overtime scores - sudden death ends the match (MATCH_ENDED
+    SUDDEN_DEATH), with no PART_ENDED and no restart; the shot's moves took their time off the clock too."""
+    start = advantage_position(ruleset="ko", part=Part("overtime", 1, 100))
+    held, _ = clock.elapse(start, 100, settings_of(start))
+    second = scoring_shot(held)[1]
+    assert codes(second) == ["GOAL", "PENALTY_SHOT_ENDED", "MATCH_ENDED"]
+    assert second.position.result == Result("home", "SUDDEN_DEATH") and not second.position.siren
+    during = scoring_shot(shot_position(ruleset="ko", part=Part("overtime", 1, 100_000)))
+    assert during[1].position.part.clock_ms == 100_000 - during[0].duration_ms - during[1].duration_ms
