@@ -175,7 +175,8 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     Every action but a setup needs the match running (``clock.can_move``: not over, not in a break, the
     siren not yet sounded). A flick that starts a move clears a pending exclusion choice (it is then final).
     XI.3: any accepted action of the counting team but ``count`` while it owes a count ends the count first
-    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action, before its own decisions).
+    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action, before its own decisions); such an
+    action also gives up counting the obliged team's last move right after it (``Position.activity_offer``).
     """
     settings = settings_of(position)
     handler = HANDLERS.get(action.action)
@@ -194,6 +195,9 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     result = handler(current, action, settings)
     if not result.accepted:
         return ActionResult.refused(position, *_error(result))
+    late = result.position.activity_offer
+    if late is not None and late.counting == action.team and action.action != "count":  # XI.3: count right away
+        result = replace(result, position=replace(result.position, activity_offer=None))
     if lapsed:  # the count lapsed before the action was taken: a moment of its own, told first
         result = replace(result, decisions=(*in_contract_order(lapsed), *result.decisions))
     return result
@@ -243,7 +247,8 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
         position.advantage == team and turns.has_privilege(position, team)
         and position.privilege is not None and position.privilege.remaining == 1
     )
-    passed = turns.pass_turn(replace(position, exclusion_choice=None, last_mover=None), team, settings)
+    passed = turns.pass_turn(replace(position, exclusion_choice=None, last_mover=None, activity_offer=None), team,
+                             settings)
     if not last_of_advantage:
         return ActionResult(True, passed)
     played = advantage.after_advantage_move(team, position.privilege, False, False)  # IX.3: the shot follows

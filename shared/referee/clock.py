@@ -124,7 +124,8 @@ def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decis
     nothing more is announced; the clock update after the shot's end ends the part.
     """
     part = position.part
-    ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False)  # IX.8
+    ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False,  # IX.8
+                    activity_offer=None)  # XI.3: no count starts once time is up
     decisions: list[Decision] = []
     if position.privilege is not None:  # IX.8: the privilege is not played (or not played out)
         decisions.append(Decision.of("PRIVILEGE_CANCELLED", team=position.privilege.team))

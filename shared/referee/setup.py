@@ -145,6 +145,7 @@ def restart(
         to_move=starting_team,
         privilege=privilege,
         last_mover=None,  # A48: a restart is nobody's move
+        activity_offer=None,  # XI: a restart leaves no move to count
     )
 
 
@@ -178,6 +179,7 @@ def begin_part(
         siren=False,
         penalty=None,
         activity=None,
+        activity_offer=None,
         power_play=(),
         shootout=None,
         last_mover=None,

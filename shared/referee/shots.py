@@ -56,8 +56,8 @@ def award(position: Position, team: Team, settings: Settings) -> tuple[Position,
     state = replace(state, lineups=lineups, after_siren=position.siren)
     power_play = tuple(pp for pp in position.power_play if pp.team != against)
     shot = replace(
-        shot, penalty=state, penalty_shot=team, advantage=None, activity=None, power_play=power_play,
-        exclusion_choice=None, last_mover=None,
+        shot, penalty=state, penalty_shot=team, advantage=None, activity=None, activity_offer=None,
+        power_play=power_play, exclusion_choice=None, last_mover=None,
     )
     return shot, tuple(decisions)
 
