@@ -12,7 +12,7 @@ the rulings live in ``shared.referee`` (one module per chapter) and the physics 
   optional actions available now (``shared.referee.choices``).
 * ``timeout(position, team)`` - the move clock (A35 house rule) ran out: the turn passes; a privilege
   move is forfeited the same way; a penalty shot fails. ``timeout(position, team, kind)`` applies the
-  default of ``team``'s prompt of that kind instead.
+  default of ``team``'s prompt of that kind instead. Either is told as the decision ``TIMEOUT`` first.
 * ``legal_stones(position, team)`` - the stones the client lets the coach flick (D3, V.7).
 * ``technical_goal(position, team)`` - an admin ruling (VII.2, IX.7, XII.5, A52); no coach action reaches it.
 * ``forfeit(position, team, reason)`` - product decision 5: a coach stayed away past the disconnect grace or
@@ -229,7 +229,19 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
 
     With ``kind``, a choice timed out instead: the default action of ``team``'s prompt of that kind is
     applied (``prompts``).
+
+    Running out of time is a ruling the players see: an accepted timeout is told first as ``TIMEOUT`` with the
+    team and the kind (None for the move clock), then what it brings (docs/SCENARIOS-EXTENSIONS.md).
     """
+    result = _timed_out(position, team, kind)
+    if not result.accepted:
+        return result
+    told = Decision.of("TIMEOUT", team=team, kind=kind)
+    return replace(result, decisions=(told, *result.decisions))
+
+
+def _timed_out(position: Position, team: Team, kind: str | None) -> ActionResult:
+    """What ``timeout`` does, before its ``TIMEOUT`` is told: the choice's default, or the turn passing."""
     if kind is not None:
         for prompt in prompts(position):
             if prompt.kind == kind and prompt.team == team and prompt.default is not None:

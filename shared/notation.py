@@ -657,8 +657,9 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     """The events one server log entry (``server.store.LogEntry``) stands for, in order.
 
     An entry is clock time first, then one input: ``Elapse(elapsed_ms)`` when time passed, then the
-    ``action``, a move-clock ``Timeout``, a ``Forfeit`` after the disconnect grace (``forfeit``) or of a coach
-    who left (``resign``), or nothing (``elapse``). ``sprtec export`` writes these; applied in order through
+    ``action``, a move-clock ``Timeout`` (or, when the entry's action is ``{"kind": K}``, the ``Timeout`` of
+    the choice of prompt kind K), a ``Forfeit`` after the disconnect grace (``forfeit``) or of a coach who left
+    (``resign``), or nothing (``elapse``). ``sprtec export`` writes these; applied in order through
     ``shared.match.apply_event`` they are the server's replay of the entry.
     """
     events: list[ScenarioEntry] = [Elapse(elapsed_ms)] if elapsed_ms > 0 else []
@@ -672,7 +673,9 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     if team not in TEAMS:
         raise NotationError(f"a {kind!r} entry names no team ({team!r})", code="INVALID_ACTION")
     if kind == "timeout":
-        events.append(Timeout(team))
+        events.append(Timeout(team, _timed_out_kind(action)))
+    elif action is not None:
+        raise NotationError(f"a {kind!r} entry carries no action, not {_kind(action)}", code="INVALID_ACTION")
     elif kind == "forfeit":
         events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))
     elif kind == "resign":
@@ -680,6 +683,17 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     else:
         raise NotationError(f"unknown log entry kind {kind!r}", code="INVALID_ACTION")
     return tuple(events)
+
+
+def _timed_out_kind(action: dict[str, Any] | None) -> str | None:
+    """The prompt kind of a ``timeout`` log entry: None for the move clock, K for ``{"kind": K}`` (a choice)."""
+    if action is None:
+        return None
+    kind = action.get("kind")
+    if list(action) != ["kind"] or not isinstance(kind, str):
+        raise NotationError(f"a timeout entry's action is {{\"kind\": K}} naming a prompt kind, not {dumps(action)}",
+                            code="INVALID_ACTION")
+    return kind
 
 
 # =========================================================================== scenarios and results

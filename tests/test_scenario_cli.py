@@ -284,19 +284,20 @@ def test_one_elapse_through_the_last_period_ends_the_match_by_time():
 
 
 def test_a_move_clock_timeout_passes_the_turn_and_only_the_team_to_move_can_time_out():
-    """A35 house rule: home's move clock runs out, away is to move, the move number stays; away's own timeout
-    then passes it back, while a second home timeout in a row is refused NOT_YOUR_TURN."""
+    """A35 house rule: home's move clock runs out (ruled TIMEOUT home), away is to move, the move number stays;
+    away's own timeout then passes it back, while a second home timeout in a row is refused NOT_YOUR_TURN."""
     results = _clocked({"team": "home", "action": "timeout"}, {"team": "home", "action": "timeout"},
                        {"team": "away", "action": "timeout"})
-    assert results[0]["position"]["to_move"] == "away" and results[0]["decisions"] == []
+    assert results[0]["position"]["to_move"] == "away"
+    assert results[0]["decisions"] == [{"code": "TIMEOUT", "team": "home", "kind": None}]
     assert results[0]["position"]["move_number"] == 0
     assert results[1]["accepted"] is False and results[1]["error"]["code"] == "NOT_YOUR_TURN"
     assert results[2]["position"]["to_move"] == "home"
 
 
 def test_a_choice_timeout_applies_the_prompts_default():
-    """XV.11, A33: the goalie's and the shooter's setup choices time out (kind "setup"); the defaults are placed
-    and the shot can be taken. A kind nobody is asked for is refused."""
+    """XV.11, A33: the goalie's and the shooter's setup choices time out (kind "setup", each ruled TIMEOUT with its
+    team and kind); the defaults are placed and the shot can be taken. A kind nobody is asked for is refused."""
     data = json.loads((EXAMPLES / "penalty-shot.json").read_text())
     data["actions"] = [data["actions"][0], {"team": "away", "action": "timeout", "kind": "count"},
                        {"team": "away", "action": "timeout", "kind": "setup"},
@@ -306,6 +307,8 @@ def test_a_choice_timeout_applies_the_prompts_default():
     assert results[1]["accepted"] is False and results[1]["error"]["code"] == "ACTION_NOT_ALLOWED"
     assert results[2]["accepted"] and results[2]["position"]["penalty"]["goalie_set"] is True
     assert results[3]["accepted"] and results[3]["position"]["penalty"]["shooter_set"] is True
+    assert [r["decisions"] for r in results[2:]] == [[{"code": "TIMEOUT", "team": "away", "kind": "setup"}],
+                                                     [{"code": "TIMEOUT", "team": "home", "kind": "setup"}]]
 
 
 def test_a_forfeit_ends_the_match_with_the_other_team_as_winner_and_nothing_follows():
@@ -342,7 +345,7 @@ def test_the_extensions_doc_example_runs_with_every_entry_accepted():
     done = _run("-", "--no-position", stdin=block.encode())
     results = json.loads(done.stdout)["results"]
     assert all(r["accepted"] for r in results)
-    assert [_codes(r) for r in results] == [[], [], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
+    assert [_codes(r) for r in results] == [[], ["TIMEOUT"], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
     assert results[-1]["decisions"][0] == {"code": "MATCH_ENDED", "winner": "away", "reason": "RESIGNED"}
 
 

@@ -14,9 +14,10 @@ names the offending field (``position.stones[3].x``) and ``body`` the offending 
 there is one. A bare position file (``"format": "sprtec-position/1"``) runs as a scenario with no actions.
 
 Beside the actions a scenario may hold clock events (docs/SCENARIOS-EXTENSIONS.md): ``elapse`` (running time
-passes), ``timeout`` (a move clock or choice ran out) and ``forfeit`` (house rule: a team loses). Every entry
-goes through ``shared.match.apply_event``, the same path as the server's log, and gets a result entry of the
-same shape (a clock event's ``duration_ms`` is 0). This is what makes ``sprtec export`` replayable here.
+passes), ``timeout`` (a move clock or choice ran out, ruled by the decision ``TIMEOUT`` with the team and the
+choice's kind, beyond SCENARIOS.md's list) and ``forfeit`` (house rule: a team loses). Every entry goes through
+``shared.match.apply_event``, the same path as the server's log, and gets a result entry of the same shape (a
+clock event's ``duration_ms`` is 0). This is what makes ``sprtec export`` replayable here.
 """
 
 from __future__ import annotations

@@ -355,6 +355,7 @@ def test_a_scenario_with_clock_events_round_trips_and_timed_is_written_only_when
         ("action", "home", {"team": "home", "action": "count"}, 40, "elapse 40, count"),
         ("action", "away", {"team": "away", "action": "goalie_reset"}, 0, "goalie_reset"),
         ("timeout", "away", None, 30000, "elapse 30000, timeout away"),
+        ("timeout", "home", {"kind": "count"}, 20000, "elapse 20000, timeout home count"),
         ("elapse", None, None, 5000, "elapse 5000"),
         ("elapse", None, None, 0, ""),
         ("forfeit", "home", None, 10, "elapse 10, forfeit home FORFEIT_DISCONNECTED"),
@@ -369,7 +370,7 @@ def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | N
         if isinstance(event, Elapse):
             return f"elapse {event.ms}"
         if isinstance(event, Timeout):
-            return f"timeout {event.team}"
+            return f"timeout {event.team}" + (f" {event.kind}" if event.kind is not None else "")
         if isinstance(event, Forfeit):
             return f"forfeit {event.team} {event.reason}"
         return event.action  # type: ignore[attr-defined, no-any-return]
@@ -379,8 +380,11 @@ def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | N
 
 
 def test_log_entries_that_cannot_be_replayed_are_refused():
-    """An unknown kind, a timeout without a team and an action entry without its action are NotationErrors."""
-    for kind, team, action in (("rewind", "home", None), ("timeout", None, None), ("action", "home", None)):
+    """An unknown kind, a timeout without a team or with anything but ``{"kind": K}``, and an action entry without
+    its action are NotationErrors."""
+    for kind, team, action in (("rewind", "home", None), ("timeout", None, None), ("action", "home", None),
+                               ("timeout", "home", {"kind": 3}), ("timeout", "home", {"kind": "count", "x": 1}),
+                               ("forfeit", "home", {"kind": "count"})):
         with pytest.raises(NotationError):
             notation.log_entry_events(kind, team, action, 0)
 
