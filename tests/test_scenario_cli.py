@@ -190,6 +190,27 @@ def test_XI_9_activity_count_example_fails_on_the_limit():
     assert _codes(results[4]) == ["ACTIVITY_FAILED", "EXCLUSION", "PRIVILEGE"]
 
 
+def test_XI_3_count_after_the_first_move_example_counts_that_move_as_1():
+    """XI.3: examples/count-after-the-first-move.json - away counts right after home's first move (1 of 5), then
+    home's next move (2 of 5)."""
+    results = _results(EXAMPLES / "count-after-the-first-move.json")
+    assert all(r["accepted"] for r in results)
+    counts = [d for r in results for d in r["decisions"]]
+    assert counts == [{"code": "ACTIVITY_COUNT", "team": "away", "count": n, "limit": 5} for n in (1, 2)]
+
+
+def test_XV_10_shot_after_the_siren_example_ends_the_part_with_the_shot_and_restarts_for_V_2():
+    """XV.10, XV.14 vs V.2, IX.8, A43: examples/shot-after-the-siren.json - the advantage's move runs the clock out
+    (PRIVILEGE_CANCELLED, PENALTY_SHOT), the shot's goal ends period 1 (PART_ENDED, no restart), and the first move
+    of period 2 is home's, after away started period 1 (first_starter)."""
+    results = _results(EXAMPLES / "shot-after-the-siren.json")
+    assert [_codes(r) for r in results] == [["PRIVILEGE_CANCELLED", "PENALTY_SHOT"], [],
+                                            ["GOAL", "PENALTY_SHOT_ENDED", "PART_ENDED"], ["RESTART"]]
+    assert results[2]["position"]["part"]["kind"] == "break" and results[2]["position"]["score"]["home"] == 1
+    assert results[3]["decisions"] == [{"code": "RESTART", "team": "home"}]
+    assert results[3]["position"]["part"]["number"] == 2 and results[3]["position"]["first_starter"] == "away"
+
+
 def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
     """III.5: time runs only by moves, so the scenario waits out the break before the next action; the next
     part's RESTART is reported first in that action's result."""
