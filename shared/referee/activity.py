@@ -179,8 +179,7 @@ def count_action(
             return started, (_counted(started, started.count),)
         if position.to_move == team:
             message = (f"{team} may start counting only when {other(team)} is to move, or right after a move of "
-                       f"{other(team)} that began with every {team} stone in its own half and the puck in "
-                       f"{other(team)}'s (XI.1, XI.3)")
+                       f"{other(team)} that began with the XI.1 precondition met (XI.3)")
             return RuleError("ACTION_NOT_ALLOWED", message)
         reason = precondition(position, team, settings)
         if reason is not None:

@@ -163,11 +163,14 @@ def end_part(position: Position, settings: Settings) -> tuple[Position, tuple[De
 def ends_part(position: Position, duration_ms: int) -> bool:
     """D14, XIV.4, XV.10: whether the part ends when a move of ``duration_ms`` from ``position`` (as judged) comes
     to rest - its clock runs out in it, or the siren has sounded and no shot is owed any more; the match goes on.
+    A shot owed, or an advantage that becomes one at the siren (A43), holds the part instead.
 
     The engine asks before a move's restart (V.3, V.4, V.9, XV.14): a restart the part's end overtakes never
     happens (the next part's restart does, V.2).
     """
     if position.result is not None or position.part.kind not in PLAY_KINDS or shot_owed(position):
+        return False
+    if position.advantage is not None:
         return False
     return position.siren or position.part.clock_ms <= duration_ms
 
