@@ -1,9 +1,10 @@
 """Every referee decision code of SCENARIOS.md as a sentence a coach reads, citing the rule it applies.
 
 Why: players learn the rules from the referee's calls, and a club player recognises "VIII.1a" from the
-printed rules, so every message names its rule id. The table ``RULE_OF`` covers every decision code;
-``text`` writes one decision; ``headline`` condenses one move's decisions into the banner shown after
-it (a foul with its exclusion and privilege reads as one sentence, as a referee would say it).
+printed rules, so every message names its rule id. The table ``RULE_OF`` covers every decision code, and
+``TIMEOUT`` beside them (a coach's time ran out, docs/SCENARIOS-EXTENSIONS.md); ``text`` writes one decision;
+``headline`` condenses one move's decisions into the banner shown after it (a foul with its exclusion and
+privilege reads as one sentence, as a referee would say it).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shared.outcome import Decision
+from shared.rulesets import Settings
+
+MOVE_CLOCK_MS = Settings().move_clock_ms  # A35: the move clock a TIMEOUT tells of, unless the caller knows the room's
 
 # The rule each decision code applies (SCENARIOS.md "Decision codes").
 RULE_OF: dict[str, str] = {
@@ -35,6 +39,7 @@ RULE_OF: dict[str, str] = {
     "RESTART": "V.1",
     "PART_ENDED": "III.6",
     "MATCH_ENDED": "III.1",
+    "TIMEOUT": "A35",
 }
 
 DISALLOWED: dict[str, tuple[str, str]] = {
@@ -63,6 +68,13 @@ PENALTY_SHOT_ENDINGS: dict[str, tuple[str, str]] = {
 RESPOT_REASONS: dict[str, tuple[str, str]] = {
     "LEFT_BOARD": ("VI.5", "flew over the board; the referee puts it back at the board where it left"),
     "ON_GOAL": ("VI.3", "landed on top of the goal; the referee puts it behind the goal"),
+}
+
+# What the documented default of each prompt kind that can time out does (shared.referee.choices.CHOICE_DOCS).
+CHOICE_DEFAULTS: dict[str, str] = {
+    "choose_exclusion": "the stone the referee named stays excluded",
+    "setup": "the stone stays where the referee set it up",
+    "count": "the last move is counted",
 }
 
 Names = Mapping[str, str]
@@ -122,6 +134,18 @@ def _respot(d: Decision, n: Names) -> str:
     return f"Referee ({rule}): {body} {why}"
 
 
+def _timeout(d: Decision, n: Names, move_clock_ms: int) -> str:
+    """A35 (the move clock) or A33/A47/XI.3 (a choice whose deadline passed, its default applied)."""
+    team = d.get("team")
+    kind = d.get("kind")
+    if kind is None:
+        opponent = "away" if team == "home" else "home"
+        seconds = f"{move_clock_ms / 1000:g} s"
+        return f"Time (A35): {team_name(team, n)} did not move in {seconds} — {team_name(opponent, n)} to move"
+    what = CHOICE_DEFAULTS.get(str(kind), f"the default {str(kind).replace('_', ' ')} applies")
+    return f"Time: the default was chosen for {team_name(team, n)} — {what}"
+
+
 def _match_ended(d: Decision, n: Names) -> str:
     winner = d.get("winner")
     reason = str(d.get("reason", "")).lower().replace("_", " ")
@@ -179,9 +203,12 @@ WRITERS: dict[str, Callable[[Decision, Names], str]] = {
 }
 
 
-def text(decision: Decision, names: Names | None = None) -> str:
-    """One decision as a sentence with its rule id; an unknown code still reads sensibly."""
+def text(decision: Decision, names: Names | None = None, *, move_clock_ms: int = MOVE_CLOCK_MS) -> str:
+    """One decision as a sentence with its rule id; an unknown code still reads sensibly. ``move_clock_ms`` is
+    the room's move clock, which a move-clock ``TIMEOUT`` names (the rulesets' default when not given)."""
     names = names or {}
+    if decision.code == "TIMEOUT":
+        return _timeout(decision, names, move_clock_ms)
     writer = WRITERS.get(decision.code)
     if writer is not None:
         return writer(decision, names)
@@ -194,13 +221,15 @@ def _find(decisions: Sequence[Decision], code: str) -> Decision | None:
     return next((d for d in decisions if d.code == code), None)
 
 
-def headline(decisions: Sequence[Decision], names: Names | None = None) -> str | None:
-    """The one sentence for the banner after a move: the most important call, a foul told with its sanction."""
+def headline(decisions: Sequence[Decision], names: Names | None = None, *,
+             move_clock_ms: int = MOVE_CLOCK_MS) -> str | None:
+    """The one sentence for the banner after a move: the most important call, a foul told with its sanction
+    (``move_clock_ms`` as for ``text``)."""
     names = names or {}
     for code in ("MATCH_ENDED", "GOAL", "GOAL_DISALLOWED", "PENALTY_SHOT_ENDED", "PENALTY_SHOT", "ADVANTAGE"):
         found = _find(decisions, code)
         if found is not None:
-            return text(found, names)
+            return text(found, names, move_clock_ms=move_clock_ms)
     foul = _find(decisions, "FOUL") or _find(decisions, "GOALIE_OUTSIDE_THIRD") or _find(decisions, "ACTIVITY_FAILED")
     if foul is not None:
         rule = RULE_OF[foul.code]
@@ -215,12 +244,13 @@ def headline(decisions: Sequence[Decision], names: Names | None = None) -> str |
         if privilege is not None:
             parts.append(f"{team_name(privilege.get('team'), names)} plays {privilege.get('moves')} moves")
         label = "Foul" if foul.code != "ACTIVITY_FAILED" else "Activity rule"
-        return f"{label} ({rule}): {' — '.join(parts) if parts else text(foul, names)}"
-    for code in ("PART_ENDED", "POWER_PLAY", "RESPOT", "FLIP", "RETURN", "PRIVILEGE", "ACTIVITY_COUNT", "RESTART"):
+        return f"{label} ({rule}): {' — '.join(parts) if parts else text(foul, names, move_clock_ms=move_clock_ms)}"
+    for code in ("PART_ENDED", "TIMEOUT", "POWER_PLAY", "RESPOT", "FLIP", "RETURN", "PRIVILEGE", "ACTIVITY_COUNT",
+                 "RESTART"):
         found = _find(decisions, code)
         if found is not None:
-            return text(found, names)
-    return text(decisions[0], names) if decisions else None
+            return text(found, names, move_clock_ms=move_clock_ms)
+    return text(decisions[0], names, move_clock_ms=move_clock_ms) if decisions else None
 
 
 def is_siren(decisions: Sequence[Decision]) -> bool:

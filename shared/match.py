@@ -12,7 +12,7 @@ the rulings live in ``shared.referee`` (one module per chapter) and the physics 
   optional actions available now (``shared.referee.choices``).
 * ``timeout(position, team)`` - the move clock (A35 house rule) ran out: the turn passes; a privilege
   move is forfeited the same way; a penalty shot fails. ``timeout(position, team, kind)`` applies the
-  default of ``team``'s prompt of that kind instead.
+  default of ``team``'s prompt of that kind instead. Either is told as the decision ``TIMEOUT`` first.
 * ``legal_stones(position, team)`` - the stones the client lets the coach flick (D3, V.7).
 * ``technical_goal(position, team)`` - an admin ruling (VII.2, IX.7, XII.5, A52); no coach action reaches it.
 * ``forfeit(position, team, reason)`` - product decision 5: a coach stayed away past the disconnect grace or
@@ -63,8 +63,9 @@ from shared.referee import (
     team_actions,
     turns,
 )
-from shared.referee.adjudicate import in_contract_order, judge
+from shared.referee.adjudicate import judge
 from shared.referee.choices import Prompt
+from shared.referee.decision_order import in_contract_order
 from shared.referee.forfeit import forfeit
 from shared.referee.goals import add_goal
 from shared.referee.moves import conclude, shot_move, speed_problem
@@ -150,7 +151,7 @@ def _setup(position: Position, action: Action, settings: Settings) -> ActionResu
     assert isinstance(action, Setup)
     if position.penalty is not None:
         return team_actions.shot_setup_handler(position, action, settings)
-    placed = setup.apply_setup(position, action, settings)  # type: ignore[arg-type]
+    placed = setup.apply_setup(position, action, settings)
     if isinstance(placed, Position):
         return ActionResult(True, placed)
     return ActionResult.refused(position, placed.code, placed.message)
@@ -174,7 +175,8 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     Every action but a setup needs the match running (``clock.can_move``: not over, not in a break, the
     siren not yet sounded). A flick that starts a move clears a pending exclusion choice (it is then final).
     XI.3: any accepted action of the counting team but ``count`` while it owes a count ends the count first
-    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action).
+    (``ACTIVITY_ENDED`` reason ``NOT_COUNTED``, reported with that action, before its own decisions); such an
+    action also gives up counting the obliged team's last move right after it (``Position.activity_offer``).
     """
     settings = settings_of(position)
     handler = HANDLERS.get(action.action)
@@ -193,8 +195,11 @@ def apply_action(position: Position, action: Action) -> ActionResult:
     result = handler(current, action, settings)
     if not result.accepted:
         return ActionResult.refused(position, *_error(result))
-    if lapsed:
-        result = replace(result, decisions=in_contract_order((*lapsed, *result.decisions)))
+    late = result.position.activity_offer
+    if late is not None and late.counting == action.team and action.action != "count":  # XI.3: count right away
+        result = replace(result, position=replace(result.position, activity_offer=None))
+    if lapsed:  # the count lapsed before the action was taken: a moment of its own, told first
+        result = replace(result, decisions=(*in_contract_order(lapsed), *result.decisions))
     return result
 
 
@@ -219,11 +224,24 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
     Not a move: the move number stays. A pending exclusion choice becomes final. At a restart the other
     team then starts with its centre forward (V.7 still applies). The last move of an advantage forfeited
     this way leaves the advantage played out without goal or infringement: the shot follows (IX.3). In a
-    penalty shot the turn cannot pass: the shot fails (reason ``TIME``, as XV.18).
+    penalty shot the turn cannot pass: the shot fails (reason ``TIME``, as XV.18); a shot owed after the siren
+    then ends the part (XV.10).
 
     With ``kind``, a choice timed out instead: the default action of ``team``'s prompt of that kind is
     applied (``prompts``).
+
+    Running out of time is a ruling the players see: an accepted timeout is told first as ``TIMEOUT`` with the
+    team and the kind (None for the move clock), then what it brings (docs/SCENARIOS-EXTENSIONS.md).
     """
+    result = _timed_out(position, team, kind)
+    if not result.accepted:
+        return result
+    told = Decision.of("TIMEOUT", team=team, kind=kind)
+    return replace(result, decisions=(told, *result.decisions))
+
+
+def _timed_out(position: Position, team: Team, kind: str | None) -> ActionResult:
+    """What ``timeout`` does, before its ``TIMEOUT`` is told: the choice's default, or the turn passing."""
     if kind is not None:
         for prompt in prompts(position):
             if prompt.kind == kind and prompt.team == team and prompt.default is not None:
@@ -235,12 +253,14 @@ def timeout(position: Position, team: Team, kind: str | None = None) -> ActionRe
     settings = settings_of(position)
     if position.penalty is not None:
         after, decisions = shots.fail_on_timeout(position, settings)
-        return ActionResult(True, after, in_contract_order(decisions))
+        after, ended = clock.after_move(after, 0, settings)  # XV.10: a shot owed after the siren ends the part
+        return ActionResult(True, after, (*decisions, *ended))
     last_of_advantage = (
         position.advantage == team and turns.has_privilege(position, team)
         and position.privilege is not None and position.privilege.remaining == 1
     )
-    passed = turns.pass_turn(replace(position, exclusion_choice=None, last_mover=None), team, settings)
+    passed = turns.pass_turn(replace(position, exclusion_choice=None, last_mover=None, activity_offer=None), team,
+                             settings)
     if not last_of_advantage:
         return ActionResult(True, passed)
     played = advantage.after_advantage_move(team, position.privilege, False, False)  # IX.3: the shot follows

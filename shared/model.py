@@ -218,6 +218,7 @@ class Position:
     siren: bool = False  # D14, XV.10: the part's siren sounded but a penalty shot owed in it is still to be completed
     penalty: PenaltyShotState | None = None  # XV.10-XV.14: the penalty shot being set up or taken (or a shoot-out shot)
     activity: ActivityCount | None = None  # XI: the activity count running (the count shown to both coaches)
+    activity_offer: ActivityCount | None = None  # XI.3: the count begun by counting the last move now (XI.1 held)
     power_play: tuple[PowerPlayState, ...] = ()  # XIII: the teams playing without their goalie, home first
     shootout: ShootoutState | None = None  # XV.16-XV.18: the deciding shoot-out under way
     last_mover: Team | None = None  # A48: the team whose move came to rest last (None after a restart or timeout)

@@ -3,10 +3,11 @@
 Why a module of its own: it is the project's "FEN and PGN". Rule tests start from positions in this form, bug
 reports are scenarios, the server logs and sends actions in it, and ``sprtec scenario`` prints results in it.
 Reading fills in every default of SCENARIOS.md (missing ``stones`` -> the basic setup of ``shared.formation``,
-missing ``part`` -> period 1 with the ruleset's full time …) and validates everything, raising ``NotationError``
-with a message that names the offending field or body. Writing is canonical: the documented fields in the
-documented order, then every further field of ``Position`` in dataclass order, floats quantised to 0.01 mm,
-stones in id order (``h1``…``h7``, ``a1``…``a7``), ``flipped`` only when true, the per-team pairs
+missing ``part`` -> period 1 with the ruleset's full time, missing ``first_starter`` -> the team to move at the
+opening face-off, else the seed's lot (``setup.first_period_starter``, V.2) …) and validates everything, raising
+``NotationError`` with a message that names the offending field or body. Writing is canonical: the documented
+fields in the documented order, then every further field of ``Position`` in dataclass order, floats quantised to
+0.01 mm, stones in id order (``h1``…``h7``, ``a1``…``a7``), ``flipped`` only when true, the per-team pairs
 (``score``, ``excluded``, ``deferred``) as ``{"home": …, "away": …}`` objects and ``settings`` as an object.
 
 Fields beyond SCENARIOS.md are handled generically from their type hints (dataclasses, tuples, Optional,
@@ -51,6 +52,7 @@ from shared.model import (
 )
 from shared.outcome import ActionResult
 from shared.referee.overtime import field_stones
+from shared.referee.setup import first_period_starter
 from shared.rulesets import Settings, SettingsError, coerce_setting, make_settings
 
 POSITION_FORMAT = "sprtec-position/1"
@@ -60,7 +62,7 @@ ERROR_FORMAT = "sprtec-scenario-error/1"
 # SCENARIOS.md "Position", in its order; the writer puts every other Position field after these.
 DOCUMENTED_FIELDS: tuple[str, ...] = (
     "ruleset", "settings", "seed", "move_number", "home_end", "to_move", "score", "part", "restart",
-    "privilege", "stones", "puck", "excluded", "deferred",
+    "privilege", "stones", "puck", "excluded", "deferred", "first_starter",
 )
 QUANTUM_DECIMALS = 2  # positions are written to 0.01 mm (DESIGN.md "Integers at the edges")
 
@@ -316,7 +318,8 @@ def _option_for(value: Any, options: list[Any]) -> Any:
 
 def _encode_dataclass(value: Any, exact: bool) -> dict[str, Any]:
     """Every field of a dataclass, in field order."""
-    hints = _hints(type(value))
+    kind: type = type(value)
+    hints = _hints(kind)
     return {f.name: _encode(getattr(value, f.name), hints[f.name], exact) for f in dataclasses.fields(value)}
 
 
@@ -399,6 +402,8 @@ def _read_position(raw: dict[str, Any], path: str) -> Position:
         else:
             values[name] = f.default
     position = Position(**values)
+    if "first_starter" not in raw:  # SCENARIOS.md, V.2: absent - the opening's mover, else the lot
+        position = dataclasses.replace(position, first_starter=first_period_starter(position))
     _check_position(position, settings, path)
     return position
 
@@ -439,7 +444,7 @@ def _read_excluded(raw: Any, path: str, _settings: Settings) -> tuple[tuple[str,
 
 def _read_part(raw: Any, path: str, settings: Settings) -> Part:
     """``part``: a missing ``clock_ms`` is the full time of that part under the ruleset."""
-    part = _decode(raw, Part, path, False)
+    part: Part = _decode(raw, Part, path, False)
     if isinstance(raw, dict) and "clock_ms" not in raw:
         part = dataclasses.replace(part, clock_ms=full_clock_ms(settings, part.kind, part.number, path))
     return part
@@ -597,7 +602,8 @@ def action_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action"
             shown = json.dumps(name) if _plain(name) else _kind(name)
             raise NotationError(f"unknown action {shown}; expected one of {', '.join(ACTION_TYPES)}",
                                 path=_join(path, "action"))
-        return _decode_dataclass(raw, ACTION_TYPES[name], f"{path} ({name})", True)
+        action: Action = _decode_dataclass(raw, ACTION_TYPES[name], f"{path} ({name})", True)
+        return action
     except NotationError as exc:
         exc.code = exc.code or "INVALID_ACTION"
         raise
@@ -651,8 +657,9 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     """The events one server log entry (``server.store.LogEntry``) stands for, in order.
 
     An entry is clock time first, then one input: ``Elapse(elapsed_ms)`` when time passed, then the
-    ``action``, a move-clock ``Timeout``, a ``Forfeit`` after the disconnect grace (``forfeit``) or of a coach
-    who left (``resign``), or nothing (``elapse``). ``sprtec export`` writes these; applied in order through
+    ``action``, a move-clock ``Timeout`` (or, when the entry's action is ``{"kind": K}``, the ``Timeout`` of
+    the choice of prompt kind K), a ``Forfeit`` after the disconnect grace (``forfeit``) or of a coach who left
+    (``resign``), or nothing (``elapse``). ``sprtec export`` writes these; applied in order through
     ``shared.match.apply_event`` they are the server's replay of the entry.
     """
     events: list[ScenarioEntry] = [Elapse(elapsed_ms)] if elapsed_ms > 0 else []
@@ -666,14 +673,27 @@ def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
     if team not in TEAMS:
         raise NotationError(f"a {kind!r} entry names no team ({team!r})", code="INVALID_ACTION")
     if kind == "timeout":
-        events.append(Timeout(team))  # type: ignore[arg-type]
+        events.append(Timeout(team, _timed_out_kind(action)))
+    elif action is not None:
+        raise NotationError(f"a {kind!r} entry carries no action, not {_kind(action)}", code="INVALID_ACTION")
     elif kind == "forfeit":
-        events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))  # type: ignore[arg-type]
+        events.append(Forfeit(team, "FORFEIT_DISCONNECTED"))
     elif kind == "resign":
-        events.append(Forfeit(team, "RESIGNED"))  # type: ignore[arg-type]
+        events.append(Forfeit(team, "RESIGNED"))
     else:
         raise NotationError(f"unknown log entry kind {kind!r}", code="INVALID_ACTION")
     return tuple(events)
+
+
+def _timed_out_kind(action: dict[str, Any] | None) -> str | None:
+    """The prompt kind of a ``timeout`` log entry: None for the move clock, K for ``{"kind": K}`` (a choice)."""
+    if action is None:
+        return None
+    kind = action.get("kind")
+    if list(action) != ["kind"] or not isinstance(kind, str):
+        raise NotationError(f"a timeout entry's action is {{\"kind\": K}} naming a prompt kind, not {dumps(action)}",
+                            code="INVALID_ACTION")
+    return kind
 
 
 # =========================================================================== scenarios and results

@@ -160,6 +160,67 @@ def test_export_writes_each_log_entry_as_its_clock_time_then_its_input(tmp_path:
     assert done.stdout.decode().strip() == notation.dumps(notation.scenario_to_json(scenario))  # canonical
 
 
+def _replay_log(path: Path) -> list[str]:
+    """The decision lines ``sprtec replay`` writes stepping through the exported match in ``path`` (its names)."""
+    from client.replay_model import ReplayCursor, load
+    from client.state import MatchState
+
+    replay = load(path)
+    state, cursor = MatchState(names={"home": "Home", "away": "Away"}), ReplayCursor(replay)
+    for index in range(1, len(replay.moves) + 1):
+        cursor.jump(state, index, 0.0)
+    return [line.text for line in state.log if line.kind == "decision"]
+
+
+def test_A35_move_clock_timeouts_of_an_export_are_ruled_TIMEOUT_in_sprtec_scenario_and_sprtec_replay(
+        tmp_path: Path):
+    """A35: each move-clock timeout of the stored match is, in the exported scenario's results, one TIMEOUT of the
+    team whose clock ran out (kind null), and sprtec replay tells it: "Time (A35): Home did not move in 30 s — Away
+    to move"."""
+    _initial, log = _record_match(tmp_path, PLAN)
+    scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
+    told = [d for r in results for d in r["decisions"] if d["code"] == "TIMEOUT"]
+    timed_out = [e.team for e in log if e.kind == "timeout"]
+    assert len(timed_out) == 2 and told == [{"code": "TIMEOUT", "team": t, "kind": None} for t in timed_out]
+    exported = tmp_path / "match.json"
+    exported.write_text(json.dumps(scenario), encoding="utf-8")
+    names = {"home": "Home", "away": "Away"}
+    expected = [f"Time (A35): {names[t]} did not move in 30 s — {names['away' if t == 'home' else 'home']} to move"
+                for t in timed_out]
+    assert [line for line in _replay_log(exported) if line.startswith("Time")] == expected
+
+
+def test_A33_a_choice_timeout_logged_with_its_kind_exports_and_replays_as_TIMEOUT_with_the_kind(tmp_path: Path):
+    """A33, XV.11: a stored penalty shot whose goalie and shooter setups timed out (log kind timeout, action
+    {"kind": "setup"}) exports as timeout events with the kind; replayed, each is ruled TIMEOUT with its team and
+    kind and the shot goes on from the defaults."""
+    shot = rules.apply_action(notation.scenario_from_json((ROOT / "examples" / "penalty-shot.json").read_text())
+                              .position, notation.action_from_json({"team": "home", "action": "take_penalty"}))
+    assert shot.accepted and shot.position.penalty is not None
+    log = [LogEntry(0, "timeout", "away", {"kind": "setup"}, 10_000), LogEntry(1, "timeout", "home", {"kind": "setup"},
+           0), LogEntry(2, "action", "home", {"team": "home", "action": "flick", "stone": "h2", "vx": 900.0,
+                                              "vy": 0.0}, 1200)]
+    store = Store(tmp_path)
+    try:
+        store.write_sync([Store.add_match(MATCH_ID, ROOM, 0, "standard", {}, notation.position_to_json(shot.position),
+                                          1, 2, 0), *(Store.append_log(MATCH_ID, e) for e in log)])
+    finally:
+        store.close()
+    scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
+    assert [a for a in scenario["actions"] if a["action"] == "timeout"] == [
+        {"team": "away", "action": "timeout", "kind": "setup"}, {"team": "home", "action": "timeout", "kind": "setup"}]
+    assert all(r["accepted"] for r in results)
+    told = [d for r in results for d in r["decisions"] if d["code"] == "TIMEOUT"]
+    assert told == [{"code": "TIMEOUT", "team": "away", "kind": "setup"},
+                    {"code": "TIMEOUT", "team": "home", "kind": "setup"}]
+    assert _final(scenario, results)["penalty"]["moves"] == 1
+    exported = tmp_path / "match.json"
+    exported.write_text(json.dumps(scenario), encoding="utf-8")
+    assert [line for line in _replay_log(exported) if line.startswith("Time")] == [
+        "Time: the default was chosen for Away — the stone stays where the referee set it up",
+        "Time: the default was chosen for Home — the stone stays where the referee set it up"]
+
+
 def test_a_room_code_names_its_match(tmp_path: Path):
     """The room code, typed in lower case with a dash, exports the same scenario as the match id."""
     _record_match(tmp_path, PLAN[:3])

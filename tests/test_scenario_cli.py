@@ -190,6 +190,27 @@ def test_XI_9_activity_count_example_fails_on_the_limit():
     assert _codes(results[4]) == ["ACTIVITY_FAILED", "EXCLUSION", "PRIVILEGE"]
 
 
+def test_XI_3_count_after_the_first_move_example_counts_that_move_as_1():
+    """XI.3: examples/count-after-the-first-move.json - away counts right after home's first move (1 of 5), then
+    home's next move (2 of 5)."""
+    results = _results(EXAMPLES / "count-after-the-first-move.json")
+    assert all(r["accepted"] for r in results)
+    counts = [d for r in results for d in r["decisions"]]
+    assert counts == [{"code": "ACTIVITY_COUNT", "team": "away", "count": n, "limit": 5} for n in (1, 2)]
+
+
+def test_XV_10_shot_after_the_siren_example_ends_the_part_with_the_shot_and_restarts_for_V_2():
+    """XV.10, XV.14 vs V.2, IX.8, A43: examples/shot-after-the-siren.json - the advantage's move runs the clock out
+    (PRIVILEGE_CANCELLED, PENALTY_SHOT), the shot's goal ends period 1 (PART_ENDED, no restart), and the first move
+    of period 2 is home's, after away started period 1 (first_starter)."""
+    results = _results(EXAMPLES / "shot-after-the-siren.json")
+    assert [_codes(r) for r in results] == [["PRIVILEGE_CANCELLED", "PENALTY_SHOT"], [],
+                                            ["GOAL", "PENALTY_SHOT_ENDED", "PART_ENDED"], ["RESTART"]]
+    assert results[2]["position"]["part"]["kind"] == "break" and results[2]["position"]["score"]["home"] == 1
+    assert results[3]["decisions"] == [{"code": "RESTART", "team": "home"}]
+    assert results[3]["position"]["part"]["number"] == 2 and results[3]["position"]["first_starter"] == "away"
+
+
 def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
     """III.5: time runs only by moves, so the scenario waits out the break before the next action; the next
     part's RESTART is reported first in that action's result."""
@@ -207,6 +228,33 @@ def test_III_5_a_scenario_crossing_a_period_end_continues_after_the_break():
     mover = next(r for r in results[1:] if r["accepted"])
     assert _codes(mover)[0] == "RESTART" and mover["position"]["part"]["kind"] == "period"
     assert mover["position"]["part"]["number"] == 2 and starter in ("home", "away")
+
+
+def test_XV_16_a_shootout_shot_after_a_waited_out_break_tells_its_end_before_the_next_shot():
+    """XV.16: an untimed scenario waits out the break before the shoot-out (its first PENALTY_SHOT comes first in
+    the shot's result); the missed shot is then told ended before the next shot's PENALTY_SHOT."""
+    from shared.match import settings_of
+    from shared.referee import clock
+    from sprtec.commands.scenario import run_scenario
+
+    level = {"ruleset": "ko", "seed": 5, "settings": {"effects_2_5d": False, "break_ms": 2000},
+             "part": {"kind": "overtime", "number": 1, "clock_ms": 100}}
+    last = {"team": "home", "action": "flick", "stone": "h2", "vx": 0.0, "vy": 200.0}
+    scenario = {"format": "sprtec-scenario/1", "position": level, "actions": [last]}
+    (ended,) = run_scenario(notation.scenario_from_json(json.dumps(scenario)))
+    assert ended["position"]["part"]["kind"] == "break"
+    in_break = notation.position_from_json(ended["position"])
+    shot, _ = clock.wait_out_break(in_break, settings_of(in_break))
+    state = shot.penalty
+    assert state is not None and state.in_shootout
+    missed = {"team": state.team, "action": "flick", "stone": state.shooter,
+              "vx": 300.0 * shot.attack_end(state.team), "vy": 0.0}
+    scenario["actions"] = [last, missed]
+    done = _run("-", "--no-position", stdin=json.dumps(scenario).encode())
+    results = json.loads(done.stdout)["results"]
+    assert [(d["code"], d.get("team")) for d in results[1]["decisions"]] == [
+        ("PENALTY_SHOT", state.team), ("PENALTY_SHOT_ENDED", state.team),
+        ("PENALTY_SHOT", "away" if state.team == "home" else "home")]
 
 
 # -------------------------------------------------------------------------- clock events (docs/SCENARIOS-EXTENSIONS.md)
@@ -257,19 +305,20 @@ def test_one_elapse_through_the_last_period_ends_the_match_by_time():
 
 
 def test_a_move_clock_timeout_passes_the_turn_and_only_the_team_to_move_can_time_out():
-    """A35 house rule: home's move clock runs out, away is to move, the move number stays; away's own timeout
-    then passes it back, while a second home timeout in a row is refused NOT_YOUR_TURN."""
+    """A35 house rule: home's move clock runs out (ruled TIMEOUT home), away is to move, the move number stays;
+    away's own timeout then passes it back, while a second home timeout in a row is refused NOT_YOUR_TURN."""
     results = _clocked({"team": "home", "action": "timeout"}, {"team": "home", "action": "timeout"},
                        {"team": "away", "action": "timeout"})
-    assert results[0]["position"]["to_move"] == "away" and results[0]["decisions"] == []
+    assert results[0]["position"]["to_move"] == "away"
+    assert results[0]["decisions"] == [{"code": "TIMEOUT", "team": "home", "kind": None}]
     assert results[0]["position"]["move_number"] == 0
     assert results[1]["accepted"] is False and results[1]["error"]["code"] == "NOT_YOUR_TURN"
     assert results[2]["position"]["to_move"] == "home"
 
 
 def test_a_choice_timeout_applies_the_prompts_default():
-    """XV.11, A33: the goalie's and the shooter's setup choices time out (kind "setup"); the defaults are placed
-    and the shot can be taken. A kind nobody is asked for is refused."""
+    """XV.11, A33: the goalie's and the shooter's setup choices time out (kind "setup", each ruled TIMEOUT with its
+    team and kind); the defaults are placed and the shot can be taken. A kind nobody is asked for is refused."""
     data = json.loads((EXAMPLES / "penalty-shot.json").read_text())
     data["actions"] = [data["actions"][0], {"team": "away", "action": "timeout", "kind": "count"},
                        {"team": "away", "action": "timeout", "kind": "setup"},
@@ -279,6 +328,8 @@ def test_a_choice_timeout_applies_the_prompts_default():
     assert results[1]["accepted"] is False and results[1]["error"]["code"] == "ACTION_NOT_ALLOWED"
     assert results[2]["accepted"] and results[2]["position"]["penalty"]["goalie_set"] is True
     assert results[3]["accepted"] and results[3]["position"]["penalty"]["shooter_set"] is True
+    assert [r["decisions"] for r in results[2:]] == [[{"code": "TIMEOUT", "team": "away", "kind": "setup"}],
+                                                     [{"code": "TIMEOUT", "team": "home", "kind": "setup"}]]
 
 
 def test_a_forfeit_ends_the_match_with_the_other_team_as_winner_and_nothing_follows():
@@ -315,7 +366,7 @@ def test_the_extensions_doc_example_runs_with_every_entry_accepted():
     done = _run("-", "--no-position", stdin=block.encode())
     results = json.loads(done.stdout)["results"]
     assert all(r["accepted"] for r in results)
-    assert [_codes(r) for r in results] == [[], [], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
+    assert [_codes(r) for r in results] == [[], ["TIMEOUT"], ["PART_ENDED"], ["RESTART"], [], [], ["MATCH_ENDED"]]
     assert results[-1]["decisions"][0] == {"code": "MATCH_ENDED", "winner": "away", "reason": "RESIGNED"}
 
 

@@ -10,6 +10,9 @@ count ended) and the SCENARIOS.md decisions.
 Engine calls (``state`` is ``Position.activity``):
 
 * ``count_action`` for C's ``count`` action (declaration, counting each move, or stop in the auto variant);
+  counting may also start right after O's move when the XI.1 precondition held at that move's start - the
+  count then starts at 1 (``count_after_move`` computes it at the move's end, ``Position.activity_offer``
+  keeps it until C's count or C's next other action);
 * ``before_action`` before any other action of C: the XI.3 lapse when C did not count O's last move;
 * ``after_obliged_move`` after each move of O that did not end in a goal, restart or penalty shot (a goalie
   hand reset included, A24) - it reports a failure (``ActivityVerdict.failure``) for Appendix A step 1;
@@ -136,19 +139,47 @@ def _counted(state: ActivityCount, count: int) -> Decision:
     return Decision.of("ACTIVITY_COUNT", team=state.counting, count=count, limit=state.limit)
 
 
+def count_after_move(
+    start: Position, record: MoveRecord | None, rest: Position, mover: Team, stone: str, goalie_move: bool,
+    fouled: bool, settings: Settings,
+) -> ActivityCount | None:
+    """XI.1, XI.3 (SCENARIOS.md ``count``): the count the opponent of ``mover`` starts by counting this move right
+    after it - the count as it stands after the move had it been declared before it - or None.
+
+    Only when no count runs, the XI.1 precondition held for the opponent at the move's start, and the move, as a
+    counted move, neither cleared the puck nor failed (a limit of 1): there is then one move to count (count 1,
+    not yet counted aloud). The limit is frozen at the move's start (A20).
+    """
+    counting = other(mover)
+    if start.activity is not None or precondition(start, counting, settings) is not None:
+        return None
+    declared = ActivityCount(counting, mover, limit_for(start, counting, settings))
+    verdict = after_obliged_move(start, record, rest, declared, stone, goalie_move, fouled, settings)
+    if verdict.state is None or verdict.failure is not None:
+        return None
+    return replace(verdict.state, confirmed=0)
+
+
 def count_action(
     position: Position, state: ActivityCount | None, action: Count, settings: Settings
 ) -> RuleError | tuple[ActivityCount | None, tuple[Decision, ...]]:
     """XI.1-XI.3, A23, A57: C's ``count`` - declare counting, count O's last move aloud, or (auto) stop.
 
     The declaration needs the XI.1 precondition and O about to move; it freezes the limit (A20) and
-    counts 0. In the faithful variant each later ``count`` counts one O move made since the last count.
-    In the auto-count variant the declaration is the only count and another ``count`` stops counting.
+    counts 0. Counting may also start right after O's move when the precondition held at its start
+    (``Position.activity_offer``): that count counts the move, 1. In the faithful variant each later
+    ``count`` counts one O move made since the last count. In the auto-count variant the declaration is
+    the only count and another ``count`` stops counting.
     """
     team = action.team
     if state is None:
+        offer = position.activity_offer
+        if offer is not None and offer.counting == team:  # XI.3: counting O's move right after it
+            started = replace(offer, confirmed=offer.count)
+            return started, (_counted(started, started.count),)
         if position.to_move == team:
-            message = f"{team} may start counting only when {other(team)} is to move (XI.3)"
+            message = (f"{team} may start counting only when {other(team)} is to move, or right after a move of "
+                       f"{other(team)} that began with the XI.1 precondition met (XI.3)")
             return RuleError("ACTION_NOT_ALLOWED", message)
         reason = precondition(position, team, settings)
         if reason is not None:

@@ -25,23 +25,12 @@ from shared.outcome import Decision
 from shared.physics import rested_position
 from shared.referee import activity, advantage, exclusions, turns
 from shared.referee.activity import ActivityFailure
+from shared.referee.decision_order import in_contract_order
 from shared.referee.fouls import FoulRecord, counted_foul
 from shared.referee.goalie import goalie_outside_third, is_goalie_move
 from shared.referee.goals import GoalEvent, add_goal, first_goal_event
 from shared.referee.penalty import PenaltyTrigger, penalty_trigger
 from shared.rulesets import Settings
-
-# SCENARIOS.md: decisions are listed in the order the referee takes them.
-DECISION_ORDER: tuple[str, ...] = (
-    "GOAL", "GOAL_DISALLOWED", "FOUL", "GOALIE_OUTSIDE_THIRD", "ACTIVITY_FAILED", "EXCLUSION", "RETURN",
-    "PRIVILEGE", "PRIVILEGE_CANCELLED", "PENALTY_SHOT", "ADVANTAGE", "PENALTY_SHOT_ENDED", "ACTIVITY_COUNT",
-    "ACTIVITY_ENDED", "POWER_PLAY", "RESPOT", "FLIP", "RESTART", "PART_ENDED", "MATCH_ENDED",
-)
-
-
-def in_contract_order(decisions: list[Decision] | tuple[Decision, ...]) -> tuple[Decision, ...]:
-    """SCENARIOS.md: decisions sorted by the code table's order; one code keeps its own order (stable)."""
-    return tuple(sorted(decisions, key=lambda d: DECISION_ORDER.index(d.code)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +58,14 @@ def intervention_decisions(record: MoveRecord) -> list[Decision]:
 
 @dataclass(frozen=True, slots=True)
 class ActivityStep:
-    """Step 1 for the activity rule: the count after the move (None when it ended), its decisions, and a
-    failure of the obliged team (an infringement, XI.9-XI.10)."""
+    """Step 1 for the activity rule: the count after the move (None when it ended), its decisions, a failure of
+    the obliged team (an infringement, XI.9-XI.10), and the count the opponent may start right after this move
+    by counting it (XI.3, ``Position.activity_offer``)."""
 
     state: ActivityCount | None
     decisions: tuple[Decision, ...]
     failure: ActivityFailure | None
+    offer: ActivityCount | None = None
 
 
 def activity_step(
@@ -85,11 +76,15 @@ def activity_step(
 
     A goal in the move ends the count (reason ``GOAL``) before any failure is judged: the obliged team's move
     did not end without a goal (an own goal counts, A14). Otherwise the obliged team's move is counted (and
-    may fail, XI.9) and the counting team's move may end the count (XI.5-XI.8).
+    may fail, XI.9) and the counting team's move may end the count (XI.5-XI.8). With no count running, a move that
+    began with the XI.1 precondition for the opponent (and scored no goal) may be counted right after it (XI.3).
     """
     state = start.activity
     if state is None:
-        return ActivityStep(None, (), None)
+        offer = None if goal else activity.count_after_move(
+            start, record, rest, mover, stone, goalie_move, fouled, settings
+        )
+        return ActivityStep(None, (), None, offer)
     if goal:
         return ActivityStep(None, activity.end(state, "GOAL"), None)
     if mover == state.obliged:
@@ -144,7 +139,7 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     counted = activity_step(
         start, mover, stone, record, rest, goalie_move, foul is not None, goal is not None, settings
     )  # XI.9-XI.10: a failure to clear is an infringement of this move (VIII.6)
-    rest = replace(rest, activity=counted.state)
+    rest = replace(rest, activity=counted.state, activity_offer=counted.offer)
     decisions.extend(counted.decisions)
     if counted.failure is not None:
         moves.append(counted.failure.moves)
@@ -231,6 +226,8 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
     if restart_by is not None and rest.activity is not None:  # a restart ends the count (XI)
         decisions.extend(activity.end(rest.activity, "RESTART"))
         rest = replace(rest, activity=None)
+    if restart_by is not None or penalty_to is not None:  # XI: nothing left to count after a restart or a shot
+        rest = replace(rest, activity_offer=None)
     if penalty_to is not None:
         decisions.append(Decision.of("PENALTY_SHOT", team=penalty_to))
         rest = replace(rest, penalty_shot=penalty_to, advantage=None)

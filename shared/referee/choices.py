@@ -11,9 +11,10 @@ Two sorts of choice:
   ``choice_timeout_ms`` (the ``deadline`` setting).
 * **Offers** (``offers=True``) - optional actions available now; the default is not to take them
   (``default`` None) and they lapse with the coach's turn, timed by the move clock (``move_clock_ms``):
-  taking the penalty shot during an advantage (IX.3, A44), declaring counting (XI.1, XI.3), the power-play
-  swaps (XIII.2-XIII.5, A48, A49) and the goalie hand reset (XII.2). Asking the server to apply "nothing"
-  would be meaningless, so offers stay out of the default list the server times.
+  taking the penalty shot during an advantage (IX.3, A44), declaring counting or counting the obliged team's
+  first move right after it (XI.1, XI.3), the power-play swaps (XIII.2-XIII.5, A48, A49) and the goalie hand
+  reset (XII.2). Asking the server to apply "nothing" would be meaningless, so offers stay out of the default
+  list the server times.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ CHOICE_DOCS: tuple[tuple[str, str, str, str], ...] = (
      "the team's first field stone on the board, on the axis point of its own half of the centre circle"),
     ("count (a counted move)", "the counting team", "XI.3",
      "the obliged team's last move is counted"),
-    ("count (declare counting)", "the counting team", "XI.1, XI.3", "offer: no counting"),
+    ("count (declare counting, or count the obliged team's first move right after it)", "the counting team",
+     "XI.1, XI.3", "offer: no counting"),
     ("take_penalty", "the team playing an advantage", "IX.3, A44", "offer: the advantage is played on"),
     ("pp_swap_out / pp_swap_in", "a team", "XIII.2-XIII.5, A48, A49", "offer: no swap"),
     ("goalie_reset", "the team to move", "XII.2", "offer: no reset (the goalie may still be flicked)"),
@@ -113,8 +115,12 @@ def _offers(position: Position, settings: Settings) -> list[Prompt]:
     mover = position.to_move
     if position.advantage == mover:
         found.append(Prompt("take_penalty", mover, (), None, "move_clock_ms"))
+    late = position.activity_offer if position.activity is None else None
+    if late is not None:  # XI.3: count the last move right after it (the count starts at 1)
+        found.append(Prompt("count", late.counting, (), None, "move_clock_ms"))
     counting = other(mover)
-    if position.activity is None and activity.precondition(position, counting, settings) is None:
+    if (position.activity is None and (late is None or late.counting != counting)
+            and activity.precondition(position, counting, settings) is None):
         found.append(Prompt("count", counting, (), None, "move_clock_ms"))
     for team in TEAMS:
         found.extend(_swaps(position, team, settings))

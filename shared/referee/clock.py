@@ -16,23 +16,29 @@ period 1). At the end of a break the ends swap, every penalty is cancelled (X.4)
 (``field_stones``, or ``overtime_field_stones`` in overtime, XVI.2) and the next part starts from the basic
 setup with the starting team alternating (V.2). A ``break_ms`` of 0 means no break part at all.
 
-The siren (D14) is the instant a play part's clock reaches 0: the decision ``PART_ENDED`` is its signal
-(III.6), and IX.8 is applied at once (a privilege not yet played, or interrupted, is cleared; X.4 clears
-it again at the next part start). A move begun before the siren is still judged (XIV.4): the engine judges
-it first and then calls ``after_move``, which ends the part. The time a move runs past the siren is not
-carried into the break: the break begins when the judged move has come to rest.
+The siren (D14) is the instant a play part's clock reaches 0, and IX.8 is applied at once (a privilege not
+yet played, or interrupted, is cleared and announced ``PRIVILEGE_CANCELLED``; X.4 clears it again at the next
+part start). A move begun before the siren is still judged (XIV.4): the engine judges it first and then calls
+``after_move``, which ends the part. The time a move runs past the siren is not carried into the break: the
+break begins when the judged move has come to rest.
 
-Penalty shots at the siren (XV.8, XV.10, A43): a pending advantage becomes a penalty shot
-(``advantage.at_siren``), and while a penalty shot is owed (``shot_owed``: ``penalty_shot`` set) the part is
-held - PART_ENDED is announced, the clock stays at 0, ``Position.siren`` is true and ``can_move`` lets the
-shot's moves begin. The first clock update (``elapse`` or ``after_move``) after the shot has ended
-(``penalty_shot`` cleared) finishes the part (``finish_part``), without a second PART_ENDED.
+The end of the part (``end_part``) is announced by ``PART_ENDED`` (III.6), followed in time by what comes next:
+a break, the next part's ``RESTART`` (V.2) or ``MATCH_ENDED``. It cancels what the part's penalties left
+pending (X.4: an exclusion choice). Usually it comes with the siren. Penalty shots at the siren (XV.8, XV.10,
+A43): a pending advantage becomes a penalty shot (``advantage.at_siren``), and while a penalty shot is owed
+(``shot_owed``: ``penalty_shot`` set) the part is held - the clock stays at 0, ``Position.siren`` is true and
+``can_move`` lets the shot's moves begin. The part ends with the clock update that follows the shot's end (the
+shot's last move, a move-clock timeout on it), and that result carries the one ``PART_ENDED``. The shot's own
+restart (XV.14) does not happen then: the next part's restart (V.2) does, and likewise a goal by the move that
+ends the part restarts nothing before it ends (``ends_part``, for the engine). A match that ends at once (a
+sudden-death goal, also of a shot after the siren) tells ``MATCH_ENDED`` alone.
 
-Part 2: sudden death (XVI.1: a goal in overtime ends the match) is the engine's check after a goal. The
-shoot-out (XV.16) is a part of kind ``shootout`` (number 1, clock 0): when it starts its first shot is set
-up at once (``shots.begin_shootout``); the part clock no longer runs, but time passing during a shot runs
-the shot's own 15 s timer (XV.18, ``shots.time_passes``). The siren ends a running activity count (XI,
-reason ``PART_ENDED``) and marks a shot in progress as completed after the siren (XV.10).
+Part 2: sudden death (XVI.1: a goal in overtime ends the match) is the engine's check after a goal; the move
+still takes its time off the clock. The shoot-out (XV.16) is a part of kind ``shootout`` (number 1, clock 0):
+when it starts its first shot is set up at once (``shots.begin_shootout``); the part clock no longer runs, but
+time passing during a shot runs the shot's own 15 s timer (XV.18, ``shots.time_passes``). The siren ends a
+running activity count (XI, reason ``PART_ENDED``) and marks a shot in progress as completed after the siren
+(XV.10).
 
 III.7 (being back from a break) is a server concern (a ready check, A60): the core has nothing to check.
 The move clock (A35) is kept by the server's room, not here (SCENARIOS.md: it never runs out in a scenario).
@@ -45,6 +51,7 @@ from dataclasses import replace
 from shared.model import Part, Position, Result, Team
 from shared.outcome import Decision, RuleError
 from shared.referee import activity, advantage, overtime, penalty_shot, shots
+from shared.referee.decision_order import in_contract_order
 from shared.referee.setup import begin_part, part_starter
 from shared.rulesets import Settings
 
@@ -109,29 +116,63 @@ def shot_owed(position: Position) -> bool:
 
 
 def siren(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
-    """D14, III.6: a play part's clock has reached 0 - announce PART_ENDED, then finish the part.
+    """D14: a play part's clock has reached 0 - the part ends (``end_part``), unless a penalty shot holds it.
 
-    IX.8: the privilege is cleared at the siren. A43: a pending advantage becomes a penalty shot. XV.8,
-    XV.10: while a penalty shot is owed the part is held at 0 (``siren`` true, moves allowed for the shot);
-    the next clock update after the shot ends finishes the part (``finish_part``).
+    IX.8: a privilege not yet played, or interrupted, is cleared at the siren and announced cut short
+    (``PRIVILEGE_CANCELLED`` for the privileged team). A43: a pending advantage becomes a penalty shot. XV.8,
+    XV.10: while a penalty shot is owed the part is held at 0 (``siren`` true, moves allowed for the shot) and
+    nothing more is announced; the clock update after the shot's end ends the part.
     """
     part = position.part
-    ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False)  # IX.8
-    decisions: tuple[Decision, ...] = (Decision.of("PART_ENDED", part=part_json(part)),)  # III.6
-    if ended.activity is not None:  # XI: the end of the part ends the count
-        decisions += activity.end(ended.activity, "PART_ENDED")
-        ended = replace(ended, activity=None)
-    converted = advantage.at_siren(ended.advantage)  # A43
+    ended = replace(position, part=replace(part, clock_ms=0), privilege=None, restart=False,  # IX.8
+                    activity_offer=None)  # XI.3: no count starts once time is up
+    decisions: list[Decision] = []
+    if position.privilege is not None:  # IX.8: the privilege is not played (or not played out)
+        decisions.append(Decision.of("PRIVILEGE_CANCELLED", team=position.privilege.team))
+    converted = advantage.at_siren(ended.advantage)  # A43 (a shot ends a running count, XI)
     if converted.penalty_to is not None:
-        decisions += converted.decisions
+        decisions.extend(converted.decisions)
         ended, more = shots.award(replace(ended, advantage=None, siren=True), converted.penalty_to, settings)
-        decisions += more
+        decisions.extend(more)
+    if ended.activity is not None:  # XI: the end of the part ends the count
+        decisions.extend(activity.end(ended.activity, "PART_ENDED"))
+        ended = replace(ended, activity=None)
     if ended.penalty is not None:  # XV.10: a shot in progress at the siren is completed
         ended = replace(ended, penalty=penalty_shot.at_siren(ended.penalty))
-    if shot_owed(ended):  # XV.10: the shot is completed before the break
-        return replace(ended, siren=True), decisions
+    if shot_owed(ended):  # XV.10: the shot is completed before the part ends
+        return replace(ended, siren=True), in_contract_order(decisions)
+    ended, more = end_part(ended, settings)
+    return ended, (*in_contract_order(decisions), *more)
+
+
+def end_part(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
+    """III.6, X.4: the part is over - its time ran out and any shot owed in it is complete (XV.10).
+
+    ``PART_ENDED`` names it, then what follows in time (``finish_part``): a break, the next part's ``RESTART`` or
+    ``MATCH_ENDED``. The end of the part cancels a pending exclusion choice (X.4: the exclusion is cancelled with
+    every penalty). A match already over (a sudden-death goal of the shot owed after an overtime's siren, XVI.1)
+    has told its end: nothing more is announced.
+    """
+    ended = replace(position, siren=False, exclusion_choice=None)
+    if ended.result is not None:
+        return ended, ()
     ended, more = finish_part(ended, settings)
-    return ended, decisions + more
+    return ended, (Decision.of("PART_ENDED", part=part_json(position.part)), *more)
+
+
+def ends_part(position: Position, duration_ms: int) -> bool:
+    """D14, XIV.4, XV.10: whether the part ends when a move of ``duration_ms`` from ``position`` (as judged) comes
+    to rest - its clock runs out in it, or the siren has sounded and no shot is owed any more; the match goes on.
+    A shot owed, or an advantage that becomes one at the siren (A43), holds the part instead.
+
+    The engine asks before a move's restart (V.3, V.4, V.9, XV.14): a restart the part's end overtakes never
+    happens (the next part's restart does, V.2).
+    """
+    if position.result is not None or position.part.kind not in PLAY_KINDS or shot_owed(position):
+        return False
+    if position.advantage is not None:
+        return False
+    return position.siren or position.part.clock_ms <= duration_ms
 
 
 def finish_part(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
@@ -201,7 +242,7 @@ def elapse(position: Position, ms: int, settings: Settings) -> tuple[Position, t
         if position.siren:  # XV.10: held for a penalty shot, time runs in the shot only
             if shot_owed(position):
                 break
-            position, more = finish_part(position, settings)
+            position, more = end_part(position, settings)
             decisions.extend(more)
             continue
         clock = position.part.clock_ms
@@ -219,17 +260,19 @@ def after_move(position: Position, duration_ms: int, settings: Settings) -> tupl
 
     The move was begun before the siren, so it has been judged in full (a goal in it counts) before this
     is called. If the clock reached 0 during the move the part ends now, exactly as at the siren; the time
-    the move ran past the siren is not charged to the break.
+    the move ran past the siren is not charged to the break. A move that ended the match (sudden death,
+    XVI.1) still takes its time off the clock, and nothing more follows. After the siren (XV.10) the move that
+    completes the owed shot ends the part (``end_part``).
     """
     if duration_ms < 0:
         raise ValueError(f"a move cannot last {duration_ms} ms")
-    if position.result is not None or position.part.kind not in PLAY_KINDS:
+    if position.part.kind not in PLAY_KINDS:
         return position, ()
     if position.siren:  # XV.10: a move of the penalty shot completed after the siren
-        return (position, ()) if shot_owed(position) else finish_part(position, settings)
+        return (position, ()) if shot_owed(position) else end_part(position, settings)
     clock = max(0, position.part.clock_ms - duration_ms)
     position = replace(position, part=replace(position.part, clock_ms=clock))
-    if clock > 0:
+    if clock > 0 or position.result is not None:
         return position, ()
     return siren(position, settings)
 

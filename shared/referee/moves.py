@@ -17,7 +17,8 @@ from shared import physics
 from shared.model import Flick, Position, Team
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, exclusions, overtime, penalty_shot, power_play, setup, shots, turns
-from shared.referee.adjudicate import Ruling, in_contract_order, intervention_decisions
+from shared.referee.adjudicate import Ruling, intervention_decisions
+from shared.referee.decision_order import in_contract_order, in_moments
 from shared.referee.penalty_shot import PenaltyVerdict
 from shared.rulesets import Settings
 
@@ -55,7 +56,12 @@ def conclude(
     mover: Team, ruling: Ruling, duration_ms: int, settings: Settings
 ) -> tuple[Position, tuple[Decision, ...]]:
     """After Appendix A: power play (XIII.4), sudden death (XVI.1), the restart (V.3, V.4, V.9, XIV.7), a shot
-    awarded by the move set up at once (XV.11), then the clock (XIV.4, D14, IX.8)."""
+    awarded by the move set up at once (XV.11), then the clock (XIV.4, D14, IX.8).
+
+    The restart is made only if the part goes on after the move: when the move ends the part (``clock.ends_part``)
+    the next part's restart (V.2) is the one that happens. A move that ends the match in sudden death still
+    takes its time off the clock.
+    """
     after, decisions = ruling.position, list(ruling.decisions)
     after = _track_power_play(after, mover, ruling.restart_by is not None, settings)
     scorer = _scorer(ruling.decisions)
@@ -63,8 +69,9 @@ def conclude(
         after, ended = overtime.sudden_death(after, scorer)  # XVI.1: a counted goal ends overtime
         decisions.extend(ended)
         if after.result is not None:
-            return after, in_contract_order(decisions)
-    if ruling.restart_by is not None:
+            timed, _ = clock.after_move(after, duration_ms, settings)  # the move's time ran all the same (D14)
+            return timed, in_contract_order(decisions)
+    if ruling.restart_by is not None and not clock.ends_part(after, duration_ms):
         after = setup.restart(after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning)
         after = turns.with_snapshot(after, settings)
         decisions.append(Decision.of("RESTART", team=ruling.restart_by))
@@ -76,8 +83,7 @@ def conclude(
         after, more = shots.award(after, after.penalty_shot, settings)
         decisions.extend(more)
     after, clock_decisions = clock.after_move(after, duration_ms, settings)
-    decisions.extend(clock_decisions)
-    return after, in_contract_order(decisions)
+    return after, (*in_contract_order(decisions), *clock_decisions)  # the clock's moments come after the move's
 
 
 def shot_move(position: Position, flick: Flick, settings: Settings) -> ActionResult:
@@ -113,11 +119,12 @@ def shot_move(position: Position, flick: Flick, settings: Settings) -> ActionRes
         verdict = penalty_shot.expire(timed, settings) or replace(verdict, state=timed)
     decisions.extend(verdict.decisions)
     rest = replace(rest, penalty=verdict.state)
+    following: tuple[Decision, ...] = ()
     if verdict.ended:
-        after, more = shots.finish(rest, verdict, settings)
-        decisions.extend(more)
+        done = shots.finish(rest, verdict, settings)
+        after, following = done.position, done.following
+        decisions.extend(done.decisions)
     else:
         after = replace(rest, to_move=state.team)
     after, clock_decisions = clock.after_move(after, duration, settings)
-    decisions.extend(clock_decisions)
-    return ActionResult(True, after, in_contract_order(decisions), None, record)
+    return ActionResult(True, after, (*in_moments(decisions, following), *clock_decisions), None, record)

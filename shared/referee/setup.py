@@ -28,10 +28,24 @@ from shared.rulesets import Settings
 # --------------------------------------------------------------------------- who starts (V.2-V.6)
 
 
+def is_opening(position: Position) -> bool:
+    """The opening face-off: period 1, a restart, no move played yet (SCENARIOS.md ``first_starter``)."""
+    part = position.part
+    return part.kind == "period" and part.number == 1 and position.restart and position.move_number == 0
+
+
 def first_period_starter(position: Position) -> Team:
-    """V.2: the team starting the 1st period, drawn by lot from the match seed (kept once drawn)."""
+    """V.2: the team that starts (or started) the 1st period - the one the position records; else, at the opening
+    face-off, the team to move (it is starting it); else the lot drawn from the match seed.
+
+    SCENARIOS.md gives an absent ``first_starter`` exactly this default, and ``shared.notation`` fills it in
+    from here when it reads a position, so a position keeps the starter of its match once read: later parts
+    alternate from it (``part_starter``) instead of drawing it again.
+    """
     if position.first_starter is not None:
         return position.first_starter
+    if is_opening(position):
+        return position.to_move
     return lot(position.seed, "V.2 first period", "home", "away")  # type: ignore[return-value]
 
 
@@ -131,6 +145,7 @@ def restart(
         to_move=starting_team,
         privilege=privilege,
         last_mover=None,  # A48: a restart is nobody's move
+        activity_offer=None,  # XI: a restart leaves no move to count
     )
 
 
@@ -164,6 +179,7 @@ def begin_part(
         siren=False,
         penalty=None,
         activity=None,
+        activity_offer=None,
         power_play=(),
         shootout=None,
         last_mover=None,

@@ -13,11 +13,12 @@ the part for it, XV.10); ``penalty`` is the shot's state; ``shootout`` the shoot
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from shared.model import TEAMS, Position, Team, other
 from shared.outcome import Decision
 from shared.referee import activity, exclusions, overtime, penalty_shot, setup, shootout
+from shared.referee.decision_order import in_moments
 from shared.referee.goals import add_goal
 from shared.referee.penalty_shot import PenaltyVerdict
 from shared.rulesets import Settings
@@ -55,8 +56,8 @@ def award(position: Position, team: Team, settings: Settings) -> tuple[Position,
     state = replace(state, lineups=lineups, after_siren=position.siren)
     power_play = tuple(pp for pp in position.power_play if pp.team != against)
     shot = replace(
-        shot, penalty=state, penalty_shot=team, advantage=None, activity=None, power_play=power_play,
-        exclusion_choice=None, last_mover=None,
+        shot, penalty=state, penalty_shot=team, advantage=None, activity=None, activity_offer=None,
+        power_play=power_play, exclusion_choice=None, last_mover=None,
     )
     return shot, tuple(decisions)
 
@@ -67,12 +68,24 @@ def _count_goal(position: Position, team: Team) -> tuple[Position, list[Decision
     return scored, list(returned), tuple(d.get("stone") for d in returned)
 
 
-def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A shot's end: the position after it, the decisions of its end (the verdict's own are the caller's) and
+    those of what follows it - the next shoot-out shot, a moment of its own that comes after (XV.16)."""
+
+    position: Position
+    decisions: tuple[Decision, ...]
+    following: tuple[Decision, ...] = ()
+
+
+def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> Finished:
     """XV.12-XV.14, XV.16, XVI.1: the shot in ``position`` ended with ``verdict`` (its decisions are the caller's).
 
     In-game shot: a goal counts (score, X.3 returns, sudden death in overtime); then the team against which
     the shot was awarded restarts from the basic setup with the teams as they were (XV.14, V.5), the
-    excluded stones staying off. Shoot-out shot: the series goes on or the match ends (``shootout``).
+    excluded stones staying off - unless the shot was completed after the siren (XV.10): the part ends with
+    it, and the next part's restart (V.2) is the one that happens. Shoot-out shot: the series goes on (the next
+    shot is set up: ``following``) or the match ends (``shootout``).
     """
     state = verdict.state
     cleared = replace(position, penalty=None, penalty_shot=None)
@@ -80,23 +93,26 @@ def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> t
         after, series, next_shot, decisions = shootout.after_shot(
             cleared, position.shootout, state, verdict.scored, settings
         )
-        if next_shot is not None:
-            after = replace(after, penalty=next_shot, penalty_shot=next_shot.team)
-        return replace(after, shootout=series), decisions
-    decisions: list[Decision] = []
+        if next_shot is None:
+            return Finished(replace(after, shootout=series), decisions)
+        after = replace(after, penalty=next_shot, penalty_shot=next_shot.team, shootout=series)
+        return Finished(after, (), decisions)
+    found: list[Decision] = []
     returning: tuple[str, ...] = ()
     if verdict.scored:
         cleared, returned, returning = _count_goal(cleared, state.team)
-        decisions.extend(returned)
+        found.extend(returned)
         cleared, ended = overtime.sudden_death(cleared, state.team)  # XVI.1
-        decisions.extend(ended)
+        found.extend(ended)
         if cleared.result is not None:
-            return cleared, tuple(decisions)
+            return Finished(cleared, tuple(found))
+    if state.after_siren:  # XV.10: the part ends with the shot (the clock's end_part follows)
+        return Finished(cleared, tuple(found))
     starter = verdict.restart_by or penalty_shot.restart_team(state)  # XV.14, V.5
     lineups = {team: state.lineups[TEAMS.index(team)] for team in TEAMS}
     after = setup.restart(cleared, starter, settings, returning=returning, lineups=lineups)
-    decisions.append(Decision.of("RESTART", team=starter))
-    return after, tuple(decisions)
+    found.append(Decision.of("RESTART", team=starter))
+    return Finished(after, tuple(found))
 
 
 def begin_shootout(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
@@ -118,17 +134,18 @@ def time_passes(position: Position, ms: int, settings: Settings) -> tuple[Positi
     verdict = penalty_shot.expire(state, settings)
     if verdict is None:
         return position, ()
-    after, more = finish(position, verdict, settings)
-    return after, verdict.decisions + more
+    done = finish(position, verdict, settings)
+    return done.position, in_moments((*verdict.decisions, *done.decisions), done.following)
 
 
 def fail_on_timeout(position: Position, settings: Settings) -> tuple[Position, tuple[Decision, ...]]:
     """A35 in a penalty shot: the shooter's move clock ran out. The turn cannot pass inside a shot, so the shot
-    fails (reason ``TIME``, as XV.18) and play goes on as after any failed shot."""
+    fails (reason ``TIME``, as XV.18) and play goes on as after any failed shot (the next shoot-out shot after
+    this one's end)."""
     state = position.penalty
     assert state is not None
     ended = Decision.of("PENALTY_SHOT_ENDED", team=state.team, scored=False, reason="TIME")
     restart_by = None if state.in_shootout else penalty_shot.restart_team(state)
     verdict = PenaltyVerdict(state, (ended,), True, False, restart_by)
-    after, more = finish(position, verdict, settings)
-    return after, (ended, *more)
+    done = finish(position, verdict, settings)
+    return done.position, in_moments((ended, *done.decisions), done.following)

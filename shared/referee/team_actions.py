@@ -28,7 +28,8 @@ from shared.model import (
 )
 from shared.outcome import ActionResult, RuleError
 from shared.referee import activity, advantage, goalie_reset, penalty_shot, power_play, shots
-from shared.referee.adjudicate import in_contract_order, judge_move, reset_record
+from shared.referee.adjudicate import judge_move, reset_record
+from shared.referee.decision_order import in_contract_order
 from shared.referee.goalie import own_goalie
 from shared.referee.moves import conclude
 from shared.rulesets import Settings
@@ -120,8 +121,8 @@ def swap_in_handler(position: Position, action: Action, settings: Settings) -> A
 
 
 def count_handler(position: Position, action: Action, settings: Settings) -> ActionResult:
-    """XI.1-XI.3, A23: the counting team declares counting, counts the obliged team's last move, or (auto
-    variant) stops. Not a move."""
+    """XI.1-XI.3, A23: the counting team declares counting, counts the obliged team's last move (also the first,
+    right after it), or (auto variant) stops. Not a move."""
     assert isinstance(action, Count)
     problem = _no_shot(position, "counting")
     if problem is not None:
@@ -130,7 +131,7 @@ def count_handler(position: Position, action: Action, settings: Settings) -> Act
     if isinstance(counted, RuleError):
         return _refused(position, counted)
     state, decisions = counted
-    return ActionResult(True, replace(position, activity=state), decisions)
+    return ActionResult(True, replace(position, activity=state, activity_offer=None), decisions)
 
 
 def take_penalty_handler(position: Position, action: Action, settings: Settings) -> ActionResult:

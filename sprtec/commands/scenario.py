@@ -14,9 +14,10 @@ names the offending field (``position.stones[3].x``) and ``body`` the offending 
 there is one. A bare position file (``"format": "sprtec-position/1"``) runs as a scenario with no actions.
 
 Beside the actions a scenario may hold clock events (docs/SCENARIOS-EXTENSIONS.md): ``elapse`` (running time
-passes), ``timeout`` (a move clock or choice ran out) and ``forfeit`` (house rule: a team loses). Every entry
-goes through ``shared.match.apply_event``, the same path as the server's log, and gets a result entry of the
-same shape (a clock event's ``duration_ms`` is 0). This is what makes ``sprtec export`` replayable here.
+passes), ``timeout`` (a move clock or choice ran out, ruled by the decision ``TIMEOUT`` with the team and the
+choice's kind, beyond SCENARIOS.md's list) and ``forfeit`` (house rule: a team loses). Every entry goes through
+``shared.match.apply_event``, the same path as the server's log, and gets a result entry of the same shape (a
+clock event's ``duration_ms`` is 0). This is what makes ``sprtec export`` replayable here.
 """
 
 from __future__ import annotations
@@ -67,7 +68,6 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
     from shared.match import apply_event, settings_of
     from shared.model import SCENARIO_EVENT_TYPES
     from shared.referee import clock
-    from shared.referee.adjudicate import in_contract_order
 
     position = scenario.position
     pending: tuple = ()  # type: ignore[type-arg]
@@ -79,9 +79,8 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
             pending += waited
         result = apply_event(position, action)
         if result.accepted:
-            if pending:  # a clock event's decisions are already in time order (parts end one after the other)
-                own = result.decisions if is_event else in_contract_order(result.decisions)
-                result = replace(result, decisions=(*pending, *own))
+            if pending:  # the waited-out break came first; the engine's decisions are already in the referee's order
+                result = replace(result, decisions=(*pending, *result.decisions))
                 pending = ()
             position = result.position
         results.append(notation.result_to_json(result, index, with_position=with_position))

@@ -222,24 +222,27 @@ def test_IX_8_siren_clears_privilege() -> None:
 
 
 def test_XV_10_owed_penalty_shot_holds_the_part_until_taken() -> None:
-    """XV.8, XV.10: with a penalty shot owed at the siren the part is held at 0 and its moves may begin."""
+    """XV.8, XV.10: with a penalty shot owed at the siren the part is held at 0 and its moves may begin; the part
+    has not ended yet, so nothing is announced."""
     position = replace(_started(), penalty_shot="away")
     position, decisions = _to_end_of_part(position, STANDARD)
-    assert _codes(decisions) == ["PART_ENDED"]
+    assert decisions == ()
     assert position.part == Part("period", 1, 0) and position.siren is True
     assert can_move(position) is None
     assert elapse(position, 5_000, STANDARD) == (position, ())
     assert after_move(position, 2_000, STANDARD) == (position, ())
 
 
-def test_XV_10_part_finishes_after_the_shot_without_second_siren() -> None:
-    """XV.10: once the shot has ended, the next clock update starts the break, with no second PART_ENDED."""
+def test_XV_10_part_ends_with_the_clock_update_after_the_shot() -> None:
+    """XV.10, III.6: once the shot has ended, the next clock update ends the part (its one PART_ENDED) and starts
+    the break."""
     held, _ = _to_end_of_part(replace(_started(), penalty_shot="home"), STANDARD)
     taken = replace(held, penalty_shot=None, score=(1, 0))
+    ended = [Decision.of("PART_ENDED", part={"kind": "period", "number": 1})]
     position, decisions = after_move(taken, 1_500, STANDARD)
-    assert decisions == () and position.part == Part("break", 1, STANDARD.break_ms) and not position.siren
+    assert list(decisions) == ended and position.part == Part("break", 1, STANDARD.break_ms) and not position.siren
     position, decisions = elapse(taken, 10_000, STANDARD)
-    assert decisions == () and position.part == Part("break", 1, STANDARD.break_ms - 10_000)
+    assert list(decisions) == ended and position.part == Part("break", 1, STANDARD.break_ms - 10_000)
 
 
 def test_XV_10_shot_after_final_siren_decides_the_match() -> None:
@@ -248,7 +251,8 @@ def test_XV_10_shot_after_final_siren_decides_the_match() -> None:
     held, decisions = elapse(last, 100, STANDARD)
     assert "MATCH_ENDED" not in _codes(decisions)
     position, decisions = elapse(replace(held, penalty_shot=None, score=(1, 2)), 0, STANDARD)
-    assert [d.to_json() for d in decisions] == [{"code": "MATCH_ENDED", "winner": "away", "reason": "REGULAR_TIME"}]
+    assert [d.to_json() for d in decisions] == [{"code": "PART_ENDED", "part": {"kind": "period", "number": 3}},
+                                                {"code": "MATCH_ENDED", "winner": "away", "reason": "REGULAR_TIME"}]
     assert position.result is not None and not position.siren
 
 
@@ -257,7 +261,7 @@ def test_A43_advantage_at_siren_becomes_penalty_shot() -> None:
     position = replace(_started(), advantage="home", privilege=Privilege("home", 1, 2))
     position, decisions = _to_end_of_part(position, STANDARD)
     assert [d.to_json() for d in decisions] == [
-        {"code": "PART_ENDED", "part": {"kind": "period", "number": 1}},
+        {"code": "PRIVILEGE_CANCELLED", "team": "home"},
         {"code": "PENALTY_SHOT", "team": "home"},
     ]
     assert position.advantage is None and position.penalty_shot == "home" and position.privilege is None

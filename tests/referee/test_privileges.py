@@ -90,6 +90,33 @@ def test_IX_8_the_siren_clears_a_privilege_not_yet_played() -> None:
     assert "PART_ENDED" in codes(decisions)
 
 
+def test_IX_8_a_privilege_the_siren_interrupts_is_announced_cancelled() -> None:
+    """IX.8, SCENARIOS.md: the privileged team's move that runs the clock out cuts its privilege short - the move
+    says so with PRIVILEGE_CANCELLED for that team before the siren's PART_ENDED."""
+    from shared.match import apply_action
+
+    start = position(*five_a_side(), privilege=Privilege("home", 2, 2), part=Part("period", 1, 100))
+    result = apply_action(start, Flick("home", "h6", -200.0, 0.0))  # h6 drifts towards its own boards alone
+    assert result.accepted and result.duration_ms > 100
+    assert [d.to_json() for d in result.decisions] == [
+        {"code": "PRIVILEGE_CANCELLED", "team": "home"},
+        {"code": "PART_ENDED", "part": {"kind": "period", "number": 1}},
+    ]
+    assert result.position.privilege is None
+
+
+def test_IX_8_a_privilege_the_siren_leaves_unplayed_is_announced_cancelled() -> None:
+    """IX.8: time running out before a privilege is played (the team is still aiming its first privileged move)
+    cancels it, announced with the privileged team; without a privilege the siren announces none."""
+    start = position(*five_a_side(), privilege=Privilege("away", 2, 2), to_move="away",
+                     part=Part("period", 1, 500))
+    _ended, decisions = clock.elapse(start, 500, SETTINGS)
+    assert codes(decisions)[:2] == ["PRIVILEGE_CANCELLED", "PART_ENDED"]
+    assert decisions[0] == Decision.of("PRIVILEGE_CANCELLED", team="away")
+    _ended, plain = clock.elapse(position(*five_a_side(), part=Part("period", 1, 500)), 500, SETTINGS)
+    assert "PRIVILEGE_CANCELLED" not in codes(plain)
+
+
 def test_IX_1_privilege_snapshot_is_taken_when_the_privilege_starts() -> None:
     """D12, IX.3-IX.5: the new privilege records the opponent's stones in a penalty position at its start."""
     start = position(*five_a_side(), stone("h7", -460, 0))

@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from shared import formation, geometry
+from shared import formation, geometry, notation
 from shared.model import Placement, Position, Privilege, Puck, Setup
 from shared.outcome import RuleError
+from shared.referee import clock
 from shared.referee.setup import (
     apply_setup,
     begin_part,
@@ -74,6 +75,44 @@ def test_V_2_later_parts_alternate() -> None:
     """V.2: the teams start the parts alternately, counted across every part."""
     position = Position(seed=3, first_starter="away")
     assert [part_starter(position, i) for i in range(5)] == ["away", "home", "away", "home", "away"]
+
+
+def _opening(seed: int, to_move: str) -> Position:
+    """An opening face-off read from SCENARIOS.md JSON without ``first_starter``: period 1 of 1 s, no break."""
+    return notation.position_from_json({"seed": seed, "to_move": to_move, "restart": True,
+                                        "settings": {"period_ms": 1000, "break_ms": 0}})
+
+
+def test_V_2_the_team_to_move_at_the_opening_face_off_started_period_1_so_the_other_starts_period_2() -> None:
+    """V.2: at the opening face-off (period 1, restart, move 0) the team to move started the match, so period 2
+    is the other team's, whichever team the seed's lot would have named."""
+    lots = {first_period_starter(Position(seed=seed)) for seed in range(12)}
+    assert lots == {"home", "away"}  # the seeds below draw both ways
+    for seed in range(12):
+        for to_move, other in (("home", "away"), ("away", "home")):
+            opening = _opening(seed, to_move)
+            after, decisions = clock.elapse(opening, 1000, make_settings("standard", {"period_ms": 1000,
+                                                                                      "break_ms": 0}))
+            assert after.part.number == 2 and after.to_move == other
+            assert [d.to_json() for d in decisions][-1] == {"code": "RESTART", "team": other}
+            assert opening.first_starter == after.first_starter == to_move
+
+
+def test_V_2_a_position_after_the_opening_takes_the_first_starter_from_the_lot() -> None:
+    """V.2: a position that is not an opening face-off (moves played, or no restart) names no first starter by
+    itself: read without one, it takes the seed's lot, as the match drew it."""
+    for seed in range(6):
+        lot = first_period_starter(Position(seed=seed))
+        assert notation.position_from_json({"seed": seed, "move_number": 4}).first_starter == lot
+        assert notation.position_from_json({"seed": seed, "to_move": "away"}).first_starter == lot
+
+
+def test_V_2_an_opening_position_built_without_first_starter_resolves_it_the_same_way() -> None:
+    """V.2: a position made in code without ``first_starter`` follows the rule of the notation (the team to move
+    at the opening face-off, else the lot), so both paths agree."""
+    for seed in range(6):
+        built = Position(seed=seed, to_move="away", restart=True)
+        assert first_period_starter(built) == "away" == _opening(seed, "away").first_starter
 
 
 def test_V_3_conceding_team_starts_after_goal() -> None:

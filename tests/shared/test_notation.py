@@ -58,6 +58,33 @@ def test_empty_position_takes_every_default():
     assert p.puck == Puck(0.0, 0.0) and p.excluded == ((), ()) and p.deferred == (0, 0) and p.privilege is None
 
 
+def test_V_2_a_missing_first_starter_is_the_opening_mover_else_the_seeds_lot():
+    """V.2, SCENARIOS.md: without ``first_starter`` an opening face-off (period 1, restart, move 0) names the team
+    to move, any other position the seed's lot, and the reading writes it back; a given team is kept. ``null``
+    (a position made in code that records none) reads back as none, which the referee resolves by the same rule."""
+    from shared.referee.setup import first_period_starter
+
+    lot = {seed: first_period_starter(Position(seed=seed)) for seed in range(12)}
+    assert set(lot.values()) == {"home", "away"}
+    for seed, drawn in lot.items():
+        opening = notation.position_from_json({"seed": seed, "to_move": "away", "restart": True})
+        assert opening.first_starter == "away" and notation.position_to_json(opening)["first_starter"] == "away"
+        assert notation.position_from_json({"seed": seed, "restart": True, "move_number": 1}).first_starter == drawn
+        assert notation.position_from_json({"seed": seed, "part": {"kind": "period", "number": 2},
+                                            "restart": True}).first_starter == drawn
+        kept = notation.position_from_json({"seed": seed, "first_starter": "home", "to_move": "away", "restart": True})
+        assert kept.first_starter == "home" and notation.position_to_json(kept)["first_starter"] == "home"
+        unrecorded = notation.position_from_json({"seed": seed, "to_move": "away", "restart": True,
+                                                  "first_starter": None})
+        assert unrecorded.first_starter is None and first_period_starter(unrecorded) == "away"
+
+
+def test_the_documented_fields_are_the_field_table_of_scenarios_md():
+    """The writer's documented fields are the rows of SCENARIOS.md's position table, in its order."""
+    table = SPEC.read_text(encoding="utf-8").split("## Position", 1)[1].split("## Scenario", 1)[0]
+    assert tuple(re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)) == notation.DOCUMENTED_FIELDS
+
+
 def test_default_part_clock_follows_the_ruleset():
     """A missing part is period 1 with the ruleset's full time (quick: 5 minutes)."""
     assert notation.position_from_json({"ruleset": "quick"}).part.clock_ms == 300_000
@@ -180,6 +207,8 @@ def test_bad_stones_are_refused(stones: list, needle: str, body: str | None):
         ({"move_number": -1}, "move_number"),
         ({"home_end": 0}, "home_end"),
         ({"to_move": "both"}, "to_move"),
+        ({"first_starter": "both"}, "first_starter"),
+        ({"first_starter": 1}, "first_starter"),
         ({"score": {"home": 1, "guests": 2}}, "score"),
         ({"score": [1, 2]}, "score"),
         ({"deferred": {"home": -1}}, "deferred.home"),
@@ -326,6 +355,7 @@ def test_a_scenario_with_clock_events_round_trips_and_timed_is_written_only_when
         ("action", "home", {"team": "home", "action": "count"}, 40, "elapse 40, count"),
         ("action", "away", {"team": "away", "action": "goalie_reset"}, 0, "goalie_reset"),
         ("timeout", "away", None, 30000, "elapse 30000, timeout away"),
+        ("timeout", "home", {"kind": "count"}, 20000, "elapse 20000, timeout home count"),
         ("elapse", None, None, 5000, "elapse 5000"),
         ("elapse", None, None, 0, ""),
         ("forfeit", "home", None, 10, "elapse 10, forfeit home FORFEIT_DISCONNECTED"),
@@ -340,7 +370,7 @@ def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | N
         if isinstance(event, Elapse):
             return f"elapse {event.ms}"
         if isinstance(event, Timeout):
-            return f"timeout {event.team}"
+            return f"timeout {event.team}" + (f" {event.kind}" if event.kind is not None else "")
         if isinstance(event, Forfeit):
             return f"forfeit {event.team} {event.reason}"
         return event.action  # type: ignore[attr-defined, no-any-return]
@@ -350,8 +380,11 @@ def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | N
 
 
 def test_log_entries_that_cannot_be_replayed_are_refused():
-    """An unknown kind, a timeout without a team and an action entry without its action are NotationErrors."""
-    for kind, team, action in (("rewind", "home", None), ("timeout", None, None), ("action", "home", None)):
+    """An unknown kind, a timeout without a team or with anything but ``{"kind": K}``, and an action entry without
+    its action are NotationErrors."""
+    for kind, team, action in (("rewind", "home", None), ("timeout", None, None), ("action", "home", None),
+                               ("timeout", "home", {"kind": 3}), ("timeout", "home", {"kind": "count", "x": 1}),
+                               ("forfeit", "home", {"kind": "count"})):
         with pytest.raises(NotationError):
             notation.log_entry_events(kind, team, action, 0)
 
