@@ -74,7 +74,8 @@ class LanBrowser:
         return sorted_servers(self._found)
 
     async def close(self) -> None:
-        """Stop browsing and close the sockets."""
+        """Stop browsing and close the sockets (events still on their way are dropped)."""
+        zeroconf, self._zeroconf = self._zeroconf, None
         for task in list(self._resolving.values()):
             task.cancel()
         await asyncio.gather(*self._resolving.values(), return_exceptions=True)
@@ -82,9 +83,8 @@ class LanBrowser:
         if self._browser is not None:
             await self._browser.async_cancel()
             self._browser = None
-        if self._zeroconf is not None:
-            await self._zeroconf.async_close()
-            self._zeroconf = None
+        if zeroconf is not None:
+            await zeroconf.async_close()
 
     # ------------------------------------------------------------------ zeroconf's side
     def _on_state_change(

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lan",
         action="store_true",
         default=None,
-        help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` and the lobby find it",
+        help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` finds it",
     )
     parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
     parser.add_argument(
