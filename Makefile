@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ./data
 
-.PHONY: run test lint bench clean venv
+.PHONY: run test lint bench clean venv lan-tools
 
 venv: $(STAMP)
 
@@ -20,7 +20,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/sprtec serve --data $(DATA)
 
-test: $(STAMP)
+# The LAN discovery tests (tests/lan) build network namespaces with iproute2's `ip netns`; as root with apt,
+# install it when it is missing (elsewhere those tests skip and say what to install).
+lan-tools:
+	@command -v ip >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null; } || true
+
+test: $(STAMP) lan-tools
 	$(BIN)/ruff check .
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 

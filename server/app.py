@@ -33,6 +33,7 @@ from server.constants import (
     PING_TIMEOUT_S,
     SHUTDOWN_GRACE_S,
 )
+from server.discovery import LanAnnouncer, default_server_name
 from server.lobby import Lobby, new_match_id
 from server.room import MatchState, Room
 from server.session import Session
@@ -51,12 +52,14 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     workers: int | None = None
+    lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/discovery.py)
+    name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
 
 
 class Server:
     """One sprtec server; ``start`` returns the port it listens on."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
+    def __init__(self, config: ServerConfig, clock: Clock | None = None, announcer: LanAnnouncer | None = None) -> None:
         self.config = config
         self.clock = clock or MonotonicClock()
         self.store = Store(config.data_dir)
@@ -67,6 +70,7 @@ class Server:
         self.sessions: dict[int, Session] = {}
         self._ws_server: websockets.asyncio.server.Server | None = None
         self.port = 0
+        self.announcer = announcer or (LanAnnouncer() if config.lan else None)
 
     async def start(self) -> int:
         """Recover unfinished matches, then listen; returns the actual port (for ``--port 0``)."""
@@ -84,6 +88,8 @@ class Server:
             open_timeout=OPEN_TIMEOUT_S,
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
+        if self.announcer is not None:
+            await self.announcer.start(self.config.name or default_server_name(), self.config.host, self.port)
         return self.port
 
     @property
@@ -99,6 +105,8 @@ class Server:
         """A player is connected here now; an older connection of the same player is closed (REPLACED)."""
         older = self.sessions.get(session.player_id)
         self.sessions[session.player_id] = session
+        if self.announcer is not None:
+            self.announcer.update(len(self.sessions))
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
 
@@ -106,6 +114,8 @@ class Server:
         """Forget a connection that ended."""
         if self.sessions.get(session.player_id) is session:
             del self.sessions[session.player_id]
+        if self.announcer is not None:
+            self.announcer.update(len(self.sessions))
 
     # ------------------------------------------------------------------ recovery
     async def recover(self) -> int:
@@ -152,6 +162,8 @@ class Server:
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
         """Stop accepting, close every connection with 1001 and a reason, finish moves in flight, flush."""
+        if self.announcer is not None:
+            await self.announcer.close()  # the LAN's goodbye first: browsers drop the server at once
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
         rooms = self.lobby.registry.all()

@@ -37,3 +37,12 @@ CLOSE_REASON_SHUTDOWN = "server shutting down"
 STORE_CLOSE_TIMEOUT_S = 3.0  # shutdown waits this long for queued writes while the store fails, then gives up
 WRITER_BATCH = 256  # writes the SQLite writer commits together at most (group commit)
 CHECKPOINT_EVERY = 20  # log entries between stored positions: recovery replays at most this many per match
+
+# ---------------------------------------------------------------------- LAN discovery (mDNS/DNS-SD)
+LAN_HOST = "0.0.0.0"  # `sprtec serve --lan` listens on every interface unless a host is given
+LAN_UPDATE_INTERVAL_S = 3.0  # at most one TXT update (players online, tournaments) this often
+# Seconds browsers keep the records (all of them, not RFC 6762's 75 minutes for PTR/TXT): a server that died without
+# its goodbye leaves the lists within 2 minutes; a live one answers the browsers' refresh queries.
+LAN_RECORD_TTL_S = 120
+# Interfaces never announced: container and VM bridges of this host, which players on the LAN cannot reach.
+LAN_SKIPPED_INTERFACES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxcbr", "lxdbr", "cni", "podman")

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 # the module's own ``HELP`` is the longer description of ``sprtec NAME --help``).
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "run the server (default ws://127.0.0.1:8765/, data in ./data)"),
+    "servers": ("servers", "list the sprtec servers announced on the LAN (`sprtec serve --lan`)"),
     "play": ("play", "play: the lobby of the local (or a given) server, or practice against the bot"),
     "watch": ("watch", "watch a running match as a spectator"),
     "replay": ("replay", "step through an exported match move by move"),

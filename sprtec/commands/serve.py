@@ -14,19 +14,33 @@ import signal
 import sys
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT
+from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, LAN_HOST
+
+if TYPE_CHECKING:
+    from server.app import ServerConfig
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
+CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name")  # of the --config file and the command line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--host, --port, --data, --config, --workers, --log-level."""
-    parser.add_argument("--host", default=None, help=f"address to listen on (default {DEFAULT_HOST})")
+    """--host, --port, --data, --config, --workers, --lan, --name, --log-level."""
+    parser.add_argument(
+        "--host", default=None, help=f"address to listen on (default {DEFAULT_HOST}; with --lan {LAN_HOST})"
+    )
     parser.add_argument("--port", type=int, default=None, help=f"port, 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--data", default=None, help=f"data directory (default {DEFAULT_DATA_DIR})")
-    parser.add_argument("--config", default=None, help="a TOML file with host, port, data, workers")
+    parser.add_argument("--config", default=None, help="a TOML file with host, port, data, workers, lan, name")
     parser.add_argument("--workers", type=int, default=None, help="physics worker processes (default: one per core)")
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        default=None,
+        help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` finds it",
+    )
+    parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
     parser.add_argument(
         "--log-level",
         default="INFO",
@@ -35,7 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _whole_number(value: object, key: str) -> int:
+    """A setting that must be a whole number (port, workers); a wrong one ends the command with a message."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise SystemExit(f"sprtec serve: {key} must be a whole number, not {value!r}")
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
     """Defaults, then the config file, then the command line."""
     from server.app import ServerConfig
 
@@ -43,21 +64,26 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.config:
         with open(args.config, "rb") as handle:
             values = tomllib.load(handle)
-        unknown = set(values) - {"host", "port", "data", "workers"}
+        unknown = set(values) - set(CONFIG_KEYS)
         if unknown:
             raise SystemExit(f"sprtec serve: unknown keys in {args.config}: {', '.join(sorted(unknown))}")
-    for key in ("host", "port", "data", "workers"):
+        if not isinstance(values.get("lan", False), bool):
+            raise SystemExit(f"sprtec serve: lan in {args.config} must be true or false")
+    for key in CONFIG_KEYS:
         if getattr(args, key) is not None:
             values[key] = getattr(args, key)
+    lan = bool(values.get("lan", False))
     return ServerConfig(
-        host=str(values.get("host", DEFAULT_HOST)),
-        port=int(values.get("port", DEFAULT_PORT)),  # type: ignore[arg-type]
+        host=str(values.get("host", LAN_HOST if lan else DEFAULT_HOST)),
+        port=_whole_number(values.get("port", DEFAULT_PORT), "port"),
         data_dir=Path(str(values.get("data", DEFAULT_DATA_DIR))),
-        workers=None if values.get("workers") is None else int(values["workers"]),  # type: ignore[arg-type]
+        workers=None if values.get("workers") is None else _whole_number(values["workers"], "workers"),
+        lan=lan,
+        name=str(values.get("name", "")),
     )
 
 
-async def serve(config) -> int:  # type: ignore[no-untyped-def]
+async def serve(config: ServerConfig) -> int:
     """Start, print the URL, wait for a signal, shut down gracefully."""
     from server.app import Server
 
@@ -65,6 +91,9 @@ async def serve(config) -> int:  # type: ignore[no-untyped-def]
     port = await server.start()
     print(f"ws://{config.host}:{port}/", flush=True)
     print(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}", file=sys.stderr, flush=True)
+    if server.announcer is not None:
+        urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
+        print(f"announcing {server.announcer.instance!r} on the LAN at {urls}", file=sys.stderr, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
