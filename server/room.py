@@ -545,9 +545,8 @@ class Room:
         for prompt in rules.prompts(position):
             if prompt.default is None:
                 continue  # an offer: nothing happens when nobody takes it
-            ms = moves.deadline_ms(self.settings, prompt)
-            default = engine.action_json(prompt.default)
-            events.append((ms, 1, LogEntry(state.log_len, "action", prompt.team, default, ms)))
+            ms = moves.deadline_ms(self.settings, prompt)  # the choice's timeout: the fold applies its default
+            events.append((ms, 1, LogEntry(state.log_len, "timeout", prompt.team, {"kind": prompt.kind}, ms)))
         if self.settings.move_clock_ms > 0 and position.part.kind != "break":
             ms = engine.move_ms_left(self.settings, position, state.turn_used)
             events.append((ms, 2, LogEntry(state.log_len, "timeout", position.to_move, None, ms)))

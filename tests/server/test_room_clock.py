@@ -11,7 +11,6 @@ import pytest
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.room import Room
-from shared.model import ChooseExclusion
 from shared.protocol import ClockUpdate, CreateRoom, Error, JoinRoom, MatchEnded, MovePlayed, RoomJoined, Snapshot
 from shared.referee.adjudicate import judge
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
@@ -65,7 +64,8 @@ async def test_the_move_clock_running_out_passes_the_turn(clocked: tuple[Server,
 
 
 async def test_an_unanswered_choice_gets_its_default_after_the_choice_timeout(clocked: tuple[Server, FakeClock]):
-    """A goalie-foul exclusion choice nobody answers is settled by its default action at choice_timeout_ms."""
+    """A goalie-foul exclusion choice nobody answers is settled by its default (h6) at choice_timeout_ms, told as a
+    TIMEOUT ruling in a MovePlayed without action."""
     server, clock = clocked
     ann, _, room = await _match(server)
     field = [stone(f"h{i}", x, y) for i, (x, y) in enumerate(((-100, 0), (-300, 150), (-300, -150), (-200, 0)), 2)]
@@ -79,7 +79,10 @@ async def test_an_unanswered_choice_gets_its_default_after_the_choice_timeout(cl
     assert room.prompts() and room.version == ann.version
     await clock.advance(1)
     played = await ann.until(MovePlayed)
-    assert played.action == ChooseExclusion("home", "h6") and played.team == "home"
+    assert played.action is None and played.team == "home"  # the server decided: the default, told as TIMEOUT
+    timeout = played.decisions[0]
+    assert timeout.code == "TIMEOUT" and dict(timeout.fields) == {"team": "home", "kind": "choose_exclusion"}
+    assert played.position.stone("h6") is None, played.decisions  # the default: h6 goes
     assert played.prompts == ()
 
 
