@@ -32,12 +32,13 @@ from server.constants import (
     PING_INTERVAL_S,
     PING_TIMEOUT_S,
     SHUTDOWN_GRACE_S,
+    STORE_CLOSE_TIMEOUT_S,
 )
 from server.discovery import LanAnnouncer, default_server_name
 from server.lobby import Lobby, new_match_id
 from server.room import MatchState, Room
 from server.session import Session
-from server.store import Store
+from server.store import Health, Store
 from server.workers import Engine, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode
 
@@ -74,6 +75,7 @@ class Server:
 
     async def start(self) -> int:
         """Recover unfinished matches, then listen; returns the actual port (for ``--port 0``)."""
+        self.store.listen(self._store_changed)
         await self.recover()
         self._ws_server = await websockets.serve(
             self._handle,
@@ -109,6 +111,13 @@ class Server:
             self.announcer.update(len(self.sessions))
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
+
+    def _store_changed(self, health: Health) -> None:
+        """The store stopped or started committing: every room pauses or resumes and tells its members."""
+        if health.lost:
+            log.critical("the database is gone (%s): every room is paused; restart the server", health.reason)
+        for room in self.lobby.registry.all():
+            room.store_changed(health)
 
     def unregister(self, session: Session) -> None:
         """Forget a connection that ended."""
@@ -167,16 +176,25 @@ class Server:
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
         rooms = self.lobby.registry.all()
+        grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:
-            await asyncio.wait_for(asyncio.gather(*(room.close() for room in rooms)), SHUTDOWN_GRACE_S)
+            await asyncio.wait_for(asyncio.gather(*(room.close() for room in rooms)), grace)
         except TimeoutError:
-            log.error("shutdown: some rooms did not finish their move in %s s", SHUTDOWN_GRACE_S)
+            log.error("shutdown: some rooms did not finish their move in %s s", grace)
         connections = list(self._ws_server.connections) if self._ws_server is not None else []
         await asyncio.gather(
             *(c.close(CloseCode.GOING_AWAY, CLOSE_REASON_SHUTDOWN) for c in connections), return_exceptions=True
         )
-        if self._ws_server is not None:
-            await self._ws_server.wait_closed()
+        handlers = asyncio.ensure_future(self._ws_server.wait_closed() if self._ws_server is not None else _done())
+        try:  # connections end, their coaches leave their rooms ...
+            await asyncio.wait_for(asyncio.shield(handlers), grace)
+        except TimeoutError:  # ... unless a room's entry waits for a failed disk: closing the store fails that write
+            log.error("shutdown: connections still waiting for the store after %s s; giving up their writes", grace)
         self.store.close()
+        await handlers
         if self.pool is not None:
             self.pool.close()
+
+
+async def _done() -> None:
+    """Nothing to wait for."""

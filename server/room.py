@@ -24,7 +24,7 @@ from server.clock import Clock
 from server.constants import HISTORY_SIZE
 from server.history import History
 from server.match_clock import MatchClock
-from server.store import LogEntry, RoomRow, Store
+from server.store import Health, LogEntry, RoomRow, Store, StoreUnavailable
 from server.tokens import new_seed
 from server.workers import Engine
 from shared import match as rules
@@ -32,6 +32,7 @@ from shared.model import Action, Position, Team, other
 from shared.protocol import (
     Clocks,
     ClockUpdate,
+    Notice,
     Presence,
     RematchOffered,
     RoomJoined,
@@ -292,7 +293,7 @@ class Room:
             self.match.absent.pop(team, None)
             if not self.match.started and all(self.seats[t] is not None for t in TEAMS):
                 await self._start_match()
-            elif self.match.started and not self.match.absent and self.match.position.result is None:
+            elif self._clock_may_run():
                 log.info("room %s: %s coach back, clocks running", self.code, team)
                 self.mclock.resume()
                 self._reschedule()
@@ -372,10 +373,38 @@ class Room:
         absent = [t for t in TEAMS if self.connected[t] is None]
         for team in absent:
             state.absent[team] = self.clock.now_ms()
-        if not absent:
+        if self._clock_may_run():
             self.mclock.resume()
         self._broadcast_versioned(lambda v: dataclasses.replace(self.snapshot(), version=v))
         self._reschedule()
+
+    def _clock_may_run(self) -> bool:
+        """The match clock runs only in a running match with both coaches present and a store that saves moves."""
+        started = self.match.started and self.match.position.result is None
+        return started and not self.match.absent and self.store.health.ok
+
+    def store_changed(self, health: Health) -> None:
+        """The store stopped or started saving moves: pause or resume the match, and tell everyone in the room.
+
+        Why pause: no move, clock event or forfeit can be acknowledged while nothing can be written, so the clocks
+        must not run either - a coach must not lose on time to a full disk. Nothing acknowledged is lost; an entry
+        that was being written when the disk failed is committed when it recovers.
+        """
+        if self.closed:
+            return
+        if health.ok:
+            if self._clock_may_run():
+                self.mclock.resume()
+            notice = Notice("PLAY_RESUMED", "the server saves moves again: play goes on")
+        else:
+            self.mclock.pause()
+            what = "the operator must restart the server" if health.lost else "play resumes when it can again"
+            notice = Notice("PLAY_PAUSED", f"the server cannot save moves ({health.reason}): the clocks are "
+                                           f"stopped and nothing is lost; {what}")
+        self._reschedule()
+        self._broadcast(notice)
+        if self.match.started:
+            self._broadcast(ClockUpdate(self.code, self.clocks()))
 
     def restore(self, state: MatchState, seats: dict[Team, int | None], names: dict[int, str]) -> None:
         """Recovery: take over a replayed match; both coaches are away until they reconnect (grace runs)."""
@@ -395,6 +424,7 @@ class Room:
             raise RoomError("NOT_A_PLAYER", "spectators are read-only: only a seated coach may act")
         if action.team != team:
             raise RoomError("NOT_YOUR_TEAM", f"you coach {team}, the action names {action.team}")
+        self._store_saves()  # before the lock: an entry waiting for a failed disk holds it
         async with self.lock:
             if not self.match.started:
                 raise RoomError("ACTION_NOT_ALLOWED", "the match starts when the second coach joins")
@@ -418,15 +448,19 @@ class Room:
             team = min(self.match.absent)
             raise RoomError("ACTION_NOT_ALLOWED", f"the match is paused while {self._coach(team)} is away; it "
                                                   "goes on when he is back (or he forfeits when the grace runs out)")
-        if not self.store.health.ok:
-            raise RoomError("STORE_UNAVAILABLE", "the server cannot save moves right now: play is paused, nothing "
-                                                 "is lost; a Notice says when it resumes")
+        self._store_saves()
         part = self.match.position.part
         if part.kind == "break":
             wall = self.mclock.wall_deadline(part.clock_ms)
             left = None if wall is None else max(0, wall - self.clock.now_ms())
             raise RoomError("ACTION_NOT_ALLOWED", "it is the break between periods (III.5): no moves until it ends",
                             retry_ms=left)
+
+    def _store_saves(self) -> None:
+        """STORE_UNAVAILABLE while the store cannot commit: the action would wait for a disk that failed."""
+        if not self.store.health.ok:
+            raise RoomError("STORE_UNAVAILABLE", "the server cannot save moves right now: play is paused, nothing "
+                                                 "is lost; a Notice says when it resumes")
 
     def _coach(self, team: Team) -> str:
         """The name of ``team``'s coach (or the team)."""
@@ -485,7 +519,10 @@ class Room:
         if result is not None:
             ending = {"winner": result.winner, "reason": result.reason}
             statements.append(Store.finish_match(state.id, ending, resolved.position.score))
-        await self.store.write(statements)
+        try:
+            await self.store.write(statements)
+        except StoreUnavailable as exc:  # the server stops while the disk fails, or the file is gone: not applied
+            raise RoomError("STORE_UNAVAILABLE", f"the server could not save this: {exc}") from None
         state.position = resolved.position
         state.log_len += 1
         state.turn_used = resolved.turn_used

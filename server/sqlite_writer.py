@@ -84,6 +84,7 @@ class Writer:
         self._conn: sqlite3.Connection | None = connect(path)
         self._jobs: queue.Queue[Job | None] = queue.Queue()
         self._stopping = threading.Event()
+        self._closed = False
         self._listeners: list[Callable[[Health], None]] = []
         self.health = Health(True)
         self.commits = 0
@@ -95,18 +96,22 @@ class Writer:
         self._listeners.append(listener)
 
     def submit(self, job: Job) -> None:
-        """Queue one job; after the store was lost it fails at once."""
-        if self.health.lost:
+        """Queue one job; once the store was lost, or the writer closed, it fails at once."""
+        problem = StoreLost(self.health.reason) if self.health.lost else StoreUnavailable("the store is closed")
+        if self.health.lost or self._closed:
             if job[1] is not None:
-                job[1].settle(StoreLost(self.health.reason))
+                job[1].settle(problem)
             return
         self._jobs.put(job)
 
     def close(self, timeout_s: float) -> bool:
         """Commit what is queued and stop; while the store fails, give up after ``timeout_s`` (the waiting jobs fail
         with ``StoreUnavailable``). Returns True when the thread ended in time."""
+        self._closed = True
         if self._thread.is_alive():
             self._jobs.put(None)
+            if not self.health.ok:
+                self._stopping.set()  # the writer is retrying a failed commit: it would not reach the sentinel
             self._thread.join(timeout_s)
             if self._thread.is_alive():
                 self._stopping.set()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -147,7 +148,7 @@ def open_database(data_dir: Path) -> Path:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
-        raise StoreOpenError(f"cannot use the database {path}: {exc} - {_advice(exc)}") from None
+        raise StoreOpenError(f"cannot use the database {path}: {exc} - {_advice(exc, data_dir)}") from None
     if expected is not None and expected != found[0]:
         raise StoreOpenError(
             f"{path} is not the database this data directory held ({MARKER} names another): put the right file "
@@ -174,9 +175,11 @@ def _marker_id(marker: Path) -> str | None:
     return str(data["id"])
 
 
-def _advice(exc: sqlite3.DatabaseError) -> str:
+def _advice(exc: sqlite3.DatabaseError, data_dir: Path) -> str:
     """What to do about a database that cannot be opened."""
     text = str(exc)
+    if os.statvfs(data_dir).f_flag & os.ST_RDONLY:
+        return f"the file system of {data_dir} is mounted read-only: remount it read-write or use another --data"
     if "readonly" in text or "read-only" in text:
         return "the file or its directory is read-only: give the server write access or use another --data"
     if "newer than" in text:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import resource
 import signal
 import sys
@@ -108,6 +107,17 @@ def run(args: argparse.Namespace) -> int:
     """Run the server until a signal; exit status 0 after a graceful shutdown."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one descriptor per connection: take what we may
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("websockets").setLevel(max(logging.WARNING, logging.getLevelName(args.log_level)))
-    return asyncio.run(serve(config_from(args)))
+    from server import logs
+    from server.store import StoreOpenError
+
+    logs.configure(args.log_level)
+    config = config_from(args)
+    try:
+        return asyncio.run(serve(config))
+    except StoreOpenError as problem:
+        print(f"sprtec serve: {problem}", file=sys.stderr)
+        return 1
+    except OSError as problem:  # the port is taken, the address is not ours
+        print(f"sprtec serve: cannot listen on {config.host}:{config.port}: {problem.strerror or problem}",
+              file=sys.stderr)
+        return 1
