@@ -32,6 +32,7 @@ from shared.tournament.discipline import Ledger
 from shared.tournament.errors import TournamentError
 from shared.tournament.model import Bye, Card, Match, Round, Stage, Tournament
 from shared.tournament.progress import Course, Reason, StageCourse
+from shared.tournament.standings import stage_standings
 
 
 def follow(t: Tournament) -> Course:
@@ -98,8 +99,6 @@ def _field(
     if previous is None:
         ranked = list(t.player_ids())
     else:
-        from shared.tournament.standings import stage_standings  # the standings need this module's types only
-
         table = stage_standings(t, previous, previous.finished)
         gone = {p for p, (s, _) in withdrawn.items() if s < index}
         gone |= {p for p, record in ledger.records.items() if record.disqualified_at is not None}

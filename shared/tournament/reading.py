@@ -154,13 +154,12 @@ def _stage(raw: Any, where: str) -> Stage:
     ruleset = _string(obj.get("ruleset", "ko" if system == "knockout" else "standard"), f"{where}.ruleset")
     final_ruleset = _string(obj.get("final_ruleset", "final"), f"{where}.final_ruleset")
     overrides = _object(obj.get("settings", {}), f"{where}.settings")
-    checked = {}
-    for name in (ruleset, final_ruleset):
-        try:
-            settings = make_settings(name, overrides)
-        except SettingsError as exc:
-            raise TournamentError("BAD_FORMAT", f"{where}: {exc}") from None
-        checked = {key: getattr(settings, key) for key in sorted(overrides)}
+    try:
+        make_settings(final_ruleset, overrides)  # the final is played with the same overrides
+        settings = make_settings(ruleset, overrides)
+    except SettingsError as exc:
+        raise TournamentError("BAD_FORMAT", f"{where}: {exc}") from None
+    checked = {key: getattr(settings, key) for key in sorted(overrides)}
     return Stage(
         system=system,
         rounds=_optional_count(obj.get("rounds"), f"{where}.rounds"),
