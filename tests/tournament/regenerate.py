@@ -23,7 +23,7 @@ EXAMPLES = ROOT / "examples"
 
 
 def expected_files() -> dict[Path, bytes]:
-    """Every golden file and example as the engine makes it now."""
+    """Every golden file and example as the engine makes it."""
     files: dict[Path, bytes] = {
         EXAMPLES / "tournament-swiss.json": dump_bytes(swiss_example()),
         EXAMPLES / "tournament-swiss-ko.json": dump_bytes(swiss_ko_example()),
@@ -45,8 +45,8 @@ def expected_files() -> dict[Path, bytes]:
 def main() -> None:
     """Replace the golden folder and the examples."""
     files = expected_files()
-    for old in GOLDEN.rglob("*.json"):
-        old.unlink()
+    for stored in GOLDEN.rglob("*.json"):
+        stored.unlink()
     for path, data in sorted(files.items()):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)

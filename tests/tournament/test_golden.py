@@ -1,4 +1,4 @@
-"""Golden tournaments: the stored states and the command's answers equal what the engine makes now.
+"""Golden tournaments: the stored states and the command's answers equal what the engine makes.
 
 Regenerate only on purpose (then review the diff): ``.venv/bin/python -m tests.tournament.regenerate``.
 """
@@ -24,12 +24,12 @@ REGENERATE = "python -m tests.tournament.regenerate"
 
 @pytest.fixture(scope="module")
 def expected() -> dict[Path, bytes]:
-    """Every golden file as the engine makes it now."""
+    """Every golden file as the engine makes it."""
     return expected_files()
 
 
 def test_every_golden_file_and_example_is_what_the_engine_makes(expected: dict[Path, bytes]) -> None:
-    """Byte for byte, and no stored golden file is left over from an older engine."""
+    """Byte for byte, and every stored golden file belongs to a state of a case."""
     for path, data in expected.items():
         assert path.exists(), f"missing {path.relative_to(ROOT)}: {REGENERATE}"
         assert path.read_bytes() == data, f"{path.relative_to(ROOT)} differs: review, then {REGENERATE}"
