@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "play one match as a bot against a server"),
     "scenario": ("scenario", "run a position and actions (SCENARIOS.md) through physics and referee, print JSON"),
     "export": ("export", "print a match from a server's data as a scenario that `sprtec scenario` replays"),
+    "tournament": ("tournament", "tournament files (TOURNAMENT.md): `sprtec tournament standings|pair FILE`"),
     "bench": ("bench", "benchmarks: `sprtec bench physics`, `sprtec bench server`"),
 }
 

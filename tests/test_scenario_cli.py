@@ -17,7 +17,7 @@ from shared import notation
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SPEC = ROOT / "docs" / "SCENARIOS.md"
-EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
+EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.startswith("tournament-"))  # TOURNAMENT.md's
 
 
 def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -1,0 +1,91 @@
+"""Writing a ``Tournament`` back as its canonical file: the same value always gives the same bytes.
+
+Why canonical: the server keeps a tournament in this form and other programs diff, hash and store these
+files, so a value has exactly one text. Every field is written with its value, defaults included, in the
+order TOURNAMENT.md lists them; a match writes only the result fields it has (a match with neither
+``score`` nor ``walkover`` is still being played). ``reading.parse(dumps(t)) == t`` for every valid ``t``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from shared.tournament.model import Bye, Card, Entry, Player, Round, Stage, Tournament
+
+
+def to_json(t: Tournament) -> dict[str, Any]:
+    """The JSON value of the file, keys in the contract's order."""
+    return {
+        "format": t.format,
+        "name": t.name,
+        "seed": t.seed,
+        "players": [_player(p) for p in t.players],
+        "stages": [_stage(s) for s in t.stages],
+        "results": [_round(r) for r in t.results],
+        "absent": [{"stage": a.stage, "round": a.round, "player": a.player} for a in t.absent],
+        "withdrawn": [{"stage": w.stage, "player": w.player, "after_round": w.after_round} for w in t.withdrawn],
+        "discipline": [_card(c) for c in t.discipline],
+        "settings": {
+            "walkover_score": list(t.settings.walkover_score),
+            "bye_score": list(t.settings.bye_score),
+            "goals_cap": t.settings.goals_cap,
+            "yellows_for_suspension": t.settings.yellows_for_suspension,
+            "two_yellows_in_a_match_is_red": t.settings.two_yellows_in_a_match_is_red,
+        },
+    }
+
+
+def dumps(t: Tournament) -> str:
+    """The canonical text: indented by two spaces, UTF-8 characters as they are, a final newline."""
+    return json.dumps(to_json(t), ensure_ascii=False, allow_nan=False, indent=2) + "\n"
+
+
+def dump_bytes(t: Tournament) -> bytes:
+    """The canonical file's bytes (UTF-8)."""
+    return dumps(t).encode("utf-8")
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    """A match (``home``, ``away`` and the result fields it has) or ``{"bye": id}``."""
+    if isinstance(entry, Bye):
+        return {"bye": entry.player}
+    out: dict[str, Any] = {"home": entry.home, "away": entry.away}
+    if entry.score is not None:
+        out["score"] = list(entry.score)
+    if entry.shootout is not None:
+        out["shootout"] = entry.shootout
+    if entry.walkover is not None:
+        out["walkover"] = entry.walkover
+    return out
+
+
+def _player(p: Player) -> dict[str, Any]:
+    """One entrant."""
+    return {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "category": p.category}
+
+
+def _stage(s: Stage) -> dict[str, Any]:
+    """One stage with every field."""
+    return {
+        "system": s.system,
+        "rounds": s.rounds,
+        "points": {"win": s.points.win, "draw": s.points.draw, "loss": s.points.loss},
+        "ruleset": s.ruleset,
+        "final_ruleset": s.final_ruleset,
+        "settings": {name: list(value) if isinstance(value, tuple) else value for name, value in s.settings},
+        "advance": s.advance,
+        "third_place": s.third_place,
+        "double": s.double,
+        "seeding": s.seeding,
+    }
+
+
+def _round(r: Round) -> dict[str, Any]:
+    """One round of results."""
+    return {"stage": r.stage, "round": r.round, "matches": [entry_to_json(e) for e in r.matches]}
+
+
+def _card(c: Card) -> dict[str, Any]:
+    """One card."""
+    return {"stage": c.stage, "round": c.round, "player": c.player, "card": c.card, "reason": c.reason}

@@ -1,0 +1,148 @@
+"""``sprtec tournament ACTION``: the tournament commands of docs/TOURNAMENT.md.
+
+Why a table of actions: ``standings`` and ``pair`` read a tournament file; later actions (create, register,
+start-round, ... talking to a server) are added as rows of ``ACTIONS`` with their own arguments, without
+reshaping the command. The file actions print exactly the contract: one JSON object on standard output and
+exit 0, or ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that cannot be read is
+``BAD_FORMAT``); ``--pretty`` indents by two spaces.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+HELP = "tournament files (docs/TOURNAMENT.md): the standings, and the pairing of the next round"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Action:
+    """One ``sprtec tournament`` action: its help line, its arguments and what it runs."""
+
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One sub-parser per action."""
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, action in ACTIONS.items():
+        sub = actions.add_parser(name, help=action.help, description=action.help)
+        action.add_arguments(sub)
+        sub.set_defaults(run_action=action.run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen action."""
+    return int(args.run_action(args))
+
+
+def _file_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE (``-`` for standard input) and ``--pretty``."""
+    parser.add_argument("file", metavar="FILE", help="the tournament file, or - to read standard input")
+    parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
+
+
+def _standings_arguments(parser: argparse.ArgumentParser) -> None:
+    """The file arguments and ``--stage N``."""
+    _file_arguments(parser)
+    parser.add_argument("--stage", type=_stage_number, default=None, metavar="N",
+                        help="the standings of stage N (default: the last stage with a result)")
+
+
+def _run_standings(args: argparse.Namespace) -> int:
+    """Print the standings after the last finished round of the stage."""
+    return _respond(args, lambda data: standings_answer(data, stage=args.stage, pretty=args.pretty))
+
+
+def _run_pair(args: argparse.Namespace) -> int:
+    """Print the pairing of the next round."""
+    return _respond(args, lambda data: pair_answer(data, pretty=args.pretty))
+
+
+def standings_answer(data: bytes, *, stage: int | None = None, pretty: bool = False) -> tuple[int, str]:
+    """The exit status and the text ``sprtec tournament standings`` prints for a file's bytes."""
+    from shared.tournament.course import follow
+    from shared.tournament.standings import standings
+    from shared.tournament.table import to_json
+
+    return _answer(data, lambda t: to_json(standings(follow(t), stage)), pretty)
+
+
+def pair_answer(data: bytes, *, pretty: bool = False) -> tuple[int, str]:
+    """The exit status and the text ``sprtec tournament pair`` prints for a file's bytes."""
+    from shared.tournament.pairing import pair, to_json
+
+    return _answer(data, lambda t: to_json(pair(t)), pretty)
+
+
+def _answer(data: bytes, compute: Callable[[Any], dict[str, Any]], pretty: bool) -> tuple[int, str]:
+    """0 and the answer's JSON, or 2 and the contract's error object."""
+    from shared.tournament.errors import TournamentError
+    from shared.tournament.reading import parse
+
+    try:
+        return 0, _text(compute(parse(data)), pretty)
+    except TournamentError as exc:
+        return 2, _text(exc.to_json(), pretty)
+
+
+def _respond(args: argparse.Namespace, answer: Callable[[bytes], tuple[int, str]]) -> int:
+    """Read FILE (or standard input), print the answer on standard output as UTF-8, return its status."""
+    from shared.tournament.errors import TournamentError
+
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else _read(args.file)
+    except TournamentError as exc:
+        status, text = 2, _text(exc.to_json(), args.pretty)
+    else:
+        status, text = answer(data)
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()
+    return status
+
+
+def _read(name: str) -> bytes:
+    """The bytes of FILE; a file that cannot be read is ``BAD_FORMAT`` (the contract has no other code)."""
+    from shared.tournament.errors import TournamentError
+
+    try:
+        with open(name, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise TournamentError("BAD_FORMAT", f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+def _text(value: dict[str, Any], pretty: bool) -> str:
+    """One JSON object and a newline (``pretty``: indented by two spaces)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2 if pretty else None) + "\n"
+
+
+def _stage_number(text: str) -> int:
+    """A stage index: 0, 1, 2, ..."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a stage number 0, 1, 2, ..., not {text!r}")
+    return number
+
+
+ACTIONS: dict[str, Action] = {
+    "standings": Action(
+        help="print the standings after the last round with results (one JSON object)",
+        add_arguments=_standings_arguments,
+        run=_run_standings,
+    ),
+    "pair": Action(
+        help="print the pairing of the next round, as the server would make it (one JSON object)",
+        add_arguments=_file_arguments,
+        run=_run_pair,
+    ),
+}

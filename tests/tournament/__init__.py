@@ -1,0 +1,1 @@
+"""Tests of the tournament engine (shared/tournament) and of `sprtec tournament`."""
