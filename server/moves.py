@@ -28,7 +28,7 @@ from shared.match import Prompt
 from shared.model import Position, Team
 from shared.outcome import Decision, RuleError
 from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score, encode
-from shared.protocol.trajectory import Trajectory
+from shared.protocol.trajectory import Trajectory, with_relocations
 from shared.rulesets import Settings
 
 
@@ -110,7 +110,9 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
     move_ms = engine.move_ms_left(stamp.settings, after, turn_used)
     paused = stamp.absent or after.result is not None
     action = notation.action_from_json(entry.action) if entry.kind == "action" and entry.action is not None else None
-    trajectory = Trajectory.from_record(outcome.record) if outcome.record is not None else None
+    trajectory = None
+    if outcome.record is not None:
+        trajectory = with_relocations(Trajectory.from_record(outcome.record), after, outcome.decisions)
     # The clock restarts at the entry and runs only once the clients' playback of the move ends (D3); paused, it
     # waits: the wall time left at the broadcast is the deadline plus the playback (just the deadline if paused).
     playback = 0 if paused else outcome.duration_ms

@@ -11,12 +11,15 @@ followed from outside while it is played.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from server import replay_export
 from server.room import RoomError
 from shared.protocol import MAX_REPLAY_CHARS, MAX_SERVER_FRAME, Replay, encode
+
+log = logging.getLogger(__name__)
 
 
 async def replay_frame(data_dir: Path, match_id: str, follows_room: Callable[[str], bool]) -> bytes:
@@ -30,9 +33,11 @@ async def replay_frame(data_dir: Path, match_id: str, follows_room: Callable[[st
             raise RoomError("NOT_IN_ROOM", f"match {match_id} is still being played: until it ends, only the "
                                            "coaches and spectators of its room may have its replay")
         text = await asyncio.to_thread(replay_export.scenario_text, stored)
-    except replay_export.ExportError as exc:
-        code = "INTERNAL" if exc.code == "BAD_LOG" else "NO_MATCH"  # NO_DATA: nothing was ever stored here
-        raise RoomError(code, f"no replay of match {match_id}: {exc}") from None
+    except replay_export.ExportError as exc:  # its message names the server's files: for the log, not the client
+        if exc.code == "BAD_LOG":
+            log.error("the log of match %s cannot be replayed: %s", match_id, exc)
+            raise RoomError("INTERNAL", f"the server could not read the log of match {match_id}") from None
+        raise RoomError("NO_MATCH", f"no match has the id {match_id}") from None
     too_large = RoomError("REPLAY_TOO_LARGE", f"the replay of match {match_id} is {len(text)} characters, over the "
                                               f"{MAX_REPLAY_CHARS} a Replay carries: ask the server's operator for "
                                               "`sprtec export`")

@@ -155,13 +155,16 @@ Event = Contact | Separation | RegionChange | LeftBoard | LandedOnGoal | Flipped
 
 @dataclass(frozen=True, slots=True)
 class Intervention:
-    """A referee action the 2.5-D model took at rest: ``RESPOT`` (VI.3, VI.5) or ``FLIP`` (VI.4)."""
+    """A body the referee moved at rest: ``RESPOT`` (VI.3, VI.5) or ``FLIP`` (VI.4) of the 2.5-D model, and - added
+    to a move's trajectory by ``shared.protocol.trajectory.with_relocations`` - ``REMOVE`` (an excluded stone
+    leaves the board, X.1) and ``PLACE`` (a stone or the puck put at ``x``, ``y``: a returned stone, X.3; a
+    restart's basic setup, V; the referee's settling of bodies that came to rest overlapping or off their place)."""
 
-    code: Literal["RESPOT", "FLIP"]
+    code: Literal["RESPOT", "FLIP", "REMOVE", "PLACE"]
     body: str
     x: float
     y: float
-    reason: Literal["LEFT_BOARD", "ON_GOAL", "FLIPPED"]
+    reason: Literal["LEFT_BOARD", "ON_GOAL", "FLIPPED", "EXCLUDED", "RETURNED", "SETUP", "SETTLED"]
 
 
 @dataclass(frozen=True, slots=True)

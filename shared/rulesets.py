@@ -176,10 +176,80 @@ def coerce_setting(name: str, value: Any) -> Any:
     raise SettingsError(f"setting {name!r} has an unsupported type {kind}")  # pragma: no cover
 
 
+# The range each setting must lie in to make sense (inclusive bounds; for strings the allowed values). Why: a room's
+# overrides come from the network, and a negative break, a zero step or a period of a thousand years must be refused
+# with the setting's name, not crash a worker or freeze a room. docs/settings.md and docs/PROTOCOL.md list them.
+Range = tuple[float, float] | tuple[str, ...]
+SETTING_RANGES: dict[str, Range] = {
+    "stone_radius": (5.0, 40.0), "stone_mass": (0.1, 1000.0), "puck_radius": (3.0, 30.0), "puck_mass": (0.01, 100.0),
+    "gravity": (100.0, 100_000.0), "table_friction": (0.0, 2.0), "table_spin_friction": (0.0, 2.0),
+    "restitution_stone_stone": (0.0, 1.0), "restitution_puck_stone": (0.0, 1.0), "restitution_board": (0.0, 1.0),
+    "restitution_frame": (0.0, 1.0), "restitution_net": (0.0, 1.0), "friction_stone_stone": (0.0, 2.0),
+    "friction_puck_stone": (0.0, 2.0), "friction_board": (0.0, 2.0), "friction_frame": (0.0, 2.0),
+    "friction_net": (0.0, 2.0), "step_hz": (120, 4800), "solver_iterations": (1, 100), "collision_slop": (0.0, 5.0),
+    "keyframe_hz": (10, 240), "flick_speed_min": (1.0, 1000.0), "flick_speed_max": (100.0, 6000.0),
+    "max_step_travel": (1.0, 20.0), "rest_speed": (0.01, 50.0), "rest_spin": (0.001, 5.0), "rest_ms": (10, 1000),
+    "move_cap_ms": (1000, 120_000), "contact_impulse_threshold": (0.0, 10.0), "contact_touch_gap": (0.0, 2.0),
+    "exit_speed_puck": (0.0, 10_000.0), "exit_chance_puck": (0.0, 1.0), "exit_min_angle_deg": (0.0, 90.0),
+    "flip_speed": (0.0, 10_000.0), "flip_chance": (0.0, 1.0), "flip_min_angle_deg": (0.0, 90.0),
+    "on_goal_speed": (0.0, 10_000.0), "on_goal_chance": (0.0, 1.0),
+    "periods": (1, 9), "period_ms": (100, 3_600_000), "break_ms": (0, 600_000), "overtime_ms": (100, 3_600_000),
+    "shootout_series": (1, 20), "shootout_shot_ms": (100, 600_000), "move_clock_ms": (0, 600_000),
+    "disconnect_grace_ms": (100, 3_600_000), "choice_timeout_ms": (100, 600_000),
+    "privilege_moves": (1, 3), "privilege_cap": (1, 5), "min_field_stones": (1, 5), "simultaneous_steps": (1, 8),
+    "goalie_exclusion_default": ("farthest_from_puck", "nearest_to_puck"),
+    "field_stones": (3, 5), "overtime_field_stones": (3, 5),
+    "activity_limit": (1, 20), "activity_limit_losing": (1, 20), "penalty_moves": (1, 10),
+    "penalty_backward": ("fail", "reject"),
+}
+MAX_OVERTIME_PARTS = 4
+
+
+def range_text(name: str) -> str:
+    """A setting's range as the docs write it (``0–600000``, ``fail | reject``, ``on/off``)."""
+    allowed = SETTING_RANGES.get(name)
+    if allowed is None:
+        return "on/off"
+    if isinstance(allowed[0], str):
+        return " \\| ".join(str(v) for v in allowed)
+    lo, hi = (int(v) if float(v).is_integer() else v for v in allowed)
+    extra = " (0: none, else ≥ 100)" if name == "move_clock_ms" else ""
+    extra += f" each, at most {MAX_OVERTIME_PARTS} parts" if name == "overtime_ms" else ""
+    return f"{lo}–{hi}{extra}"
+
+
+def check_sense(settings: Settings) -> None:
+    """Raise ``SettingsError`` for a setting outside its range or settings that contradict each other."""
+    for name, allowed in SETTING_RANGES.items():
+        value = getattr(settings, name)
+        values = value if isinstance(value, tuple) else (value,)
+        for item in values:
+            if isinstance(allowed[0], str):
+                if item not in allowed:
+                    raise SettingsError(f"setting {name!r} must be one of {', '.join(map(str, allowed))}, not {item!r}")
+            elif not allowed[0] <= item <= allowed[1]:  # type: ignore[operator]
+                raise SettingsError(f"setting {name!r} must be within {allowed[0]:g} to {allowed[1]:g}, not {item!r}")
+    if len(settings.overtime_ms) > MAX_OVERTIME_PARTS:
+        raise SettingsError(f"setting 'overtime_ms' has at most {MAX_OVERTIME_PARTS} parts")
+    if 0 < settings.move_clock_ms < 100:
+        raise SettingsError("setting 'move_clock_ms' is 0 (no move clock) or at least 100 ms")
+    if settings.flick_speed_min >= settings.flick_speed_max:
+        raise SettingsError("setting 'flick_speed_min' must be below 'flick_speed_max'")
+    if settings.flick_speed_max / settings.step_hz > settings.max_step_travel:
+        raise SettingsError("settings 'flick_speed_max' and 'step_hz' would let a body travel more than "
+                            "'max_step_travel' in one step (tunnelling): lower the speed or raise step_hz")
+    if settings.privilege_moves > settings.privilege_cap:
+        raise SettingsError("setting 'privilege_moves' cannot exceed 'privilege_cap' (VIII.7)")
+    if settings.min_field_stones > min(settings.field_stones, settings.overtime_field_stones):
+        raise SettingsError("setting 'min_field_stones' cannot exceed the field stones a part starts with (X.2)")
+
+
 def make_settings(ruleset: str = "standard", overrides: dict[str, Any] | None = None) -> Settings:
-    """The settings of ``ruleset`` with ``overrides`` applied, every override checked by name and type."""
+    """The settings of ``ruleset`` with ``overrides`` applied, every override checked by name, type and sense."""
     base = ruleset_defaults(ruleset)
     if not overrides:
         return base
     changes = {name: coerce_setting(name, value) for name, value in sorted(overrides.items())}
-    return dataclasses.replace(base, **changes)
+    settings = dataclasses.replace(base, **changes)
+    check_sense(settings)
+    return settings

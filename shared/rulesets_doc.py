@@ -53,6 +53,41 @@ def _value(value: object) -> str:
     return str(value)
 
 
+_TYPES = {"int": "int", "float": "float", "bool": "bool", "str": "str", "tuple[int, ...]": "array of int"}
+
+
+def unit(name: str) -> str:
+    """The unit of a setting, from its name (the conventions of ``shared.rulesets``: mm, g, s; ms for clocks)."""
+    if name.endswith("_ms") or name == "overtime_ms":
+        return "ms"
+    if name.endswith("_deg"):
+        return "degrees"
+    if name.endswith(("_radius", "_travel", "_slop", "_gap")):
+        return "mm"
+    if name.endswith("_mass"):
+        return "g"
+    if name.endswith("_hz"):
+        return "per s"
+    if "speed" in name:
+        return "mm/s"
+    if name == "gravity":
+        return "mm/s²"
+    if name == "rest_spin":
+        return "rad/s"
+    return ""
+
+
+def setting_rows() -> list[tuple[str, str, str, str, str, str]]:
+    """(name, wire type, unit, range, standard default, meaning) of every setting, for the docs' tables."""
+    meaning = meanings(SOURCE.read_text(encoding="utf-8"))
+    standard = rulesets.ruleset_defaults("standard")
+    return [
+        (f.name, _TYPES.get(str(f.type), str(f.type)), unit(f.name), rulesets.range_text(f.name),
+         _value(getattr(standard, f.name)), meaning.get(f.name, ""))
+        for f in fields(rulesets.Settings)
+    ]
+
+
 def render() -> str:
     """The markdown of docs/settings.md."""
     meaning = meanings(SOURCE.read_text(encoding="utf-8"))
@@ -71,12 +106,18 @@ def render() -> str:
         "runs out the turn passes and a privilege move is forfeited; in a penalty shot the shot fails with reason",
         "`TIME`), the disconnect grace (`disconnect_grace_ms`), the 2.5-D referee model (`effects_2_5d`).",
         "",
-        "| setting | " + " | ".join(rulesets.RULESETS) + " | meaning |",
-        "|---|" + "---|" * len(rulesets.RULESETS) + "---|",
+        "Overrides are checked for sense, not only type: each must lie in its range, and `flick_speed_min` <",
+        "`flick_speed_max`, `flick_speed_max` / `step_hz` ≤ `max_step_travel` (no tunnelling), `privilege_moves` ≤",
+        "`privilege_cap`, `min_field_stones` ≤ the field stones a part starts with, at most 4 overtime parts;",
+        "anything else is refused (`BAD_SETTINGS` on the server) naming the setting.",
+        "",
+        "| setting | " + " | ".join(rulesets.RULESETS) + " | range | meaning |",
+        "|---|" + "---|" * len(rulesets.RULESETS) + "---|---|",
     ]
     for field in fields(rulesets.Settings):
         values = " | ".join(_value(getattr(defaults[r], field.name)) for r in rulesets.RULESETS)
-        lines.append(f"| `{field.name}` | {values} | {meaning.get(field.name, '')} |")
+        allowed = rulesets.range_text(field.name)
+        lines.append(f"| `{field.name}` | {values} | {allowed} | {meaning.get(field.name, '')} |")
     lines += [
         "",
         "## Coach choices and their defaults",

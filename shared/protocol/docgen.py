@@ -131,7 +131,22 @@ def render_examples() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-SECTIONS = {"reference": render_reference, "codes": render_codes, "examples": render_examples}
+def render_settings() -> str:
+    """The settings a client may override in CreateRoom and QuickMatch: type, unit, range, default, meaning."""
+    from shared.rulesets_doc import setting_rows
+
+    out = ["| setting | type | unit | range | standard | meaning |", "|---|---|---|---|---|---|"]
+    out += [f"| `{name}` | {kind} | {unit} | {allowed} | {default} | {meaning} |"
+            for name, kind, unit, allowed, default, meaning in setting_rows()]
+    return "\n".join(out) + "\n"
+
+
+SECTIONS = {
+    "reference": render_reference,
+    "codes": render_codes,
+    "examples": render_examples,
+    "settings": render_settings,
+}
 _MARKED = re.compile(r"(<!-- BEGIN GENERATED: (\w+) -->\n)(.*?)(<!-- END GENERATED: \2 -->)", re.S)
 
 

@@ -20,10 +20,12 @@ Wire form (a msgpack map; units as in ``MoveRecord``: 0.01 mm, milliradians)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from shared.events import Intervention, MoveRecord
+from shared.model import Position
+from shared.outcome import Decision
 from shared.protocol.errors import ProtocolError
 from shared.protocol.specs import Int, ListOf, Str, bad, load_fields
 
@@ -31,8 +33,8 @@ MAX_BODIES = 32
 MAX_FRAMES = 4096  # 68 s at 60 Hz; the physics caps a move at 30 s (move_cap_ms)
 COORD_LIMIT = 10_000_000  # |x|, |y|, |angle| in wire units: 100 m, 10,000 rad — far beyond any real value
 STATES = (0, 1, 2, 3)  # on the board, upside down, off the board, on top of a goal
-INTERVENTION_CODES = ("RESPOT", "FLIP")
-INTERVENTION_REASONS = ("LEFT_BOARD", "ON_GOAL", "FLIPPED")
+INTERVENTION_CODES = ("RESPOT", "FLIP", "REMOVE", "PLACE")
+INTERVENTION_REASONS = ("LEFT_BOARD", "ON_GOAL", "FLIPPED", "EXCLUDED", "RETURNED", "SETUP", "SETTLED")
 _TRACK_INT = Int(-4 * COORD_LIMIT, 4 * COORD_LIMIT)
 
 
@@ -41,7 +43,8 @@ class Trajectory:
     """A move as clients play it back: ``frames[k]`` is the board ``k / hz`` seconds after the flick.
 
     ``frames`` has the layout of ``MoveRecord.keyframes``: one flat tuple of (x, y, angle, state)
-    ints per body in ``bodies`` order. ``interventions`` are the referee's re-spots and flips at rest.
+    ints per body in ``bodies`` order. ``interventions`` are what the referee did at rest, in order: the 2.5-D
+    re-spots and flips, then every removal and placement that leads to the final position (``with_relocations``).
     """
 
     bodies: tuple[str, ...]
@@ -62,15 +65,53 @@ class Trajectory:
         )
 
 
+def with_relocations(trajectory: Trajectory, after: Position, decisions: tuple[Decision, ...]) -> Trajectory:
+    """``trajectory`` with every body the referee moved after the physics listed, so that playing the frames and
+    then the interventions ends exactly on ``after`` (the position the MovePlayed carries).
+
+    The physics lists its own re-spots and flips; the referee then removes excluded stones (X.1), places returned
+    ones (X.3) and sets up a restart (V), and a body may be settled off its last frame. A client that shows the
+    interventions in order therefore never sees a stone jump without a reason.
+    """
+    last = trajectory.frames[-1] if trajectory.frames else ()
+    placed = {i.body: (i.x, i.y) for i in trajectory.interventions if i.code == "RESPOT"}
+    expected = {
+        body: placed.get(body, (last[4 * k] / 100, last[4 * k + 1] / 100)) for k, body in enumerate(trajectory.bodies)
+    }
+    actual = {s.id: (s.x, s.y) for s in after.stones}
+    actual["puck"] = (after.puck.x, after.puck.y)
+    returned = {d.get("stone") for d in decisions if d.code == "RETURN"}
+    restart = any(d.code == "RESTART" for d in decisions)
+    moves: list[Intervention] = []
+    for body in (*trajectory.bodies, *(b for b in actual if b not in trajectory.bodies)):
+        was, now = expected.get(body), actual.get(body)
+        if now is None:
+            if was is not None:
+                moves.append(Intervention("REMOVE", body, was[0], was[1], "EXCLUDED"))
+            continue
+        if was is not None and _same_spot(was, now):
+            continue
+        reason = "RETURNED" if body in returned else "SETUP" if restart else "SETTLED"
+        moves.append(Intervention("PLACE", body, now[0], now[1], reason))
+    if not moves:
+        return trajectory
+    return replace(trajectory, interventions=(*trajectory.interventions, *moves))
+
+
+def _same_spot(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Two places equal on the wire's 0.01 mm grid."""
+    return round(a[0] * 100) == round(b[0] * 100) and round(a[1] * 100) == round(b[1] * 100)
+
+
 @dataclass(frozen=True, slots=True)
 class _WireIntervention:
     """The checked wire form of one intervention (x, y in 0.01 mm)."""
 
-    code: Annotated[str, Str(8, choices=INTERVENTION_CODES)]
+    code: Annotated[str, Str(8, choices=INTERVENTION_CODES, open=True)]
     body: Annotated[str, Str(32, min_len=1)]
     x: Annotated[int, Int(-COORD_LIMIT, COORD_LIMIT, "0.01 mm")]
     y: Annotated[int, Int(-COORD_LIMIT, COORD_LIMIT, "0.01 mm")]
-    reason: Annotated[str, Str(16, choices=INTERVENTION_REASONS)]
+    reason: Annotated[str, Str(16, choices=INTERVENTION_REASONS, open=True)]
 
 
 @dataclass(frozen=True, slots=True)
