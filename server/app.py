@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 from pathlib import Path
 
 import websockets
+from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
-from server import engine
-from server.clock import Clock, MonotonicClock
+from server.clock import MonotonicClock, WallClock
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
     CLOSE_TIMEOUT_S,
@@ -35,11 +34,13 @@ from server.constants import (
     STORE_CLOSE_TIMEOUT_S,
 )
 from server.discovery import LanAnnouncer, default_server_name
-from server.lobby import Lobby, new_match_id
-from server.room import MatchState, Room
+from server.lifecycle import EventBus
+from server.lobby import Lobby
+from server.recovery import recover
+from server.registry import InProcessRegistry, Registry
 from server.session import Session
 from server.store import Health, Store
-from server.workers import Engine, WorkerPool, default_workers
+from server.workers import Resolver, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode
 
 log = logging.getLogger(__name__)
@@ -60,16 +61,19 @@ class ServerConfig:
 class Server:
     """One sprtec server; ``start`` returns the port it listens on."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None, announcer: LanAnnouncer | None = None) -> None:
+    def __init__(self, config: ServerConfig, clock: WallClock | None = None, announcer: LanAnnouncer | None = None,
+                 registry: Registry | None = None) -> None:
         self.config = config
         self.clock = clock or MonotonicClock()
         self.store = Store(config.data_dir)
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = WorkerPool(size) if size > 0 else None
-        self.engine = Engine(self.pool)
-        self.lobby = Lobby(self.store, self.engine, self.clock)
+        self.resolver = Resolver(self.pool)
+        self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
-        self._ws_server: websockets.asyncio.server.Server | None = None
+        self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
+                           registry=registry or InProcessRegistry(), connection_of=self.sessions.get)
+        self._ws_server: WsServer | None = None
         self.port = 0
         self.announcer = announcer or (LanAnnouncer() if config.lan else None)
 
@@ -116,8 +120,8 @@ class Server:
         """The store stopped or started committing: every room pauses or resumes and tells its members."""
         if health.lost:
             log.critical("the database is gone (%s): every room is paused; restart the server", health.reason)
-        for room in self.lobby.registry.all():
-            room.store_changed(health)
+        for room in list(self.lobby.rooms.values()):
+            asyncio.get_running_loop().create_task(room.store_changed(health))
 
     def unregister(self, session: Session) -> None:
         """Forget a connection that ended."""
@@ -128,45 +132,8 @@ class Server:
 
     # ------------------------------------------------------------------ recovery
     async def recover(self) -> int:
-        """Rebuild every unfinished match from its log (in the worker pool); returns how many were resumed."""
-        jobs = []
-        for row in self.store.rooms():
-            stored = self.store.match(row.match_id) if row.match_id else None
-            if stored is None or stored.finished:
-                self.store.write_sync([Store.delete_room(row.code)])
-                continue
-            initial = engine.position_from_json(stored.initial_position)
-            start, after, turn_used = initial, 0, 0
-            checkpoint = self.store.checkpoint(stored.id)
-            if checkpoint is not None:
-                start = engine.position_from_json(json.loads(checkpoint.position))
-                after, turn_used = checkpoint.after, checkpoint.turn_used
-            entries = self.store.log(stored.id, since=after)
-            if self.pool is not None:
-                job = asyncio.ensure_future(self.pool.call(engine.replay, start, entries, turn_used))
-            else:
-                job = asyncio.sleep(0, engine.replay(start, entries, turn_used))
-            jobs.append((row, stored, initial, after + len(entries), job))
-        for row, stored, initial, count, job in jobs:
-            position, turn_used = await job
-            room = Room(
-                row.code,
-                row.ruleset,
-                row.overrides,
-                row.private,
-                store=self.store,
-                engine_=self.engine,
-                clock=self.clock,
-                new_match_id=new_match_id,
-                on_empty=self.lobby._forget,
-            )
-            state = MatchState(stored.id, stored.seed, initial, position, True, count, stored.version_base, turn_used)
-            seats = {"home": stored.home_player, "away": stored.away_player}
-            names = {pid: self.store.player_name(pid) for pid in seats.values()}
-            room.restore(state, seats, names)  # type: ignore[arg-type]
-            self.lobby.registry.add(row.code, room)
-            log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count)
-        return len(jobs)
+        """Rebuild every unfinished match from its log (``server.recovery``); returns how many were resumed."""
+        return len(await recover(self.store, self.pool, self.lobby))
 
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
@@ -175,7 +142,7 @@ class Server:
             await self.announcer.close()  # the LAN's goodbye first: browsers drop the server at once
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
-        rooms = self.lobby.registry.all()
+        rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:
             await asyncio.wait_for(asyncio.gather(*(room.close() for room in rooms)), grace)

@@ -14,7 +14,7 @@ import time
 from typing import Protocol
 
 
-class Clock(Protocol):
+class WallClock(Protocol):
     """What a room needs from time: now in ms, and a sleep that ends at an absolute deadline."""
 
     def now_ms(self) -> int:

@@ -1,29 +1,34 @@
 """The lobby: create a room, join one by its code, quick-match, list the public rooms, watch any room.
 
-Why separate from the room: the lobby decides *which* room and seat a connection gets (validating the
-ruleset and overrides with ``shared.rulesets``, pairing the quick-match queue, recognising a returning
-coach by his player id) and knows nothing of clocks or moves; the room knows nothing of other rooms.
+Why separate from the room: the lobby decides *which* room and seat a connection gets (validating the ruleset and
+overrides with ``shared.rulesets``, pairing the quick-match queue, recognising a returning coach by his player id)
+and knows nothing of clocks or moves; the room knows nothing of other rooms. Which rooms exist and who waits is the
+registry's (``server.registry``, given to the lobby); the live rooms of this process are the lobby's own.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
-from server import engine
-from server.clock import Clock
-from server.constants import ROOM_CODE_LENGTH
-from server.registry import InProcessRegistry
-from server.room import Member, Room, RoomError
+from server.clock import WallClock
+from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
+from server.lifecycle import EventBus, RoomClosed
+from server.registry import Listing, QueueEntry, Registry
+from server.room import Connection, Room, RoomError
+from server.room_core import RoomCore
 from server.store import Store
-from server.tokens import new_room_code, normalise_code
-from server.workers import Engine
+from server.tokens import new_room_code, new_seed, normalise_code
+from server.workers import Resolver
+from shared import match_log
 from shared.model import Team
 from shared.protocol import QueueStatus, RoomInfo
 from shared.rulesets import SettingsError, coerce_setting, make_settings
 
 log = logging.getLogger(__name__)
+LISTED_ROOMS = 200  # rooms a RoomList holds at most
 
 
 def new_match_id() -> str:
@@ -32,38 +37,55 @@ def new_match_id() -> str:
 
 
 class Lobby:
-    """Rooms of this server and how connections get into them."""
+    """The rooms of this server process and how connections get into them."""
 
-    def __init__(self, store: Store, engine_: Engine, clock: Clock) -> None:
+    def __init__(self, *, store: Store, resolver: Resolver, clock: WallClock, bus: EventBus, registry: Registry,
+                 connection_of: Callable[[int], Connection | None], node: str = "local") -> None:
         self.store = store
-        self.engine = engine_
+        self.resolver = resolver
         self.clock = clock
-        self.registry: InProcessRegistry[Room, Member] = InProcessRegistry()
+        self.bus = bus
+        self.registry = registry
+        self.node = node
+        self._connection_of = connection_of
+        self.rooms: dict[str, Room] = {}  # the live rooms of this process, oldest first
 
-    def _room(self, ruleset: str, overrides: dict[str, Any], private: bool) -> Room:
+    # ------------------------------------------------------------------ rooms
+    def room(self, core: RoomCore) -> Room:
+        """A live room around ``core`` (new, or recovered from the store); ``adopt`` makes it known."""
+        return Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
+                    new_match_id=new_match_id)
+
+    async def adopt(self, room: Room) -> None:
+        """Register a room this process runs (a recovered one) under its code."""
+        self.rooms[room.code] = room
+        await self.registry.update(self._listing(room))
+
+    def _listing(self, room: Room) -> Listing:
+        """The registry's record of a room of ours."""
+        return Listing(code=room.code, node=self.node, private=room.private, info=room.info())
+
+    async def _open(self, ruleset: str, overrides: dict[str, Any], private: bool) -> Room:
         """A fresh room with a code no other room has."""
-        code = new_room_code(ROOM_CODE_LENGTH)
-        while self.registry.get(code) is not None:
-            code = new_room_code(ROOM_CODE_LENGTH)
-        room = Room(
-            code,
-            ruleset,
-            overrides,
-            private,
-            store=self.store,
-            engine_=self.engine,
-            clock=self.clock,
-            new_match_id=new_match_id,
-            on_empty=self._forget,
-        )
-        self.registry.add(code, room)
-        log.info("room %s opened (%s, %s)", code, ruleset, "private" if private else "public")
+        while True:
+            core = RoomCore(code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
+                            private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE)
+            room = self.room(core)
+            if await self.registry.claim(self._listing(room)):
+                break
+        self.rooms[room.code] = room
+        await self.store.write(self.store.statements((core.row(),)))
+        log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public")
         return room
 
-    def _forget(self, room: Room) -> None:
-        """An empty room without a running match is closed."""
-        self.registry.remove(room.code)
-        room.closed = True
+    async def close_if_idle(self, room: Room) -> None:
+        """An empty room without a running match is closed and forgotten."""
+        if not room.core.idle() or room.closed:
+            return
+        await room.close()
+        self.rooms.pop(room.code, None)
+        await self.registry.remove(room.code)
+        self.bus.publish(RoomClosed(room=room.code))
         log.info("room %s closed (empty)", room.code)
 
     def find(self, code: str) -> Room:
@@ -72,10 +94,14 @@ class Lobby:
         normal = normalise_code(code)
         if not normal or not normal.isascii():
             raise RoomError("BAD_MESSAGE", f"{code!r} is not a room code: room codes are letters and digits")
-        room = self.registry.get(normal)
+        room = self.rooms.get(normal)
         if room is None or room.closed:
             raise RoomError("ROOM_NOT_FOUND", f"no room has the code {code!r}")
         return room
+
+    def rooms_with_seat(self, player_id: int) -> list[Room]:
+        """Rooms where a player holds a seat (a returning coach)."""
+        return [r for r in self.rooms.values() if r.seat_of_player(player_id) is not None]
 
     @staticmethod
     def validate(ruleset: str, settings: dict[str, Any]) -> dict[str, Any]:
@@ -83,71 +109,82 @@ class Lobby:
         try:
             overrides = {name: coerce_setting(name, value) for name, value in settings.items()}
             make_settings(ruleset, overrides)
-            engine.new_match(ruleset, overrides, 0)
+            match_log.new_match(ruleset, overrides, 0)
         except SettingsError as exc:
             raise RoomError("BAD_SETTINGS", str(exc)) from None
         except (ValueError, TypeError, ArithmeticError) as exc:
             raise RoomError("BAD_SETTINGS", f"these settings cannot start a match: {exc}") from None
         return {k: list(v) if isinstance(v, tuple) else v for k, v in overrides.items()}
 
-    async def create(self, member: Member, ruleset: str, settings: dict[str, Any], private: bool) -> Room:
+    # ------------------------------------------------------------------ getting in
+    async def create(self, member: Connection, ruleset: str, settings: dict[str, Any], private: bool) -> Room:
         """Open a room; its creator takes the home seat (the room sends him RoomJoined)."""
         overrides = self.validate(ruleset, settings)
-        room = self._room(ruleset, overrides, private)
-        await self.store.write([Store.save_room(room.row())])
+        room = await self._open(ruleset, overrides, private)
         await room.seat(member, "home")
         return room
 
-    async def join(self, member: Member, code: str) -> tuple[Room, Team]:
+    async def join(self, member: Connection, code: str) -> tuple[Room, Team]:
         """Take the free seat of a room - or one's own seat again (a returning coach is known by his player id)."""
         room = self.find(code)
         own = room.seat_of_player(member.player_id)
         if own is not None:
             await room.attach(member, own)
             return room, own
-        free = [t for t in ("home", "away") if room.seats[t] is None]
+        free: list[Team] = [t for t in ("home", "away") if room.core.seats[t] is None]
         if not free:
             raise RoomError("ROOM_FULL", f"both seats of room {room.code} are taken; watch it instead")
-        team: Team = free[0]  # type: ignore[assignment]
-        await room.seat(member, team)
-        return room, team
+        await room.seat(member, free[0])
+        return room, free[0]
 
-    async def quick(self, member: Member, ruleset: str | None, settings: dict[str, Any]) -> bool:
+    async def watch(self, member: Connection, code: str) -> Room:
+        """Watch a room (read-only)."""
+        room = self.find(code)
+        await room.watch(member)
+        return room
+
+    async def quick(self, member: Connection, ruleset: str | None, settings: dict[str, Any]) -> bool:
         """Queue for an opponent (False: queued); when one waits with a compatible ruleset and equal overrides,
         both are told they left the queue (QueueStatus) and get a new public room (RoomJoined, from the room).
 
-        Overrides are checked like CreateRoom's and need a named ruleset (they are validated against it, and
-        "any ruleset" could pair them with one they do not fit)."""
+        Overrides are checked like CreateRoom's and need a named ruleset (they are validated against it, and "any
+        ruleset" could pair them with one they do not fit). A waiting player whose connection is gone is skipped.
+        """
         if settings and ruleset is None:
             raise RoomError("BAD_SETTINGS", "name a ruleset to quick-match with setting overrides")
         overrides = self.validate(ruleset, settings) if ruleset is not None else {}
-        paired = self.registry.enqueue(ruleset, overrides, member)
-        if paired is None:
-            return False
-        opponent, chosen = paired
+        entry = QueueEntry(player_id=member.player_id, ruleset=ruleset, overrides=overrides,
+                           since_ms=self.clock.now_ms())
+        while True:
+            pairing = await self.registry.enqueue(entry)
+            if pairing is None:
+                return False
+            opponent = self._connection_of(pairing.first.player_id)
+            if opponent is not None and opponent.room is None:
+                break
         for waiter in (opponent, member):
-            await waiter.send(QueueStatus(False, chosen, 0))
-        room = self._room(chosen, overrides, False)
-        await self.store.write([Store.save_room(room.row())])
+            await waiter.send(QueueStatus(False, pairing.ruleset, 0))
+        room = await self._open(pairing.ruleset, overrides, False)
         await room.seat(opponent, "home")
         await room.seat(member, "away")
         return True
 
-    def cancel_quick(self, member: Member) -> bool:
+    async def cancel_quick(self, member: Connection) -> bool:
         """Leave the quick-match queue."""
-        return self.registry.dequeue(member)
+        return await self.registry.dequeue(member.player_id)
 
-    def public_rooms(self) -> tuple[RoomInfo, ...]:
-        """The public rooms, newest first."""
-        rooms = [r for r in self.registry.all() if not r.private and not r.closed][-200:]
-        return tuple(
-            RoomInfo(
-                r.code, r.ruleset, r.seats_info(), len(r.spectators), r.status, r.score(),
-                r.clocks() if r.match.started else None, r.part_name(),
-            )
-            for r in reversed(rooms)
-        )
+    async def waiting(self, ruleset: str | None) -> int:
+        """How many wait in the quick-match queue for ``ruleset`` (None: all)."""
+        return await self.registry.waiting(ruleset)
 
-    def rooms_with_seat(self, player_id: int) -> list[Room]:
-        """Rooms where a player holds a seat (a returning coach)."""
-        return [r for r in self.registry.all() if r.seat_of_player(player_id) is not None]
+    async def public_rooms(self) -> tuple[RoomInfo, ...]:
+        """The public rooms, newest first: ours as they are now, others' as their owners last listed them."""
+        listings = await self.registry.public(LISTED_ROOMS)
+        out = []
+        for listing in listings:
+            room = self.rooms.get(listing.code)
+            if room is not None and not room.closed:
+                out.append(room.info())
+            elif room is None:
+                out.append(listing.info)
+        return tuple(out)

@@ -1,99 +1,148 @@
-"""Where rooms are found: by code, in the public list, and through the quick-match queue.
+"""Where rooms are found and players wait: room codes and their owner node, the public listing, the quick-match
+queue - as value records behind an asynchronous interface.
 
-Why an interface: DESIGN.md "Scale" - past one machine, rooms, seats and matchmaking move to a shared
-registry (Redis) while each room stays in one process. The lobby talks only to ``Registry``; this module
-holds the in-process implementation used on one machine and in tests.
+Why an interface of values: one server process keeps all of this in memory; several processes share it (Redis),
+and then nothing in it can be a live object of one process - a room is its code, its owner node and its last
+known listing, a waiting player is his id. The lobby talks only to ``Registry`` and is given one; this module
+holds the in-process implementation, the embedded default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-R = TypeVar("R")
-W = TypeVar("W")
+from shared.protocol import RoomInfo
 
 
-class Registry(Protocol[R, W]):
-    """Rooms by code and the quick-match queues (``W`` is whatever waits: a connection)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Listing:
+    """A room as the registry knows it: the node that owns it, whether it is listed, its last known line."""
 
-    def add(self, code: str, room: R) -> None:
-        """Register a room under its code."""
+    code: str
+    node: str
+    private: bool
+    info: RoomInfo
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueueEntry:
+    """A player waiting for a quick match: the ruleset (None: any) and setting overrides he asked for."""
+
+    player_id: int
+    ruleset: str | None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    since_ms: int = 0
+    rating: float = 1500.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pairing:
+    """Two waiting players paired (``first`` waited longer) and the ruleset their match is played with."""
+
+    first: QueueEntry
+    second: QueueEntry
+    ruleset: str
+
+
+class Registry(Protocol):
+    """Rooms by code, the public listing and the quick-match queue (see the module docstring)."""
+
+    async def claim(self, listing: Listing) -> bool:
+        """Register a new room under its code; False when the code is taken (try another)."""
         ...
 
-    def get(self, code: str) -> R | None:
+    async def update(self, listing: Listing) -> None:
+        """Replace the room's listing (its owner may change: a takeover)."""
+        ...
+
+    async def room(self, code: str) -> Listing | None:
         """The room with this code, if any."""
         ...
 
-    def remove(self, code: str) -> None:
+    async def remove(self, code: str) -> None:
         """Forget a room."""
         ...
 
-    def all(self) -> Iterable[R]:
-        """Every room, oldest first."""
+    async def public(self, limit: int) -> list[Listing]:
+        """The public rooms, newest first, at most ``limit``."""
         ...
 
-    def enqueue(self, ruleset: str | None, overrides: dict[str, Any], waiter: W) -> tuple[W, str] | None:
-        """Queue ``waiter``; returns (the opponent, the ruleset) when someone compatible was waiting.
+    async def enqueue(self, entry: QueueEntry) -> Pairing | None:
+        """Queue ``entry``; the pairing when a compatible player was waiting (both then leave the queue).
 
-        Compatible: the same ruleset (or either side said any) and equal setting overrides.
+        Compatible: equal setting overrides, and the same ruleset or either side said any.
         """
         ...
 
-    def dequeue(self, waiter: W) -> bool:
-        """Take ``waiter`` out of the queue; False when it was not queued."""
+    async def dequeue(self, player_id: int) -> bool:
+        """Take a player out of the queue; False when he was not queued."""
         ...
 
-    def waiting(self, ruleset: str | None) -> int:
+    async def waiting(self, ruleset: str | None) -> int:
         """How many wait for ``ruleset`` (None: in every queue)."""
         ...
 
 
-class InProcessRegistry(Generic[R, W]):
+class InProcessRegistry:
     """The registry of one server process: dicts and a list, insertion-ordered."""
 
     def __init__(self) -> None:
-        self._rooms: dict[str, R] = {}
-        self._queue: list[tuple[str | None, dict[str, Any], W]] = []
+        self._rooms: dict[str, Listing] = {}
+        self._queue: list[QueueEntry] = []
 
-    def add(self, code: str, room: R) -> None:
-        """Register a room under its code."""
-        self._rooms[code] = room
+    async def claim(self, listing: Listing) -> bool:
+        """Register a new room under its code; False when the code is taken."""
+        if listing.code in self._rooms:
+            return False
+        self._rooms[listing.code] = listing
+        return True
 
-    def get(self, code: str) -> R | None:
+    async def update(self, listing: Listing) -> None:
+        """Replace the room's listing."""
+        self._rooms[listing.code] = listing
+
+    async def room(self, code: str) -> Listing | None:
         """The room with this code, if any."""
         return self._rooms.get(code)
 
-    def remove(self, code: str) -> None:
+    async def remove(self, code: str) -> None:
         """Forget a room."""
         self._rooms.pop(code, None)
 
-    def all(self) -> list[R]:
-        """Every room, oldest first."""
-        return list(self._rooms.values())
+    async def public(self, limit: int) -> list[Listing]:
+        """The public rooms, newest first."""
+        return _newest_public(self._rooms.values(), limit)
 
-    def enqueue(self, ruleset: str | None, overrides: dict[str, Any], waiter: W) -> tuple[W, str] | None:
+    async def enqueue(self, entry: QueueEntry) -> Pairing | None:
         """Pair with the longest-waiting compatible player (same overrides; same ruleset, or either side said any).
 
         Why overrides must be equal: a player who asked for a 20-second period must not silently get the
         ruleset's 5-minute one, nor impose his on someone who asked for the plain ruleset.
         """
-        for i, (wanted, their_overrides, other) in enumerate(self._queue):
-            if other is waiter or their_overrides != overrides:
+        for i, other in enumerate(self._queue):
+            if other.player_id == entry.player_id or other.overrides != entry.overrides:
                 continue
-            if wanted is None or ruleset is None or wanted == ruleset:
+            if other.ruleset is None or entry.ruleset is None or other.ruleset == entry.ruleset:
                 del self._queue[i]
-                return other, ruleset or wanted or "standard"
-        self.dequeue(waiter)
-        self._queue.append((ruleset, dict(overrides), waiter))
+                return Pairing(first=other, second=entry, ruleset=entry.ruleset or other.ruleset or "standard")
+        await self.dequeue(entry.player_id)
+        self._queue.append(entry)
         return None
 
-    def dequeue(self, waiter: W) -> bool:
-        """Take ``waiter`` out of the queue."""
+    async def dequeue(self, player_id: int) -> bool:
+        """Take a player out of the queue."""
         before = len(self._queue)
-        self._queue = [(r, o, w) for r, o, w in self._queue if w is not waiter]
+        self._queue = [e for e in self._queue if e.player_id != player_id]
         return len(self._queue) != before
 
-    def waiting(self, ruleset: str | None) -> int:
+    async def waiting(self, ruleset: str | None) -> int:
         """How many wait for ``ruleset`` (None: in every queue)."""
-        return sum(1 for r, _, _ in self._queue if ruleset is None or r == ruleset)
+        return sum(1 for e in self._queue if ruleset is None or e.ruleset == ruleset)
+
+
+def _newest_public(listings: Iterable[Listing], limit: int) -> list[Listing]:
+    """The public listings, newest first (they are kept oldest first)."""
+    public = [listing for listing in listings if not listing.private]
+    return public[::-1][:limit]

@@ -17,15 +17,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
 from server.abort import abort
 from server.constants import ABORT_LINGER_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
+from server.lobby import Lobby
 from server.ratelimit import TokenBucket
 from server.replay_request import replay_frame
-from server.room import Member, Room, RoomError
+from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import check_token, hash_token, new_secret, normalise_code, player_token
 from shared.names import BadName, clean_name
@@ -37,7 +38,7 @@ from shared.protocol import (
     PROTOCOL_VERSION,
     Act,
     CancelQuickMatch,
-    ClockUpdate,
+    ClientMessage,
     CloseCode,
     CreateRoom,
     Error,
@@ -57,24 +58,37 @@ from shared.protocol import (
     Resync,
     RoomList,
     Score,
+    ServerMessage,
     Watch,
     Welcome,
     decode,
     encode,
 )
 
-if TYPE_CHECKING:
-    from server.app import Server
-
 log = logging.getLogger(__name__)
 SERVER_NAME = "sprtec"
 _REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
 
 
-class Session(Member):
+class Host(Protocol):
+    """What a session needs from the server it runs in (not the server itself: no import circle)."""
+
+    store: Store
+    lobby: Lobby
+
+    async def register(self, session: Session) -> None:
+        """A player is connected through ``session`` now."""
+        ...
+
+    def unregister(self, session: Session) -> None:
+        """``session`` ended."""
+        ...
+
+
+class Session:
     """A connected client: its player (after Hello), its room, its budget."""
 
-    def __init__(self, ws: Any, server: Server) -> None:
+    def __init__(self, ws: Any, server: Host) -> None:
         self.ws = ws
         self.server = server
         self.player_id = 0
@@ -86,7 +100,7 @@ class Session(Member):
         self.strikes = 0
 
     # ------------------------------------------------------------------ sending and closing
-    async def send(self, message: object) -> None:
+    async def send(self, message: ServerMessage) -> None:
         """Send one message; a connection that is already gone is ignored (its reader will clean up)."""
         try:
             await self.ws.send(encode(message))
@@ -143,12 +157,12 @@ class Session(Member):
             await self.close(CloseCode.UNSUPPORTED_DATA, "messages are binary msgpack frames")
             return None
         allowed = self.bucket.take()
+        message: ClientMessage | None = None
+        problem: ProtocolError | None = None
         try:
-            message = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)
+            message = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)  # type: ignore[assignment]
         except ProtocolError as exc:
-            message, problem = None, exc
-        else:
-            problem = None
+            problem = exc
         if not allowed:
             self.strikes += 1
             if self.strikes > MAX_RATE_STRIKES:
@@ -277,10 +291,12 @@ class Session(Member):
         if self.player_id:
             log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
             self.server.store.write_later([Store.touch_player(self.player_id)])
-        self.server.lobby.cancel_quick(self)
+        await self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
         if self.room is not None:
-            await self.room.detach(self)
+            room = self.room
+            if await room.detach(self):
+                await self.server.lobby.close_if_idle(room)
 
     # ------------------------------------------------------------------ requests
     async def _dispatch(self, message: object) -> None:
@@ -292,7 +308,7 @@ class Session(Member):
             case Hello():
                 await self.close(CloseCode.PROTOCOL_ERROR, "Hello may be sent only once")
             case ListRooms():
-                await self.send(RoomList(lobby.public_rooms()))
+                await self.send(RoomList(await lobby.public_rooms()))
             case CreateRoom(ruleset=ruleset, settings=settings, private=private):
                 self._must_be_free()
                 await lobby.create(self, ruleset, settings, private)
@@ -301,19 +317,21 @@ class Session(Member):
                 await self._or_result(code, lobby.join(self, code))
             case Watch(code=code):
                 self._must_be_free()
-                await lobby.find(code).watch(self)
+                await lobby.watch(self, code)
             case QuickMatch(ruleset=ruleset, settings=settings):
                 self._must_be_free()
                 if not await lobby.quick(self, ruleset, settings):
-                    await self.send(QueueStatus(True, ruleset, lobby.registry.waiting(ruleset)))
+                    await self.send(QueueStatus(True, ruleset, await lobby.waiting(ruleset)))
             case CancelQuickMatch():
-                if not lobby.cancel_quick(self):
+                if not await lobby.cancel_quick(self):
                     raise RoomError("NOT_IN_QUEUE", "you are not in the quick-match queue")
                 await self.send(QueueStatus(False, None, 0))
             case Leave():
                 room = self._room()
-                await room.leave(self)
+                idle = await room.leave(self)
                 await self.send(Left(room.code))
+                if idle:
+                    await lobby.close_if_idle(room)
             case Act(action=action, version=version):
                 await self._room().act(self, action, version)
             case Rematch():
@@ -335,12 +353,6 @@ class Session(Member):
             self._must_be_free()
             await room.attach(self, own)
             return  # RoomJoined carried a Snapshot of the room as it is
-        if since > room.version:
-            raise RoomError("STALE_VERSION", f"room {room.code} is at version {room.version}; it never sent "
-                                             f"{since}: Resync from 0 for a Snapshot")
-        if since == room.version:
-            await self.send(ClockUpdate(room.code, room.clocks()))
-            return
         await room.resync(self, since)
 
     async def _or_result(self, code: str, request: Any) -> None:
@@ -366,7 +378,7 @@ class Session(Member):
         """True when this player is in room ``code`` (seated or watching) or holds a seat there while away."""
         if self.room is not None and self.room.code == code:
             return True
-        room = self.server.lobby.registry.get(code)
+        room = self.server.lobby.rooms.get(code)
         return room is not None and room.seat_of_player(self.player_id) is not None
 
     def _must_be_free(self) -> None:

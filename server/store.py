@@ -20,91 +20,22 @@ import sqlite3
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from server import schema
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
+from server.log_rows import entry_from_row, entry_row
+from server.records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.sqlite_writer import Health, Statement, StoreLost, StoreUnavailable, Writer
+from shared import notation
+from shared.match_log import Checkpoint, LogEntry
 
 DATABASE = "sprtec.sqlite3"
 MARKER = "sprtec-data.json"  # beside the database: says this directory holds sprtec data, and which database
 
 __all__ = ["Health", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One input of a match, in order: ``elapsed_ms`` of clock time before it, then the input itself.
-
-    ``kind`` is ``action`` (a coach's action, or the documented default applied for him when a choice
-    timed out), ``timeout`` (the move clock ran out for ``team``), ``forfeit`` (``team`` stayed away past
-    the disconnect grace), ``resign`` (``team``'s coach left the running match) or ``elapse`` (only clock
-    time: a part or break ended with nobody acting).
-    """
-
-    index: int
-    kind: str
-    team: str | None
-    action: dict[str, Any] | None
-    elapsed_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """A match's position after its first ``after`` log entries (SCENARIOS.md JSON) and the move clock used then.
-
-    Why: recovery would otherwise replay every unfinished match from its first entry - a few ms of physics
-    per entry, minutes for a thousand long matches - where it now replays at most CHECKPOINT_EVERY entries.
-    The log stays complete (export and audits replay it all); checkpoints only shorten the way.
-    """
-
-    after: int
-    position: str
-    turn_used: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """A stored match: what is needed to replay it."""
-
-    id: str
-    room_code: str
-    seed: int
-    ruleset: str
-    overrides: dict[str, Any]
-    initial_position: dict[str, Any]
-    home_player: int
-    away_player: int
-    version_base: int
-    finished: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedMatch:
-    """How a stored match ended, for a coach who was away: its room, winner, reason, score, end time, his seat."""
-
-    id: str
-    room_code: str
-    winner: str | None
-    reason: str
-    score: tuple[int, int]
-    finished_at: float | None
-    team: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoomRow:
-    """A stored room."""
-
-    code: str
-    ruleset: str
-    overrides: dict[str, Any]
-    private: bool
-    home_player: int | None
-    away_player: int | None
-    match_id: str | None
 
 
 class StoreOpenError(Exception):
@@ -210,10 +141,15 @@ class Store:
         """Transactions committed so far (group commits)."""
         return self._writer.commits
 
-    def listen(self, listener: Any) -> None:
+    def listen(self, listener: Callable[[Health], None]) -> None:
         """Call ``listener(health)`` on the running event loop whenever the store's health changes."""
         loop = asyncio.get_running_loop()
-        self._writer.listen(lambda health: loop.call_soon_threadsafe(listener, health))
+
+        def hand_over(health: Health) -> None:
+            """From the writer thread to the loop."""
+            loop.call_soon_threadsafe(listener, health)
+
+        self._writer.listen(hand_over)
 
     # ------------------------------------------------------------------ writing
     async def write(self, statements: list[Statement]) -> list[int]:
@@ -247,6 +183,30 @@ class Store:
         self._read.close()
 
     # ------------------------------------------------------------------ statements
+    @classmethod
+    def statements(cls, records: tuple[Record, ...]) -> list[Statement]:
+        """The statements that write a room's records (``server.records``), in order, for one transaction."""
+        out: list[Statement] = []
+        for record in records:
+            if isinstance(record, RoomRow):
+                out.append(cls.save_room(record))
+            elif isinstance(record, MatchStart):
+                out.append(cls.add_match(record))
+            else:
+                out += cls.append_entry(record)
+        return out
+
+    @classmethod
+    def append_entry(cls, write: EntryWrite) -> list[Statement]:
+        """An entry, its checkpoint and the match's end, as statements."""
+        out = [cls.append_log(write.match_id, write.entry)]
+        if write.checkpoint is not None:
+            out.append(cls.save_checkpoint(write.match_id, write.checkpoint))
+        if write.end is not None:
+            out.append(cls.finish_match(write.match_id, {"winner": write.end.winner, "reason": write.end.reason},
+                                        write.end.score))
+        return out
+
     @staticmethod
     def add_player(name: str, token_hash: str) -> Statement:
         """Insert a player."""
@@ -273,48 +233,33 @@ class Store:
         )
 
     @staticmethod
-    def add_match(
-        match_id: str,
-        room_code: str,
-        seed: int,
-        ruleset: str,
-        overrides: dict[str, Any],
-        initial: dict[str, Any],
-        home: int,
-        away: int,
-        version_base: int,
-    ) -> Statement:
+    def add_match(start: MatchStart) -> Statement:
         """Insert a match with its initial position (the log's starting point) when it starts."""
         return (
             "INSERT INTO matches (id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
             " version_base, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                match_id,
-                room_code,
-                seed,
-                ruleset,
-                json.dumps(overrides, sort_keys=True),
-                json.dumps(initial),
-                home,
-                away,
-                version_base,
+                start.match_id,
+                start.room_code,
+                start.seed,
+                start.ruleset,
+                json.dumps(start.overrides, sort_keys=True),
+                json.dumps(notation.position_to_json(start.initial)),
+                start.home_player,
+                start.away_player,
+                start.version_base,
                 time.time(),
             ),
         )
 
     @staticmethod
     def append_log(match_id: str, entry: LogEntry) -> Statement:
-        """Append one input to a match's log."""
+        """Append one entry to a match's log."""
+        kind, team, action, elapsed = entry_row(entry)
         return (
             "INSERT INTO match_log (match_id, idx, kind, team, action, elapsed_ms) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                match_id,
-                entry.index,
-                entry.kind,
-                entry.team,
-                None if entry.action is None else json.dumps(entry.action, sort_keys=True),
-                entry.elapsed_ms,
-            ),
+            (match_id, entry.index, kind, team, None if action is None else json.dumps(action, sort_keys=True),
+             elapsed),
         )
 
     @staticmethod
@@ -323,7 +268,8 @@ class Store:
         return (
             "INSERT INTO checkpoints (match_id, idx, position, turn_used) VALUES (?, ?, ?, ?) ON CONFLICT(match_id)"
             " DO UPDATE SET idx=excluded.idx, position=excluded.position, turn_used=excluded.turn_used",
-            (match_id, checkpoint.after, checkpoint.position, checkpoint.turn_used),
+            (match_id, checkpoint.after, json.dumps(notation.position_to_json(checkpoint.position)),
+             checkpoint.turn_used),
         )
 
     @staticmethod
@@ -381,10 +327,9 @@ class Store:
             return None
         result = json.loads(row[2]) if row[2] else {}
         team = "home" if row[6] == player_id else "away"
-        return FinishedMatch(
-            row[0], row[1], result.get("winner"), str(result.get("reason", "")), (row[3] or 0, row[4] or 0),
-            row[5], team,
-        )
+        return FinishedMatch(id=row[0], room_code=row[1], winner=result.get("winner"),
+                             reason=str(result.get("reason", "")), score=(row[3] or 0, row[4] or 0),
+                             finished_at=row[5], team=team)
 
     def player_name(self, player_id: int) -> str:
         """A player's name ('' when unknown)."""
@@ -402,7 +347,8 @@ class Store:
             "SELECT code, ruleset, overrides, private, home_player, away_player, match_id"
             " FROM rooms ORDER BY created_at"
         ).fetchall()
-        return [RoomRow(r[0], r[1], json.loads(r[2]), bool(r[3]), r[4], r[5], r[6]) for r in rows]
+        return [RoomRow(code=r[0], ruleset=r[1], overrides=json.loads(r[2]), private=bool(r[3]), home_player=r[4],
+                        away_player=r[5], match_id=r[6]) for r in rows]
 
     def match(self, match_id: str) -> MatchRow | None:
         """One stored match."""
@@ -413,24 +359,26 @@ class Store:
         ).fetchone()
         if row is None:
             return None
-        return MatchRow(
-            row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]), row[6], row[7], row[8], bool(row[9])
-        )
+        return MatchRow(id=row[0], room_code=row[1], seed=row[2], ruleset=row[3], overrides=json.loads(row[4]),
+                        initial_position=json.loads(row[5]), home_player=row[6], away_player=row[7],
+                        version_base=row[8], finished=bool(row[9]))
 
     def checkpoint(self, match_id: str) -> Checkpoint | None:
         """A match's latest checkpoint, if it has one."""
         row = self._read.execute(
             "SELECT idx, position, turn_used FROM checkpoints WHERE match_id = ?", (match_id,)
         ).fetchone()
-        return None if row is None else Checkpoint(row[0], row[1], row[2])
+        if row is None:
+            return None
+        return Checkpoint(after=row[0], position=notation.position_from_json(json.loads(row[1])), turn_used=row[2])
 
     def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
-        """A match's inputs in order, from index ``since``."""
+        """A match's entries in order, from index ``since``."""
         rows = self._read.execute(
             "SELECT idx, kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? AND idx >= ? ORDER BY idx",
             (match_id, since),
         ).fetchall()
-        return [LogEntry(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
+        return [entry_from_row(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
 
 
 class _LoopSettler:

@@ -1,7 +1,7 @@
 """The worker processes that resolve entries, so the event loop never waits on physics or encoding.
 
 Why processes: a flick costs ~4-5 ms of pymunk and the GIL would stall every room of the loop while it
-runs; the engine is pure and its inputs and outputs are picklable, so a worker runs ``moves.resolve`` -
+runs; the engine is pure and its inputs and outputs are picklable, so a worker runs ``resolve.resolve`` -
 the engine, then the encoding of the broadcast - and ships back only the new position, the decisions and
 the frame bytes (PHYSICS-NOTES §6). Every entry goes to a worker when there are workers: even an entry
 without physics costs ~1 ms to encode, more than the round trip.
@@ -29,8 +29,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from server import moves
-from server.store import LogEntry
+from server import resolve
+from shared.match_log import LogEntry
 from shared.model import Position
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class WorkerPool:
 
     def __init__(self, size: int) -> None:
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["server.moves"])  # workers start with the engine imported
+        self._context.set_forkserver_preload(["server.resolve"])  # workers start with the engine imported
         self.size = size
         self._workers: list[_Worker] = []
         self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
@@ -178,14 +178,14 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-class Engine:
-    """``moves.resolve`` in a worker, or in-line without workers (tests, ``--workers 0``)."""
+class Resolver:
+    """``resolve.resolve`` in a worker, or in-line without workers (tests, ``--workers 0``)."""
 
     def __init__(self, pool: WorkerPool | None) -> None:
         self._pool = pool
 
-    async def resolve(self, position: Position, entry: LogEntry, stamp: moves.Stamp) -> moves.Resolved:
+    async def resolve(self, position: Position, entry: LogEntry, stamp: resolve.Stamp) -> resolve.Resolved:
         """The resolved entry, computed without blocking the loop on physics."""
         if self._pool is None:
-            return moves.resolve(position, entry, stamp)
-        return await self._pool.call(moves.resolve, position, entry, stamp)
+            return resolve.resolve(position, entry, stamp)
+        return await self._pool.call(resolve.resolve, position, entry, stamp)

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from server import engine
 from server.app import Server, ServerConfig
 from server.store import Store
-from shared import notation
+from shared import match_log, notation
 from sprtec.cli import main
 from sprtec.commands.bot import BotOptions, parse_settings, play
 
@@ -88,7 +87,7 @@ async def test_two_bot_processes_on_the_quick_match_queue_play_a_short_period_to
         assert stored is not None and stored.finished and stored.ruleset == "quick"
         assert stored.overrides == {"period_ms": 4000}
         assert stored.initial_position["part"]["clock_ms"] == 4000
-        end, _ = engine.replay(notation.position_from_json(stored.initial_position), store.log(first["match"]))
+        end, _ = match_log.replay(notation.position_from_json(stored.initial_position), store.log(first["match"]))
     finally:
         store.close()
     assert end.result is not None and end.result.reason == first["reason"]

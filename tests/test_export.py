@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from server import engine
 from server.app import Server, ServerConfig
-from server.store import LogEntry, Store
+from server.log_rows import entry_row
+from server.records import MatchStart
+from server.store import Store
 from shared import match as rules
-from shared import notation
+from shared import match_log, notation
+from shared.match_log import LogEntry
 from shared.model import Elapse, Flick, Forfeit, Position, Timeout
 from shared.protocol import JoinRoom, RoomJoined
 from sprtec.commands.bot import BotOptions, play
@@ -50,27 +52,32 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
     """Play ``plan`` ((kind, elapsed_ms) with kind flick, timeout, elapse-to-end, forfeit) through the server's
     ``apply_entry`` and store it through ``server.store`` the way a room logs: an accepted entry as it is, a
     refused one only for its clock part (as ``elapse``), nothing when nothing happened."""
-    initial = engine.new_match("standard", SHORT, seed=4242)
+    initial = match_log.new_match("standard", SHORT, seed=4242)
     position, log = initial, []
     for kind, elapsed in plan:
         team = position.to_move
         if kind == "flick":
-            entry = LogEntry(len(log), "action", team, notation.action_to_json(_at_puck(position)), elapsed)
+            entry = LogEntry(index=len(log), elapsed_ms=elapsed, input=_at_puck(position))
         elif kind == "elapse-to-end":
-            entry = LogEntry(len(log), "elapse", None, None, position.part.clock_ms)
+            entry = LogEntry(index=len(log), elapsed_ms=position.part.clock_ms)
+        elif kind == "timeout":
+            entry = LogEntry(index=len(log), elapsed_ms=elapsed, input=Timeout(team))
         else:
-            entry = LogEntry(len(log), kind, "away" if kind == "forfeit" else team, None, elapsed)
-        outcome = engine.apply_entry(position, entry)
+            reason = "RESIGNED" if kind == "resign" else "FORFEIT_DISCONNECTED"
+            entry = LogEntry(index=len(log), elapsed_ms=elapsed, input=Forfeit("away" if kind == "forfeit" else team,
+                                                                               reason))
+        outcome = match_log.apply_entry(position, entry)
         if not outcome.accepted:
             if not outcome.decisions:
                 continue
-            entry = dataclasses.replace(entry, kind="elapse", team=None, action=None)
+            entry = dataclasses.replace(entry, input=None)
         log.append(entry)
         position = outcome.position
     store = Store(data_dir)
     try:
-        statements = [Store.add_match(MATCH_ID, ROOM, initial.seed, initial.ruleset, SHORT,
-                                      notation.position_to_json(initial), 1, 2, 0)]
+        statements = [Store.add_match(MatchStart(match_id=MATCH_ID, room_code=ROOM, seed=initial.seed,
+                                                 ruleset=initial.ruleset, overrides=SHORT, initial=initial,
+                                                 home_player=1, away_player=2, version_base=0))]
         statements += [Store.append_log(MATCH_ID, e) for e in log]
         if position.result is not None:
             statements.append(Store.finish_match(MATCH_ID, {"winner": position.result.winner,
@@ -105,10 +112,10 @@ def _final(scenario: dict[str, Any], results: list[dict[str, Any]]) -> dict[str,
 
 
 def test_export_of_a_stored_match_replays_to_the_servers_replay(tmp_path: Path):
-    """Every entry accepted, and the final position (score, part, result) equals server.engine.replay of the log."""
+    """Every entry accepted, and the final position (score, part, result) equals the server's replay of the log."""
     initial, log = _record_match(tmp_path, PLAN)
-    assert {e.kind for e in log} == {"action", "timeout", "elapse", "forfeit"}
-    expected, _ = engine.replay(initial, log)
+    assert {entry_row(e)[0] for e in log} == {"action", "timeout", "elapse", "forfeit"}
+    expected, _ = match_log.replay(initial, log)
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
     assert all(r["accepted"] for r in results), [r for r in results if not r["accepted"]]
     final = _final(scenario, results)
@@ -122,12 +129,12 @@ def test_export_of_a_stored_match_replays_to_the_servers_replay(tmp_path: Path):
 def test_every_log_kind_replays_entry_by_entry_alike_on_the_server_and_through_the_export(tmp_path: Path, last: str):
     """Each entry's position, decisions and duration through apply_entry equal its events' through export | scenario."""
     initial, log = _record_match(tmp_path, [*PLAN[:-1], (last, 800)])
-    assert {e.kind for e in log} == {"action", "timeout", "elapse", last}
+    assert {entry_row(e)[0] for e in log} == {"action", "timeout", "elapse", last}
     _, results = _replay_through_cli(tmp_path, MATCH_ID)
     position, at = initial, 0
     for entry in log:
-        outcome = engine.apply_entry(position, entry)
-        count = len(notation.log_entry_events(entry.kind, entry.team, entry.action, entry.elapsed_ms))
+        outcome = match_log.apply_entry(position, entry)
+        count = len(entry.events())
         group, at = results[at : at + count], at + count
         assert count > 0 and outcome.accepted and all(r["accepted"] for r in group), (entry, group)
         assert [d for r in group for d in r["decisions"]] == [d.to_json() for d in outcome.decisions], entry
@@ -150,12 +157,8 @@ def test_export_writes_each_log_entry_as_its_clock_time_then_its_input(tmp_path:
     for e in log:
         if e.elapsed_ms > 0:
             expected.append(Elapse(e.elapsed_ms))
-        if e.kind == "action":
-            expected.append(notation.action_from_json(e.action or {}))
-        elif e.kind == "timeout":
-            expected.append(Timeout(e.team))  # type: ignore[arg-type]
-        elif e.kind == "forfeit":
-            expected.append(Forfeit(e.team, "FORFEIT_DISCONNECTED"))  # type: ignore[arg-type]
+        if e.input is not None:
+            expected.append(e.input)
     assert list(scenario.actions) == expected
     assert done.stdout.decode().strip() == notation.dumps(notation.scenario_to_json(scenario))  # canonical
 
@@ -180,7 +183,7 @@ def test_A35_move_clock_timeouts_of_an_export_are_ruled_TIMEOUT_in_sprtec_scenar
     _initial, log = _record_match(tmp_path, PLAN)
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
     told = [d for r in results for d in r["decisions"] if d["code"] == "TIMEOUT"]
-    timed_out = [e.team for e in log if e.kind == "timeout"]
+    timed_out = [e.team for e in log if isinstance(e.input, Timeout)]
     assert len(timed_out) == 2 and told == [{"code": "TIMEOUT", "team": t, "kind": None} for t in timed_out]
     exported = tmp_path / "match.json"
     exported.write_text(json.dumps(scenario), encoding="utf-8")
@@ -197,13 +200,14 @@ def test_A33_a_choice_timeout_logged_with_its_kind_exports_and_replays_as_TIMEOU
     shot = rules.apply_action(notation.scenario_from_json((ROOT / "examples" / "penalty-shot.json").read_text())
                               .position, notation.action_from_json({"team": "home", "action": "take_penalty"}))
     assert shot.accepted and shot.position.penalty is not None
-    log = [LogEntry(0, "timeout", "away", {"kind": "setup"}, 10_000), LogEntry(1, "timeout", "home", {"kind": "setup"},
-           0), LogEntry(2, "action", "home", {"team": "home", "action": "flick", "stone": "h2", "vx": 900.0,
-                                              "vy": 0.0}, 1200)]
+    log = [LogEntry(index=0, elapsed_ms=10_000, input=Timeout("away", "setup")),
+           LogEntry(index=1, elapsed_ms=0, input=Timeout("home", "setup")),
+           LogEntry(index=2, elapsed_ms=1200, input=Flick("home", "h2", 900.0, 0.0))]
     store = Store(tmp_path)
     try:
-        store.write_sync([Store.add_match(MATCH_ID, ROOM, 0, "standard", {}, notation.position_to_json(shot.position),
-                                          1, 2, 0), *(Store.append_log(MATCH_ID, e) for e in log)])
+        start = MatchStart(match_id=MATCH_ID, room_code=ROOM, seed=0, ruleset="standard", overrides={},
+                           initial=shot.position, home_player=1, away_player=2, version_base=0)
+        store.write_sync([Store.add_match(start), *(Store.append_log(MATCH_ID, e) for e in log)])
     finally:
         store.close()
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
@@ -242,12 +246,12 @@ def test_an_unknown_data_dir_or_match_exits_2_with_a_json_error(tmp_path: Path, 
 
 
 def _expected_end(data_dir: Path, match_id: str) -> Position:
-    """The server's own replay (``server.engine.replay``) of a stored match's log, from its stored start."""
+    """The server's own replay (``shared.match_log.replay``) of a stored match's log, from its stored start."""
     store = Store(data_dir)
     try:
         stored = store.match(match_id)
         assert stored is not None and stored.finished
-        expected, _ = engine.replay(notation.position_from_json(stored.initial_position), store.log(match_id))
+        expected, _ = match_log.replay(notation.position_from_json(stored.initial_position), store.log(match_id))
     finally:
         store.close()
     return expected

@@ -87,12 +87,12 @@ async def test_a_dropped_player_reconnects_with_its_token_and_the_match_goes_on(
     await bob.close()
     await asyncio.sleep(0.1)
     room = server.lobby.find(code)
-    assert room.connected[team] is None and not room.mclock.running  # the clock waits for him
+    assert room.core.connected[team] is None and not room.core.clock.running  # the clock waits for him
     again = await WireClient.connect(server.url, token=token)
     await again.send(JoinRoom(code))
     joined = await again.until(RoomJoined)
     assert joined.seat == team and again.welcome.player == "bob"
-    assert room.mclock.running
+    assert room.core.clock.running
     await asyncio.wait_for(asyncio.gather(play_until_end(ann), play_until_end(again)), 30)
     assert ann.ended is not None and again.ended == ann.ended
 

@@ -9,8 +9,12 @@ from pathlib import Path
 from server.clock import FakeClock
 from server.history import History
 from server.ratelimit import TokenBucket
-from server.store import LogEntry, RoomRow, Store
+from server.records import MatchStart, RoomRow
+from server.store import Store
 from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_secret, normalise_code
+from shared.formation import basic_setup
+from shared.match_log import LogEntry
+from shared.model import Count, Position
 
 
 def test_history_returns_exactly_the_missing_messages():
@@ -75,12 +79,16 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
     """Rows written through the writer thread are there for a fresh connection after close."""
     store = Store(tmp_path)
     (player,) = await store.write([Store.add_player("ann", hash_token("t"))])
-    await store.write([Store.save_room(RoomRow("ABC", "quick", {"period_ms": 5000}, True, player, None, None))])
+    room = RoomRow(code="ABC", ruleset="quick", overrides={"period_ms": 5000}, private=True, home_player=player,
+                   away_player=None, match_id=None)
+    await store.write([Store.save_room(room)])
     match_id = "m1"
-    await store.write([Store.add_match(match_id, "ABC", 7, "quick", {}, {"format": "x"}, player, player, 1)])
+    start = MatchStart(match_id=match_id, room_code="ABC", seed=7, ruleset="quick", overrides={},
+                       initial=Position(stones=basic_setup()), home_player=player, away_player=player, version_base=1)
+    await store.write([Store.add_match(start)])
     entries = [
-        LogEntry(0, "action", "home", {"action": "count", "team": "home"}, 120),
-        LogEntry(1, "elapse", None, None, 5),
+        LogEntry(index=0, elapsed_ms=120, input=Count("home")),
+        LogEntry(index=1, elapsed_ms=5),
     ]
     await store.write([Store.append_log(match_id, e) for e in entries])
     store.close()

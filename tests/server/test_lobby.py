@@ -43,10 +43,10 @@ async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_que
     room = server.lobby.find(joined_cy.code)
     await cy.until(Snapshot)  # the match's first Snapshot follows both RoomJoined
     assert room.ruleset == "quick" and not room.private and room.status == "playing"
-    assert server.lobby.registry.waiting(None) == 1  # di still waits for a standard match
+    assert await server.lobby.waiting(None) == 1  # di still waits for a standard match
     await di.send(CancelQuickMatch())
     status = await di.until(QueueStatus)
-    assert not status.waiting and server.lobby.registry.waiting(None) == 0
+    assert not status.waiting and await server.lobby.waiting(None) == 0
     await di.send(CancelQuickMatch())
     assert (await di.until(Error)).code == "NOT_IN_QUEUE"
 
@@ -92,7 +92,7 @@ async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_s
     presence = await ann.until(Presence)
     swapped = "away" if ann_team == "home" else "home"
     assert getattr(presence.seats, swapped).name == "ann"
-    assert room.names[room.seats[swapped]] == "ann"  # type: ignore[index]
+    assert room.core.coach_name(swapped) == "ann"
     assert room.status == "playing"
     for coach, seat in ((ann, swapped), (bob, ann_team)):
         joined = await coach.until(RoomJoined)
@@ -136,11 +136,11 @@ async def test_quick_match_pairs_only_equal_setting_overrides_and_checks_them(se
     joined = await gus.until(RoomJoined)
     assert (await fy.until(RoomJoined)).code == joined.code
     room = server.lobby.find(joined.code)
-    assert room.overrides == short and room.match.position.part.clock_ms == 20_000
-    assert server.lobby.registry.waiting("quick") == 2
+    assert room.core.overrides == short and room.match.position.part.clock_ms == 20_000
+    assert await server.lobby.waiting("quick") == 2
     await plain.send(CancelQuickMatch())
     await plain.until(QueueStatus)
     for bad in (QuickMatch(None, short), QuickMatch("quick", {"period_ms": "soon"}), QuickMatch("quick", {"x": 1})):
         await plain.send(bad)
         assert (await plain.until(Error)).code == "BAD_SETTINGS"
-    assert server.lobby.registry.waiting(None) == 1  # only longer waits: no bad request was queued
+    assert await server.lobby.waiting(None) == 1  # only longer waits: no bad request was queued

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import server.moves
-from server import engine
+import server.recovery
+import server.resolve
 from server.app import Server, ServerConfig
-from shared import notation
+from shared import match_log, notation
 from shared.protocol import CreateRoom, JoinRoom, RoomJoined
 from tests.server.players import WireClient, play_until_end
 
@@ -19,7 +19,7 @@ SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms"
 
 async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """With a checkpoint every 2 entries, a restart replays at most 1 entry and equals a replay of the whole log."""
-    monkeypatch.setattr(server.moves, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(server.resolve, "CHECKPOINT_EVERY", 2)
     data = tmp_path / "data"
     first = Server(ServerConfig(port=0, data_dir=data, workers=0))
     await first.start()
@@ -36,13 +36,13 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
     assert logged >= 5
 
     replayed: list[int] = []
-    real_replay = engine.replay
+    real_replay = match_log.replay
 
     def counting_replay(initial, entries, turn_used=0):  # type: ignore[no-untyped-def]
         replayed.append(len(entries))
         return real_replay(initial, entries, turn_used)
 
-    monkeypatch.setattr(engine, "replay", counting_replay)
+    monkeypatch.setattr(server.recovery.match_log, "replay", counting_replay)
     second = Server(ServerConfig(port=0, data_dir=data, workers=0))
     try:
         await second.start()
@@ -52,7 +52,8 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
         assert (again.match.log_len, again.match.turn_used) == (logged, turn_used)
         stored = second.store.match(again.match.id)
         assert stored is not None
-        whole, whole_used = real_replay(engine.position_from_json(stored.initial_position), second.store.log(stored.id))
+        initial = notation.position_from_json(stored.initial_position)
+        whole, whole_used = real_replay(initial, second.store.log(stored.id))
         assert notation.position_to_json(whole) == notation.position_to_json(before) and whole_used == turn_used
     finally:
         await second.shutdown()

@@ -56,7 +56,7 @@ async def test_the_move_clock_running_out_passes_the_turn(clocked: tuple[Server,
     mover = room.match.position.to_move
     await clock.advance(MOVE_MS - 1)
     assert room.match.position.to_move == mover and room.version == ann.version
-    assert room._next_event()[0] == clock.now_ms() + 1  # type: ignore[index]
+    assert room.core.next_wake() == clock.now_ms() + 1
     await clock.advance(1)
     played = await ann.until(MovePlayed)
     assert played.action is None and played.team == mover and played.trajectory is None
@@ -73,7 +73,7 @@ async def test_an_unanswered_choice_gets_its_default_after_the_choice_timeout(cl
     prompted = judge(start, flick("h1", 0, 300), record(start, contact(6, "a7", "h1")), SETTINGS).position
     async with room.lock:  # put the room in a position that awaits home's choice
         room.match.position = replace(prompted, to_move="home")
-        room._reschedule()
+        room.reschedule()
     assert [p["kind"] for p in room.prompts()] == ["choose_exclusion"]
     await clock.advance(CHOICE_MS - 1)
     assert room.prompts() and room.version == ann.version
@@ -95,7 +95,7 @@ async def test_a_prompt_says_how_long_until_its_default_and_freezes_while_paused
     prompted = judge(start, flick("h1", 0, 300), record(start, contact(6, "a7", "h1")), SETTINGS).position
     async with room.lock:
         room.match.position = replace(prompted, to_move="home")
-        room._reschedule()
+        room.reschedule()
     assert [p["ms_left"] for p in room.snapshot().prompts] == [CHOICE_MS]
     await clock.advance(300)
     assert [p["ms_left"] for p in room.snapshot().prompts] == [CHOICE_MS - 300]

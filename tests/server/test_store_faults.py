@@ -114,11 +114,15 @@ async def test_a_full_disk_pauses_play_refuses_actions_and_resumes_with_nothing_
         await WireClient.connect(server.url, "cy")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.TRY_AGAIN_LATER
     await asyncio.sleep(0.3)
-    assert room.match.log_len == 0  # nothing was acknowledged while the disk was full
+    assert server.store.log(room.match.id) == []  # nothing was acknowledged while the disk was full ...
+    assert not [m for m in ann.received if isinstance(m, MovePlayed)]  # ... nor shown to anyone
     filler.unlink()
-    resumed = await ann.until(Notice)
+    seen: list[object] = []
+    while not (any(isinstance(m, MovePlayed) for m in seen) and any(isinstance(m, Notice) for m in seen)):
+        seen.append(await ann.recv())
+    resumed = next(m for m in seen if isinstance(m, Notice))
+    played = next(m for m in seen if isinstance(m, MovePlayed))
     assert resumed.code == "PLAY_RESUMED"
-    played = await ann.until(MovePlayed)
     assert played.team == mover.team and played.version == ann.version  # the waiting move, committed and sent
     assert not room.clocks().paused and server.store.health.ok
     assert [e.index for e in server.store.log(room.match.id)] == [0]

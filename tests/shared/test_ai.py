@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from server.engine import new_match
 from shared.ai import (
     answer_prompt,
     bot_policy,
@@ -20,6 +19,7 @@ from shared.ai import (
 )
 from shared.draws import Stream
 from shared.match import apply_action, legal_stones, settings_of
+from shared.match_log import new_match
 from shared.model import ChooseExclusion, ExclusionChoice, Flick, Position
 from shared.outcome import ActionResult, Decision
 

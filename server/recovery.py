@@ -1,0 +1,62 @@
+"""Crash recovery: every unfinished match of the data directory rebuilt from its log, in the worker pool.
+
+Why a module of its own: it is the one place the server reads matches back into rooms. A match's log *is* the
+match (``shared.match_log``), so the room is rebuilt from the latest checkpoint by folding the entries after it -
+the same fold the live room ran - and ``kill -9`` loses nothing that was acknowledged. Both coaches are away until
+they reconnect; their grace runs from the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+from server.constants import HISTORY_SIZE
+from server.lobby import Lobby
+from server.records import MatchRow, RoomRow
+from server.room import Room
+from server.room_core import LiveMatch, RoomCore
+from server.store import Store
+from server.workers import WorkerPool
+from shared import match_log, notation
+from shared.model import Position, Team
+
+log = logging.getLogger(__name__)
+
+
+async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby) -> list[Room]:
+    """Rebuild every unfinished match (replays run in the pool, all at once); returns the rooms resumed."""
+    jobs: list[tuple[RoomRow, MatchRow, Position, int, Awaitable[tuple[Position, int]]]] = []
+    for row in store.rooms():
+        stored = store.match(row.match_id) if row.match_id else None
+        if stored is None or stored.finished:
+            store.write_sync([Store.delete_room(row.code)])
+            continue
+        initial = notation.position_from_json(stored.initial_position)
+        start, after, turn_used = initial, 0, 0
+        checkpoint = store.checkpoint(stored.id)
+        if checkpoint is not None:
+            start, after, turn_used = checkpoint.position, checkpoint.after, checkpoint.turn_used
+        entries = store.log(stored.id, since=after)
+        if pool is not None:
+            job: Awaitable[tuple[Position, int]] = asyncio.ensure_future(
+                pool.call(match_log.replay, start, entries, turn_used))
+        else:
+            job = asyncio.sleep(0, match_log.replay(start, entries, turn_used))
+        jobs.append((row, stored, initial, after + len(entries), job))
+    rooms = []
+    for row, stored, initial, count, job in jobs:
+        position, turn_used = await job
+        core = RoomCore(code=row.code, ruleset=row.ruleset, overrides=row.overrides, private=row.private,
+                        match_id=stored.id, seed=stored.seed, history_size=HISTORY_SIZE)
+        state = LiveMatch(id=stored.id, seed=stored.seed, initial=initial, position=position, started=True,
+                          log_len=count, version_base=stored.version_base, turn_used=turn_used)
+        seats: dict[Team, int | None] = {"home": stored.home_player, "away": stored.away_player}
+        names = {pid: store.player_name(pid) for pid in (stored.home_player, stored.away_player)}
+        room = lobby.room(core)
+        room.restore(state, seats, names)
+        await lobby.adopt(room)
+        rooms.append(room)
+        log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count)
+    return rooms
