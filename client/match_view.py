@@ -295,7 +295,7 @@ class MatchView(arcade.View):
         aim = self.aim.to(*self.transform().to_world(x, y))
         self.aim = None
         settings = settings_of(self.state.position)
-        flick = aiming.flick_of(aim, self.state.seat, settings.flick_speed_min, settings.flick_speed_max)
+        flick = aiming.flick_of(aim, self.state.seat, settings)
         if flick is None:
             self.state.note("Flick cancelled — pull back further to shoot")
             return
