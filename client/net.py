@@ -3,9 +3,13 @@ server messages into client state (no arcade).
 
 Why a thread: arcade's loop must never block on the network (DESIGN.md "Client"). The thread owns the
 socket: it connects (compression off: msgpack frames are small and the server does not negotiate it),
-says Hello with the protocol version (and the resume token after a drop), pings every 15 s, and puts every
+says Hello with the protocol version and the player's resume token, pings every 15 s, and puts every
 decoded server message on a thread-safe queue that the view's ``poll`` drains without waiting. After a drop
 it reconnects with growing pauses and, once welcomed again, rejoins its room with the seat's token.
+
+With an ``IdentityStore`` (``client.identity``) the token, the name and the seat of a running match outlive the
+process: a coach whose client closed or crashed starts again as the same player and is taken back to his
+match. A token the server refuses (close 4002) is forgotten and the client connects at once without one.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from client.identity import IdentityStore
 from client.state import OFFLINE, MatchState
 from shared.model import Action, other
 from shared.protocol import (
@@ -45,6 +51,7 @@ from shared.protocol import (
 PING_SECONDS = 15.0
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
+BAD_TOKEN = 4002  # the close code of a resume token the server does not know (docs/PROTOCOL.md "Connecting")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +65,23 @@ class ConnectionEvent:
 class NetClient:
     """One websocket connection to a sprtec server, run on its own daemon thread."""
 
-    def __init__(self, url: str, name: str | None = None, connect: Callable | None = None) -> None:
+    def __init__(self, url: str, name: str | None = None, connect: Callable | None = None,  # type: ignore[type-arg]
+                 identity: IdentityStore | None = None) -> None:
         """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests (it must
-        return a context manager like websockets' sync connection)."""
+        return a context manager like websockets' sync connection); ``identity`` keeps the player's token, name
+        and running match on disk (None: in memory only)."""
         self.url = url
-        self.name = name
+        self.identity = identity
+        kept = identity.get(url) if identity is not None else None
+        self.name = name or (kept.name if kept else None)
         self.inbox: queue.Queue[object] = queue.Queue()
-        self.token: str | None = None
-        self.room: str | None = None
-        self.room_token: str | None = None
+        self.token: str | None = kept.token if kept else None
+        self.room: str | None = kept.room if kept else None
+        self.room_token: str | None = kept.room_token if kept else None
+        self.resuming = self.room is not None  # rejoining a kept match: a refusal means it is over
         self.spectating = False
         self._connect = connect
-        self._socket = None
+        self._socket: Any = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -113,7 +125,7 @@ class NetClient:
                 pass
 
     # ----------------------------------------------------------------- network thread
-    def _open(self):  # type: ignore[no-untyped-def]
+    def _open(self) -> Any:
         """Open the websocket (compression off)."""
         if self._connect is not None:
             return self._connect(self.url)
@@ -141,12 +153,30 @@ class NetClient:
                     socket.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, self.token, self.name)))
                     self._read(socket)
             except Exception as exc:
+                if _close_code(exc) == BAD_TOKEN and self.token is not None:
+                    self._forget_token()
+                    continue  # connect again at once, as a new player
                 if not self._stop.is_set():
                     self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
             finally:
                 with self._lock:
                     self._socket = None
             self._stop.wait(RECONNECT_DELAYS[0])
+
+    def _forget_token(self) -> None:
+        """The server does not know our token (close 4002): forget it, and the seat it held, here and on disk."""
+        self.token, self.room, self.room_token, self.resuming = None, None, None, False
+        self._keep(token=None, room=None, room_token=None)
+        self.inbox.put(ConnectionEvent("down", "the server did not know this player — connecting as a new one"))
+
+    def _keep(self, **changes: str | None) -> None:
+        """Write identity changes to disk (when kept there); a failing disk never stops the game."""
+        if self.identity is None:
+            return
+        try:
+            self.identity.update(self.url, **changes)
+        except OSError:
+            pass
 
     def _read(self, socket) -> None:  # type: ignore[no-untyped-def]
         """Receive frames, decode them and queue them; ping when idle; rejoin after a reconnect."""
@@ -168,17 +198,41 @@ class NetClient:
             except ProtocolError as exc:
                 self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
                 continue
-            if isinstance(message, Welcome):
-                self.token = message.token
-                if self.room is not None:  # resume: take the seat back, or watch again
-                    socket.send(encode(Watch(self.room) if self.spectating else JoinRoom(self.room, self.room_token)))
-            elif isinstance(message, RoomJoined):
-                self.room = message.code
-                self.spectating = message.seat == "spectator"
-                self.room_token = message.token or (None if self.spectating else self.room_token)
-            elif isinstance(message, Left) and message.code == self.room:
-                self.room, self.room_token, self.spectating = None, None, False
+            if not self._track(socket, message):
+                continue
             self.inbox.put(message)
+
+    def _track(self, socket, message: object) -> bool:  # type: ignore[no-untyped-def]
+        """Follow the player's identity and room through ``message``; False for a message only this thread needs
+        (the refusal of rejoining a kept match that is over)."""
+        if isinstance(message, Welcome):
+            self.token = message.token
+            self._keep(token=message.token, name=self.name or message.player)
+            if self.room is not None:  # resume: take the seat back, or watch again
+                socket.send(encode(Watch(self.room) if self.spectating else JoinRoom(self.room, self.room_token)))
+        elif isinstance(message, RoomJoined):
+            self.room, self.resuming = message.code, False
+            self.spectating = message.seat == "spectator"
+            self.room_token = message.token or (None if self.spectating else self.room_token)
+            if not self.spectating:
+                self._keep(room=self.room, room_token=self.room_token)
+        elif isinstance(message, Left) and message.code == self.room:
+            self.room, self.room_token, self.spectating = None, None, False
+            self._keep(room=None, room_token=None)
+        elif isinstance(message, MatchEnded):
+            self._keep(room=None, room_token=None)  # nothing to come back to after a restart
+        elif isinstance(message, Error) and message.ref == "JoinRoom" and self.resuming:
+            self.room, self.room_token, self.resuming = None, None, False  # the kept match is gone
+            self._keep(room=None, room_token=None)
+            return False
+        return True
+
+
+def _close_code(exc: BaseException) -> int | None:
+    """The close code the server sent with a closed connection (websockets' ``rcvd``), if any."""
+    received = getattr(exc, "rcvd", None)
+    code = getattr(received, "code", None)
+    return code if isinstance(code, int) else None
 
 
 class NetLink:

@@ -89,13 +89,16 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
     """Connect to ``url`` and navigate lobby → match → results until the window closes (the bot stopped then)."""
     from client import app
     from client.bot_process import BotProcess
+    from client.identity import IdentityStore
     from client.lobby_model import LobbyModel
     from client.navigator import Navigator
     from client.net import NetClient, NetLink
     from client.sound import Sounds
     from shared.protocol import JoinRoom, ListRooms, QuickMatch
 
-    client = NetClient(url, args.name)
+    # the identity outlives the window (a closed or crashed client comes back to its match); a private practice
+    # server lives only as long as this process, so nothing of it is kept
+    client = NetClient(url, args.name, identity=None if practice else IdentityStore())
     client.start()
     bot = BotProcess()
     try:

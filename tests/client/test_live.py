@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from client import samples
+from client.identity import IdentityStore
 from client.net import NetClient, NetLink
 from client.state import MatchState
 from server.app import Server, ServerConfig
@@ -38,9 +39,9 @@ def url(tmp_path: Path) -> Iterator[str]:
 class Coach:
     """One client as the views drive it: a NetClient, its NetLink and the MatchState they keep."""
 
-    def __init__(self, url: str, name: str) -> None:
-        """Connect as ``name``."""
-        self.client = NetClient(url, name)
+    def __init__(self, url: str, name: str | None, identity: IdentityStore | None = None) -> None:
+        """Connect as ``name`` (None: the name kept in ``identity``), keeping the identity there when given."""
+        self.client = NetClient(url, name, identity=identity)
         self.link = NetLink(self.client)
         self.state = MatchState()
         self.client.start()
