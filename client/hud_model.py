@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client.state import MatchState
+from client.state import OFFLINE, MatchState
 from shared.model import Position, Team
 
 PART_NAMES = {"period": "Period", "break": "Break", "overtime": "Overtime", "shootout": "Shoot-out"}
@@ -82,11 +82,28 @@ def team_notes(position: Position, team: Team) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def grace_text(state: MatchState, now: float) -> str | None:
+    """Product decision 5: an away coach's time to come back before he forfeits, counted down
+    ("Novák disconnected — 0:42 to come back"); None while both coaches are connected."""
+    lines = []
+    for team in ("home", "away"):
+        clock = state.grace.get(team)
+        if clock is None:
+            continue
+        name = state.team_label(team).removesuffix(OFFLINE)  # type: ignore[arg-type]
+        seconds = (clock.at(now) + 999) // 1000
+        lines.append(f"{name} disconnected — {seconds // 60}:{seconds % 60:02d} to come back")
+    return "   ·   ".join(lines) or None
+
+
 def status_text(state: MatchState, now: float) -> str:
-    """One line under the bar: what happens now, from this client's seat."""
+    """One line under the bar: what happens now, from this client's seat (an away coach's grace first)."""
     position = state.position
     if position is None:
         return "Waiting for the match…"
+    away = grace_text(state, now) if position.result is None else None
+    if away is not None:
+        return away
     if position.result is not None:
         winner = position.result.winner
         return "Match over — a draw" if winner is None else f"Match over — {state.team_label(winner)} wins"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.identity import IdentityStore
-from client.state import OFFLINE, MatchState
+from client.state import OFFLINE, Clock, MatchState
 from shared.model import Action, other
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -41,6 +41,7 @@ from shared.protocol import (
     RematchOffered,
     Resync,
     RoomJoined,
+    Seats,
     Snapshot,
     Watch,
     Welcome,
@@ -305,7 +306,7 @@ class NetLink:
             state.run_prompts(not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)
         elif isinstance(message, Presence):
-            self._presence(state, message.seats, message.spectators)
+            self._presence(state, message.seats, message.spectators, now)
         elif isinstance(message, Error):
             # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
             if message.ref == "Act" and message.retry_ms is not None and self._sent is not None:
@@ -358,7 +359,7 @@ class NetLink:
         state.load(snapshot.position, snapshot.version)
         state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)
         self._clocks(state, snapshot.clocks, now)
-        self._presence(state, snapshot.seats, snapshot.spectators)
+        self._presence(state, snapshot.seats, snapshot.spectators, now)
 
     @staticmethod
     def _clocks(state: MatchState, clocks, now: float) -> None:  # type: ignore[no-untyped-def]
@@ -366,9 +367,11 @@ class NetLink:
         state.set_clocks(clocks.part_ms, not clocks.paused, clocks.move_ms or None, now)
 
     @staticmethod
-    def _presence(state: MatchState, seats, spectators: int) -> None:  # type: ignore[no-untyped-def]
-        """Coach names, free seats and the spectators' count."""
+    def _presence(state: MatchState, seats: Seats, spectators: int, now: float) -> None:
+        """Coach names, free seats, the spectators' count, and how long an away coach has left to come back
+        (``SeatInfo.grace_ms``, counted down locally from ``now``)."""
         free = []
+        state.grace.clear()
         for team in ("home", "away"):
             info = getattr(seats, team)
             if info is None:
@@ -376,5 +379,7 @@ class NetLink:
                 state.names.pop(team, None)
             else:
                 state.names[team] = info.name + ("" if info.connected else OFFLINE)
+                if not info.connected and info.grace_ms is not None:
+                    state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)
         state.spectators = spectators

@@ -98,6 +98,7 @@ class MatchState:
     needs_resync: bool = False
     still_until: float = 0.0  # when the server's playback of the last move ends, on this clock (D3: input waits)
     against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
+    grace: dict[str, Clock] = field(default_factory=dict)  # team: time an away coach has left to come back
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:

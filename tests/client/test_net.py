@@ -166,3 +166,17 @@ def test_a_refusal_without_retry_ms_is_only_noted():
     link.poll(state, now=0.1)
     link.poll(state, now=1.0)
     assert len(client.sent) == 1 and not state.locked(0.2) and state.log[-1].kind == "error"
+
+
+def test_an_away_coachs_grace_is_counted_down_on_the_hud():
+    """Product decision 5: SeatInfo.grace_ms of an away coach shows on the HUD and runs down locally."""
+    from client import hud_model
+
+    _client, state, link = _joined(_snapshot(), now=0.0)
+    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", False, 42_000)), 0))
+    link.poll(state, now=100.0)
+    assert hud_model.build(state, 100.0).status == "Novák disconnected — 0:42 to come back"
+    assert hud_model.build(state, 112.5).status == "Novák disconnected — 0:30 to come back"
+    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", True)), 0))
+    link.poll(state, now=113.0)
+    assert "disconnected" not in hud_model.build(state, 113.0).status and not state.grace
