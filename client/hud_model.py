@@ -90,7 +90,7 @@ def grace_text(state: MatchState, now: float) -> str | None:
         clock = state.grace.get(team)
         if clock is None:
             continue
-        name = state.team_label(team).removesuffix(OFFLINE)  # type: ignore[arg-type]
+        name = state.team_label(team).removesuffix(OFFLINE)
         seconds = (clock.at(now) + 999) // 1000
         lines.append(f"{name} disconnected — {seconds // 60}:{seconds % 60:02d} to come back")
     return "   ·   ".join(lines) or None
