@@ -13,10 +13,10 @@ import arcade
 from client import palette
 from client.buttons import Button
 from client.hud_model import Hud, TeamPanel
+from client.layout import BOTTOM_BAR, TOP_BAR
 from client.state import LogLine
 
-TOP_BAR = 78.0  # pixels reserved above the board
-BOTTOM_BAR = 96.0  # pixels reserved below the board (log and prompts)
+__all__ = ["BOTTOM_BAR", "TOP_BAR", "Texts"]
 
 
 class Texts:
@@ -87,13 +87,16 @@ def draw_hud(texts: Texts, hud: Hud, width: float, height: float) -> None:
     texts.draw("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
 
 
-def draw_banner(texts: Texts, message: str, width: float, y: float) -> None:
-    """The referee's call after a move, large over the board."""
+def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: float) -> None:
+    """The referee's call after a move, large over the board (centred at ``centre_x``, at most ``width`` wide:
+    a long call shrinks until it fits)."""
     size = 20 if len(message) < 60 else 15
-    label = texts.get("banner", message, width / 2, y, palette.TEXT, size, "center", "center", bold=True)
-    half = min(width - 40, label.content_width + 48) / 2
-    arcade.draw_lrbt_rectangle_filled(width / 2 - half, width / 2 + half, y - 28, y + 28, (10, 12, 16, 215))
-    arcade.draw_lrbt_rectangle_outline(width / 2 - half, width / 2 + half, y - 28, y + 28, palette.WARNING, 2)
+    label = texts.get("banner", message, centre_x, y, palette.TEXT, size, "center", "center", bold=True)
+    while label.content_width > width - 64 and label.font_size > 9:
+        label.font_size -= 1
+    half = min(width - 16, label.content_width + 48) / 2
+    arcade.draw_lrbt_rectangle_filled(centre_x - half, centre_x + half, y - 28, y + 28, (10, 12, 16, 215))
+    arcade.draw_lrbt_rectangle_outline(centre_x - half, centre_x + half, y - 28, y + 28, palette.WARNING, 2)
     label.draw()
 
 

@@ -65,11 +65,18 @@ def _minutes(ms: int) -> str:
 
 
 def room_line(room: RoomInfo) -> str:
-    """One room of the list in words: code, ruleset, coaches, status and spectators."""
+    """One room of the list in words: code, ruleset, coaches with the score, the part and its time left (as the
+    list was made: ``RoomInfo.clocks``), status and spectators."""
     home = room.seats.home.name if room.seats.home else "free seat"
     away = room.seats.away.name if room.seats.away else "free seat"
+    match = f"{home} {room.score.home}:{room.score.away} {away}" if room.score is not None else f"{home} v {away}"
     watching = f" · {room.spectators} watching" if room.spectators else ""
-    return f"{room.code}  {room.ruleset}  —  {home} v {away}  ({room.status}{watching})"
+    when = ""
+    if room.clocks is not None and room.status == "playing":
+        seconds = (room.clocks.part_ms + 999) // 1000
+        part = (room.part or "").capitalize()
+        when = f"  ·  {part + ' ' if part else ''}{seconds // 60}:{seconds % 60:02d} left"
+    return f"{room.code}  {room.ruleset}  —  {match}{when}  ({room.status}{watching})"
 
 
 class LobbyModel:

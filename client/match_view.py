@@ -17,7 +17,9 @@ import arcade
 
 from client import aiming, buttons, hud_model, palette, placement, prompts
 from client.board_view import BodyPainter, draw_board
-from client.hud_view import BOTTOM_BAR, TOP_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.hud_view import BOTTOM_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.layout import MatchLayout, match_layout
+from client.move_list_view import MoveListPanel
 from client.placement_view import draw_zones
 from client.playback import poses_from_position
 from client.sound import Sounds
@@ -59,13 +61,21 @@ class MatchView(arcade.View):
         self.aim: aiming.Aim | None = None
         self.hover: tuple[float, float] | None = None
         self.prompt_buttons: list[buttons.Button] = []
-        self._choices_for: tuple[int, int] | None = None
+        self._choices_for: tuple[int, int, int] | None = None
         self._choices: tuple[prompts.Choice, ...] = ()
+        self.moves_panel = MoveListPanel()
+        self.list_open = False  # a narrow window: the move list opened over the board (L)
+        self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
 
     # ----------------------------------------------------------------- layout
+    def layout(self) -> MatchLayout:
+        """Where the bar, the board, the move list and the bottom bar go in the current window."""
+        return match_layout(self.window.width, self.window.height, self.list_open, self.list_wanted)
+
     def transform(self) -> Transform:
         """The board's transform for the current window size."""
-        return Transform.fit(8, BOTTOM_BAR, self.window.width - 16, self.window.height - TOP_BAR - BOTTOM_BAR)
+        board = self.layout().board
+        return Transform.fit(board.left, board.bottom, board.width, board.height)
 
     def choices(self, now: float) -> tuple[prompts.Choice, ...]:
         """The coach's pending choices, recomputed when the position changes (their countdown starts then)."""
@@ -99,6 +109,7 @@ class MatchView(arcade.View):
     def draw_at(self, now: float) -> None:
         """Paint the screen as it is at ``now`` (also used by screenshots)."""
         width, height = self.window.width, self.window.height
+        laid = self.layout()
         tf = self.transform()
         draw_board(tf)
         position = self.state.position
@@ -115,12 +126,15 @@ class MatchView(arcade.View):
         self._draw_selectable(tf, stone_r, now)
         if self.aim is not None and settings is not None and aimed:
             self._draw_aim(tf, settings.flick_speed_min, settings.flick_speed_max, stone_r)
+        if laid.side is not None:
+            self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         hud = hud_model.build(self.state, now)
         if hud is not None:
             draw_hud(self.texts, hud, width, height)
         banner = self.state.banner_at(now)
         if banner:
-            draw_banner(self.texts, banner, width, height - TOP_BAR - 44)
+            draw_banner(self.texts, banner, laid.board.left + laid.board.width / 2, laid.board.top - 44,
+                        laid.board.width)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
         self._draw_prompts(now, width)
         log_right = self._panel_left if self.prompt_buttons else width
@@ -314,6 +328,18 @@ class MatchView(arcade.View):
         elif symbol == arcade.key.M:
             self.sounds.muted = not self.sounds.muted
             self.state.note("Sound off" if self.sounds.muted else "Sound on")
+        elif symbol == arcade.key.L:
+            if self.layout().side_docked or not self.list_wanted:
+                self.list_wanted = not self.list_wanted
+            else:
+                self.list_open = not self.list_open
+        elif symbol in (arcade.key.PAGEUP, arcade.key.PAGEDOWN):
+            step = self.moves_panel.rows_in(self.moves_panel.rect) - 1 if self.moves_panel.rect else 10
+            self.moves_panel.scroll_by(step if symbol == arcade.key.PAGEUP else -step)
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        """The mouse wheel over the move list scrolls it."""
+        self.moves_panel.on_scroll(x, y, scroll_y)
 
     def _escape(self) -> None:
         """Leave the room; a coach in a running match must press twice, since leaving resigns the match."""

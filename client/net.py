@@ -298,7 +298,8 @@ class NetLink:
         elif isinstance(message, Snapshot):
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
-            state.add_move(message.trajectory, message.decisions, message.position, message.version, now)
+            state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
+                           team=message.team, action=message.action)
             if (state.queue[-1].version if state.queue else state.version) == message.version:
                 state.set_prompts(message.prompts, not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)

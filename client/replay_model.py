@@ -93,14 +93,19 @@ class ReplayCursor:
             self.jump(state, self.index, now)
         move = self.replay.moves[self.index]
         self.index += 1
-        state.add_move(move.trajectory, move.decisions, move.after, self.index, now)
+        state.add_move(move.trajectory, move.decisions, move.after, self.index, now, team=move.before.to_move,
+                       action=move.action)
         return True
 
     def jump(self, state: MatchState, index: int, now: float) -> None:
-        """Show the position after ``index`` moves at once, with that move's decisions in the log and banner."""
+        """Show the position after ``index`` moves at once: the move list up to it, that move's decisions in the log
+        and banner."""
         self.index = max(0, min(index, self.total))
         state.load(self.replay.position_at(self.index), self.index)
         state.angles.clear()
+        state.moves.clear()
+        for move in self.replay.moves[: self.index]:  # the match record up to here, every ruling in it
+            state.record_move(move.before.to_move, move.action, move.decisions)
         if self.index > 0:
             move = self.replay.moves[self.index - 1]
             state.announce(move.decisions, move.after.move_number, now)

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from client import decision_text
+from client import decision_text, move_list
 from client.playback import Playback, Pose, poses_from_position
 from shared.model import Position, Team
 from shared.outcome import Decision
@@ -70,6 +70,8 @@ class PendingMove:
     decisions: tuple[Decision, ...]
     position: Position
     version: int
+    team: str | None = None  # who moved (or for whom the server decided)
+    action: object | None = None  # the coach's action (None: the server decided, or a clock event)
 
 
 @dataclass
@@ -99,6 +101,7 @@ class MatchState:
     still_until: float = 0.0  # when the server's playback of the last move ends, on this clock (D3: input waits)
     against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
     grace: dict[str, Clock] = field(default_factory=dict)  # team: time an away coach has left to come back
+    moves: list[move_list.MoveEntry] = field(default_factory=list)  # the match record, one entry per move shown
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:
@@ -140,7 +143,7 @@ class MatchState:
             self.prompt_clocks = {key: Clock(c.at(now), running, now) for key, c in self.prompt_clocks.items()}
 
     def add_move(self, record: Trajectory | None, decisions: Sequence[Decision], position: Position, version: int,
-                 now: float) -> None:
+                 now: float, *, team: str | None = None, action: object | None = None) -> None:
         """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server").
 
         A new move's arrival starts the server's D3 wait (its playback, ``duration_ms`` after the broadcast, which
@@ -153,7 +156,7 @@ class MatchState:
         if self.position is not None and version != last + 1:
             self.needs_resync = True
             return
-        self.queue.append(PendingMove(record, tuple(decisions), position, version))
+        self.queue.append(PendingMove(record, tuple(decisions), position, version, team, action))
         self.update(now)
 
     def hold_input(self, until: float) -> None:
@@ -188,10 +191,17 @@ class MatchState:
             self.playback_started = now
 
     def _finish(self, move: PendingMove, now: float) -> list[str]:
-        """Adopt a played-back move's position, write its decisions to the log, raise the banner, cue sounds."""
+        """Adopt a played-back move's position, enter it in the match record, write its decisions to the log, raise
+        the banner, cue sounds."""
         self.position = move.position
         self.version = max(self.version, move.version)
+        self.record_move(move.team, move.action, move.decisions)
         return self.announce(move.decisions, move.position.move_number, now)
+
+    def record_move(self, team: str | None, action: object | None, decisions: Sequence[Decision]) -> None:
+        """Add one move to the match record (the move list)."""
+        team = move_list.team_of(action, team)
+        self.moves.append(move_list.entry(len(self.moves) + 1, team, action, decisions, self.names))
 
     def announce(self, decisions: Sequence[Decision], move_number: int, now: float) -> list[str]:
         """Tell a move's decisions: one log line each, the banner, and the sound cues to play."""
