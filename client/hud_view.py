@@ -26,7 +26,7 @@ class Texts:
         """An empty pool."""
         self._pool: dict[str, arcade.Text] = {}
 
-    def draw(self, key: str, text: str, x: float, y: float, color: tuple = palette.TEXT, size: float = 12,
+    def draw(self, key: str, text: str, x: float, y: float, color: palette.Colour = palette.TEXT, size: float = 12,
              anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
         """Draw ``text`` in slot ``key``."""
         label = self.get(key, text, x, y, color, size, anchor_x, anchor_y, bold)
@@ -37,7 +37,7 @@ class Texts:
         """The label of slot ``key`` as last drawn (tests measure where text went), or None."""
         return self._pool.get(key)
 
-    def get(self, key: str, text: str, x: float, y: float, color: tuple = palette.TEXT, size: float = 12,
+    def get(self, key: str, text: str, x: float, y: float, color: palette.Colour = palette.TEXT, size: float = 12,
             anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
         """The label of slot ``key`` set to ``text`` without drawing it (to measure it first)."""
         label = self._pool.get(key)
@@ -100,7 +100,7 @@ def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: fl
     label.draw()
 
 
-def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, color: tuple = palette.TEXT,
+def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, color: palette.Colour = palette.TEXT,
              size: float = 12, anchor_x: str = "left", bold: bool = False) -> None:
     """Draw ``text`` cut short with an ellipsis so it never runs wider than ``max_width`` pixels."""
     label = texts.get(key, text, x, y, color, size, anchor_x, bold=bold)

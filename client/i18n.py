@@ -40,7 +40,7 @@ def system_language(environ: Mapping[str, str] | None = None) -> str:
 def set_language(language: str | None) -> str:
     """Use ``language`` (None or "": the system's) for every string from now on; returns the language in use."""
     global _current, _language
-    chosen = language if language in LANGUAGES else system_language()
+    chosen = language if language is not None and language in LANGUAGES else system_language()
     if chosen == DEFAULT:
         _current, _language = gettext.NullTranslations(), DEFAULT
         return DEFAULT

@@ -75,6 +75,7 @@ def match_layout(width: float, height: float, list_open: bool = False, list_want
     bottom_bar = Rect(0.0, 0.0, width, BOTTOM_BAR - 4)
     middle_bottom, middle_height = BOTTOM_BAR, height - TOP_BAR - BOTTOM_BAR
     docked = width >= SIDE_MIN_WINDOW and list_wanted
+    side: Rect | None
     if docked:
         side_w = side_width(width)
         side = Rect(width - MARGIN - side_w, middle_bottom, side_w, middle_height)
