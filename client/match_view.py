@@ -18,6 +18,7 @@ import arcade
 from client import aiming, buttons, hud_model, palette, placement, prompts
 from client.board_view import BodyPainter, draw_board
 from client.hud_view import BOTTOM_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.i18n import _
 from client.layout import MatchLayout, match_layout
 from client.move_list_view import MoveListPanel
 from client.placement_view import draw_zones
@@ -25,8 +26,9 @@ from client.playback import poses_from_position
 from client.sound import Sounds
 from client.state import MatchState
 from client.transform import Transform
+from shared import aim_cast
 from shared.match import legal_stones, settings_of
-from shared.model import Action
+from shared.model import Action, Position
 
 RESIGN_SECONDS = 3.0  # a second Escape within this time leaves a running match (and resigns it)
 
@@ -66,6 +68,7 @@ class MatchView(arcade.View):
         self.moves_panel = MoveListPanel()
         self.list_open = False  # a narrow window: the move list opened over the board (L)
         self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
+        self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
 
     # ----------------------------------------------------------------- layout
     def layout(self) -> MatchLayout:
@@ -124,8 +127,8 @@ class MatchView(arcade.View):
         self.painter.draw(tf, poses, self.state.roles(), stone_r, puck_r)
         self._draw_intervention(tf, now)
         self._draw_selectable(tf, stone_r, now)
-        if self.aim is not None and settings is not None and aimed:
-            self._draw_aim(tf, settings.flick_speed_min, settings.flick_speed_max, stone_r)
+        if self.aim is not None and settings is not None and aimed and position is not None:
+            self._draw_aim(tf, position, stone_r)
         if laid.side is not None:
             self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         hud = hud_model.build(self.state, now)
@@ -168,23 +171,58 @@ class MatchView(arcade.View):
         sx, sy = tf.to_screen(intervention.x, intervention.y)
         self.texts.draw("intervention", word, sx, sy + tf.px(30), palette.WARNING, 12, "center", bold=True)
 
-    def _draw_aim(self, tf: Transform, speed_min: float, speed_max: float, radius: float) -> None:
-        """The aim line from the stone, the pull-back line to the pointer, and the power bar."""
+    def guide_shown(self, position: Position) -> bool:
+        """The aiming guide is shown when the player wants it and the ruleset allows it (not in ``strict``)."""
+        return self.aim_guide and position.ruleset != "strict"
+
+    def _draw_aim(self, tf: Transform, position: Position, radius: float) -> None:
+        """The pull-back line to the pointer, the power bar and, with the guide, the stone's path to the first body
+        it meets (``shared.aim_cast``: the physics' own shapes) — else a plain aim line."""
         aim = self.aim
         assert aim is not None
-        shot = aiming.shot_of(aim, speed_min, speed_max)
+        settings = settings_of(position)
+        shot = aiming.shot_of(aim, settings.flick_speed_min, settings.flick_speed_max)
         sx, sy = tf.to_screen(aim.x, aim.y)
         arcade.draw_circle_outline(sx, sy, tf.px(radius) + 4, palette.SELECT, 2)
         px, py = tf.to_screen(aim.pointer_x, aim.pointer_y)
         arcade.draw_line(sx, sy, px, py, (255, 255, 255, 90), 2)
         if shot is None:
+            self.texts.draw("guide", "", 0, 0)
             return
-        ex, ey = tf.to_screen(*aiming.aim_line_end(aim, shot))
         color = palette.mix(palette.POWER_LOW, palette.POWER_HIGH, shot.power)
-        arcade.draw_line(sx, sy, ex, ey, color, 3)
-        arcade.draw_circle_filled(ex, ey, 5, color)
-        draw_power_bar(shot.power, sx + tf.px(radius) + 10, sy - 60)
-        self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", sx + tf.px(radius) + 28, sy, palette.TEXT, 11)
+        guide = aim_cast.cast(position, aim.stone, shot.vx, shot.vy, settings) if self.guide_shown(position) else None
+        if guide is not None:
+            self._draw_guide(tf, guide, radius, color)
+        else:
+            ex, ey = tf.to_screen(*aiming.aim_line_end(aim, shot))
+            arcade.draw_line(sx, sy, ex, ey, color, 3)
+            arcade.draw_circle_filled(ex, ey, 5, color)
+            self.texts.draw("guide", "", 0, 0)
+        # the gauge stands behind the pointer, on the side of the pull, away from the path the stone will take
+        side = 1 if px >= sx else -1
+        bar_x = px + side * 18 - (12 if side < 0 else 0)
+        draw_power_bar(shot.power, bar_x, py - 60)
+        self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", bar_x + (18 if side > 0 else -6), py,
+                        palette.TEXT, 11, "left" if side > 0 else "right", bold=True)
+
+    def _draw_guide(self, tf: Transform, guide: aim_cast.AimCast, radius: float, color: palette.Colour) -> None:
+        """The guide: the path, the stone's ghost where it touches (or stops), the push it gives, and a word."""
+        sx, sy = tf.to_screen(guide.start_x, guide.start_y)
+        gx, gy = tf.to_screen(guide.x, guide.y)
+        arcade.draw_line(sx, sy, gx, gy, (20, 20, 20, 120), 5)  # a dark edge: the path reads on light wood
+        arcade.draw_line(sx, sy, gx, gy, color, 3)
+        arcade.draw_circle_outline(gx, gy, tf.px(radius), (255, 255, 255, 230), 2)
+        if guide.body is not None:
+            tx, ty = tf.to_screen(guide.touch_x, guide.touch_y)
+            arcade.draw_circle_filled(tx, ty, 4, palette.WARNING)
+        if guide.push is not None:
+            target_x = guide.touch_x + guide.push[0] * radius * 0.5
+            target_y = guide.touch_y + guide.push[1] * radius * 0.5
+            ax, ay = tf.to_screen(target_x, target_y)
+            bx, by = tf.to_screen(target_x + guide.push[0] * 70, target_y + guide.push[1] * 70)
+            arcade.draw_line(ax, ay, bx, by, (255, 255, 255, 170), 2)
+        word = guide_words(guide, self.state.seat)
+        self.texts.draw("guide", word, gx, gy + tf.px(radius) + 8, palette.TEXT, 11, "center", bold=True)
 
     def _draw_prompts(self, now: float, width: float) -> None:
         """The pending choice (or the arrangement in progress) in a panel above the log: title, countdown, buttons."""
@@ -361,3 +399,23 @@ class MatchView(arcade.View):
             self.state.note("This view cannot play", "error")
             return
         self.link.send(action)
+
+
+def guide_words(guide: aim_cast.AimCast, seat: str | None) -> str:
+    """What the guide names: the body the stone meets first (an opponent's stone warns of VIII.1a), or that it
+    stops short."""
+    kind = aim_cast.body_kind(guide.body)
+    if kind == "nothing":
+        return _("stops here")
+    if kind == "puck":
+        return _("the puck")
+    if kind == "board":
+        return _("the board")
+    if kind == "frame":
+        return _("the goal frame")
+    if kind == "net":
+        return _("the net")
+    body = guide.body or ""
+    if seat is not None and not body.startswith(seat[0]):
+        return _("{stone} — an opponent: a foul (VIII.1a)").format(stone=body)
+    return _("{stone} — your own stone").format(stone=body)
