@@ -88,9 +88,9 @@ def _segment_hit(px: float, py: float, dx: float, dy: float, a: tuple[float, flo
             if 0 <= hx * ux + hy * uy <= length:
                 best = t
     for cx, cy in (a, b):
-        t = _disc_hit(px, py, dx, dy, cx, cy, reach)
-        if t is not None and (best is None or t < best):
-            best = t
+        cap = _disc_hit(px, py, dx, dy, cx, cy, reach)
+        if cap is not None and (best is None or cap < best):
+            best = cap
     return best
 
 
