@@ -101,7 +101,8 @@ def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: fl
 
 
 def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float,
-             color: palette.Colour = palette.TEXT, size: float = 12, anchor_x: str = "left", bold: bool = False) -> None:
+             color: palette.Colour = palette.TEXT, size: float = 12, anchor_x: str = "left",
+             bold: bool = False) -> None:
     """Draw ``text`` cut short with an ellipsis so it never runs wider than ``max_width`` pixels."""
     label = texts.get(key, text, x, y, color, size, anchor_x, bold=bold)
     if max_width > 0 and label.content_width > max_width:
