@@ -25,9 +25,7 @@ PUCK_HALO = (255, 255, 255, 150)
 
 def _rect(tf: Transform, x0: float, x1: float, y0: float, y1: float, color: tuple) -> None:
     """Fill the world rectangle [x0, x1] x [y0, y1]."""
-    left, bottom = tf.to_screen(min(x0, x1), min(y0, y1))
-    right, top = tf.to_screen(max(x0, x1), max(y0, y1))
-    arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, color)
+    arcade.draw_lrbt_rectangle_filled(*tf.rect(x0, x1, y0, y1), color)
 
 
 def _line_px(tf: Transform, millimetres: float) -> float:
@@ -85,7 +83,8 @@ def draw_lines(tf: Transform) -> None:
     # Half-circle for returning stones (G13), on the y = -298 side board.
     hx, hy = tf.to_screen(*g.HALF_CIRCLE_CENTRE)
     diameter = tf.px(2 * g.HALF_CIRCLE_RADIUS)
-    arcade.draw_arc_outline(hx, hy, diameter, diameter, palette.RED_LINE, 0, 180, _line_px(tf, 1.0) * 2,
+    start = 180 if tf.turned else 0  # the half-circle opens towards the surface, turned with the board
+    arcade.draw_arc_outline(hx, hy, diameter, diameter, palette.RED_LINE, start, start + 180, _line_px(tf, 1.0) * 2,
                             num_segments=48)
 
 
@@ -160,13 +159,14 @@ class BodyPainter:
         arcade.draw_circle_outline(sx, sy, r, (*rim, alpha), max(1.0, r * 0.14))
         if role == "goalie":
             arcade.draw_circle_outline(sx, sy, r * 0.72, (*palette.GOALIE_MASK, alpha), max(1.5, r * 0.2))
-        # a notch on the rim: the stone's rotation is visible even when the number is hard to read
-        nx, ny = math.cos(pose.angle), math.sin(pose.angle)
+        # a mark on the rim shows how the stone turns (explained in the help and the stone's tooltip); the number
+        # stays upright, so it can always be read
+        angle = tf.angle(pose.angle)
+        nx, ny = math.cos(angle), math.sin(angle)
         arcade.draw_line(sx + nx * r * 0.78, sy + ny * r * 0.78, sx + nx * r, sy + ny * r, (*ink, alpha),
                          max(1.0, r * 0.12))
         label = self._label(pose.body, max(6.0, r * 0.85), (*ink, alpha))
         label.x, label.y = sx, sy
-        label.rotation = -math.degrees(pose.angle)
         label.draw()
 
     def draw_puck(self, tf: Transform, pose: Pose, radius: float) -> None:

@@ -13,6 +13,7 @@ import arcade
 from client import palette
 from client.buttons import Button
 from client.hud_model import Hud, TeamPanel
+from client.i18n import _
 from client.layout import BOTTOM_BAR, TOP_BAR
 from client.state import LogLine
 
@@ -55,8 +56,10 @@ class Texts:
         return label
 
 
-def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bool, width: float) -> None:
-    """One team's corner of the top bar: kit swatch, name, big score, move clock, notes."""
+def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bool, width: float,
+           notes_width: float) -> None:
+    """One team's corner of the top bar: kit swatch, name, big score, move clock, notes — each cut to its room
+    (``width`` from the window's edge to the middle's part clock, ``notes_width`` beside the status line)."""
     jersey = palette.kit(panel.team)[0]
     anchor = "right" if align_right else "left"
     sign = -1 if align_right else 1
@@ -65,26 +68,38 @@ def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bo
     arcade.draw_circle_outline(swatch_x, top - 24, 13, palette.mix(jersey, (0, 0, 0), 0.4), 2)
     if panel.to_move:
         arcade.draw_circle_outline(swatch_x, top - 24, 17, palette.WARNING, 3)
-    texts.draw(f"{panel.team}.name", panel.name, x + sign * 38, top - 31, palette.TEXT, 16, anchor, bold=True)
-    texts.draw(f"{panel.team}.score", str(panel.score), x + sign * (width - 30), top - 40, palette.TEXT, 32,
-               "left" if align_right else "right", bold=True)
-    clock = f"{panel.move_clock} left to move" if panel.move_clock else ("to move" if panel.to_move else "")
-    texts.draw(f"{panel.team}.clock", clock, x + sign * 38, top - 52, palette.WARNING, 12, anchor)
-    notes = "   ".join(panel.notes)
-    texts.draw(f"{panel.team}.notes", notes, x + sign * 12, top - 72, palette.TEXT_DIM, 10.5, anchor)
+    score = texts.get(f"{panel.team}.score", str(panel.score), x + sign * (width - 8), top - 40, palette.TEXT, 32,
+                      "left" if align_right else "right", bold=True)
+    score.draw()
+    name_room = width - 8 - score.content_width - 16 - 38
+    fit_text(texts, f"{panel.team}.name", panel.name, x + sign * 38, top - 31, name_room, palette.TEXT, 16, anchor,
+             bold=True)
+    clock = _("{time} left to move").format(time=panel.move_clock) if panel.move_clock else (
+        _("to move") if panel.to_move else "")
+    fit_text(texts, f"{panel.team}.clock", clock, x + sign * 38, top - 52, name_room, palette.WARNING, 12, anchor)
+    fit_text(texts, f"{panel.team}.notes", "   ".join(panel.notes), x + sign * 12, top - 72, notes_width,
+             palette.TEXT_DIM, 10.5, anchor)
 
 
-def draw_hud(texts: Texts, hud: Hud, width: float, height: float) -> None:
-    """The top bar: both teams, the part and its clock in the middle, spectators; the status line."""
+def draw_hud(texts: Texts, hud: Hud, width: float, height: float, left: str = "home") -> None:
+    """The top bar: both teams (``left`` is the team whose goal is on the left of the board as drawn), the part
+    and its clock in the middle, spectators; the status line. Nothing overlaps down to the minimum window."""
     arcade.draw_lrbt_rectangle_filled(0, width, height - TOP_BAR, height, palette.HUD_BG)
     top = height
     half = width / 2
-    _panel(texts, hud.home, 10, top, False, half - 110)
-    _panel(texts, hud.away, width - 10, top, True, half - 110)
     part = f"{hud.part}  ·  {hud.spectators}" if hud.spectators else hud.part
-    texts.draw("part", part, half, top - 20, palette.TEXT_DIM, 12, "center")
-    texts.draw("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
-    texts.draw("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
+    fit_text(texts, "part", part, half, top - 20, 190, palette.TEXT_DIM, 12, "center")
+    clock = texts.get("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
+    clock.draw()
+    status = texts.get("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
+    while status.content_width > width * 0.5 and status.font_size > 8:
+        status.font_size -= 0.5
+    fit_text(texts, "status", hud.status, half, top - 72, width * 0.5, palette.WARNING, status.font_size, "center")
+    notes_width = half - min(status.content_width, width * 0.5) / 2 - 24
+    side_width = half - max(clock.content_width / 2, 95) - 14
+    first, second = (hud.home, hud.away) if left == "home" else (hud.away, hud.home)
+    _panel(texts, first, 10, top, False, side_width, notes_width)
+    _panel(texts, second, width - 10, top, True, side_width, notes_width)
 
 
 def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: float) -> None:

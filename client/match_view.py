@@ -25,7 +25,7 @@ from client.placement_view import draw_zones
 from client.playback import poses_from_position
 from client.sound import Sounds
 from client.state import MatchState
-from client.transform import Transform
+from client.transform import Transform, turned_for
 from shared import aim_cast
 from shared.match import legal_stones, settings_of
 from shared.model import Action, Position
@@ -75,10 +75,23 @@ class MatchView(arcade.View):
         """Where the bar, the board, the move list and the bottom bar go in the current window."""
         return match_layout(self.window.width, self.window.height, self.list_open, self.list_wanted)
 
+    def turned(self) -> bool:
+        """The board is turned half round for a coach whose own goal is at x > 0: his goal is on his side."""
+        position, seat = self.state.position, self.state.seat
+        return position is not None and seat is not None and turned_for(position.own_end(seat))
+
+    def left_team(self) -> str:
+        """The team whose goal is on the left of the board as drawn (its panel goes left in the top bar)."""
+        position = self.state.position
+        if position is None:
+            return "home"
+        left_end = 1 if self.turned() else -1
+        return "home" if position.own_end("home") == left_end else "away"
+
     def transform(self) -> Transform:
-        """The board's transform for the current window size."""
+        """The board's transform for the current window size (turned for the coach of the x > 0 goal)."""
         board = self.layout().board
-        return Transform.fit(board.left, board.bottom, board.width, board.height)
+        return Transform.fit(board.left, board.bottom, board.width, board.height, self.turned())
 
     def choices(self, now: float) -> tuple[prompts.Choice, ...]:
         """The coach's pending choices, recomputed when the position changes (their countdown starts then)."""
@@ -133,7 +146,7 @@ class MatchView(arcade.View):
             self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         hud = hud_model.build(self.state, now)
         if hud is not None:
-            draw_hud(self.texts, hud, width, height)
+            draw_hud(self.texts, hud, width, height, self.left_team())
         banner = self.state.banner_at(now)
         if banner:
             draw_banner(self.texts, banner, laid.board.left + laid.board.width / 2, laid.board.top - 44,
