@@ -23,7 +23,7 @@ from shared.model import PUCK_ID, Role, team_of_id
 PUCK_HALO = (255, 255, 255, 150)
 
 
-def _rect(tf: Transform, x0: float, x1: float, y0: float, y1: float, color: tuple) -> None:
+def _rect(tf: Transform, x0: float, x1: float, y0: float, y1: float, color: palette.Colour) -> None:
     """Fill the world rectangle [x0, x1] x [y0, y1]."""
     arcade.draw_lrbt_rectangle_filled(*tf.rect(x0, x1, y0, y1), color)
 
@@ -33,7 +33,7 @@ def _line_px(tf: Transform, millimetres: float) -> float:
     return max(1.5, tf.px(millimetres))
 
 
-def _polygon(tf: Transform, points: Iterable[tuple[float, float]], color: tuple) -> None:
+def _polygon(tf: Transform, points: Iterable[tuple[float, float]], color: palette.Colour) -> None:
     """Fill a world polygon."""
     arcade.draw_polygon_filled([tf.to_screen(x, y) for x, y in points], color)
 
@@ -129,7 +129,7 @@ class BodyPainter:
         """Start with no labels; they are made on first use."""
         self._labels: dict[str, arcade.Text] = {}
 
-    def _label(self, stone_id: str, size: float, color: tuple) -> arcade.Text:
+    def _label(self, stone_id: str, size: float, color: palette.Colour) -> arcade.Text:
         """The cached number label of a stone, resized and recoloured as needed."""
         label = self._labels.get(stone_id)
         if label is None:

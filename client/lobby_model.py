@@ -10,8 +10,10 @@ private room to create, for which the navigator then starts the bot (``client.bo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from client import replay_library
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -29,6 +31,7 @@ from shared.protocol import (
 from shared.rulesets import RULESETS, make_settings
 
 QUIT = "quit"
+REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
 RULESET_BLURBS = {
     "standard": "Three 6-minute periods; a draw stands",
@@ -46,6 +49,13 @@ class PlayBot:
     """Create this private room and start the bot in it once the server seats us (not a protocol message)."""
 
     create: CreateRoom = field(default_factory=lambda: CreateRoom("quick", {}, True))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReplay:
+    """Open this saved replay in the window (not a protocol message: the navigator shows the replay view)."""
+
+    path: Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +110,8 @@ class LobbyModel:
         self.player: str | None = None
         self.status = "Starting the practice server…" if practice else "Connecting…"
         self.error = ""
+        self.replays: list[replay_library.ReplayFile] = []
+        self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
 
     # ----------------------------------------------------------------- what to show
     def title(self) -> str:
@@ -111,6 +123,7 @@ class LobbyModel:
             "join": "Join a room by its code",
             "rooms": "Rooms on this server",
             "waiting": "Quick match",
+            "replays": "My replays",
         }[self.screen]
 
     def status_line(self) -> str:
@@ -131,14 +144,16 @@ class LobbyModel:
         online = self.connected
         if self.screen == "menu":
             bot = Item("Play the bot", "screen:bot", hint="A private match against the computer; pick the rules")
+            replays = Item("My replays", "screen:replays", hint="Watch the matches you saved")
             if self.practice:
-                return [bot, Item("Quit", QUIT)]
+                return [bot, replays, Item("Quit", QUIT)]
             return [
                 Item("Quick match", "quick", hint="Play the next coach who is looking for a game", enabled=online),
                 bot,
                 Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
                 Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
                 Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
+                replays,
                 Item("Quit", QUIT),
             ]
         if self.screen in ("create", "bot"):
@@ -172,6 +187,13 @@ class LobbyModel:
             if not found:
                 found.append(Item("No public rooms right now — create one, or refresh", "none", "room", enabled=False))
             return [*found, Item("Refresh", "refresh", enabled=online), Item("Back", "back")]
+        if self.screen == "replays":
+            found = [Item(r.label(), f"open:{i}", "room", "Click to watch this replay")
+                     for i, r in enumerate(self.replays)]
+            if not found:
+                found.append(Item("No saved replays yet — Save replay after a match keeps one", "none", "room",
+                                  enabled=False))
+            return [*found, Item("Back", "back")]
         waiting = self.queue.waiting if self.queue is not None else 0
         return [Item(f"Looking for an opponent… ({waiting} in the queue)", "none", "room", enabled=False),
                 Item("Cancel", "cancel")]
@@ -222,6 +244,8 @@ class LobbyModel:
         verb, _, arg = command.partition(":")
         if verb == "screen":
             self._go(arg)
+            if arg == "replays":
+                self.replays = replay_library.find(*self.replay_folders)[:REPLAYS_SHOWN]
             if arg == "bot" and not self.ruleset_chosen:
                 self.ruleset = "quick"
             return ListRooms() if arg == "rooms" else None
@@ -252,6 +276,8 @@ class LobbyModel:
             return Watch(arg)
         if verb == "refresh":
             return ListRooms()
+        if verb == "open" and arg.isdigit() and int(arg) < len(self.replays):
+            return OpenReplay(self.replays[int(arg)].path)
         if verb == QUIT:
             return QUIT
         return None

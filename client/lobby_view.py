@@ -42,7 +42,11 @@ def draw_menu_button(texts: Texts, key: str, b: buttons.Button, lit: bool, label
     arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, palette.TEXT if lit else EDGE,
                                        2 if lit else 1)
     color = palette.TEXT if b.enabled else palette.TEXT_DIM
-    texts.draw(key, label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center", bold=bold)
+    text = texts.get(key, label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center",
+                     bold=bold)
+    while text.content_width > b.width - 12 and text.font_size > 8:  # a long line shrinks to fit its button
+        text.font_size -= 0.5
+    text.draw()
 
 
 class LobbyView(arcade.View):
@@ -63,7 +67,7 @@ class LobbyView(arcade.View):
     def layout(self) -> list[tuple[Item, buttons.Button]]:
         """Each item of the current screen with its rectangle, centred below the title."""
         width, height = self.window.width, self.window.height
-        rooms = self.model.screen == "rooms"
+        rooms = self.model.screen in ("rooms", "replays")
         panel = min(width - 40.0, 820.0 if rooms else 520.0)
         top = height - min(190.0, height * 0.27)
         items = self.model.items()

@@ -69,6 +69,7 @@ class MatchView(arcade.View):
         self.list_open = False  # a narrow window: the move list opened over the board (L)
         self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
         self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
+        self.show_log = True  # the last lines of the log under the board (a replay has its controls there)
 
     # ----------------------------------------------------------------- layout
     def layout(self) -> MatchLayout:
@@ -154,7 +155,8 @@ class MatchView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
         self._draw_prompts(now, width)
         log_right = self._panel_left if self.prompt_buttons else width
-        draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
+        if self.show_log:
+            draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
 
     def _draw_selectable(self, tf: Transform, radius: float, now: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""
@@ -243,7 +245,7 @@ class MatchView(arcade.View):
         if self.arrangement is not None:
             problem = self.arrangement.problem()
             title = "Drag your stones: face-off spots, or your defensive third off the crease (IV.1)"
-            options = (("Confirm", "confirm"), ("Cancel", "cancel"))
+            options: tuple[tuple[str, str], ...] = (("Confirm", "confirm"), ("Cancel", "cancel"))
             self._prompt_panel(title, problem or "The referee accepts this setup", None, 0.0, options, width,
                                ok=problem is None, now=now)
             self.prompt_buttons[0] = replace(self.prompt_buttons[0], enabled=problem is None)

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import arcade
 
 from client.bot_process import BotProcess
-from client.lobby_model import QUIT, LobbyModel, PlayBot
+from client.lobby_model import QUIT, LobbyModel, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
 from client.net import NetLink
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
-from client.state import MatchState
+from client.state import OFFLINE, MatchState
 from shared.model import Action
 from shared.protocol import Error, Leave, Rematch, RoomJoined, Welcome
 
@@ -92,7 +93,7 @@ class Navigator:
         """Switch to the screen the state calls for."""
         state = self.state
         if state.position is None:
-            if self.screen not in ("lobby", ""):
+            if self.screen not in ("lobby", "", "replay"):
                 self.show_lobby()
         elif self.link.ended is not None and not state.busy:
             if self.screen != "results":
@@ -122,11 +123,36 @@ class Navigator:
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
                                           lambda: self.saver.status))
 
+    def show_replay(self, path: Path) -> None:
+        """A saved replay, playing; Escape comes back to the lobby's "My replays"."""
+        from client.replay_model import ReplayCursor, load
+        from client.replay_view import ReplayView
+        from shared.notation import NotationError
+
+        try:
+            replay = load(path)
+        except (OSError, ValueError, NotationError) as exc:
+            self.lobby.error = f"Cannot open {path.name}: {exc}"
+            return
+        state = MatchState(names={"home": "Home", "away": "Away", **replay.names})
+        cursor = ReplayCursor(replay)
+        cursor.jump(state, 0, self.clock())
+        self.screen = "replay"
+
+        def back() -> None:
+            """Back to the list of replays."""
+            self.screen = "lobby"
+            self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
+
+        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock, close_to=back, autoplay=True))
+
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
         """A lobby request: send it, or close the window on ``QUIT``."""
         if request == QUIT:
             self.window.close()
+        elif isinstance(request, OpenReplay):
+            self.show_replay(request.path)
         elif isinstance(request, PlayBot):
             if self.link.request(request.create):
                 self.bot_wanted = request
@@ -144,7 +170,8 @@ class Navigator:
         elif command == "rematch":
             self.link.request(Rematch())
         elif command == "save" and self.link.ended is not None:
-            self.saver.ask(self.link.ended.match_id)
+            names = {team: name.removesuffix(OFFLINE) for team, name in self.state.names.items()}
+            self.saver.ask(self.link.ended.match_id, names)
         elif command == "lobby":
             self.leave()
 

@@ -10,13 +10,12 @@ only advances the clock shown with the next step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from client.state import MatchState
 from shared.match import apply_event
 from shared.model import Action, ClockEvent, Position
-from shared.notation import scenario_from_json
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
 
@@ -39,6 +38,7 @@ class Replay:
     start: Position
     moves: tuple[ReplayMove, ...]
     refused: tuple[tuple[int, str], ...]
+    names: dict[str, str] = field(default_factory=dict)  # the coaches' names, when the file came with them
 
     def position_at(self, index: int) -> Position:
         """The position after ``index`` moves (0 is the start), clamped to the match."""
@@ -67,9 +67,14 @@ def build(start: Position, actions: tuple[Action | ClockEvent, ...]) -> Replay:
 
 
 def load(path: Path) -> Replay:
-    """Read a scenario file (or a bare position) and build its replay."""
-    scenario = scenario_from_json(path.read_text(encoding="utf-8"))
-    return build(scenario.position, tuple(scenario.actions))
+    """Read a scenario file (or a bare position) and build its replay, with the coaches' names when known
+    (``client.replay_library``)."""
+    from dataclasses import replace
+
+    from client.replay_library import read
+
+    scenario, names = read(path)
+    return replace(build(scenario.position, tuple(scenario.actions)), names=names)
 
 
 class ReplayCursor:

@@ -48,10 +48,12 @@ class ReplaySaver:
         self.here = here
         self.report = report
         self.asked: str | None = None
+        self.names: dict[str, str] = {}
         self.status = ""
 
-    def ask(self, match_id: str) -> None:
-        """Ask the server for ``match_id``'s replay (once at a time)."""
+    def ask(self, match_id: str, names: dict[str, str] | None = None) -> None:
+        """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches', kept beside it."""
+        self.names = dict(names or {})
         if self.asked == match_id:
             return
         if not self.send(GetReplay(match_id)):
@@ -73,6 +75,12 @@ class ReplaySaver:
         except OSError as exc:
             self._tell(f"Replay not saved: {exc}")
         else:
+            from client.replay_library import write_names
+
+            try:
+                write_names(path, self.names)
+            except OSError:
+                pass  # the replay itself is saved; it will show Home and Away
             short = _short(path, self.home)
             self._tell(f"Saved to {short} — replay: sprtec replay {short}",
                        f"Saved to {path} — replay: sprtec replay {path}")

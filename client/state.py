@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from client import decision_text, move_list
 from client.playback import Playback, Pose, poses_from_position
-from shared.model import Position, Team
+from shared.model import Position, Role, Team
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
 
@@ -247,7 +247,7 @@ class MatchState:
             and self.position.to_move == self.seat and not self.locked(now)
         )
 
-    def roles(self) -> Mapping[str, str]:
+    def roles(self) -> Mapping[str, Role]:
         """Each stone's role, for drawing the goalie's mask (bodies leaving the board keep their last role)."""
         if self.position is None:
             return {}
