@@ -160,3 +160,46 @@ def draw_power_bar(power: float, x: float, y: float, height: float = 120.0) -> N
     arcade.draw_lbwh_rectangle_filled(x + 2, y + 2, 8, (height - 4) * power,
                                       palette.mix(palette.POWER_LOW, palette.POWER_HIGH, power))
     arcade.draw_lbwh_rectangle_outline(x, y, 12, height, (230, 230, 230, 255), 1)
+
+
+def draw_tooltip(texts: Texts, text: str, x: float, y: float, width: float, height: float) -> None:
+    """A tooltip near the pointer (x, y), wrapped to at most 360 px and kept inside the window."""
+    if not text:
+        texts.draw("tooltip", "", 0, 0)
+        return
+    box_w = 360.0
+    label = texts.get("tooltip", text, 0, 0, palette.TEXT, 10.5)
+    label.width = int(box_w - 16)
+    label.multiline = True
+    box_h = label.content_height + 12
+    left = min(max(4.0, x + 14), width - box_w - 4)
+    top = y - 14 if y - 14 - box_h > 4 else y + 14 + box_h
+    top = min(top, height - 4)
+    arcade.draw_lbwh_rectangle_filled(left, top - box_h, box_w, box_h, (8, 10, 14, 240))
+    arcade.draw_lbwh_rectangle_outline(left, top - box_h, box_w, box_h, palette.WARNING, 1)
+    label.x, label.y = left + 8, top - 6
+    label.anchor_y = "top"
+    label.draw()
+
+
+def draw_dialog(texts: Texts, title: str, detail: str, options: Sequence[Button], width: float, height: float,
+                hover: tuple[float, float] | None) -> None:
+    """A modal question over the whole window: the screen dimmed, the title, a line of detail, the buttons."""
+    arcade.draw_lrbt_rectangle_filled(0, width, 0, height, (0, 0, 0, 150))
+    box_w, box_h = min(width - 40, 560.0), 170.0
+    left, bottom = (width - box_w) / 2, (height - box_h) / 2
+    arcade.draw_lbwh_rectangle_filled(left, bottom, box_w, box_h, palette.PANEL)
+    arcade.draw_lbwh_rectangle_outline(left, bottom, box_w, box_h, palette.WARNING, 2)
+    fit_text(texts, "dialog.title", title, width / 2, bottom + box_h - 40, box_w - 24, palette.WARNING, 16, "center",
+             bold=True)
+    fit_text(texts, "dialog.detail", detail, width / 2, bottom + box_h - 72, box_w - 24, palette.TEXT, 12, "center")
+    draw_buttons(texts, options, hover, "dialog")
+
+
+def dialog_buttons(options: Sequence[tuple[str, str]], width: float, height: float) -> list[Button]:
+    """The buttons of a dialog laid out in a row at its foot."""
+    from client.buttons import row
+
+    box_w = min(width - 40, 560.0)
+    right = (width + box_w) / 2 - 16
+    return row(options, right, (height - 170.0) / 2 + 18, height=36, char_px=8.5)

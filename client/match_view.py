@@ -10,27 +10,47 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import arcade
 
-from client import aiming, buttons, hud_model, palette, placement, prompts
+from client import aiming, buttons, hud_model, palette, placement, prompts, tooltips
 from client.board_view import BodyPainter, draw_board
-from client.hud_view import BOTTOM_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.hud_view import (
+    BOTTOM_BAR,
+    Texts,
+    dialog_buttons,
+    draw_banner,
+    draw_buttons,
+    draw_dialog,
+    draw_hud,
+    draw_log,
+    draw_power_bar,
+    draw_tooltip,
+    fit_text,
+)
 from client.i18n import _
 from client.layout import MatchLayout, match_layout
 from client.move_list_view import MoveListPanel
 from client.placement_view import draw_zones
 from client.playback import poses_from_position
 from client.sound import Sounds
-from client.state import MatchState
+from client.state import OFFLINE, MatchState
 from client.transform import Transform, turned_for
 from shared import aim_cast
 from shared.match import legal_stones, settings_of
-from shared.model import Action, Position
+from shared.model import Action, Position, other
 
-RESIGN_SECONDS = 3.0  # a second Escape within this time leaves a running match (and resigns it)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A question that must be answered before something that cannot be undone (leaving resigns the match)."""
+
+    title: str
+    detail: str
+    options: tuple[tuple[str, str], ...]  # (label, command); the last one is the safe answer Escape gives
 
 
 class Link(Protocol):
@@ -51,8 +71,11 @@ class MatchView(arcade.View):
         """Show ``state``; ``link`` may be None for a still picture (screenshots); ``on_leave`` goes to the lobby."""
         super().__init__()
         self.on_leave = on_leave
+        self.on_help: Callable[[], None] | None = None  # opens the help screen (the navigator sets it)
         self.arrangement: placement.Arrangement | None = None
-        self._escape_at = -1e9
+        self.confirm: Confirm | None = None
+        self.confirm_buttons: list[buttons.Button] = []
+        self.corner_buttons: list[buttons.Button] = []
         self._panel_left = 0.0
         self.state = state
         self.link = link
@@ -157,6 +180,37 @@ class MatchView(arcade.View):
         log_right = self._panel_left if self.prompt_buttons else width
         if self.show_log:
             draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
+        self._draw_corner(laid)
+        self._draw_tooltip(tf, width, height)
+        if self.confirm is not None:
+            self.confirm_buttons = dialog_buttons(self.confirm.options, width, height)
+            draw_dialog(self.texts, self.confirm.title, self.confirm.detail, self.confirm_buttons, width, height,
+                        self.hover)
+        else:
+            self.confirm_buttons = []
+
+    def _draw_corner(self, laid: MatchLayout) -> None:
+        """Help and Leave at the board's top right corner (mouse players need a way out besides Escape)."""
+        options = [(_("Help"), "help")]
+        if self.on_leave is not None:
+            options.append((_("Leave"), "leave"))
+        self.corner_buttons = buttons.row(options, laid.board.right - 4, laid.board.top - 30, height=26, char_px=8)
+        draw_buttons(self.texts, self.corner_buttons, self.hover, "corner")
+
+    def _draw_tooltip(self, tf: Transform, width: float, height: float) -> None:
+        """The tooltip of the button or stone under the pointer (none while aiming or answering a dialog)."""
+        if self.hover is None or self.aim is not None or self.confirm is not None:
+            self.texts.draw("tooltip", "", 0, 0)
+            return
+        x, y = self.hover
+        hit = buttons.hit([*self.prompt_buttons, *self.corner_buttons], x, y)
+        text = tooltips.tip(hit.command) if hit is not None else ""
+        position = self.state.position
+        if hit is None and position is not None and self.layout().board.contains(x, y):
+            stone = aiming.stone_at(position, *tf.to_world(x, y), settings_of(position).stone_radius)
+            if stone is not None:
+                text = tooltips.stone_tip(stone.id, stone.role, self.state.team_label(stone.team), stone.flipped)
+        draw_tooltip(self.texts, text, x, y, width, height)
 
     def _draw_selectable(self, tf: Transform, radius: float, now: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""
@@ -270,15 +324,16 @@ class MatchView(arcade.View):
     def _prompt_panel(self, title: str, detail: str, left_s: float | None, seconds: float,
                       options: tuple[tuple[str, str], ...], width: float, now: float, ok: bool = True) -> None:
         """A panel at the bottom right: the title, a detail line or countdown bar, and the option buttons."""
-        panel_w = min(width - 28.0, max(420.0, width * 0.46))
+        panel_w = min(width - 28.0, max(500.0, width * 0.46))
         left, bottom, height = width - 14 - panel_w, 6.0, BOTTOM_BAR - 12
         self._panel_left = left
         arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, height, palette.PANEL)
         arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, height, palette.WARNING, 2)
         label = self.texts.get("prompt.title", title, left + 10, bottom + height - 22, palette.WARNING, 12, bold=True)
-        while label.content_width > panel_w - 20 and label.font_size > 8:
-            label.font_size -= 1
-        label.draw()
+        while label.content_width > panel_w - 20 and label.font_size > 9:
+            label.font_size -= 0.5
+        fit_text(self.texts, "prompt.title", title, left + 10, bottom + height - 22, panel_w - 20, palette.WARNING,
+                 label.font_size, bold=True)
         if left_s is not None:
             share = min(1.0, left_s / seconds) if seconds > 0 else 0.0
             bar_w = panel_w - 80
@@ -290,7 +345,7 @@ class MatchView(arcade.View):
         else:
             self.texts.draw("prompt.detail", detail, left + 10, bottom + height - 42,
                             palette.TEXT if ok else palette.WARNING, 10.5)
-        self.prompt_buttons = buttons.row(options, left + panel_w - 10, bottom + 8, height=30)
+        self.prompt_buttons = buttons.fit_row(options, left + 10, left + panel_w - 10, bottom + 8, height=30)
 
     # ----------------------------------------------------------------- input
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -298,7 +353,16 @@ class MatchView(arcade.View):
         self.hover = (x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """A prompt button, a stone to place, or the start of an aim on one of the coach's stones."""
+        """A dialog's answer, a corner button, a prompt button, a stone to place, or the start of an aim."""
+        if self.confirm is not None:
+            answer = buttons.hit(self.confirm_buttons, x, y)
+            if answer is not None:
+                self.answer(answer.command)
+            return
+        corner = buttons.hit(self.corner_buttons, x, y)
+        if corner is not None:
+            self.answer(corner.command)
+            return
         hit = buttons.hit(self.prompt_buttons, x, y)
         if hit is not None and self.state.seat is not None:
             self.command(hit.command)
@@ -369,8 +433,8 @@ class MatchView(arcade.View):
         self._send(flick)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Escape cancels an aim or an arrangement, else leaves (twice in a running match: that resigns it);
-        M mutes or unmutes the sound; Enter confirms an arrangement."""
+        """Escape cancels an aim or an arrangement, else asks to leave (a running match: leaving resigns it);
+        M mutes or unmutes the sound; Enter confirms an arrangement; L shows or hides the move list."""
         if symbol == arcade.key.ESCAPE:
             if self.aim is not None or self.arrangement is not None:
                 self.aim, self.arrangement = None, None
@@ -395,18 +459,35 @@ class MatchView(arcade.View):
         self.moves_panel.on_scroll(x, y, scroll_y)
 
     def _escape(self) -> None:
-        """Leave the room; a coach in a running match must press twice, since leaving resigns the match."""
-        if self.on_leave is None:
+        """Escape: close an open question, else leave — asking first in a running match, since leaving resigns it."""
+        if self.confirm is not None:
+            self.confirm = None
             return
+        self.answer("leave")
+
+    def running_for_me(self) -> bool:
+        """True while this client's coach plays a match that has begun and is not over (leaving would resign it)."""
         position = self.state.position
-        running = self.state.seat is not None and position is not None and position.result is None \
+        return self.state.seat is not None and position is not None and position.result is None \
             and not self.state.waiting_for_opponent()
-        now = self.clock()
-        if running and now - self._escape_at > RESIGN_SECONDS:
-            self._escape_at = now
-            self.state.note("Press Esc again to leave — leaving resigns the match", "error")
-            return
-        self.on_leave()
+
+    def answer(self, command: str) -> None:
+        """A corner button's or a dialog's command: help, leave (asked first in a running match), or stay."""
+        self.confirm = None if command in ("stay", "leave!") else self.confirm
+        if command == "help" and self.on_help is not None:
+            self.on_help()
+        elif command == "leave" and self.on_leave is not None:
+            if self.running_for_me():
+                seat = self.state.seat
+                assert seat is not None
+                winner = self.state.team_label(other(seat)).removesuffix(OFFLINE)
+                self.confirm = Confirm(_("Leave the match?"),
+                                       _("Leaving resigns it: {winner} wins.").format(winner=winner),
+                                       ((_("Resign and leave"), "leave!"), (_("Keep playing"), "stay")))
+            else:
+                self.on_leave()
+        elif command == "leave!" and self.on_leave is not None:
+            self.on_leave()
 
     def _send(self, action: Action) -> None:
         """Hand an action to the link (or say that this view cannot play)."""

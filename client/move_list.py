@@ -41,10 +41,20 @@ class MoveEntry:
     rulings: tuple[Ruling, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class DefaultApplied:
+    """A choice whose time ran out: the server applied its documented default ``action`` (A47)."""
+
+    action: object
+    team: str
+
+
 def action_words(action: object | None) -> str:
     """What a move was, in a few words: the flicked stone and its speed, a choice, or a clock event."""
     if action is None:
         return _("decided by the server (time ran out)")
+    if isinstance(action, DefaultApplied):
+        return _("time ran out, so by default: {what}").format(what=action_words(action.action))
     kind = getattr(action, "action", "")
     stone = getattr(action, "stone", "")
     if kind == "flick":
@@ -76,6 +86,20 @@ def team_of(action: object | None, fallback: str | None) -> str | None:
     """The team an action or clock event names, else ``fallback`` (the team the server decided for)."""
     team = getattr(action, "team", None)
     return team if isinstance(team, str) else fallback
+
+
+def timed_out(defaults: Mapping[str, object], team: str, action: object | None) -> DefaultApplied | None:
+    """The default the server applied for ``team`` when a move came without an action while ``team`` had a choice
+    open (its time ran out); None otherwise."""
+    default = defaults.get(team)
+    if action is not None or not isinstance(default, dict):
+        return None
+    from shared.notation import NotationError, action_from_json
+
+    try:
+        return DefaultApplied(action_from_json(default), team)
+    except (NotationError, ValueError, TypeError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)

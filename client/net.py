@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from client import move_list
+from client.i18n import _
 from client.identity import IdentityStore
 from client.state import OFFLINE, Clock, MatchState
 from shared.model import Action, other
@@ -298,8 +300,12 @@ class NetLink:
         elif isinstance(message, Snapshot):
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
+            default = move_list.timed_out(state.open_defaults, message.team, message.action)
+            if default is not None:  # a choice closed by its timeout: say what was chosen for the coach
+                state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
+                    team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
             state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
-                           team=message.team, action=message.action)
+                           team=message.team, action=default or message.action)
             if (state.queue[-1].version if state.queue else state.version) == message.version:
                 state.set_prompts(message.prompts, not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from client import decision_text, move_list
+from client.i18n import _
 from client.playback import Playback, Pose, poses_from_position
 from shared.model import Position, Role, Team
 from shared.outcome import Decision
@@ -102,6 +103,7 @@ class MatchState:
     against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
     grace: dict[str, Clock] = field(default_factory=dict)  # team: time an away coach has left to come back
     moves: list[move_list.MoveEntry] = field(default_factory=list)  # the match record, one entry per move shown
+    open_defaults: dict[str, object] = field(default_factory=dict)  # team: the default of its awaited choice
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:
@@ -136,6 +138,7 @@ class MatchState:
             for p in prompts
             if type(ms := p.get("ms_left")) is int
         }
+        self.open_defaults = {str(p.get("team")): p["default"] for p in prompts if isinstance(p.get("default"), dict)}
 
     def run_prompts(self, running: bool, now: float) -> None:
         """The clocks paused or resumed without a move: the prompts' countdowns freeze or go on from ``now``."""
@@ -209,6 +212,10 @@ class MatchState:
             self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move_number))
         del self.log[:-LOG_LIMIT]
         head = decision_text.headline(decisions, self.names)
+        choice = self.position.exclusion_choice if self.position is not None else None
+        if head is not None and choice is not None:  # the coach still chooses: tell the choice, not its default
+            head = _("{foul}: {team} chooses which stone is excluded (VIII.1a, XII.7)").format(
+                foul=head.split(":")[0], team=self.team_label(choice.team))
         if head is not None:
             self.banner, self.banner_until = head, now + BANNER_SECONDS
         cues = []
