@@ -43,7 +43,6 @@ from shared.match import legal_stones, settings_of
 from shared.model import Action, Position, other
 
 
-
 @dataclass(frozen=True, slots=True)
 class Confirm:
     """A question that must be answered before something that cannot be undone (leaving resigns the match)."""

@@ -42,7 +42,7 @@ TIPS: dict[str, str] = {
 
 def tip(command: str) -> str:
     """The tooltip of a button's command (``kind:stone`` commands share their kind's), or "" when it has none."""
-    kind, _sep, stone = command.partition(":")
+    kind, _sep, _stone = command.partition(":")
     text = TIPS.get(kind, "")
     return _(text) if text else ""
 

@@ -30,7 +30,7 @@ def window():
     win.close()
 
 
-@pytest.mark.parametrize("kind", sorted(prompts.TITLES) + [prompts.ARRANGE])
+@pytest.mark.parametrize("kind", [*sorted(prompts.TITLES), prompts.ARRANGE])
 def test_every_prompt_button_has_a_tooltip_that_names_its_rule(kind):
     """Each kind of choice (and the arrangement) explains itself with a rule id in brackets."""
     import re
