@@ -53,7 +53,12 @@ def open_window(title: str, screenshot: Path | None = None, size: tuple[int, int
     prepare(screenshot)
     import arcade
 
-    return arcade.Window(size[0], size[1], title, resizable=True, visible=screenshot is None)
+    from client.layout import MIN_HEIGHT, MIN_WIDTH
+
+    window = arcade.Window(max(size[0], MIN_WIDTH), max(size[1], MIN_HEIGHT), title, resizable=True,
+                           visible=screenshot is None)
+    window.set_minimum_size(MIN_WIDTH, MIN_HEIGHT)  # below it the HUD and the panels would overlap
+    return window
 
 
 def settle(window, ready: Callable[[], bool], seconds: float) -> bool:  # type: ignore[no-untyped-def]

@@ -130,7 +130,9 @@ def build(state: MatchState, now: float) -> Hud | None:
     position = state.position
     if position is None:
         return None
-    move_ms = state.move_clock.at(now) if state.move_clock is not None else None
+    # no move clock runs for a host whose opponent has not come yet (the match has not begun)
+    waiting = state.waiting_for_opponent()
+    move_ms = state.move_clock.at(now) if state.move_clock is not None and not waiting else None
 
     def panel(team: Team) -> TeamPanel:
         moving = position.to_move == team and position.result is None

@@ -9,11 +9,13 @@ private room to create, for which the navigator then starts the bot (``client.bo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from client import replay_library
+from client import replay_library, user_settings
+from client.i18n import LANGUAGES
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -33,6 +35,13 @@ from shared.rulesets import RULESETS, make_settings
 QUIT = "quit"
 REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
+NAME_LENGTH = 32  # the protocol's longest display name
+LEVEL_WORDS = {
+    "easy": ("easy", "A gentle start: the bot thinks little and misses often"),
+    "medium": ("medium", "A fair game for a club player"),
+    "hard": ("hard", "The bot at full strength: it rarely misses"),
+}
+LEVELS = ("easy", "medium", "hard")
 RULESET_BLURBS = {
     "standard": "Three 6-minute periods; a draw stands",
     "ko": "Knock-out: sudden-death overtime, then a shoot-out of 3",
@@ -40,8 +49,9 @@ RULESET_BLURBS = {
     "strict": "The printed rules: no move clock, no 2.5-D effects",
     "quick": "One 5-minute period — a quick game",
 }
-PERIOD_MINUTES = (None, 1, 2, 3, 6, 10)  # None: the ruleset's own length
-MOVE_CLOCK_SECONDS = (None, 15, 30, 60, 0)  # None: the ruleset's own; 0: no move clock
+PERIOD_MINUTES = (1, 2, 3, 5, 6, 10)  # the lengths offered besides the ruleset's own
+MOVE_CLOCK_SECONDS = (0, 15, 30, 60)  # 0: no move clock
+VOLUMES = tuple(v / 10 for v in range(11))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +59,12 @@ class PlayBot:
     """Create this private room and start the bot in it once the server seats us (not a protocol message)."""
 
     create: CreateRoom = field(default_factory=lambda: CreateRoom("quick", {}, True))
+    level: str = "medium"  # the bot's strength (shared.ai.LEVELS)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHelp:
+    """Show the "How to play" screen (not a protocol message)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +83,12 @@ class Item:
     kind: str = "button"
     hint: str = ""
     enabled: bool = True
+
+
+def _step(options: list[int | None], current: int | None, step: int) -> int | None:
+    """The option ``step`` places from ``current`` in ``options``, stopping at the ends (arrows go in order)."""
+    index = options.index(current) if current in options else options.index(None)
+    return options[max(0, min(len(options) - 1, index + step))]
 
 
 def _minutes(ms: int) -> str:
@@ -111,6 +133,12 @@ class LobbyModel:
         self.status = "Starting the practice server…" if practice else "Connecting…"
         self.error = ""
         self.replays: list[replay_library.ReplayFile] = []
+        self.level = "medium"  # the bot's strength for "Play the bot"
+        self.quick_ruleset: str | None = None  # None: any ruleset
+        self.pending: str | None = None  # the request sent and not yet answered: a second click does nothing
+        self.user = user_settings.UserSettings()
+        self.on_settings: Callable[[user_settings.UserSettings], None] | None = None  # applies and keeps them
+        self.first_start = False  # show the first-start hint (until How to play was opened)
         self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
 
     # ----------------------------------------------------------------- what to show
@@ -123,7 +151,9 @@ class LobbyModel:
             "join": "Join a room by its code",
             "rooms": "Rooms on this server",
             "waiting": "Quick match",
+            "quick": "Quick match",
             "replays": "My replays",
+            "settings": "Settings",
         }[self.screen]
 
     def status_line(self) -> str:
@@ -131,13 +161,35 @@ class LobbyModel:
         return "  ·  ".join(part for part in (self.origin, self.status) if part)
 
     def settings(self) -> dict[str, Any]:
-        """The setting overrides of the room to create."""
+        """The setting overrides of the room to create (none where the choice is the ruleset's own)."""
+        defaults = make_settings(self.ruleset)
         chosen: dict[str, Any] = {}
-        if self.period is not None:
+        if self.period is not None and self.period * 60_000 != defaults.period_ms:
             chosen["period_ms"] = self.period * 60_000
-        if self.move_clock is not None:
+        if self.move_clock is not None and self.move_clock * 1000 != defaults.move_clock_ms:
             chosen["move_clock_ms"] = self.move_clock * 1000
         return chosen
+
+    def period_choices(self) -> list[int | None]:
+        """The period lengths in order of minutes, the ruleset's own (None) in its place among them."""
+        own = make_settings(self.ruleset).period_ms / 60_000
+        return sorted([None, *[m for m in PERIOD_MINUTES if m != own]],
+                      key=lambda m: own if m is None else m)
+
+    def clock_choices(self) -> list[int | None]:
+        """The move clocks in order of seconds (off first), the ruleset's own (None) in its place among them."""
+        own = make_settings(self.ruleset).move_clock_ms / 1000
+        return sorted([None, *[c for c in MOVE_CLOCK_SECONDS if c != own]],
+                      key=lambda c: own if c is None else c)
+
+    def period_words(self) -> str:
+        """The chosen length of play in words: "One 5-minute period", "Three 2-minute periods"."""
+        defaults = make_settings(self.ruleset)
+        minutes = defaults.period_ms / 60_000 if self.period is None else self.period
+        count = {1: "One", 2: "Two", 3: "Three"}.get(defaults.periods, str(defaults.periods))
+        plural = "period" if defaults.periods == 1 else "periods"
+        extra = " plus overtime" if defaults.overtime_ms else ""
+        return f"{count} {minutes:g}-minute {plural}{extra}"
 
     def items(self) -> list[Item]:
         """The lines of the current screen, top to bottom."""
@@ -145,39 +197,58 @@ class LobbyModel:
         if self.screen == "menu":
             bot = Item("Play the bot", "screen:bot", hint="A private match against the computer; pick the rules")
             replays = Item("My replays", "screen:replays", hint="Watch the matches you saved")
+            learn = Item("How to play", "help", hint="Aiming, turns, the main rules and the keys (F1)")
+            tune = Item("Settings", "screen:settings", hint="Your name, sound, full screen, aiming guide, language")
             if self.practice:
-                return [bot, replays, Item("Quit", QUIT)]
+                return [bot, replays, learn, tune, Item("Quit", QUIT)]
             return [
-                Item("Quick match", "quick", hint="Play the next coach who is looking for a game", enabled=online),
+                Item("Quick match", "screen:quick", hint="Play the next coach who is looking for a game",
+                     enabled=online),
                 bot,
                 Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
                 Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
                 Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
                 replays,
+                learn,
+                tune,
                 Item("Quit", QUIT),
             ]
+        if self.screen == "quick":
+            ruleset = "any" if self.quick_ruleset is None else self.quick_ruleset
+            blurb = "Whichever rules the next coach wants" if self.quick_ruleset is None else \
+                RULESET_BLURBS[self.quick_ruleset]
+            return [Item(f"Ruleset: {ruleset}", "cycle:quick_ruleset", "choice", blurb),
+                    Item("Find an opponent", "quick", hint="Wait in the queue for the next coach",
+                         enabled=online and self.pending is None),
+                    Item("Back", "back")]
+        if self.screen == "settings":
+            return self._settings_items()
         if self.screen in ("create", "bot"):
             defaults = make_settings(self.ruleset)
             period = _minutes(defaults.period_ms) + " (ruleset)" if self.period is None else f"{self.period} min"
-            clock = "ruleset" if self.move_clock is None else "off" if self.move_clock == 0 else f"{self.move_clock} s"
+            clock = "off" if self.move_clock == 0 else f"{self.move_clock} s"
             if self.move_clock is None:
-                clock = "off" if defaults.move_clock_ms == 0 else f"{defaults.move_clock_ms // 1000} s (ruleset)"
+                clock = "off (ruleset)" if defaults.move_clock_ms == 0 else \
+                    f"{defaults.move_clock_ms // 1000} s (ruleset)"
             found = [
                 Item(f"Ruleset: {self.ruleset}", "cycle:ruleset", "choice", RULESET_BLURBS[self.ruleset]),
-                Item(f"Period length: {period}", "cycle:period", "choice", f"{defaults.periods} period(s)"),
+                Item(f"Period length: {period}", "cycle:period", "choice", self.period_words()),
                 Item(f"Move clock: {clock}", "cycle:clock", "choice", "Time for each move (A35)"),
             ]
+            ready = online and self.pending is None
             if self.screen == "bot":
-                found.append(Item("Start the match", "bot", hint="The bot joins your private room", enabled=online))
+                found.append(Item(f"Bot: {LEVEL_WORDS[self.level][0]}", "cycle:level", "choice",
+                                  LEVEL_WORDS[self.level][1]))
+                found.append(Item("Start the match", "bot", hint="The bot joins your private room", enabled=ready))
             else:
                 found.append(Item(f"Room: {'private' if self.private else 'public'}", "cycle:private", "choice",
                                   "Private rooms are not listed; join by code"))
-                found.append(Item("Create the room", "create", enabled=online))
+                found.append(Item("Create the room", "create", enabled=ready))
             found.append(Item("Back", "back"))
             return found
         if self.screen == "join":
             return [Item(f"Code: {self.code}_", "input", "input", "Type the code, then Enter"),
-                    Item("Join", "join", enabled=online and bool(self.code)),
+                    Item("Join", "join", enabled=online and bool(self.code) and self.pending is None),
                     Item("Back", "back")]
         if self.screen == "rooms":
             found = [Item(room_line(room), f"join:{room.code}", "room", "Click to take the free seat")
@@ -228,10 +299,18 @@ class LobbyModel:
             return self.activate("cancel" if self.screen == "waiting" else "back")
         elif name == "backspace" and self.screen == "join":
             self.code = self.code[:-1]
+        elif name == "backspace" and self.screen == "settings" and item is not None and item.kind == "input":
+            self._set(name=self.user.name[:-1])
         return None
 
     def type_text(self, text: str) -> None:
-        """Typed characters: letters and digits go into the room code on the join screen."""
+        """Typed characters: letters and digits go into the room code on the join screen, printable characters
+        into the name on the settings screen."""
+        item = self.focused()
+        if self.screen == "settings" and item is not None and item.kind == "input":
+            name = self.user.name + "".join(c for c in text if c.isprintable())
+            self._set(name=name[:NAME_LENGTH])
+            return
         if self.screen != "join":
             return
         for char in text.upper():
@@ -241,7 +320,7 @@ class LobbyModel:
     def activate(self, command: str) -> object | None:
         """Carry out a command; returns the request to send to the server, ``QUIT`` or None."""
         self.error = ""
-        verb, _, arg = command.partition(":")
+        verb, _sep, arg = command.partition(":")
         if verb == "screen":
             self._go(arg)
             if arg == "replays":
@@ -255,22 +334,31 @@ class LobbyModel:
         if verb == "cycle":
             self._cycle(arg, 1)
             return None
+        if verb in ("quick", "create", "bot", "join") and self.pending is not None:
+            return None  # the first click already acted: wait for the server's answer
+        if verb == "help":
+            self.first_start = False
+            return OpenHelp()
         if verb == "quick":
             self._go("waiting")
-            return QuickMatch(None)
+            return QuickMatch(self.quick_ruleset)
         if verb == "cancel":
             self._go("menu")
             return CancelQuickMatch()
         if verb == "create":
+            self.pending = "create"
             return CreateRoom(self.ruleset, self.settings(), self.private)
         if verb == "bot":
-            return PlayBot(CreateRoom(self.ruleset, self.settings(), True))
+            self.pending = "bot"
+            return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
         if verb == "join":
             if arg:
+                self.pending = "join"
                 return JoinRoom(arg)
             if not self.code:
                 self.error = "Type the room code first"
                 return None
+            self.pending = "join"
             return JoinRoom(self.code)
         if verb == "watch":
             return Watch(arg)
@@ -286,18 +374,63 @@ class LobbyModel:
         """Show another screen with the keyboard on its first item."""
         self.screen, self.focus = screen, 0
 
+    def answered(self) -> None:
+        """The server answered the pending request (joined, refused, or the connection changed): buttons act again."""
+        self.pending = None
+
+    def back_from_match(self) -> None:
+        """Back in the menu after a match: no stale error or pending request follows the coach."""
+        self.screen, self.focus, self.error, self.pending = "menu", 0, "", None
+
+    # ----------------------------------------------------------------- settings
+    def _settings_items(self) -> list[Item]:
+        """The settings screen: name, volumes, sound, full screen, aiming guide, language."""
+        u = self.user
+        language = LANGUAGES.get(u.language, "System")
+        return [
+            Item(f"Name: {u.name}_", "input", "input", "Type your name; every server you join sees it"),
+            Item(f"Volume: {round(u.volume * 100)} %", "cycle:volume", "choice", "Every sound"),
+            Item(f"Effects: {round(u.effects * 100)} %", "cycle:effects", "choice",
+                 "Flicks and knocks, part of the volume"),
+            Item(f"Sound: {'off' if u.muted else 'on'}", "cycle:muted", "choice", "M mutes in a match too"),
+            Item(f"Full screen: {'on' if u.fullscreen else 'off'}", "cycle:fullscreen", "choice", "F11 anywhere"),
+            Item(f"Aiming guide: {'on' if u.aim_guide else 'off'}", "cycle:aim_guide", "choice",
+                 "Shows the first body your stone meets (never in the strict ruleset)"),
+            Item(f"Language: {language}", "cycle:language", "choice", "System follows your computer's language"),
+            Item("Back", "back"),
+        ]
+
+    def _set(self, **changes: Any) -> None:
+        """Change the settings and hand them on to be applied and kept."""
+        self.user = self.user.changed(**changes)
+        if self.on_settings is not None:
+            self.on_settings(self.user)
+
     def _cycle(self, what: str, step: int) -> None:
         """Step a choice of the create screen."""
         if what == "ruleset":
             self.ruleset_chosen = True
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
         elif what == "period":
-            self.period = PERIOD_MINUTES[(PERIOD_MINUTES.index(self.period) + step) % len(PERIOD_MINUTES)]
+            self.period = _step(self.period_choices(), self.period, step)
         elif what == "clock":
-            index = MOVE_CLOCK_SECONDS.index(self.move_clock)
-            self.move_clock = MOVE_CLOCK_SECONDS[(index + step) % len(MOVE_CLOCK_SECONDS)]
+            self.move_clock = _step(self.clock_choices(), self.move_clock, step)
         elif what == "private":
             self.private = not self.private
+        elif what == "level":
+            self.level = LEVELS[max(0, min(len(LEVELS) - 1, LEVELS.index(self.level) + step))]
+        elif what == "quick_ruleset":
+            options: list[str | None] = [None, *RULESETS]
+            self.quick_ruleset = options[(options.index(self.quick_ruleset) + step) % len(options)]
+        elif what in ("volume", "effects"):
+            now = getattr(self.user, what)
+            index = min(range(len(VOLUMES)), key=lambda i: abs(VOLUMES[i] - now))
+            self._set(**{what: VOLUMES[max(0, min(len(VOLUMES) - 1, index + step))]})
+        elif what in ("muted", "fullscreen", "aim_guide"):
+            self._set(**{what: not getattr(self.user, what)})
+        elif what == "language":
+            codes = ["", *LANGUAGES]
+            self._set(language=codes[(codes.index(self.user.language) + step) % len(codes)])
 
     # ----------------------------------------------------------------- server news
     def apply(self, message: object) -> None:
@@ -309,7 +442,7 @@ class LobbyModel:
         elif kind == "up":
             self.connected = True
         elif kind in ("down", "failed"):
-            self.connected = False
+            self.connected, self.pending = False, None
             detail = getattr(message, "detail", "")
             self.status = "Connection lost — reconnecting…" if kind == "down" else f"Cannot connect: {detail}"
         elif isinstance(message, RoomList):
@@ -322,6 +455,7 @@ class LobbyModel:
             if not message.queued and self.screen == "waiting":
                 self._go("menu")
         elif isinstance(message, Error):
+            self.pending = None
             self.error = message.message
             if self.screen == "waiting" and message.ref == "QuickMatch":
                 self._go("menu")

@@ -15,6 +15,7 @@ import arcade
 
 from client import buttons, palette
 from client.board_view import draw_board
+from client.help_view import global_key
 from client.hud_view import Texts
 from client.lobby_model import Item, LobbyModel
 from client.transform import Transform
@@ -154,6 +155,8 @@ class LobbyView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Arrows, Enter, Escape, Backspace."""
+        if global_key(self.window, symbol, modifiers):
+            return
         name = KEYS.get(symbol)
         if name is not None:
             self._send(self.model.key(name))

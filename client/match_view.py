@@ -17,6 +17,7 @@ import arcade
 
 from client import aiming, buttons, hud_model, palette, placement, prompts, tooltips
 from client.board_view import BodyPainter, draw_board
+from client.help_view import global_key
 from client.hud_view import (
     BOTTOM_BAR,
     Texts,
@@ -119,8 +120,8 @@ class MatchView(arcade.View):
     def choices(self, now: float) -> tuple[prompts.Choice, ...]:
         """The coach's pending choices, recomputed when the position changes (their countdown starts then)."""
         position = self.state.position
-        if position is None or self.state.locked(now):
-            return ()
+        if position is None or self.state.locked(now) or self.state.waiting_for_opponent():
+            return ()  # nothing to choose before the opponent has come
         key = (id(position), self.state.version, id(self.state.prompt_clocks))
         if key != self._choices_for:
             self._choices_for = key
@@ -133,6 +134,8 @@ class MatchView(arcade.View):
         now = self.clock()
         if self.link is not None:
             self.link.poll(self.state, now)
+        for knock in self.state.due_knocks(now):
+            self.sounds.knock(knock.kind, knock.loudness)
         for cue in self.state.update(now):
             self.sounds.play(cue)
         if self.state.locked(now):
@@ -433,7 +436,10 @@ class MatchView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Escape cancels an aim or an arrangement, else asks to leave (a running match: leaving resigns it);
-        M mutes or unmutes the sound; Enter confirms an arrangement; L shows or hides the move list."""
+        M mutes or unmutes the sound; Enter confirms an arrangement; L shows or hides the move list; F1 or ? help,
+        F11 full screen."""
+        if global_key(self.window, symbol, modifiers):
+            return
         if symbol == arcade.key.ESCAPE:
             if self.aim is not None or self.arrangement is not None:
                 self.aim, self.arrangement = None, None

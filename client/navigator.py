@@ -18,8 +18,10 @@ from pathlib import Path
 
 import arcade
 
+from client import i18n, user_settings
 from client.bot_process import BotProcess
-from client.lobby_model import QUIT, LobbyModel, OpenReplay, PlayBot
+from client.help_view import open_help
+from client.lobby_model import QUIT, LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
 from client.net import NetLink
@@ -35,9 +37,15 @@ class Navigator:
     """Owns the match state and the lobby model and shows the right view in ``window``."""
 
     def __init__(self, window: arcade.Window, link: NetLink, lobby: LobbyModel, sounds: Sounds,
-                 bot: BotProcess | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        """Navigate ``window`` for ``link``; ``bot`` is the bot process "Play the bot" starts and stops."""
+                 bot: BotProcess | None = None, clock: Callable[[], float] = time.monotonic,
+                 user: user_settings.UserSettings | None = None, keep: bool = False) -> None:
+        """Navigate ``window`` for ``link``; ``bot`` is the bot process "Play the bot" starts and stops; ``user``
+        the player's settings (written to the config directory on every change when ``keep``)."""
         self.window = window
+        self.user = user or user_settings.UserSettings()
+        self.keep = keep
+        lobby.user, lobby.on_settings = self.user, self.apply_settings
+        lobby.first_start = not self.user.intro_seen
         self.link = link
         self.lobby = lobby
         self.sounds = sounds
@@ -57,6 +65,8 @@ class Navigator:
         now = self.clock() if now is None else now
         for message in self.link.client.drain():
             self.link.apply(self.state, message, now)
+            if isinstance(message, RoomJoined):
+                self.lobby.answered()
             if isinstance(message, Welcome) and self.first_request is not None:
                 self.link.request(self.first_request)
                 self.first_request = None
@@ -79,7 +89,8 @@ class Navigator:
             return
         if isinstance(message, RoomJoined) and message.seat != "spectator":
             self.bot_wanted, self.bot_game = None, wanted
-            self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings)
+            self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings,
+                           wanted.level)
             self.state.against_bot = True
             self.state.note("The bot is on its way to your room")
         elif isinstance(message, Error) and message.ref == "CreateRoom":
@@ -108,9 +119,13 @@ class Navigator:
         self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
     def show_match(self) -> None:
-        """The match view for the joined room."""
+        """The match view for the joined room (a first match marks the first-start hint as seen)."""
         self.screen = "match"
-        self.window.show_view(MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave))
+        view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave)
+        view.aim_guide = self.user.aim_guide
+        view.on_help = lambda: open_help(self.window, "play")
+        self._seen_intro()
+        self.window.show_view(view)
 
     def show_results(self) -> None:
         """The results of the match that just ended (the bot, its match over, is stopped)."""
@@ -153,6 +168,9 @@ class Navigator:
             self.window.close()
         elif isinstance(request, OpenReplay):
             self.show_replay(request.path)
+        elif isinstance(request, OpenHelp):
+            self._seen_intro()
+            open_help(self.window, "play")
         elif isinstance(request, PlayBot):
             if self.link.request(request.create):
                 self.bot_wanted = request
@@ -181,5 +199,28 @@ class Navigator:
             self.bot.stop()
         self.link.request(Leave())
         self.link.leave_room(self.state)
-        self.lobby.screen, self.lobby.focus = "menu", 0
+        self.lobby.back_from_match()
         self.show_lobby()
+
+    # ----------------------------------------------------------------- settings
+    def apply_settings(self, user: user_settings.UserSettings) -> None:
+        """Apply changed settings at once — sound, full screen, language, the aiming guide — and keep them."""
+        self.user = self.lobby.user = user
+        self.sounds.configure(user.volume, user.effects, user.muted)
+        if bool(self.window.fullscreen) != user.fullscreen:
+            self.window.set_fullscreen(user.fullscreen)
+        if user.language != i18n.language() or not user.language:
+            i18n.set_language(user.language or None)
+        if isinstance(self.window.current_view, MatchView):
+            self.window.current_view.aim_guide = user.aim_guide
+        if self.keep:
+            try:
+                user_settings.save(user)
+            except OSError as exc:
+                self.lobby.error = f"Settings not saved: {exc}"
+
+    def _seen_intro(self) -> None:
+        """The first-start hint has done its job."""
+        self.lobby.first_start = False
+        if not self.user.intro_seen:
+            self.apply_settings(self.user.changed(intro_seen=True))

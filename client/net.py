@@ -381,11 +381,20 @@ class NetLink:
         state.grace.clear()
         for team in ("home", "away"):
             info = getattr(seats, team)
+            before = state.names.get(team)
             if info is None:
                 free.append(team)
                 state.names.pop(team, None)
+                if before is not None and state.position is not None:
+                    state.note(_("{name} left the match").format(name=before.removesuffix(OFFLINE)))
             else:
                 state.names[team] = info.name + ("" if info.connected else OFFLINE)
+                if before is None and state.position is not None and team != state.seat:
+                    state.note(_("{name} joined as {team}").format(name=info.name, team=team))
+                elif before is not None and before.endswith(OFFLINE) and info.connected:
+                    state.note(_("{name} is back").format(name=info.name))
+                elif before is not None and not before.endswith(OFFLINE) and not info.connected:
+                    state.note(_("{name} lost the connection").format(name=info.name), "error")
                 if not info.connected and info.grace_ms is not None:
                     state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)

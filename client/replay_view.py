@@ -15,6 +15,7 @@ from collections.abc import Callable
 import arcade
 
 from client import buttons, palette
+from client.help_view import global_key
 from client.hud_view import draw_buttons
 from client.i18n import _
 from client.match_view import MatchView
@@ -148,6 +149,8 @@ class ReplayView(MatchView):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Step through the replay, play or pause, change the speed, or close it."""
+        if global_key(self.window, symbol, modifiers):
+            return
         keys = {arcade.key.SPACE: "toggle", arcade.key.RIGHT: "next", arcade.key.LEFT: "back",
                 arcade.key.HOME: "start", arcade.key.END: "end"}
         if symbol in keys:

@@ -15,6 +15,7 @@ import arcade
 
 from client import buttons, palette, results_model
 from client.board_view import BodyPainter, draw_board
+from client.help_view import global_key
 from client.hud_view import Texts
 from client.lobby_view import draw_menu_button
 from client.state import MatchState
@@ -120,6 +121,8 @@ class ResultsView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """R asks for (or accepts) the rematch; S saves the replay; Escape goes back to the lobby."""
+        if global_key(self.window, symbol, modifiers):
+            return
         commands = {c for _, c in self.results().options}
         if symbol == arcade.key.R and "rematch" in commands:
             self.choose("rematch")

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from client import decision_text, move_list
+from client import decision_text, knocks, move_list
 from client.i18n import _
 from client.playback import Playback, Pose, poses_from_position
 from shared.model import Position, Role, Team
@@ -104,6 +104,7 @@ class MatchState:
     grace: dict[str, Clock] = field(default_factory=dict)  # team: time an away coach has left to come back
     moves: list[move_list.MoveEntry] = field(default_factory=list)  # the match record, one entry per move shown
     open_defaults: dict[str, object] = field(default_factory=dict)  # team: the default of its awaited choice
+    pending_knocks: list[knocks.Knock] = field(default_factory=list)  # the sounds of the move playing, unheard
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:
@@ -192,6 +193,12 @@ class MatchState:
             base = poses_from_position(self.position, self.angles) if self.position is not None else {}
             self.playback = Playback(head.record, self.playback_speed, base)
             self.playback_started = now
+            if self.position is not None:
+                from shared.match import settings_of
+
+                flicked = getattr(head.action, "stone", None) if getattr(head.action, "action", "") == "flick" \
+                    else None
+                self.pending_knocks = knocks.knocks(head.record, settings_of(self.position), flicked)
 
     def _finish(self, move: PendingMove, now: float) -> list[str]:
         """Adopt a played-back move's position, enter it in the match record, write its decisions to the log, raise
@@ -224,6 +231,16 @@ class MatchState:
         if decision_text.is_siren(decisions):
             cues.append("siren")
         return cues
+
+    def due_knocks(self, now: float) -> list[knocks.Knock]:
+        """The knocks of the playing move whose moment has come by ``now`` (each is given once)."""
+        if self.playback is None:
+            self.pending_knocks.clear()
+            return []
+        elapsed = (now - self.playback_started) * self.playback_speed
+        due = [k for k in self.pending_knocks if k.time <= elapsed]
+        self.pending_knocks = [k for k in self.pending_knocks if k.time > elapsed]
+        return due
 
     # ----------------------------------------------------------------- what to draw
     def poses(self, now: float) -> dict[str, Pose]:

@@ -19,7 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick, random_policy
+from shared.ai import (
+    DEFAULT_BUDGET,
+    LEVELS,
+    answer_prompt,
+    choose_action,
+    choose_action_at,
+    random_flick,
+    random_policy,
+)
 from shared.draws import Stream
 from shared.model import Action, Position
 from shared.protocol import (
@@ -65,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--private", action="store_true", help="make the created room private")
     parser.add_argument("--random", action="store_true", help="play random flicks (the baseline)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
+    parser.add_argument("--level", choices=tuple(LEVELS), help="play at this strength (replaces --budget)")
     parser.add_argument("--name", default="bot", help="display name")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
 
@@ -81,6 +90,7 @@ class BotOptions:
     random: bool = False
     budget: int = DEFAULT_BUDGET
     name: str = "bot"
+    level: str | None = None  # shared.ai.LEVELS: easy, medium or hard
 
 
 @dataclass
@@ -208,9 +218,11 @@ async def _decide(state: _State, options: BotOptions) -> Action | None:
         answer = answer_prompt(position, team)  # type: ignore[arg-type]
         if answer is not None or position.to_move != team:
             return answer
-        return random_flick(position, team, Stream(position.seed, "retry", position.move_number, state.refusals))  # type: ignore[arg-type]
+        return random_flick(position, team, Stream(position.seed, "retry", position.move_number, state.refusals))
     if options.random:
         return random_policy(position, team)  # type: ignore[arg-type]
+    if options.level is not None:
+        return await asyncio.to_thread(choose_action_at, position, team, LEVELS[options.level])  # type: ignore[arg-type]
     return await asyncio.to_thread(choose_action, position, team, options.budget)  # type: ignore[arg-type]
 
 
@@ -222,7 +234,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 2
     mode = "create" if args.create else "room" if args.room else "quick"
-    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name)
+    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name,
+                         args.level)
 
     def announce(code: str) -> None:
         """Tell the operator the room code, so a second bot can join it."""
