@@ -19,15 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.ai import (
-    DEFAULT_BUDGET,
-    LEVELS,
-    answer_prompt,
-    choose_action,
-    choose_action_at,
-    random_flick,
-    random_policy,
-)
+from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick, random_policy
+from shared.ai import LEVELS, choose_action_at
 from shared.draws import Stream
 from shared.model import Action, Position
 from shared.protocol import (
@@ -218,7 +211,7 @@ async def _decide(state: _State, options: BotOptions) -> Action | None:
         answer = answer_prompt(position, team)  # type: ignore[arg-type]
         if answer is not None or position.to_move != team:
             return answer
-        return random_flick(position, team, Stream(position.seed, "retry", position.move_number, state.refusals))
+        return random_flick(position, team, Stream(position.seed, "retry", position.move_number, state.refusals))  # type: ignore[arg-type]
     if options.random:
         return random_policy(position, team)  # type: ignore[arg-type]
     if options.level is not None:
