@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared import ai
 from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick, random_policy
-from shared.ai import LEVELS, choose_action_at
 from shared.draws import Stream
 from shared.model import Action, Position
 from shared.protocol import (
@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--private", action="store_true", help="make the created room private")
     parser.add_argument("--random", action="store_true", help="play random flicks (the baseline)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
-    parser.add_argument("--level", choices=tuple(LEVELS), help="play at this strength (replaces --budget)")
+    parser.add_argument("--level", choices=tuple(ai.LEVELS), help="play at this strength (replaces --budget)")
     parser.add_argument("--name", default="bot", help="display name")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
 
@@ -215,7 +215,7 @@ async def _decide(state: _State, options: BotOptions) -> Action | None:
     if options.random:
         return random_policy(position, team)  # type: ignore[arg-type]
     if options.level is not None:
-        return await asyncio.to_thread(choose_action_at, position, team, LEVELS[options.level])  # type: ignore[arg-type]
+        return await asyncio.to_thread(ai.choose_action_at, position, team, ai.LEVELS[options.level])  # type: ignore[arg-type]
     return await asyncio.to_thread(choose_action, position, team, options.budget)  # type: ignore[arg-type]
 
 
