@@ -168,21 +168,24 @@ class MatchView(arcade.View):
         self._draw_selectable(tf, stone_r, now)
         if self.aim is not None and settings is not None and aimed and position is not None:
             self._draw_aim(tf, position, stone_r)
-        if laid.side is not None:
+        if laid.side is not None and laid.side_docked:
             self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         hud = hud_model.build(self.state, now)
         if hud is not None:
             draw_hud(self.texts, hud, width, height, self.left_team())
         banner = self.state.banner_at(now)
+        free_right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
         if banner:
-            draw_banner(self.texts, banner, laid.board.left + laid.board.width / 2, laid.board.top - 44,
-                        laid.board.width)
+            draw_banner(self.texts, banner, (laid.board.left + free_right) / 2, laid.board.top - 66,
+                        free_right - laid.board.left)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
         self._draw_prompts(now, width)
         log_right = self._panel_left if self.prompt_buttons else width
         if self.show_log:
             draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
         self._draw_corner(laid)
+        if laid.side is not None and not laid.side_docked:  # opened over the board: on top of it
+            self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         self._draw_tooltip(tf, width, height)
         if self.confirm is not None:
             self.confirm_buttons = dialog_buttons(self.confirm.options, width, height)
@@ -196,7 +199,8 @@ class MatchView(arcade.View):
         options = [(_("Help"), "help")]
         if self.on_leave is not None:
             options.append((_("Leave"), "leave"))
-        self.corner_buttons = buttons.row(options, laid.board.right - 4, laid.board.top - 30, height=26, char_px=8)
+        right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
+        self.corner_buttons = buttons.row(options, right - 4, laid.board.top - 30, height=26, char_px=8)
         draw_buttons(self.texts, self.corner_buttons, self.hover, "corner")
 
     def _draw_tooltip(self, tf: Transform, width: float, height: float) -> None:
