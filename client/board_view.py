@@ -23,9 +23,83 @@ from shared.model import PUCK_ID, Role, team_of_id
 PUCK_HALO = (255, 255, 255, 150)
 
 
-def _rect(tf: Transform, x0: float, x1: float, y0: float, y1: float, color: palette.Colour) -> None:
+class Pen:
+    """Draws the board's shapes at once (arcade's immediate calls); ``ShapePen`` records the same shapes instead."""
+
+    def rect(self, left: float, right: float, bottom: float, top: float, color: palette.Colour) -> None:
+        """A filled screen rectangle."""
+        arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, color)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, color: palette.Colour, width: float) -> None:
+        """A line ``width`` pixels wide."""
+        arcade.draw_line(x1, y1, x2, y2, color, width)
+
+    def polygon(self, points: list[tuple[float, float]], color: palette.Colour) -> None:
+        """A filled polygon."""
+        arcade.draw_polygon_filled(points, color)
+
+    def disc(self, x: float, y: float, radius: float, color: palette.Colour) -> None:
+        """A filled circle."""
+        arcade.draw_circle_filled(x, y, radius, color)
+
+    def ring(self, x: float, y: float, radius: float, color: palette.Colour, width: float, segments: int = 64) -> None:
+        """A circle's outline."""
+        arcade.draw_circle_outline(x, y, radius, color, width, num_segments=segments)
+
+    def polyline(self, points: list[tuple[float, float]], color: palette.Colour, width: float) -> None:
+        """Connected line segments."""
+        arcade.draw_line_strip(points, color, width)
+
+
+def rgba(color: palette.Colour) -> tuple[int, int, int, int]:
+    """A colour with its alpha (opaque when it has none)."""
+    return (color[0], color[1], color[2], color[3] if len(color) == 4 else 255)
+
+
+class ShapePen(Pen):
+    """Records the board's shapes into one ``ShapeElementList``, drawn with a single call each frame.
+
+    Why: the board never changes while the window keeps its size, but drawing it shape by shape (and
+    triangulating its rounded outline in Python) cost about 40 ms a frame under software rendering."""
+
+    def __init__(self) -> None:
+        """An empty list of shapes."""
+        from arcade import shape_list
+
+        self._shapes = shape_list
+        self.shapes: shape_list.ShapeElementList[shape_list.Shape] = shape_list.ShapeElementList()
+
+    def rect(self, left: float, right: float, bottom: float, top: float, color: palette.Colour) -> None:
+        """A filled screen rectangle."""
+        self.shapes.append(self._shapes.create_rectangle_filled((left + right) / 2, (bottom + top) / 2, right - left,
+                                                                top - bottom, rgba(color)))
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, color: palette.Colour, width: float) -> None:
+        """A line ``width`` pixels wide."""
+        self.shapes.append(self._shapes.create_line(x1, y1, x2, y2, rgba(color), width))
+
+    def polygon(self, points: list[tuple[float, float]], color: palette.Colour) -> None:
+        """A filled polygon (triangulated once, here)."""
+        self.shapes.append(self._shapes.create_polygon(points, rgba(color)))
+
+    def disc(self, x: float, y: float, radius: float, color: palette.Colour) -> None:
+        """A filled circle."""
+        self.shapes.append(self._shapes.create_ellipse_filled(x, y, 2 * radius, 2 * radius, rgba(color),
+                                                              num_segments=48))
+
+    def ring(self, x: float, y: float, radius: float, color: palette.Colour, width: float, segments: int = 64) -> None:
+        """A circle's outline."""
+        self.shapes.append(self._shapes.create_ellipse_outline(x, y, 2 * radius, 2 * radius, rgba(color), width,
+                                                               num_segments=segments))
+
+    def polyline(self, points: list[tuple[float, float]], color: palette.Colour, width: float) -> None:
+        """Connected line segments."""
+        self.shapes.append(self._shapes.create_line_strip(points, rgba(color), width))
+
+
+def _rect(pen: Pen, tf: Transform, x0: float, x1: float, y0: float, y1: float, color: palette.Colour) -> None:
     """Fill the world rectangle [x0, x1] x [y0, y1]."""
-    arcade.draw_lrbt_rectangle_filled(*tf.rect(x0, x1, y0, y1), color)
+    pen.rect(*tf.rect(x0, x1, y0, y1), color)
 
 
 def _line_px(tf: Transform, millimetres: float) -> float:
@@ -33,88 +107,105 @@ def _line_px(tf: Transform, millimetres: float) -> float:
     return max(1.5, tf.px(millimetres))
 
 
-def _polygon(tf: Transform, points: Iterable[tuple[float, float]], color: palette.Colour) -> None:
+def _polygon(pen: Pen, tf: Transform, points: Iterable[tuple[float, float]], color: palette.Colour) -> None:
     """Fill a world polygon."""
-    arcade.draw_polygon_filled([tf.to_screen(x, y) for x, y in points], color)
+    pen.polygon([tf.to_screen(x, y) for x, y in points], color)
 
 
-def draw_surface(tf: Transform) -> None:
+def _wline(pen: Pen, tf: Transform, a: tuple[float, float], b: tuple[float, float], color: palette.Colour,
+           width: float) -> None:
+    """A line between two world points."""
+    pen.line(*tf.to_screen(*a), *tf.to_screen(*b), color, width)
+
+
+def draw_surface(tf: Transform, pen: Pen | None = None) -> None:
     """The boards (G2-G5) and the wooden playing surface inside them."""
-    _polygon(tf, shapes.rounded_rect(g.HALF_LENGTH + g.BOARD_WIDTH + 3, g.HALF_WIDTH + g.BOARD_WIDTH + 3,
-                                     g.CORNER_RADIUS + g.BOARD_WIDTH + 3), palette.BOARD_FRAME_EDGE)
-    _polygon(tf, shapes.boards_outline(), palette.BOARD_FRAME)
-    _polygon(tf, shapes.surface_outline(), palette.WOOD)
+    pen = pen or Pen()
+    _polygon(pen, tf, shapes.rounded_rect(g.HALF_LENGTH + g.BOARD_WIDTH + 3, g.HALF_WIDTH + g.BOARD_WIDTH + 3,
+                                          g.CORNER_RADIUS + g.BOARD_WIDTH + 3), palette.BOARD_FRAME_EDGE)
+    _polygon(pen, tf, shapes.boards_outline(), palette.BOARD_FRAME)
+    _polygon(pen, tf, shapes.surface_outline(), palette.WOOD)
 
 
-def draw_lines(tf: Transform) -> None:
+def draw_lines(tf: Transform, pen: Pen | None = None) -> None:
     """Every painted line of I.3: centre line and spot, blue lines, goal and aux lines, creases, circle, half-circle."""
+    pen = pen or Pen()
     for end in (-1, 1):
         # Creases (G10): painted solid as the Czech rules allow, with the goal interior, red border.
         x_front, x_goal = end * g.CREASE_FRONT_X, end * g.GOAL_LINE_X
-        _rect(tf, x_front, x_goal, -g.CREASE_HALF_WIDTH, g.CREASE_HALF_WIDTH, palette.CREASE_FILL)
-        _rect(tf, x_goal, end * g.GOAL_INNER_BACK_X, -g.GOAL_MOUTH_HALF_WIDTH, g.GOAL_MOUTH_HALF_WIDTH,
+        _rect(pen, tf, x_front, x_goal, -g.CREASE_HALF_WIDTH, g.CREASE_HALF_WIDTH, palette.CREASE_FILL)
+        _rect(pen, tf, x_goal, end * g.GOAL_INNER_BACK_X, -g.GOAL_MOUTH_HALF_WIDTH, g.GOAL_MOUTH_HALF_WIDTH,
               palette.CREASE_FILL)
         w = _line_px(tf, 2 * g.GOAL_LINE_HALF_WIDTH)
         for y in (-g.CREASE_HALF_WIDTH, g.CREASE_HALF_WIDTH):
-            arcade.draw_line(*tf.to_screen(x_front, y), *tf.to_screen(x_goal, y), palette.RED_LINE, w)
-        arcade.draw_line(*tf.to_screen(x_front, -g.CREASE_HALF_WIDTH), *tf.to_screen(x_front, g.CREASE_HALF_WIDTH),
-                         palette.RED_LINE, w)
+            _wline(pen, tf, (x_front, y), (x_goal, y), palette.RED_LINE, w)
+        _wline(pen, tf, (x_front, -g.CREASE_HALF_WIDTH), (x_front, g.CREASE_HALF_WIDTH), palette.RED_LINE, w)
         # Goal line (G8), full width up to the rounded corner.
         reach = shapes.surface_half_height_at(g.GOAL_LINE_X)
-        arcade.draw_line(*tf.to_screen(x_goal, -reach), *tf.to_screen(x_goal, reach), palette.RED_LINE, w)
+        _wline(pen, tf, (x_goal, -reach), (x_goal, reach), palette.RED_LINE, w)
         # Auxiliary goal line (G9), inside the goal only.
         x_aux = end * g.AUX_LINE_X
-        arcade.draw_line(*tf.to_screen(x_aux, -g.GOAL_MOUTH_HALF_WIDTH), *tf.to_screen(x_aux, g.GOAL_MOUTH_HALF_WIDTH),
-                         palette.RED_LINE, _line_px(tf, 2 * g.AUX_LINE_HALF_WIDTH))
+        _wline(pen, tf, (x_aux, -g.GOAL_MOUTH_HALF_WIDTH), (x_aux, g.GOAL_MOUTH_HALF_WIDTH), palette.RED_LINE,
+               _line_px(tf, 2 * g.AUX_LINE_HALF_WIDTH))
         # Blue line (G7).
-        _rect(tf, end * (g.BLUE_LINE_X - g.BLUE_LINE_HALF_WIDTH), end * (g.BLUE_LINE_X + g.BLUE_LINE_HALF_WIDTH),
+        _rect(pen, tf, end * (g.BLUE_LINE_X - g.BLUE_LINE_HALF_WIDTH), end * (g.BLUE_LINE_X + g.BLUE_LINE_HALF_WIDTH),
               -g.HALF_WIDTH, g.HALF_WIDTH, palette.BLUE_LINE)
     # Centre line (G6) and the centre spot.
-    _rect(tf, -g.CENTRE_LINE_HALF_WIDTH, g.CENTRE_LINE_HALF_WIDTH, -g.HALF_WIDTH, g.HALF_WIDTH, palette.RED_LINE)
+    _rect(pen, tf, -g.CENTRE_LINE_HALF_WIDTH, g.CENTRE_LINE_HALF_WIDTH, -g.HALF_WIDTH, g.HALF_WIDTH, palette.RED_LINE)
     cx, cy = tf.to_screen(0.0, 0.0)
-    arcade.draw_circle_filled(cx, cy, tf.px(7.0), palette.RED_LINE)
-    arcade.draw_circle_outline(cx, cy, tf.px(7.0), palette.BOARD_FRAME_EDGE, 1.2)
+    pen.disc(cx, cy, tf.px(7.0), palette.RED_LINE)
+    pen.ring(cx, cy, tf.px(7.0), palette.BOARD_FRAME_EDGE, 1.2, 32)
     # Centre circle (G11) and its six face-off spots (G12).
-    arcade.draw_circle_outline(cx, cy, tf.px(g.CENTRE_CIRCLE_RADIUS), palette.RED_LINE,
-                               _line_px(tf, 2 * g.CIRCLE_LINE_HALF_WIDTH), num_segments=96)
+    pen.ring(cx, cy, tf.px(g.CENTRE_CIRCLE_RADIUS), palette.RED_LINE, _line_px(tf, 2 * g.CIRCLE_LINE_HALF_WIDTH), 96)
     for end in (-1, 1):
         for sx, sy in g.faceoff_spots(end):
-            arcade.draw_circle_filled(*tf.to_screen(sx, sy), max(2.0, tf.px(4.0)), palette.RED_LINE)
-    # Half-circle for returning stones (G13), on the y = -298 side board.
-    hx, hy = tf.to_screen(*g.HALF_CIRCLE_CENTRE)
-    diameter = tf.px(2 * g.HALF_CIRCLE_RADIUS)
-    start = 180 if tf.turned else 0  # the half-circle opens towards the surface, turned with the board
-    arcade.draw_arc_outline(hx, hy, diameter, diameter, palette.RED_LINE, start, start + 180, _line_px(tf, 1.0) * 2,
-                            num_segments=48)
+            pen.disc(*tf.to_screen(sx, sy), max(2.0, tf.px(4.0)), palette.RED_LINE)
+    # Half-circle for returning stones (G13), on the y = -298 side board, opening towards the surface.
+    hx, hy = g.HALF_CIRCLE_CENTRE
+    arc = [tf.to_screen(hx + g.HALF_CIRCLE_RADIUS * math.cos(math.pi * k / 48),
+                        hy + g.HALF_CIRCLE_RADIUS * math.sin(math.pi * k / 48)) for k in range(49)]
+    pen.polyline(arc, palette.RED_LINE, _line_px(tf, 1.0) * 2)
 
 
-def draw_goals(tf: Transform) -> None:
+def draw_goals(tf: Transform, pen: Pen | None = None) -> None:
     """The goals (G14-G17): metal side frames and back, the net hanging over the goal interior."""
+    pen = pen or Pen()
     for end in (-1, 1):
         x_goal, x_net, x_back = end * g.GOAL_LINE_X, end * g.GOAL_INNER_BACK_X, end * g.GOAL_OUTER_BACK_X
         # the net: a hatch over the interior, then the net's back support
         steps = 8
         for i in range(steps + 1):
             y = -g.GOAL_MOUTH_HALF_WIDTH + 2 * g.GOAL_MOUTH_HALF_WIDTH * i / steps
-            arcade.draw_line(*tf.to_screen(x_goal, y), *tf.to_screen(x_net, y), palette.NET, 1.0)
+            _wline(pen, tf, (x_goal, y), (x_net, y), palette.NET, 1.0)
         for i in range(1, 6):
             x = x_goal + (x_net - x_goal) * i / 6
-            arcade.draw_line(*tf.to_screen(x, -g.GOAL_MOUTH_HALF_WIDTH), *tf.to_screen(x, g.GOAL_MOUTH_HALF_WIDTH),
-                             palette.NET, 1.0)
-        _rect(tf, x_net, x_back, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE,
+            _wline(pen, tf, (x, -g.GOAL_MOUTH_HALF_WIDTH), (x, g.GOAL_MOUTH_HALF_WIDTH), palette.NET, 1.0)
+        _rect(pen, tf, x_net, x_back, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE,
               g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE, palette.NET)
         for sign in (-1, 1):
             y_in, y_out = sign * g.GOAL_MOUTH_HALF_WIDTH, sign * (g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE)
-            _rect(tf, x_goal, x_back, y_in, y_out, palette.GOAL_FRAME)
-        _rect(tf, x_back - end * g.GOAL_FRAME_TUBE, x_back, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE,
+            _rect(pen, tf, x_goal, x_back, y_in, y_out, palette.GOAL_FRAME)
+        _rect(pen, tf, x_back - end * g.GOAL_FRAME_TUBE, x_back, -g.GOAL_MOUTH_HALF_WIDTH - g.GOAL_FRAME_TUBE,
               g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE, palette.GOAL_FRAME)
 
 
+_BOARDS: dict[Transform, tuple[object, object]] = {}  # transform: (its GL context, the recorded board)
+
+
 def draw_board(tf: Transform) -> None:
-    """The whole empty board: surface, lines, goals."""
-    draw_surface(tf)
-    draw_lines(tf)
-    draw_goals(tf)
+    """The whole empty board: surface, lines, goals — recorded once per transform (and GL context), then one draw
+    call a frame."""
+    context = arcade.get_window().ctx
+    known = _BOARDS.get(tf)
+    if known is None or known[0] is not context:
+        pen = ShapePen()
+        draw_surface(tf, pen)
+        draw_lines(tf, pen)
+        draw_goals(tf, pen)
+        if len(_BOARDS) > 8:  # windows resized many times: forget the oldest
+            _BOARDS.pop(next(iter(_BOARDS)))
+        known = _BOARDS[tf] = (context, pen.shapes)
+    known[1].draw()  # type: ignore[attr-defined]
 
 
 def stone_number(stone_id: str) -> str:

@@ -26,6 +26,7 @@ class Texts:
     def __init__(self) -> None:
         """An empty pool."""
         self._pool: dict[str, arcade.Text] = {}
+        self.fitted: dict[str, tuple[str, float, float, str]] = {}  # key: (text, width, size) -> the text shown
 
     def draw(self, key: str, text: str, x: float, y: float, color: palette.Colour = palette.TEXT, size: float = 12,
              anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
@@ -48,8 +49,10 @@ class Texts:
         else:
             if label.text != text:
                 label.text = text
-            label.x, label.y = x, y
-            if tuple(label.color) != tuple(color):
+            if label.x != x or label.y != y:
+                label.x, label.y = x, y
+            want = tuple(color) if len(color) == 4 else (*color, 255)
+            if tuple(label.color) != want:  # (a label reports RGBA: compare like with like, or it re-colours always)
                 label.color = color
             if label.font_size != size:
                 label.font_size = size
@@ -118,7 +121,12 @@ def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: fl
 def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float,
              color: palette.Colour = palette.TEXT, size: float = 12, anchor_x: str = "left",
              bold: bool = False) -> None:
-    """Draw ``text`` cut short with an ellipsis so it never runs wider than ``max_width`` pixels."""
+    """Draw ``text`` cut short with an ellipsis so it never runs wider than ``max_width`` pixels (the cut is
+    remembered per slot, so an unchanged line costs no layout)."""
+    known = texts.fitted.get(key)
+    if known is not None and known[:3] == (text, max_width, size):
+        texts.get(key, known[3], x, y, color, size, anchor_x, bold=bold).draw()
+        return
     label = texts.get(key, text, x, y, color, size, anchor_x, bold=bold)
     if max_width > 0 and label.content_width > max_width:
         keep = max(1, int(len(text) * max_width / label.content_width) - 1)
@@ -127,6 +135,7 @@ def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: f
             if label.content_width <= max_width:
                 break
             keep -= 2
+    texts.fitted[key] = (text, max_width, size, label.text)
     label.draw()
 
 
