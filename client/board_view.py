@@ -10,11 +10,12 @@ the board is drawn faded outside it (VI.5) and a puck on top of a goal is drawn 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import arcade
+import pyglet
 
-from client import palette, shapes
+from client import palette, shapes, stone_art
 from client.playback import OFF_BOARD, ON_GOAL, UPSIDE_DOWN, Pose
 from client.transform import Transform
 from shared import geometry as g
@@ -216,16 +217,22 @@ def stone_number(stone_id: str) -> str:
 class BodyPainter:
     """Draws stones and the puck from poses; keeps one text label per stone so numbers are cheap to redraw."""
 
-    def __init__(self) -> None:
-        """Start with no labels; they are made on first use."""
+    def __init__(self, batched: bool = False) -> None:
+        """Start with no labels; they are made on first use (``batched``: drawn together by ``flush``)."""
         self._labels: dict[str, arcade.Text] = {}
+        self.batch = pyglet.graphics.Batch() if batched else None
+        self._shown: set[str] = set()
+        self.sprite_list: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._sprites: dict[str, arcade.Sprite] = {}
+        self._textures: dict[str, arcade.Texture] = {}
+        self._used: set[str] = set()
 
     def _label(self, stone_id: str, size: float, color: palette.Colour) -> arcade.Text:
         """The cached number label of a stone, resized and recoloured as needed."""
         label = self._labels.get(stone_id)
         if label is None:
             label = arcade.Text(stone_number(stone_id), 0, 0, color, size, anchor_x="center", anchor_y="center",
-                                bold=True)
+                                bold=True, batch=self.batch)
             self._labels[stone_id] = label
         if label.font_size != size:
             label.font_size = size
@@ -233,8 +240,56 @@ class BodyPainter:
             label.color = color
         return label
 
+    def _sprite(self, key: str, picture: str, make: Callable[[], object]) -> arcade.Sprite:
+        """The sprite in slot ``key`` showing ``picture`` (its texture made by ``make`` once)."""
+        texture = self._textures.get(picture)
+        if texture is None:
+            texture = self._textures[picture] = arcade.Texture(make(), hash=f"sprtec-{picture}")  # type: ignore
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            sprite = self._sprites[key] = arcade.Sprite(texture)
+            self.sprite_list.append(sprite)
+        elif sprite.texture is not texture:
+            sprite.texture = texture
+        self._used.add(key)
+        return sprite
+
+    def _place(self, sprite: arcade.Sprite, sx: float, sy: float, r: float, alpha: int, angle: float = 0.0) -> None:
+        """Put a body's sprite at (sx, sy) with radius ``r`` pixels."""
+        scale = r / stone_art.RADIUS
+        if sprite.position != (sx, sy):
+            sprite.position = (sx, sy)
+        if sprite.scale_x != scale:
+            sprite.scale = scale
+        if sprite.alpha != alpha:
+            sprite.alpha = alpha
+        if sprite.angle != angle:
+            sprite.angle = angle
+
+    def _draw_stone_sprite(self, tf: Transform, pose: Pose, role: Role, radius: float, alpha: int) -> None:
+        """One stone as two sprites (its picture, and its mark turned with it) and its number in the batch."""
+        sx, sy = tf.to_screen(pose.x, pose.y)
+        r = tf.px(radius)
+        team = team_of_id(pose.body)
+        flipped = pose.state == UPSIDE_DOWN
+        picture = f"stone-{team}-{role == 'goalie'}-{flipped}"
+        body = self._sprite(pose.body, picture, lambda: stone_art.stone(team, role == "goalie", flipped))
+        self._place(body, sx, sy, r, alpha)
+        if flipped:
+            return
+        notch = self._sprite(pose.body + ".mark", f"mark-{team}", lambda: stone_art.mark(team))
+        self._place(notch, sx, sy, r, alpha, -math.degrees(tf.angle(pose.angle)))
+        ink = palette.kit(team)[1]
+        label = self._label(pose.body, max(6.0, r * 0.85), (*ink, alpha))
+        if label.x != sx or label.y != sy:
+            label.x, label.y = sx, sy
+        self._shown.add(pose.body)
+
     def draw_stone(self, tf: Transform, pose: Pose, role: Role, radius: float, alpha: int = 255) -> None:
         """One stone: jersey, rim, number and a notch that shows how it turned; the goalie's mask ring."""
+        if self.batch is not None:
+            self._draw_stone_sprite(tf, pose, role, radius, alpha)
+            return
         sx, sy = tf.to_screen(pose.x, pose.y)
         r = tf.px(radius)
         arcade.draw_circle_filled(sx + r * 0.12, sy - r * 0.16, r, (0, 0, 0, min(alpha, 70)))  # shadow
@@ -257,8 +312,30 @@ class BodyPainter:
         arcade.draw_line(sx + nx * r * 0.78, sy + ny * r * 0.78, sx + nx * r, sy + ny * r, (*ink, alpha),
                          max(1.0, r * 0.12))
         label = self._label(pose.body, max(6.0, r * 0.85), (*ink, alpha))
-        label.x, label.y = sx, sy
-        label.draw()
+        if label.x != sx or label.y != sy:
+            label.x, label.y = sx, sy
+        if self.batch is None:
+            label.draw()
+        else:
+            self._shown.add(pose.body)
+
+    def flush(self) -> None:
+        """Batched: draw the bodies drawn since the last flush — their sprites in one call, their numbers in
+        another."""
+        if self.batch is None:
+            return
+        for key, sprite in self._sprites.items():
+            visible = key in self._used
+            if sprite.visible != visible:
+                sprite.visible = visible
+        self._used.clear()
+        self.sprite_list.draw()
+        for body, label in self._labels.items():
+            visible = body in self._shown
+            if label.label.visible != visible:
+                label.label.visible = visible
+        self._shown.clear()
+        self.batch.draw()
 
     def draw_puck(self, tf: Transform, pose: Pose, radius: float) -> None:
         """The puck: faded outside the boards when it flew over them, raised with a shadow when on a goal."""
@@ -270,6 +347,9 @@ class BodyPainter:
             return
         sx, sy = tf.to_screen(pose.x, pose.y)
         r = tf.px(radius)
+        if self.batch is not None and pose.state != ON_GOAL:
+            self._place(self._sprite(PUCK_ID, "puck", stone_art.puck), sx, sy, r, 255)
+            return
         if pose.state == ON_GOAL:
             arcade.draw_circle_filled(sx + r * 0.5, sy - r * 0.7, r, (0, 0, 0, 90))
             r *= 1.2

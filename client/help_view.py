@@ -68,6 +68,12 @@ class HelpView(arcade.View):
         """The sections of the page shown."""
         return help_text.how_to_play() if self.page == "play" else help_text.keys()
 
+    def frame_key(self) -> object:
+        """The page, the pointer and the size (the language too: a settings change redraws)."""
+        from client import i18n
+
+        return (self.window.width, self.window.height, self.page, self.hover, i18n.language())
+
     def on_update(self, delta_time: float) -> None:
         """The screen underneath goes on (its clocks, its playback, the server's news)."""
         if self.back_to is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import arcade
+import pyglet
 
 from client import palette
 from client.buttons import Button
@@ -23,16 +24,39 @@ __all__ = ["BOTTOM_BAR", "TOP_BAR", "Texts"]
 class Texts:
     """A pool of labels keyed by slot name, so each frame only changes text and position."""
 
-    def __init__(self) -> None:
-        """An empty pool."""
+    def __init__(self, batched: bool = False) -> None:
+        """An empty pool; ``batched`` labels are drawn together by ``flush`` (one call for all), after the shapes
+        under them — the match view's dozens of labels cost a few milliseconds a frame one by one."""
         self._pool: dict[str, arcade.Text] = {}
         self.fitted: dict[str, tuple[str, float, float, str]] = {}  # key: (text, width, size) -> the text shown
+        self.batch = pyglet.graphics.Batch() if batched else None
+        self._shown: set[str] = set()
+        self._visible: dict[str, bool] = {}
+
+    def show(self, key: str) -> None:
+        """Draw slot ``key`` now, or, batched, at the next ``flush``."""
+        if self.batch is None:
+            self._pool[key].draw()
+        else:
+            self._shown.add(key)
+
+    def flush(self) -> None:
+        """Batched: draw every label shown since the last flush in one go, and hide the others."""
+        if self.batch is None:
+            return
+        for key, label in self._pool.items():
+            visible = key in self._shown
+            if self._visible.get(key) != visible:
+                label.label.visible = visible
+                self._visible[key] = visible
+        self._shown.clear()
+        self.batch.draw()
 
     def draw(self, key: str, text: str, x: float, y: float, color: palette.Colour = palette.TEXT, size: float = 12,
              anchor_x: str = "left", anchor_y: str = "baseline", bold: bool = False) -> arcade.Text:
         """Draw ``text`` in slot ``key``."""
         label = self.get(key, text, x, y, color, size, anchor_x, anchor_y, bold)
-        label.draw()
+        self.show(key)
         return label
 
     def peek(self, key: str) -> arcade.Text | None:
@@ -44,7 +68,8 @@ class Texts:
         """The label of slot ``key`` set to ``text`` without drawing it (to measure it first)."""
         label = self._pool.get(key)
         if label is None:
-            label = arcade.Text(text, x, y, color, size, anchor_x=anchor_x, anchor_y=anchor_y, bold=bold)
+            label = arcade.Text(text, x, y, color, size, anchor_x=anchor_x, anchor_y=anchor_y, bold=bold,
+                                batch=self.batch)
             self._pool[key] = label
         else:
             if label.text != text:
@@ -73,7 +98,7 @@ def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bo
         arcade.draw_circle_outline(swatch_x, top - 24, 17, palette.WARNING, 3)
     score = texts.get(f"{panel.team}.score", str(panel.score), x + sign * (width - 8), top - 40, palette.TEXT, 32,
                       "left" if align_right else "right", bold=True)
-    score.draw()
+    texts.show(f"{panel.team}.score")
     name_room = width - 8 - score.content_width - 16 - 38
     fit_text(texts, f"{panel.team}.name", panel.name, x + sign * 38, top - 31, name_room, palette.TEXT, 16, anchor,
              bold=True)
@@ -93,7 +118,7 @@ def draw_hud(texts: Texts, hud: Hud, width: float, height: float, left: str = "h
     part = f"{hud.part}  ·  {hud.spectators}" if hud.spectators else hud.part
     fit_text(texts, "part", part, half, top - 20, 190, palette.TEXT_DIM, 12, "center")
     clock = texts.get("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
-    clock.draw()
+    texts.show("part_clock")
     status = texts.get("status", hud.status, half, top - 72, palette.WARNING, 11, "center")
     while status.content_width > width * 0.5 and status.font_size > 8:
         status.font_size -= 0.5
@@ -115,7 +140,7 @@ def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: fl
     half = min(width - 16, label.content_width + 48) / 2
     arcade.draw_lrbt_rectangle_filled(centre_x - half, centre_x + half, y - 28, y + 28, (10, 12, 16, 215))
     arcade.draw_lrbt_rectangle_outline(centre_x - half, centre_x + half, y - 28, y + 28, palette.WARNING, 2)
-    label.draw()
+    texts.show("banner")
 
 
 def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: float,
@@ -125,7 +150,8 @@ def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: f
     remembered per slot, so an unchanged line costs no layout)."""
     known = texts.fitted.get(key)
     if known is not None and known[:3] == (text, max_width, size):
-        texts.get(key, known[3], x, y, color, size, anchor_x, bold=bold).draw()
+        texts.get(key, known[3], x, y, color, size, anchor_x, bold=bold)
+        texts.show(key)
         return
     label = texts.get(key, text, x, y, color, size, anchor_x, bold=bold)
     if max_width > 0 and label.content_width > max_width:
@@ -136,7 +162,7 @@ def fit_text(texts: Texts, key: str, text: str, x: float, y: float, max_width: f
                 break
             keep -= 2
     texts.fitted[key] = (text, max_width, size, label.text)
-    label.draw()
+    texts.show(key)
 
 
 def draw_log(texts: Texts, lines: Sequence[LogLine], left: float, bottom: float, count: int = 4,
@@ -188,7 +214,7 @@ def draw_tooltip(texts: Texts, text: str, x: float, y: float, width: float, heig
     arcade.draw_lbwh_rectangle_outline(left, top - box_h, box_w, box_h, palette.WARNING, 1)
     label.x, label.y = left + 8, top - 6
     label.anchor_y = "top"
-    label.draw()
+    texts.show("tooltip")
 
 
 def draw_dialog(texts: Texts, title: str, detail: str, options: Sequence[Button], width: float, height: float,

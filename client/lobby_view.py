@@ -85,6 +85,12 @@ class LobbyView(arcade.View):
             y -= h + GAP * scale
         return found
 
+    def frame_key(self) -> object:
+        """Everything the menu shows, cheaply: the picture changes only when this does (``client.app``)."""
+        m = self.model
+        return (self.window.width, self.window.height, m.screen, m.focus, m.error, m.status_line(), m.first_start,
+                tuple((i.label, i.enabled, i.hint) for i in m.items()), self.hover)
+
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
         """Bring in the server's news."""

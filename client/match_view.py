@@ -81,8 +81,9 @@ class MatchView(arcade.View):
         self.link = link
         self.sounds = sounds or Sounds(muted=True)
         self.clock = clock
-        self.painter = BodyPainter()
-        self.texts = Texts()
+        self.painter = BodyPainter(batched=True)
+        self.texts = Texts(batched=True)  # the screen's labels, drawn in one call after the shapes under them
+        self.overlay = Texts()  # the tooltip and the dialog, over everything
         self.aim: aiming.Aim | None = None
         self.hover: tuple[float, float] | None = None
         self.prompt_buttons: list[buttons.Button] = []
@@ -128,6 +129,20 @@ class MatchView(arcade.View):
             self._choices = prompts.choices(position, self.state.seat, now, self.state.prompt_clocks)
         return self._choices
 
+    def frame_key(self) -> object:
+        """A cheap summary of the picture (None while something moves: every frame is drawn then)."""
+        now = self.clock()
+        state = self.state
+        if state.busy or self.aim is not None or (self.arrangement is not None and self.arrangement.dragging):
+            return None
+        choices = tuple((c.kind, c.options, None if c.left(now) is None else round(c.left(now) or 0.0))
+                        for c in self.choices(now))
+        last = state.log[-1] if state.log else None
+        return (self.window.width, self.window.height, hud_model.build(state, now), state.banner_at(now),
+                len(state.log), last, len(state.moves), state.version, id(state.position), choices, self.hover,
+                self.confirm, self.list_open, self.list_wanted, self.moves_panel.scroll, self.aim_guide,
+                self.arrangement is not None and tuple(sorted(self.arrangement.moved.items())))
+
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
         """Poll the link, advance playback, play the cues."""
@@ -164,6 +179,7 @@ class MatchView(arcade.View):
             poses = poses_from_position(self.arrangement.preview(), self.state.angles)
         aimed = {self.aim.stone} if self.aim else set()
         self.painter.draw(tf, poses, self.state.roles(), stone_r, puck_r)
+        self.painter.flush()
         self._draw_intervention(tf, now)
         self._draw_selectable(tf, stone_r, now)
         if self.aim is not None and settings is not None and aimed and position is not None:
@@ -184,12 +200,15 @@ class MatchView(arcade.View):
         if self.show_log:
             draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
         self._draw_corner(laid)
+        self.texts.flush()
+        self.moves_panel.texts.flush()
         if laid.side is not None and not laid.side_docked:  # opened over the board: on top of it
             self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
+            self.moves_panel.texts.flush()
         self._draw_tooltip(tf, width, height)
         if self.confirm is not None:
             self.confirm_buttons = dialog_buttons(self.confirm.options, width, height)
-            draw_dialog(self.texts, self.confirm.title, self.confirm.detail, self.confirm_buttons, width, height,
+            draw_dialog(self.overlay, self.confirm.title, self.confirm.detail, self.confirm_buttons, width, height,
                         self.hover)
         else:
             self.confirm_buttons = []
@@ -206,7 +225,6 @@ class MatchView(arcade.View):
     def _draw_tooltip(self, tf: Transform, width: float, height: float) -> None:
         """The tooltip of the button or stone under the pointer (none while aiming or answering a dialog)."""
         if self.hover is None or self.aim is not None or self.confirm is not None:
-            self.texts.draw("tooltip", "", 0, 0)
             return
         x, y = self.hover
         hit = buttons.hit([*self.prompt_buttons, *self.corner_buttons], x, y)
@@ -216,7 +234,7 @@ class MatchView(arcade.View):
             stone = aiming.stone_at(position, *tf.to_world(x, y), settings_of(position).stone_radius)
             if stone is not None:
                 text = tooltips.stone_tip(stone.id, stone.role, self.state.team_label(stone.team), stone.flipped)
-        draw_tooltip(self.texts, text, x, y, width, height)
+        draw_tooltip(self.overlay, text, x, y, width, height)
 
     def _draw_selectable(self, tf: Transform, radius: float, now: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""

@@ -27,7 +27,7 @@ class MoveListPanel:
     def __init__(self) -> None:
         """Following the newest move."""
         self.scroll = 0
-        self.texts = Texts()
+        self.texts = Texts(batched=True)  # flushed by the view, after the panel's background
         self.rect: Rect | None = None
         self._total = 0
         self._rows = 0

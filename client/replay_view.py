@@ -16,7 +16,7 @@ import arcade
 
 from client import buttons, palette
 from client.help_view import global_key
-from client.hud_view import draw_buttons
+from client.hud_view import Texts, draw_buttons
 from client.i18n import _
 from client.match_view import MatchView
 from client.replay_model import ReplayCursor
@@ -56,6 +56,7 @@ class ReplayView(MatchView):
         self._next_at = 0.0
         self.controls: list[buttons.Button] = []
         self.show_log = False  # the move list keeps every ruling; the bottom bar holds the controls
+        self.controls_texts = Texts()  # drawn after the match view's batch has been flushed
         if cursor.replay.names:
             self.state.names.update(cursor.replay.names)
 
@@ -93,6 +94,13 @@ class ReplayView(MatchView):
             if not self.cursor.forward(self.state, now):
                 self.playing = False
 
+    def frame_key(self) -> object:
+        """The match view's summary plus the replay's place, speed and play state (None while playing)."""
+        if self.playing:
+            return None
+        key = super().frame_key()
+        return None if key is None else (key, self.cursor.index, self.speed)
+
     # ----------------------------------------------------------------- drawing
     def draw_at(self, now: float) -> None:
         """The match picture, then the controls, the scrub bar with the current move marked and the key help."""
@@ -110,10 +118,10 @@ class ReplayView(MatchView):
         self.controls = [buttons.Button(b.label, b.command, b.left, b.bottom, max(48.0, b.width - 34), b.height)
                          for b in self.controls]
         self._pack_controls()
-        draw_buttons(self.texts, self.controls, self.hover, "replay")
-        self.texts.draw("replay.info", _("Replay — move {index} of {total}").format(
+        draw_buttons(self.controls_texts, self.controls, self.hover, "replay")
+        self.controls_texts.draw("replay.info", _("Replay — move {index} of {total}").format(
             index=self.cursor.index, total=self.cursor.total), 14, bottom - 22, palette.TEXT, 11, bold=True)
-        self.texts.draw("replay.keys", _("Space play/pause   ↑↓ speed   ←→ step   Home/End   Esc close"),
+        self.controls_texts.draw("replay.keys", _("Space play/pause   ↑↓ speed   ←→ step   Home/End   Esc close"),
                         14, bottom - 40, palette.TEXT_DIM, 10)
 
     def _pack_controls(self) -> None:

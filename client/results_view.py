@@ -54,6 +54,10 @@ class ResultsView(arcade.View):
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
                                    self.state.names, self.rematch(), self.saved())
 
+    def frame_key(self) -> object:
+        """Everything the screen shows: its words, the pointer and the window's size."""
+        return (self.window.width, self.window.height, self.results(), self.hover)
+
     def on_update(self, delta_time: float) -> None:
         """Bring in news (a rematch offer, the new match)."""
         if self.poll is not None:

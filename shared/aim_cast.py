@@ -44,9 +44,12 @@ class AimCast:
 
 
 def stopping_distance(speed: float, settings: Settings) -> float:
-    """How far a body sliding at ``speed`` goes before table friction stops it: v² / (2·μ·g)."""
+    """How far a body sliding at ``speed`` goes before table friction stops it: v² / (2·μ·g), plus the half step
+    the fixed-step integration slides before friction first acts (v / (2·step_hz): up to 3 mm at full speed)."""
     deceleration = settings.table_friction * settings.gravity
-    return math.inf if deceleration <= 0 else speed * speed / (2 * deceleration)
+    if deceleration <= 0:
+        return math.inf
+    return speed * speed / (2 * deceleration) + speed / (2 * settings.step_hz)
 
 
 def _disc_hit(px: float, py: float, dx: float, dy: float, cx: float, cy: float, reach: float) -> float | None:

@@ -67,7 +67,7 @@ def test_the_window_has_a_minimum_size():
 def test_at_the_minimum_the_hud_texts_keep_apart(window, tmp_path):
     """Long names, both scores, the part clock, the notes and the status line of a real position do not overlap."""
     snapshot = _prompted(7000)
-    client, state, link = _joined(snapshot, now=0.0)
+    _client, state, _link = _joined(snapshot, now=0.0)
     state.names = {"home": "Jana Nováková-Dvořáková", "away": "Piotr Kowalski-Wiśniewski"}
     view = MatchView(state, clock=lambda: 1.0, on_leave=lambda: None)
     window.show_view(view)
