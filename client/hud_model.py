@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from client.state import OFFLINE, MatchState
+from client.state import MatchState
 from shared.model import Position, Team
 
 PART_NAMES = {"period": "Period", "break": "Break", "overtime": "Overtime", "shootout": "Shoot-out"}
@@ -90,7 +90,7 @@ def grace_text(state: MatchState, now: float) -> str | None:
         clock = state.grace.get(team)
         if clock is None:
             continue
-        name = state.team_label(team).removesuffix(OFFLINE)
+        name = state.team_name(team)  # type: ignore[arg-type]
         seconds = (clock.at(now) + 999) // 1000
         lines.append(f"{name} disconnected — {seconds // 60}:{seconds % 60:02d} to come back")
     return "   ·   ".join(lines) or None

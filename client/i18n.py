@@ -66,6 +66,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 
 
+def team_word(team: str) -> str:
+    """``home`` or ``away`` in the language in use (the seat's word, not a coach's name)."""
+    return _("home") if team == "home" else _("away") if team == "away" else team
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it here (tables translated where they are shown)."""
     return message

@@ -37,7 +37,7 @@ from client.move_list_view import MoveListPanel
 from client.placement_view import draw_zones
 from client.playback import poses_from_position
 from client.sound import Sounds
-from client.state import OFFLINE, MatchState
+from client.state import MatchState
 from client.transform import Transform, turned_for
 from shared import aim_cast
 from shared.match import legal_stones, settings_of
@@ -507,7 +507,7 @@ class MatchView(arcade.View):
             if self.running_for_me():
                 seat = self.state.seat
                 assert seat is not None
-                winner = self.state.team_label(other(seat)).removesuffix(OFFLINE)
+                winner = self.state.team_name(other(seat))
                 self.confirm = Confirm(_("Leave the match?"),
                                        _("Leaving resigns it: {winner} wins.").format(winner=winner),
                                        ((_("Resign and leave"), "leave!"), (_("Keep playing"), "stay")))

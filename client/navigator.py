@@ -28,7 +28,7 @@ from client.net import NetLink
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
-from client.state import OFFLINE, MatchState
+from client.state import MatchState
 from shared.model import Action
 from shared.protocol import Error, Leave, Rematch, RoomJoined, Welcome
 
@@ -188,7 +188,7 @@ class Navigator:
         elif command == "rematch":
             self.link.request(Rematch())
         elif command == "save" and self.link.ended is not None:
-            names = {team: name.removesuffix(OFFLINE) for team, name in self.state.names.items()}
+            names = dict(self.state.names)
             self.saver.ask(self.link.ended.match_id, names)
         elif command == "lobby":
             self.leave()

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from client import move_list
-from client.i18n import _
+from client.i18n import _, team_word
 from client.identity import IdentityStore
-from client.state import OFFLINE, Clock, MatchState
+from client.state import Clock, MatchState
 from shared.model import Action, other
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -381,21 +381,26 @@ class NetLink:
         state.grace.clear()
         for team in ("home", "away"):
             info = getattr(seats, team)
-            before = state.names.get(team)
+            before, was_offline = state.names.get(team), team in state.offline
             if info is None:
                 free.append(team)
                 state.names.pop(team, None)
+                state.offline.discard(team)
                 if before is not None and state.position is not None:
-                    state.note(_("{name} left the match").format(name=before.removesuffix(OFFLINE)))
+                    state.note(_("{name} left the match").format(name=before))
+                continue
+            state.names[team] = info.name
+            if info.connected:
+                state.offline.discard(team)
             else:
-                state.names[team] = info.name + ("" if info.connected else OFFLINE)
-                if before is None and state.position is not None and team != state.seat:
-                    state.note(_("{name} joined as {team}").format(name=info.name, team=team))
-                elif before is not None and before.endswith(OFFLINE) and info.connected:
-                    state.note(_("{name} is back").format(name=info.name))
-                elif before is not None and not before.endswith(OFFLINE) and not info.connected:
-                    state.note(_("{name} lost the connection").format(name=info.name), "error")
-                if not info.connected and info.grace_ms is not None:
-                    state.grace[team] = Clock(info.grace_ms, True, now)
+                state.offline.add(team)
+            if before is None and state.position is not None and team != state.seat:
+                state.note(_("{name} joined as {team}").format(name=info.name, team=team_word(team)))
+            elif before is not None and was_offline and info.connected:
+                state.note(_("{name} is back").format(name=info.name))
+            elif before is not None and not was_offline and not info.connected:
+                state.note(_("{name} lost the connection").format(name=info.name), "error")
+            if not info.connected and info.grace_ms is not None:
+                state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)
         state.spectators = spectators

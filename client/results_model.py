@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.decision_text import team_name
-from client.state import OFFLINE
 from shared.model import Team, other
 
 REASONS = {
@@ -46,7 +45,6 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
           rematch: set[str] | frozenset[str] = frozenset(), saved: str = "") -> Results:
     """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
     ``saved`` is what became of "Save replay" (empty before it is pressed)."""
-    names = {team: name.removesuffix(OFFLINE) for team, name in names.items()}  # a bot leaves once it is over
     if winner is None:
         headline = "A draw"
     elif seat is None:

@@ -26,7 +26,6 @@ from shared.protocol.trajectory import Trajectory
 
 BANNER_SECONDS = 4.0
 LOG_LIMIT = 200
-OFFLINE = " (offline)"  # after a coach's name while his connection is down ("away" is a team)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +83,7 @@ class MatchState:
     seat: Team | None = None
     room: str | None = None
     names: dict[str, str] = field(default_factory=dict)
+    offline: set[str] = field(default_factory=set)  # the teams whose coach's connection is down
     spectators: int = 0
     free_seats: tuple[str, ...] = ()
     part_clock: Clock | None = None
@@ -282,5 +282,10 @@ class MatchState:
         return self.seat is not None and any(team != self.seat for team in self.free_seats)
 
     def team_label(self, team: Team) -> str:
-        """The display name of a team."""
+        """The display name of a team, marked while its coach is offline."""
+        name = decision_text.team_name(team, self.names)
+        return _("{name} (offline)").format(name=name) if team in self.offline else name
+
+    def team_name(self, team: Team) -> str:
+        """The display name of a team, unmarked."""
         return decision_text.team_name(team, self.names)

@@ -128,9 +128,10 @@ def test_a_dropped_coach_reconnects_with_his_token_and_plays_on(url):
         _play(everyone, 2)
         token = ola.client.token
         ola.client._socket.close()  # the network drops under the client
-        until(everyone, lambda: ola.state.names.get("away") == "Ola (offline)" or ola.link.connected is False,
+        until(everyone, lambda: "away" in jana.state.offline or ola.link.connected is False,
               "the drop to be noticed")
-        until(everyone, lambda: ola.link.connected and "(offline)" not in jana.state.names.get("away", "(offline)"),
+        until(everyone, lambda: ola.link.connected and "away" not in jana.state.offline
+              and jana.state.names.get("away") == "Ola",
               "the reconnect")
         assert ola.client.token == token and ola.state.seat == "away"
         _play(everyone, 2)

@@ -61,7 +61,8 @@ def test_room_joined_seats_the_coach_and_loads_the_snapshot():
     """After RoomJoined the state has the seat, the position, the clocks, the names and the spectators."""
     _client, state, _link = _joined(_snapshot(), now=10.0)
     assert (state.room, state.seat, state.version, state.spectators) == ("ABCD", "home", 5, 2)
-    assert state.names == {"home": "Jana", "away": "Piotr (offline)"}
+    assert state.names == {"home": "Jana", "away": "Piotr"} and state.offline == {"away"}
+    assert state.team_label("away") == "Piotr (offline)"
     assert state.part_clock.at(11.0) == 359_000 and state.move_clock.at(10.0) == 30_000
 
 
