@@ -14,6 +14,7 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from client.i18n import _, team_word
 from shared.model import Flick, Position, Stone, Team, other
 from shared.rulesets import Settings
 
@@ -109,21 +110,22 @@ def stone_at(position: Position, x: float, y: float, radius: float) -> Stone | N
 def refusal(position: Position, seat: Team | None, stone: Stone, legal: Collection[str]) -> str | None:
     """Why the coach in ``seat`` may not aim ``stone`` now (a sentence citing the rule), or None if he may."""
     if seat is None:
-        return "Spectators watch; they cannot play"
+        return _("Spectators watch; they cannot play")
     if position.result is not None:
-        return "The match is over"
+        return _("The match is over")
     if position.to_move != seat:
         if position.privilege is not None and position.privilege.team == other(seat):
-            return f"{other(seat).capitalize()} is playing a privilege of {position.privilege.total} moves (IX)"
-        return f"It is {other(seat)}'s move (VI.1)"
+            return _("{team} is playing a privilege of {n} moves (IX)").format(
+                team=team_word(other(seat)).capitalize(), n=position.privilege.total)
+        return _("It is {team}'s move (VI.1)").format(team=team_word(other(seat)))
     if stone.team != seat:
-        return f"{stone.id} is not your stone"
+        return _("{stone} is not your stone").format(stone=stone.id)
     if stone.id in legal:
         return None
     if position.restart:
-        return "Only the centre forward may start (V.7)"
+        return _("Only the centre forward may start (V.7)")
     if position.penalty_shot is not None:
-        return "Only the shooter plays in a penalty shot (XV.12)"
+        return _("Only the shooter plays in a penalty shot (XV.12)")
     if stone.flipped:
-        return f"{stone.id} lies upside down until the referee turns it (VI.4)"
-    return f"{stone.id} cannot be played now"
+        return _("{stone} lies upside down until the referee turns it (VI.4)").format(stone=stone.id)
+    return _("{stone} cannot be played now").format(stone=stone.id)

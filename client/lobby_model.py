@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from client import replay_library, user_settings
-from client.i18n import LANGUAGES
+from client.i18n import LANGUAGES, N_, _, ngettext
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -37,17 +37,17 @@ REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must
 CODE_LENGTH = 16  # the protocol's longest room code
 NAME_LENGTH = 32  # the protocol's longest display name
 LEVEL_WORDS = {
-    "easy": ("easy", "A gentle start: the bot thinks little and misses often"),
-    "medium": ("medium", "A fair game for a club player"),
-    "hard": ("hard", "The bot at full strength: it rarely misses"),
+    "easy": (N_("easy"), N_("A gentle start: the bot thinks little and misses often")),
+    "medium": (N_("medium"), N_("A fair game for a club player")),
+    "hard": (N_("hard"), N_("The bot at full strength: it rarely misses")),
 }
 LEVELS = ("easy", "medium", "hard")
 RULESET_BLURBS = {
-    "standard": "Three 6-minute periods; a draw stands",
-    "ko": "Knock-out: sudden-death overtime, then a shoot-out of 3",
-    "final": "Final: two overtimes, then a shoot-out of 5",
-    "strict": "The printed rules: no move clock, no 2.5-D effects",
-    "quick": "One 5-minute period — a quick game",
+    "standard": N_("Three 6-minute periods; a draw stands"),
+    "ko": N_("Knock-out: sudden-death overtime, then a shoot-out of 3"),
+    "final": N_("Final: two overtimes, then a shoot-out of 5"),
+    "strict": N_("The printed rules: no move clock, no 2.5-D effects"),
+    "quick": N_("One 5-minute period — a quick game"),
 }
 PERIOD_MINUTES = (1, 2, 3, 5, 6, 10)  # the lengths offered besides the ruleset's own
 MOVE_CLOCK_SECONDS = (0, 15, 30, 60)  # 0: no move clock
@@ -93,22 +93,38 @@ def _step(options: list[int | None], current: int | None, step: int) -> int | No
 
 def _minutes(ms: int) -> str:
     """A period length in words."""
-    return f"{ms / 60000:g} min"
+    return _("{n} min").format(n=f"{ms / 60000:g}")
+
+
+def part_words(part: str) -> str:
+    """A part as the server names it (``period 2``, ``overtime 1``, ``break``, ``shootout``) in words."""
+    kind, _sep, number = part.partition(" ")
+    words = {"period": _("Period {n}"), "overtime": _("Overtime {n}"), "break": _("Break"),
+             "shootout": _("Shoot-out")}
+    return words.get(kind, part.capitalize()).format(n=number)
+
+
+STATUS_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "ended": N_("ended")}
 
 
 def room_line(room: RoomInfo) -> str:
     """One room of the list in words: code, ruleset, coaches with the score, the part and its time left (as the
     list was made: ``RoomInfo.clocks``), status and spectators."""
-    home = room.seats.home.name if room.seats.home else "free seat"
-    away = room.seats.away.name if room.seats.away else "free seat"
-    match = f"{home} {room.score.home}:{room.score.away} {away}" if room.score is not None else f"{home} v {away}"
-    watching = f" · {room.spectators} watching" if room.spectators else ""
+    free = _("free seat")
+    home = room.seats.home.name if room.seats.home else free
+    away = room.seats.away.name if room.seats.away else free
+    if room.score is not None:
+        match = f"{home} {room.score.home}:{room.score.away} {away}"
+    else:
+        match = _("{home} v {away}").format(home=home, away=away)
+    watching = "  ·  " + _("{n} watching").format(n=room.spectators) if room.spectators else ""
     when = ""
     if room.clocks is not None and room.status == "playing":
         seconds = (room.clocks.part_ms + 999) // 1000
-        part = (room.part or "").capitalize()
-        when = f"  ·  {part + ' ' if part else ''}{seconds // 60}:{seconds % 60:02d} left"
-    return f"{room.code}  {room.ruleset}  —  {match}{when}  ({room.status}{watching})"
+        left = _("{time} left").format(time=f"{seconds // 60}:{seconds % 60:02d}")
+        when = f"  ·  {part_words(room.part) + ' ' if room.part else ''}{left}"
+    status = _(STATUS_WORDS.get(room.status, room.status))
+    return f"{room.code}  {room.ruleset}  —  {match}{when}  ({status}{watching})"
 
 
 class LobbyModel:
@@ -130,7 +146,7 @@ class LobbyModel:
         self.queue: QueueStatus | None = None
         self.connected = False
         self.player: str | None = None
-        self.status = "Starting the practice server…" if practice else "Connecting…"
+        self.status = _("Starting the practice server…") if practice else _("Connecting…")
         self.error = ""
         self.replays: list[replay_library.ReplayFile] = []
         self.level = "medium"  # the bot's strength for "Play the bot"
@@ -145,15 +161,15 @@ class LobbyModel:
     def title(self) -> str:
         """The heading of the current screen."""
         return {
-            "menu": "Practice" if self.practice else "Main menu",
-            "create": "Create a room",
-            "bot": "Play the bot",
-            "join": "Join a room by its code",
-            "rooms": "Rooms on this server",
-            "waiting": "Quick match",
-            "quick": "Quick match",
-            "replays": "My replays",
-            "settings": "Settings",
+            "menu": _("Practice") if self.practice else _("Main menu"),
+            "create": _("Create a room"),
+            "bot": _("Play the bot"),
+            "join": _("Join a room by its code"),
+            "rooms": _("Rooms on this server"),
+            "waiting": _("Quick match"),
+            "quick": _("Quick match"),
+            "replays": _("My replays"),
+            "settings": _("Settings"),
         }[self.screen]
 
     def status_line(self) -> str:
@@ -186,94 +202,104 @@ class LobbyModel:
         """The chosen length of play in words: "One 5-minute period", "Three 2-minute periods"."""
         defaults = make_settings(self.ruleset)
         minutes = defaults.period_ms / 60_000 if self.period is None else self.period
-        count = {1: "One", 2: "Two", 3: "Three"}.get(defaults.periods, str(defaults.periods))
-        plural = "period" if defaults.periods == 1 else "periods"
-        extra = " plus overtime" if defaults.overtime_ms else ""
-        return f"{count} {minutes:g}-minute {plural}{extra}"
+        words = ngettext("One {minutes:g}-minute period", "{count} {minutes:g}-minute periods", defaults.periods)
+        text = words.format(count=defaults.periods, minutes=minutes)
+        return _("{periods} plus overtime").format(periods=text) if defaults.overtime_ms else text
 
     def items(self) -> list[Item]:
         """The lines of the current screen, top to bottom."""
         online = self.connected
         if self.screen == "menu":
-            bot = Item("Play the bot", "screen:bot", hint="A private match against the computer; pick the rules")
-            replays = Item("My replays", "screen:replays", hint="Watch the matches you saved")
-            learn = Item("How to play", "help", hint="Aiming, turns, the main rules and the keys (F1)")
-            tune = Item("Settings", "screen:settings", hint="Your name, sound, full screen, aiming guide, language")
+            bot = Item(_("Play the bot"), "screen:bot", hint=_("A private match against the computer; pick the rules"))
+            replays = Item(_("My replays"), "screen:replays", hint=_("Watch the matches you saved"))
+            learn = Item(_("How to play"), "help", hint=_("Aiming, turns, the main rules and the keys (F1)"))
+            tune = Item(_("Settings"), "screen:settings",
+                        hint=_("Your name, sound, full screen, aiming guide, language"))
             if self.practice:
-                return [bot, replays, learn, tune, Item("Quit", QUIT)]
+                return [bot, replays, learn, tune, Item(_("Quit"), QUIT)]
             return [
-                Item("Quick match", "screen:quick", hint="Play the next coach who is looking for a game",
+                Item(_("Quick match"), "screen:quick", hint=_("Play the next coach who is looking for a game"),
                      enabled=online),
                 bot,
-                Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
-                Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
-                Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
+                Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
+                Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
+                Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online),
                 replays,
                 learn,
                 tune,
-                Item("Quit", QUIT),
+                Item(_("Quit"), QUIT),
             ]
         if self.screen == "quick":
-            ruleset = "any" if self.quick_ruleset is None else self.quick_ruleset
-            blurb = "Whichever rules the next coach wants" if self.quick_ruleset is None else \
-                RULESET_BLURBS[self.quick_ruleset]
-            return [Item(f"Ruleset: {ruleset}", "cycle:quick_ruleset", "choice", blurb),
-                    Item("Find an opponent", "quick", hint="Wait in the queue for the next coach",
+            ruleset = _("any") if self.quick_ruleset is None else self.quick_ruleset
+            blurb = _("Whichever rules the next coach wants") if self.quick_ruleset is None else \
+                _(RULESET_BLURBS[self.quick_ruleset])
+            return [Item(_("Ruleset: {name}").format(name=ruleset), "cycle:quick_ruleset", "choice", blurb),
+                    Item(_("Find an opponent"), "quick", hint=_("Wait in the queue for the next coach"),
                          enabled=online and self.pending is None),
-                    Item("Back", "back")]
+                    Item(_("Back"), "back")]
         if self.screen == "settings":
             return self._settings_items()
         if self.screen in ("create", "bot"):
             defaults = make_settings(self.ruleset)
-            period = _minutes(defaults.period_ms) + " (ruleset)" if self.period is None else f"{self.period} min"
-            clock = "off" if self.move_clock == 0 else f"{self.move_clock} s"
+            if self.period is None:
+                period = _("{minutes} (ruleset)").format(minutes=_minutes(defaults.period_ms))
+            else:
+                period = _("{n} min").format(n=self.period)
+            clock = _("off") if self.move_clock == 0 else _("{n} s").format(n=self.move_clock)
             if self.move_clock is None:
-                clock = "off (ruleset)" if defaults.move_clock_ms == 0 else \
-                    f"{defaults.move_clock_ms // 1000} s (ruleset)"
+                clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
+                    _("{n} s (ruleset)").format(n=defaults.move_clock_ms // 1000)
             found = [
-                Item(f"Ruleset: {self.ruleset}", "cycle:ruleset", "choice", RULESET_BLURBS[self.ruleset]),
-                Item(f"Period length: {period}", "cycle:period", "choice", self.period_words()),
-                Item(f"Move clock: {clock}", "cycle:clock", "choice", "Time for each move (A35)"),
+                Item(_("Ruleset: {name}").format(name=self.ruleset), "cycle:ruleset", "choice",
+                     _(RULESET_BLURBS[self.ruleset])),
+                Item(_("Period length: {length}").format(length=period), "cycle:period", "choice",
+                     self.period_words()),
+                Item(_("Move clock: {clock}").format(clock=clock), "cycle:clock", "choice",
+                     _("Time for each move (A35)")),
             ]
             ready = online and self.pending is None
             if self.screen == "bot":
-                found.append(Item(f"Bot: {LEVEL_WORDS[self.level][0]}", "cycle:level", "choice",
-                                  LEVEL_WORDS[self.level][1]))
-                found.append(Item("Start the match", "bot", hint="The bot joins your private room", enabled=ready))
+                found.append(Item(_("Bot: {level}").format(level=_(LEVEL_WORDS[self.level][0])), "cycle:level",
+                                  "choice", _(LEVEL_WORDS[self.level][1])))
+                found.append(Item(_("Start the match"), "bot", hint=_("The bot joins your private room"),
+                                  enabled=ready))
             else:
-                found.append(Item(f"Room: {'private' if self.private else 'public'}", "cycle:private", "choice",
-                                  "Private rooms are not listed; join by code"))
-                found.append(Item("Create the room", "create", enabled=ready))
-            found.append(Item("Back", "back"))
+                kind = _("private") if self.private else _("public")
+                found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
+                                  _("Private rooms are not listed; join by code")))
+                found.append(Item(_("Create the room"), "create", enabled=ready))
+            found.append(Item(_("Back"), "back"))
             return found
         if self.screen == "join":
-            return [Item(f"Code: {self.code}_", "input", "input", "Type the code, then Enter"),
-                    Item("Join", "join", enabled=online and bool(self.code) and self.pending is None),
-                    Item("Back", "back")]
+            return [Item(_("Code: {code}_").format(code=self.code), "input", "input", _("Type the code, then Enter")),
+                    Item(_("Join"), "join", enabled=online and bool(self.code) and self.pending is None),
+                    Item(_("Back"), "back")]
         if self.screen == "rooms":
-            found = [Item(room_line(room), f"join:{room.code}", "room", "Click to take the free seat")
+            found = [Item(room_line(room), f"join:{room.code}", "room", _("Click to take the free seat"))
                      if room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
-                     else Item(room_line(room), f"watch:{room.code}", "room", "Click to watch this match")
+                     else Item(room_line(room), f"watch:{room.code}", "room", _("Click to watch this match"))
                      for room in self.rooms]
             if not found:
-                found.append(Item("No public rooms right now — create one, or refresh", "none", "room", enabled=False))
-            return [*found, Item("Refresh", "refresh", enabled=online), Item("Back", "back")]
+                found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
+                                  enabled=False))
+            return [*found, Item(_("Refresh"), "refresh", enabled=online), Item(_("Back"), "back")]
         if self.screen == "replays":
-            found = [Item(r.label(), f"open:{i}", "room", "Click to watch this replay")
+            found = [Item(r.label(), f"open:{i}", "room", _("Click to watch this replay"))
                      for i, r in enumerate(self.replays)]
             if not found:
-                found.append(Item("No saved replays yet — Save replay after a match keeps one", "none", "room",
+                found.append(Item(_("No saved replays yet — Save replay after a match keeps one"), "none", "room",
                                   enabled=False))
-            return [*found, Item("Back", "back")]
+            return [*found, Item(_("Back"), "back")]
         waiting = self.queue.waiting if self.queue is not None else 0
-        return [Item(f"Looking for an opponent… ({waiting} in the queue)", "none", "room", enabled=False),
-                Item("Cancel", "cancel")]
+        return [Item(_("Looking for an opponent… ({waiting} in the queue)").format(waiting=waiting), "none", "room",
+                     enabled=False),
+                Item(_("Cancel"), "cancel")]
 
     # ----------------------------------------------------------------- input
     def move_focus(self, step: int) -> None:
         """Up/Down: the next enabled item (wrapping)."""
         found = self.items()
-        for _ in range(len(found)):
+        for _step in range(len(found)):
             self.focus = (self.focus + step) % len(found)
             if found[self.focus].enabled:
                 return
@@ -356,7 +382,7 @@ class LobbyModel:
                 self.pending = "join"
                 return JoinRoom(arg)
             if not self.code:
-                self.error = "Type the room code first"
+                self.error = _("Type the room code first")
                 return None
             self.pending = "join"
             return JoinRoom(self.code)
@@ -386,18 +412,27 @@ class LobbyModel:
     def _settings_items(self) -> list[Item]:
         """The settings screen: name, volumes, sound, full screen, aiming guide, language."""
         u = self.user
-        language = LANGUAGES.get(u.language, "System")
+        language = LANGUAGES.get(u.language, _("System"))
+
+        def on(flag: bool) -> str:
+            return _("on") if flag else _("off")
+
         return [
-            Item(f"Name: {u.name}_", "input", "input", "Type your name; every server you join sees it"),
-            Item(f"Volume: {round(u.volume * 100)} %", "cycle:volume", "choice", "Every sound"),
-            Item(f"Effects: {round(u.effects * 100)} %", "cycle:effects", "choice",
-                 "Flicks and knocks, part of the volume"),
-            Item(f"Sound: {'off' if u.muted else 'on'}", "cycle:muted", "choice", "M mutes in a match too"),
-            Item(f"Full screen: {'on' if u.fullscreen else 'off'}", "cycle:fullscreen", "choice", "F11 anywhere"),
-            Item(f"Aiming guide: {'on' if u.aim_guide else 'off'}", "cycle:aim_guide", "choice",
-                 "Shows the first body your stone meets (never in the strict ruleset)"),
-            Item(f"Language: {language}", "cycle:language", "choice", "System follows your computer's language"),
-            Item("Back", "back"),
+            Item(_("Name: {name}_").format(name=u.name), "input", "input",
+                 _("Type your name; every server you join sees it")),
+            Item(_("Volume: {percent} %").format(percent=round(u.volume * 100)), "cycle:volume", "choice",
+                 _("Every sound")),
+            Item(_("Effects: {percent} %").format(percent=round(u.effects * 100)), "cycle:effects", "choice",
+                 _("Flicks and knocks, part of the volume")),
+            Item(_("Sound: {state}").format(state=on(not u.muted)), "cycle:muted", "choice",
+                 _("M mutes in a match too")),
+            Item(_("Full screen: {state}").format(state=on(u.fullscreen)), "cycle:fullscreen", "choice",
+                 _("F11 anywhere")),
+            Item(_("Aiming guide: {state}").format(state=on(u.aim_guide)), "cycle:aim_guide", "choice",
+                 _("Shows the first body your stone meets (never in the strict ruleset)")),
+            Item(_("Language: {language}").format(language=language), "cycle:language", "choice",
+                 _("System follows your computer's language")),
+            Item(_("Back"), "back"),
         ]
 
     def _set(self, **changes: Any) -> None:
@@ -438,13 +473,14 @@ class LobbyModel:
         kind = getattr(message, "kind", None)
         if isinstance(message, Welcome):
             self.connected, self.player = True, message.player
-            self.status = f"Connected as {message.player}"
+            self.status = _("Connected as {player}").format(player=message.player)
         elif kind == "up":
             self.connected = True
         elif kind in ("down", "failed"):
             self.connected, self.pending = False, None
             detail = getattr(message, "detail", "")
-            self.status = "Connection lost — reconnecting…" if kind == "down" else f"Cannot connect: {detail}"
+            self.status = _("Connection lost — reconnecting…") if kind == "down" else \
+                _("Cannot connect: {detail}").format(detail=detail)
         elif isinstance(message, RoomList):
             self.rooms = message.rooms
             self.focus = min(self.focus, len(self.items()) - 1)
@@ -461,4 +497,4 @@ class LobbyModel:
                 self._go("menu")
         elif isinstance(message, Left):
             self._go("menu")
-            self.status = f"Left room {message.code}"
+            self.status = _("Left room {code}").format(code=message.code)

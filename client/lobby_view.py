@@ -17,6 +17,7 @@ from client import buttons, palette
 from client.board_view import draw_board
 from client.help_view import global_key
 from client.hud_view import Texts
+from client.i18n import _
 from client.lobby_model import Item, LobbyModel
 from client.transform import Transform
 
@@ -110,8 +111,12 @@ class LobbyView(arcade.View):
         title_size = 56 if height >= 600 else 38
         self.texts.draw("title", "ŠPRTEC", width / 2, height - 16 - title_size, palette.TEXT, title_size, "center",
                         bold=True)
-        self.texts.draw("subtitle", f"billiard-hockey · hokej stołowy  —  {self.model.title()}", width / 2,
-                        height - 40 - title_size * 1.35, palette.WARNING, 15, "center")
+        self.texts.draw("subtitle", _("billiard-hockey · hokej stołowy  —  {screen}").format(screen=self.model.title()),
+                        width / 2, height - 40 - title_size * 1.35, palette.WARNING, 15, "center")
+        first = _("New here? Choose How to play — and F1 shows the keys on every screen") \
+            if self.model.first_start and self.model.screen == "menu" else ""
+        self.texts.draw("first", first, width / 2, height - 40 - title_size * 1.35 - 24, palette.TEXT, 12, "center",
+                        bold=True)
         laid = self.layout()
         self.buttons = [b for _, b in laid]
         hint = ""
@@ -130,8 +135,8 @@ class LobbyView(arcade.View):
             self.texts.draw("error", "", width / 2, bottom - 34)
         self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
         self.texts.draw("status", self.model.status_line(), 14, 14, palette.TEXT_DIM, 11)
-        keys = "↑↓ choose   Enter select   ←→ change   Esc back" if self.model.screen != "join" else \
-            "type the code   Enter join   Esc back"
+        keys = _("↑↓ choose   Enter select   ←→ change   Esc back   F1 help") if self.model.screen != "join" \
+            else _("type the code   Enter join   Esc back")
         self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:

@@ -259,8 +259,8 @@ class MatchView(arcade.View):
         pose = poses.get(intervention.body)
         for x, y in ((intervention.x, intervention.y), (pose.x, pose.y) if pose else (intervention.x, intervention.y)):
             arcade.draw_circle_outline(*tf.to_screen(x, y), tf.px(24), palette.WARNING, 3)
-        word = "Turned over (VI.4)" if intervention.code == "FLIP" else "Put back (VI.5)" if intervention.reason == \
-            "LEFT_BOARD" else "Behind the goal (VI.3)"
+        word = _("Turned over (VI.4)") if intervention.code == "FLIP" else _("Put back (VI.5)") \
+            if intervention.reason == "LEFT_BOARD" else _("Behind the goal (VI.3)")
         sx, sy = tf.to_screen(intervention.x, intervention.y)
         self.texts.draw("intervention", word, sx, sy + tf.px(30), palette.WARNING, 12, "center", bold=True)
 
@@ -322,9 +322,9 @@ class MatchView(arcade.View):
         self.prompt_buttons = []
         if self.arrangement is not None:
             problem = self.arrangement.problem()
-            title = "Drag your stones: face-off spots, or your defensive third off the crease (IV.1)"
-            options: tuple[tuple[str, str], ...] = (("Confirm", "confirm"), ("Cancel", "cancel"))
-            self._prompt_panel(title, problem or "The referee accepts this setup", None, 0.0, options, width,
+            title = _("Drag your stones: face-off spots, or your defensive third off the crease (IV.1)")
+            options: tuple[tuple[str, str], ...] = ((_("Confirm"), "confirm"), (_("Cancel"), "cancel"))
+            self._prompt_panel(title, problem or _("The referee accepts this setup"), None, 0.0, options, width,
                                ok=problem is None, now=now)
             self.prompt_buttons[0] = replace(self.prompt_buttons[0], enabled=problem is None)
             draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
@@ -337,7 +337,7 @@ class MatchView(arcade.View):
         choice = found[0]
         if choice.deadline is None and len(found) > 1:  # only offers: one panel with every optional action
             options = tuple(option for offer in found for option in offer.options)
-            self._prompt_panel(prompts.OFFERS_TITLE, "", None, 0.0, options, width, now=now)
+            self._prompt_panel(_(prompts.OFFERS_TITLE), "", None, 0.0, options, width, now=now)
         else:
             awaited = sum(1 for c in found if c.deadline is not None)
             more = f"  (+{awaited - 1} more)" if awaited > 1 else ""
@@ -397,13 +397,13 @@ class MatchView(arcade.View):
         wx, wy = self.transform().to_world(x, y)
         if self.arrangement is not None:
             if self.arrangement.pick(wx, wy) is None:
-                self.state.note("Drag one of your field stones (the goalie stays on its spot)", "error")
+                self.state.note(_("Drag one of your field stones (the goalie stays on its spot)"), "error")
             return
         stone = aiming.stone_at(position, wx, wy, settings_of(position).stone_radius)
         if stone is None:
             return
         if self.state.locked(self.clock()):
-            self.state.note("Wait until the move has been played", "error")
+            self.state.note(_("Wait until the move has been played"), "error")
             return
         seat = self.state.seat
         reason = aiming.refusal(position, seat, stone, legal_stones(position, seat) if seat else ())
@@ -452,7 +452,7 @@ class MatchView(arcade.View):
         settings = settings_of(self.state.position)
         flick = aiming.flick_of(aim, self.state.seat, settings)
         if flick is None:
-            self.state.note("Flick cancelled — pull back further to shoot")
+            self.state.note(_("Flick cancelled — pull back further to shoot"))
             return
         self._send(flick)
 
@@ -471,7 +471,7 @@ class MatchView(arcade.View):
             self.command("confirm")
         elif symbol == arcade.key.M:
             self.sounds.muted = not self.sounds.muted
-            self.state.note("Sound off" if self.sounds.muted else "Sound on")
+            self.state.note(_("Sound off") if self.sounds.muted else _("Sound on"))
         elif symbol == arcade.key.L:
             if self.layout().side_docked or not self.list_wanted:
                 self.list_wanted = not self.list_wanted
@@ -519,7 +519,7 @@ class MatchView(arcade.View):
     def _send(self, action: Action) -> None:
         """Hand an action to the link (or say that this view cannot play)."""
         if self.link is None:
-            self.state.note("This view cannot play", "error")
+            self.state.note(_("This view cannot play"), "error")
             return
         self.link.send(action)
 

@@ -21,6 +21,7 @@ import arcade
 from client import i18n, user_settings
 from client.bot_process import BotProcess
 from client.help_view import open_help
+from client.i18n import _
 from client.lobby_model import QUIT, LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
@@ -92,7 +93,7 @@ class Navigator:
             self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings,
                            wanted.level)
             self.state.against_bot = True
-            self.state.note("The bot is on its way to your room")
+            self.state.note(_("The bot is on its way to your room"))
         elif isinstance(message, Error) and message.ref == "CreateRoom":
             self.bot_wanted = None
 
@@ -147,9 +148,9 @@ class Navigator:
         try:
             replay = load(path)
         except (OSError, ValueError, NotationError) as exc:
-            self.lobby.error = f"Cannot open {path.name}: {exc}"
+            self.lobby.error = _("Cannot open {name}: {why}").format(name=path.name, why=exc)
             return
-        state = MatchState(names={"home": "Home", "away": "Away", **replay.names})
+        state = MatchState(names={"home": _("Home"), "away": _("Away"), **replay.names})
         cursor = ReplayCursor(replay)
         cursor.jump(state, 0, self.clock())
         self.screen = "replay"
@@ -175,9 +176,9 @@ class Navigator:
             if self.link.request(request.create):
                 self.bot_wanted = request
             else:
-                self.lobby.error = "Not connected yet — try again in a moment"
+                self.lobby.error = _("Not connected yet — try again in a moment")
         elif not self.link.request(request):
-            self.lobby.error = "Not connected yet — try again in a moment"
+            self.lobby.error = _("Not connected yet — try again in a moment")
 
     def choose(self, command: str) -> None:
         """A results button: ask for the rematch, save the replay, or go back to the lobby."""
@@ -217,7 +218,7 @@ class Navigator:
             try:
                 user_settings.save(user)
             except OSError as exc:
-                self.lobby.error = f"Settings not saved: {exc}"
+                self.lobby.error = _("Settings not saved: {why}").format(why=exc)
 
     def _seen_intro(self) -> None:
         """The first-start hint has done its job."""

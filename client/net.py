@@ -285,8 +285,9 @@ class NetLink:
         """One server message into the state."""
         if isinstance(message, ConnectionEvent):
             self.connected = message.kind == "up"
-            text = {"up": "Connected", "down": "Connection lost — reconnecting…", "failed": "Cannot connect"}
-            state.note(f"{text.get(message.kind, message.kind)}{': ' + message.detail if message.detail else ''}",
+            text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
+                    "failed": _("Cannot connect")}.get(message.kind, message.kind)
+            state.note(f"{text}{': ' + message.detail if message.detail else ''}",
                        "info" if message.kind == "up" else "error")
             self.other.append(message)
         elif isinstance(message, Welcome):
@@ -296,7 +297,8 @@ class NetLink:
             state.room = message.code
             state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
             self._snapshot(state, message.snapshot, now)
-            state.note(f"Room {message.code}: you are {'watching' if state.seat is None else 'playing ' + state.seat}")
+            state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
+                       _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
         elif isinstance(message, Snapshot):
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
@@ -319,7 +321,7 @@ class NetLink:
             if message.ref == "Act" and message.retry_ms is not None and self._sent is not None:
                 state.hold_input(now + message.retry_ms / 1000)
                 self._again = self._sent
-                state.note("The board is still moving — your action goes once it stops")
+                state.note(_("The board is still moving — your action goes once it stops"))
                 return
             state.note(message.message, "error")
             self.other.append(message)
@@ -327,7 +329,7 @@ class NetLink:
             self.ended = message
         elif isinstance(message, RematchOffered):
             self.rematch.add(message.team)
-            state.note(f"{state.team_label(message.team)} offers a rematch")  # type: ignore[arg-type]
+            state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
         elif isinstance(message, Left):
             self.leave_room(state)
             self.other.append(message)
@@ -347,7 +349,7 @@ class NetLink:
         version = self._state.version if self._state is not None else 0
         self._sent = (action, version)
         if not self.client.send(Act(action, version)):
-            self._notes.append("Not connected — the action was not sent")
+            self._notes.append(_("Not connected — the action was not sent"))
 
     def request(self, message: object) -> bool:
         """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
@@ -361,7 +363,7 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
-            state.note("A new match begins — you play the other end")
+            state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
         state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)

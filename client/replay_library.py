@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from client.i18n import _
 from client.replay_saver import FOLDER
 from shared.notation import Scenario, scenario_from_json
 
@@ -34,7 +35,8 @@ class ReplayFile:
     def label(self) -> str:
         """One line for the list: the names (or the file name), and the date."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
-        who = f"{self.names.get('home', 'Home')} v {self.names.get('away', 'Away')}" if self.names else self.path.stem
+        home, away = self.names.get("home", _("Home")), self.names.get("away", _("Away"))
+        who = _("{home} v {away}").format(home=home, away=away) if self.names else self.path.stem
         return f"{who}  ·  {when}  ·  {self.path.name}"
 
 

@@ -17,7 +17,9 @@ from client import buttons, palette, results_model
 from client.board_view import BodyPainter, draw_board
 from client.help_view import global_key
 from client.hud_view import Texts
+from client.i18n import _
 from client.lobby_view import draw_menu_button
+from client.replay_saver import not_saved
 from client.state import MatchState
 from client.transform import Transform
 from shared.match import settings_of
@@ -97,7 +99,7 @@ class ResultsView(arcade.View):
             lit = self.hover is not None and b.contains(*self.hover)
             draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 15)
         self._draw_saved(r.saved, left, bottom, panel_w)
-        self.texts.draw("keys", "R rematch   S save replay   Esc back to the lobby", width - 14, 14,
+        self.texts.draw("keys", _("R rematch   S save replay   Esc back to the lobby"), width - 14, 14,
                         palette.TEXT_DIM, 11, "right")
 
     def _draw_saved(self, saved: str, left: float, bottom: float, panel_w: float) -> None:
@@ -107,7 +109,7 @@ class ResultsView(arcade.View):
             return
         arcade.draw_line(left + 16, bottom + SAVED_HEIGHT, left + panel_w - 16, bottom + SAVED_HEIGHT,
                          (90, 100, 116, 255), 1)
-        colour = palette.WARNING if saved.startswith("Replay not saved") else palette.TEXT
+        colour = palette.WARNING if saved.startswith(not_saved("").rstrip()) else palette.TEXT
         label = self.texts.get("saved", saved, left + 16, bottom + 12, colour, 11.5, bold=True)
         while label.content_width > panel_w - 32 and label.font_size > 7:
             label.font_size -= 0.5
