@@ -4,8 +4,9 @@ compiling each ``.po`` to its ``.mo``, and checking that every catalogue is comp
 Why a module with a command line: the ``.po`` files (en, cs, pl) are the sources kept in the repository; the
 ``.mo`` files are built from them — at first use by ``client.i18n`` when missing or older than the ``.po``, or
 by ``python -m client.catalogues compile`` — and never committed. ``python -m client.catalogues extract``
-rewrites the template after strings change (pybabel's extraction with the keywords ``_``, ``ngettext``, ``N_``);
-a test fails while the template or a catalogue lags behind the code.
+rewrites the template after strings change (pybabel's extraction with the keywords ``_``, ``ngettext``, ``N_``)
+and updates every catalogue to it (new strings empty, gone ones dropped); ``check`` lists what is untranslated.
+A test fails while the template or a catalogue lags behind the code.
 """
 
 from __future__ import annotations
@@ -94,17 +95,38 @@ def write_template(catalog: Catalog, path: Path = TEMPLATE) -> None:
         write_po(handle, catalog, omit_header=True, no_location=True, sort_output=True, width=120)
 
 
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    """Write a language's catalogue (header kept, no line numbers, sorted: it changes only with its strings)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, no_location=True, sort_output=True, width=120)
+
+
+def update(language: str, template: Catalog | None = None) -> None:
+    """Bring ``language``'s catalogue up to the template: new strings added empty, gone ones dropped."""
+    catalog = read(po_path(language))
+    catalog.update(template if template is not None else read(TEMPLATE), no_fuzzy_matching=True)
+    catalog.obsolete.clear()
+    write_catalog(catalog, po_path(language))
+
+
 def msgids(catalog: Iterable[object]) -> set[object]:
     """The message ids of a catalogue (the header's empty id left out)."""
     return {m.id for m in catalog if m.id}  # type: ignore[attr-defined]
 
 
 def main(argv: list[str]) -> int:
-    """``extract`` (rewrite the template), ``compile`` (build every .mo) or ``check`` (report gaps)."""
+    """``extract`` (rewrite the template and update every catalogue to it), ``compile`` (build every .mo) or
+    ``check`` (report gaps)."""
     command = argv[0] if argv else "check"
     if command == "extract":
-        write_template(extract())
+        template = extract()
+        write_template(template)
         print(f"wrote {TEMPLATE}")
+        for language in TRANSLATED:
+            if po_path(language).exists():
+                update(language, read(TEMPLATE))
+                print(f"updated {po_path(language)}")
         return 0
     if command == "compile":
         for language in TRANSLATED:

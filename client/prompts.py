@@ -116,7 +116,7 @@ def choices(position: Position, seat: Team | None, since: float,
 
 def action_for(command: str, team: Team) -> Action | None:
     """The action a prompt button's command stands for; None for an unknown command."""
-    kind, _, stone = command.partition(":")
+    kind, _sep, stone = command.partition(":")
     if kind == "choose_exclusion" and stone:
         return ChooseExclusion(team=team, stone=stone)
     if kind == "pp_swap_out" and stone:
