@@ -49,7 +49,7 @@ RULESET_BLURBS = {
     "strict": N_("The printed rules: no move clock, no 2.5-D effects"),
     "quick": N_("One 5-minute period — a quick game"),
 }
-PERIOD_MINUTES = (1, 2, 3, 5, 6, 10)  # the lengths offered besides the ruleset's own
+PERIOD_MINUTES = (0.5, 1, 2, 3, 5, 6, 10)  # the lengths offered besides the ruleset's own (0.5: a 30-second blitz)
 MOVE_CLOCK_SECONDS = (0, 15, 30, 60)  # 0: no move clock
 VOLUMES = tuple(v / 10 for v in range(11))
 
@@ -85,7 +85,7 @@ class Item:
     enabled: bool = True
 
 
-def _step(options: list[int | None], current: int | None, step: int) -> int | None:
+def _step(options: list[Any], current: Any, step: int) -> Any:
     """The option ``step`` places from ``current`` in ``options``, stopping at the ends (arrows go in order)."""
     index = options.index(current) if current in options else options.index(None)
     return options[max(0, min(len(options) - 1, index + step))]
@@ -138,7 +138,7 @@ class LobbyModel:
         self.focus = 0
         self.ruleset = "quick" if practice else "standard"
         self.ruleset_chosen = False  # "Play the bot" offers the quick ruleset until the player picks one
-        self.period: int | None = None
+        self.period: float | None = None
         self.move_clock: int | None = None
         self.private = practice
         self.code = ""
@@ -181,12 +181,12 @@ class LobbyModel:
         defaults = make_settings(self.ruleset)
         chosen: dict[str, Any] = {}
         if self.period is not None and self.period * 60_000 != defaults.period_ms:
-            chosen["period_ms"] = self.period * 60_000
+            chosen["period_ms"] = round(self.period * 60_000)
         if self.move_clock is not None and self.move_clock * 1000 != defaults.move_clock_ms:
             chosen["move_clock_ms"] = self.move_clock * 1000
         return chosen
 
-    def period_choices(self) -> list[int | None]:
+    def period_choices(self) -> list[float | None]:
         """The period lengths in order of minutes, the ruleset's own (None) in its place among them."""
         own = make_settings(self.ruleset).period_ms / 60_000
         return sorted([None, *[m for m in PERIOD_MINUTES if m != own]],
@@ -244,7 +244,7 @@ class LobbyModel:
             if self.period is None:
                 period = _("{minutes} (ruleset)").format(minutes=_minutes(defaults.period_ms))
             else:
-                period = _("{n} min").format(n=self.period)
+                period = _("{n} min").format(n=f"{self.period:g}")
             clock = _("off") if self.move_clock == 0 else _("{n} s").format(n=self.move_clock)
             if self.move_clock is None:
                 clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
