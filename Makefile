@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ./data
 
-.PHONY: run test lint bench clean venv
+.PHONY: run test lint bench clean venv gui-tools
 
 venv: $(STAMP)
 
@@ -20,7 +20,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/sprtec serve --data $(DATA)
 
-test: $(STAMP)
+# Xvfb, xdotool and ImageMagick for the real-window test: installed when we are root (as CI runs), else it skips.
+gui-tools:
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick; }; } >/dev/null 2>&1; } || true
+
+test: $(STAMP) gui-tools
 	$(BIN)/ruff check .
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 
