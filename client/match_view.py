@@ -315,7 +315,11 @@ class MatchView(arcade.View):
             bx, by = tf.to_screen(target_x + guide.push[0] * 70, target_y + guide.push[1] * 70)
             arcade.draw_line(ax, ay, bx, by, (255, 255, 255, 170), 2)
         word = guide_words(guide, self.state.seat)
-        self.texts.draw("guide", word, gx, gy + tf.px(radius) + 8, palette.TEXT, 11, "center", bold=True)
+        label = self.texts.get("guide", word, gx, gy + tf.px(radius) + 10, palette.TEXT, 11, "center", bold=True)
+        half = label.content_width / 2 + 6
+        arcade.draw_lrbt_rectangle_filled(gx - half, gx + half, label.y - 4, label.y + label.content_height + 3,
+                                          (10, 12, 16, 200))  # a dark backing: the word reads over wood and stones
+        self.texts.show("guide")
 
     def _draw_prompts(self, now: float, width: float) -> None:
         """The pending choice (or the arrangement in progress) in a panel above the log: title, countdown, buttons."""
