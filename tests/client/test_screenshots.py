@@ -117,7 +117,8 @@ def test_a_replay_playing_with_the_coaches_names(window, shots, tmp_path):
         view.on_update(0.05)
     _render(window, view, shots / "replay-autoplay.png", now[0])
     assert view.playing and cursor.index >= 6
-    assert view.texts.peek("home.name").text == "Jana Nováková" and view.texts.peek("away.name").text == "Piotr Kowalski"
+    assert view.texts.peek("home.name").text == "Jana Nováková"
+    assert view.texts.peek("away.name").text == "Piotr Kowalski"
 
 
 def test_my_replays(window, shots, tmp_path):
