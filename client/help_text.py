@@ -28,6 +28,7 @@ def how_to_play() -> tuple[Section, ...]:
             _("The further you pull, the harder the flick; a full pull is the fastest flick the rules allow (D3)."),
             _("The guide shows the stone's path and the first body it meets; an opponent's stone there is a foul."),
             _("Let go close to the stone, or press Esc, to cancel."),
+            _("The mark on a stone's rim shows how it turns; its number always stays upright."),
         )),
         Section(_("Turns"), (
             _("The coaches move in turn, one flick each (VI.1); after a face-off the centre forward starts (V.7)."),

@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from client import app
 
     app.prepare(args.screenshot)
+    from client import i18n, user_settings
     from client.replay_model import ReplayCursor, load
+
+    user = user_settings.load()
+    i18n.set_language(user.language or None)
     from shared.notation import NotationError
 
     try:
@@ -51,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
         cursor = ReplayCursor(replay)
         cursor.jump(state, args.at_move, time.monotonic())
         state.note(f"Replay of {args.file.name}: {cursor.total} moves")
-        return ReplayView(cursor, state, Sounds(muted=args.mute or args.screenshot is not None),
+        sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
+                        effects=user.effects)
+        return ReplayView(cursor, state, sounds,
                           autoplay=args.at_move == 0 and args.screenshot is None)
 
     return app.run(make, f"sprtec — replay {args.file.name}", args.screenshot)
