@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ./data
 
-.PHONY: run test lint bench clean venv lan-tools
+.PHONY: run test lint bench clean venv lan-tools gui-tools
 
 venv: $(STAMP)
 
@@ -26,7 +26,11 @@ lan-tools:
 	@command -v ip >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null; } || true
 
-test: $(STAMP) lan-tools
+# Xvfb, xdotool and ImageMagick for the real-window test: installed when we are root (as CI runs), else it skips.
+gui-tools:
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick; }; } >/dev/null 2>&1; } || true
+
+test: $(STAMP) lan-tools gui-tools
 	$(BIN)/ruff check .
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 

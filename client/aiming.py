@@ -14,12 +14,18 @@ import math
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from client.i18n import _, team_word
 from shared.model import Flick, Position, Stone, Team, other
+from shared.rulesets import Settings
 
 FULL_POWER_MM = 150.0  # a pull this long gives the maximum speed
 DEAD_ZONE_MM = 8.0  # a pull shorter than this cancels the flick (a click is not a move)
 PICK_SLACK_MM = 4.0  # a press this close to a stone's edge still picks it
 AIM_LINE_MM = 260.0  # the aim line's length at full power
+WIRE_DECIMALS = 2  # a flick's components are sent rounded to 0.01 mm/s
+# Rounding both components to 0.01 moves the speed by at most 0.005·√2 ≈ 0.0071 mm/s: aiming this far inside the
+# allowed range keeps the rounded flick inside it (D3: the referee refuses a flick outside the range).
+RANGE_MARGIN = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +68,26 @@ def shot_of(aim: Aim, speed_min: float, speed_max: float) -> Shot | None:
     return Shot(dx / pull * speed, dy / pull * speed, power)
 
 
-def flick_of(aim: Aim, team: Team, speed_min: float, speed_max: float) -> Flick | None:
-    """The Flick action to send for this aim, or None when the drag is cancelled."""
-    shot = shot_of(aim, speed_min, speed_max)
+def sendable_speed(speed: float, settings: Settings) -> float:
+    """``speed`` brought inside the referee's range (D3: ``flick_speed_min`` .. ``flick_speed_max``) with the
+    margin that survives rounding the components for the wire."""
+    low = settings.flick_speed_min + RANGE_MARGIN
+    high = settings.flick_speed_max - RANGE_MARGIN
+    if low > high:  # a range narrower than the margins: its middle
+        return (settings.flick_speed_min + settings.flick_speed_max) / 2
+    return min(max(speed, low), high)
+
+
+def flick_of(aim: Aim, team: Team, settings: Settings) -> Flick | None:
+    """The Flick action to send for this aim, or None when the drag is cancelled; its speed always lies in the
+    ruleset's range (D3), even at full power after rounding."""
+    shot = shot_of(aim, settings.flick_speed_min, settings.flick_speed_max)
     if shot is None:
         return None
-    return Flick(team=team, stone=aim.stone, vx=round(shot.vx, 2), vy=round(shot.vy, 2))
+    speed = shot.speed or 1.0
+    scale = sendable_speed(shot.speed, settings) / speed
+    vx, vy = round(shot.vx * scale, WIRE_DECIMALS) + 0.0, round(shot.vy * scale, WIRE_DECIMALS) + 0.0
+    return Flick(team=team, stone=aim.stone, vx=vx, vy=vy)
 
 
 def aim_line_end(aim: Aim, shot: Shot) -> tuple[float, float]:
@@ -90,21 +110,22 @@ def stone_at(position: Position, x: float, y: float, radius: float) -> Stone | N
 def refusal(position: Position, seat: Team | None, stone: Stone, legal: Collection[str]) -> str | None:
     """Why the coach in ``seat`` may not aim ``stone`` now (a sentence citing the rule), or None if he may."""
     if seat is None:
-        return "Spectators watch; they cannot play"
+        return _("Spectators watch; they cannot play")
     if position.result is not None:
-        return "The match is over"
+        return _("The match is over")
     if position.to_move != seat:
         if position.privilege is not None and position.privilege.team == other(seat):
-            return f"{other(seat).capitalize()} is playing a privilege of {position.privilege.total} moves (IX)"
-        return f"It is {other(seat)}'s move (VI.1)"
+            return _("{team} is playing a privilege of {n} moves (IX)").format(
+                team=team_word(other(seat)).capitalize(), n=position.privilege.total)
+        return _("It is {team}'s move (VI.1)").format(team=team_word(other(seat)))
     if stone.team != seat:
-        return f"{stone.id} is not your stone"
+        return _("{stone} is not your stone").format(stone=stone.id)
     if stone.id in legal:
         return None
     if position.restart:
-        return "Only the centre forward may start (V.7)"
+        return _("Only the centre forward may start (V.7)")
     if position.penalty_shot is not None:
-        return "Only the shooter plays in a penalty shot (XV.12)"
+        return _("Only the shooter plays in a penalty shot (XV.12)")
     if stone.flipped:
-        return f"{stone.id} lies upside down until the referee turns it (VI.4)"
-    return f"{stone.id} cannot be played now"
+        return _("{stone} lies upside down until the referee turns it (VI.4)").format(stone=stone.id)
+    return _("{stone} cannot be played now").format(stone=stone.id)

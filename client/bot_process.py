@@ -33,9 +33,12 @@ def stop_child(process: subprocess.Popen[Any] | None, seconds: float = STOP_SECO
 
 
 def bot_command(python: str, url: str, room: str, ruleset: str | None = None,
-                settings: Mapping[str, Any] | None = None) -> list[str]:
-    """The command line of a bot that joins ``room`` on ``url`` (ruleset and settings as the room was created)."""
+                settings: Mapping[str, Any] | None = None, level: str | None = None) -> list[str]:
+    """The command line of a bot that joins ``room`` on ``url`` (ruleset and settings as the room was created), at
+    ``level`` (easy, medium, hard; None: the bot's own default)."""
     command = [python, "-m", "sprtec", "bot", "--server", url, "--room", room]
+    if level is not None:
+        command += ["--level", level, "--name", f"bot ({level})"]
     if ruleset is not None:
         command += ["--ruleset", ruleset]
     for name, value in sorted((settings or {}).items()):
@@ -53,14 +56,16 @@ class BotProcess:
         self.room: str | None = None
         self.log_path: Path | None = None
         self._log: IO[bytes] | None = None
+        self._stopped = False  # we stopped it: its ending is no failure
 
     def start(self, url: str, room: str, ruleset: str | None = None,
-              settings: Mapping[str, Any] | None = None) -> None:
-        """Start the bot for ``room`` (a bot still playing an earlier room is stopped first)."""
+              settings: Mapping[str, Any] | None = None, level: str | None = None) -> None:
+        """Start the bot for ``room`` at ``level`` (a bot still playing an earlier room is stopped first)."""
         self.stop()
+        self._stopped = False
         log = tempfile.NamedTemporaryFile(prefix="sprtec-bot-", suffix=".log", delete=False)
         self._log, self.log_path, self.room = log, Path(log.name), room
-        self.process = subprocess.Popen(bot_command(self.python, url, room, ruleset, settings),
+        self.process = subprocess.Popen(bot_command(self.python, url, room, ruleset, settings, level),
                                         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
 
     def plays(self, room: str | None) -> bool:
@@ -68,13 +73,15 @@ class BotProcess:
         return room is not None and self.room == room
 
     def failed(self) -> str | None:
-        """Why the bot stopped early, if it exited with an error (a bot that finished its match exits 0)."""
-        if self.process is None or self.process.poll() in (None, 0):
+        """Why the bot stopped early, if it exited with an error (a bot that finished its match exits 0; one we
+        stopped ourselves, at the end of its match or when we left, is no failure either)."""
+        if self._stopped or self.process is None or self.process.poll() in (None, 0):
             return None
         return f"The bot stopped (exit status {self.process.returncode}) — see {self.log_path}"
 
     def stop(self) -> None:
         """Stop the bot by its pid (terminate, then kill) and close its log."""
+        self._stopped = self.process is not None
         stop_child(self.process)
         if self._log is not None:
             self._log.close()

@@ -40,6 +40,24 @@ def row(items: Sequence[tuple[str, str]], right: float, bottom: float, height: f
     return list(reversed(buttons))
 
 
+def fit_row(items: Sequence[tuple[str, str]], left: float, right: float, bottom: float, height: float = 34.0,
+            gap: float = 6.0) -> list[Button]:
+    """Buttons in a row ending at ``right``, as wide as their labels need but narrowed together so that the row
+    never starts left of ``left`` (a panel's many choices still fit inside it)."""
+    laid = row(items, right, bottom, height, gap)
+    if not laid or laid[0].left >= left:
+        return laid
+    room = right - left - gap * (len(laid) - 1)
+    widths = [b.width for b in laid]
+    scale = room / sum(widths)
+    out: list[Button] = []
+    x = left
+    for b, width in zip(laid, widths, strict=True):
+        out.append(Button(b.label, b.command, x, bottom, width * scale, height, b.enabled))
+        x += width * scale + gap
+    return out
+
+
 def column(items: Sequence[tuple[str, str]], left: float, top: float, width: float, height: float = 40.0,
            gap: float = 10.0) -> list[Button]:
     """Buttons stacked downwards from ``top``, all ``width`` wide (menus)."""

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.i18n import N_, _
 from client.state import MatchState
 from shared.model import Position, Team
 
-PART_NAMES = {"period": "Period", "break": "Break", "overtime": "Overtime", "shootout": "Shoot-out"}
+PART_NAMES = {"period": N_("Period {n}"), "break": N_("Break {n}"), "overtime": N_("Overtime {n}"),
+              "shootout": N_("Shoot-out")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +51,8 @@ def clock_text(ms: int) -> str:
 
 def part_text(position: Position) -> str:
     """The current part in words (III): ``Period 2``, ``Overtime 1``, ``Shoot-out``."""
-    name = PART_NAMES.get(position.part.kind, position.part.kind.capitalize())
-    return name if position.part.kind == "shootout" else f"{name} {position.part.number}"
+    name = PART_NAMES.get(position.part.kind, position.part.kind.capitalize() + " {n}")
+    return _(name).format(n=position.part.number)
 
 
 def power_play(position: Position, team: Team) -> bool:
@@ -63,49 +65,70 @@ def team_notes(position: Position, team: Team) -> tuple[str, ...]:
     notes: list[str] = []
     privilege = position.privilege
     if privilege is not None and privilege.team == team:
-        notes.append(f"Privilege: {privilege.remaining} of {privilege.total} moves left (IX)")
+        notes.append(_("Privilege: {left} of {total} moves left (IX)").format(left=privilege.remaining,
+                                                                               total=privilege.total))
     excluded = position.excluded_of(team)
     if excluded:
-        notes.append("Excluded: " + ", ".join(excluded))
+        notes.append(_("Excluded: {stones}").format(stones=", ".join(excluded)))
     deferred = position.deferred_of(team)
     if deferred:
-        notes.append(f"Deferred penalties: {deferred}")
+        notes.append(_("Deferred penalties: {n}").format(n=deferred))
     if position.stones and power_play(position, team):
-        notes.append("Power play — no goalie (XIII)")
+        notes.append(_("Power play — no goalie (XIII)"))
     if getattr(position, "penalty_shot", None) == team:
-        notes.append("Penalty shot awarded (XV.1)")
+        notes.append(_("Penalty shot awarded (XV.1)"))
     if getattr(position, "advantage", None) == team:
-        notes.append("Advantage: play on or take the penalty (IX.3)")
+        notes.append(_("Advantage: play on or take the penalty (IX.3)"))
     counting = getattr(position, "activity", None)
     if counting is not None and getattr(counting, "team", None) == team:
-        notes.append(f"Counting {getattr(counting, 'count', '?')} of {getattr(counting, 'limit', '?')} (XI)")
+        notes.append(_("Counting {count} of {limit} (XI)").format(count=getattr(counting, "count", "?"),
+                                                                   limit=getattr(counting, "limit", "?")))
     return tuple(notes)
 
 
+def grace_text(state: MatchState, now: float) -> str | None:
+    """Product decision 5: an away coach's time to come back before he forfeits, counted down
+    ("Novák disconnected — 0:42 to come back"); None while both coaches are connected."""
+    lines = []
+    for team in ("home", "away"):
+        clock = state.grace.get(team)
+        if clock is None:
+            continue
+        name = state.team_name(team)
+        seconds = (clock.at(now) + 999) // 1000
+        lines.append(f"{name} disconnected — {seconds // 60}:{seconds % 60:02d} to come back")
+    return "   ·   ".join(lines) or None
+
+
 def status_text(state: MatchState, now: float) -> str:
-    """One line under the bar: what happens now, from this client's seat."""
+    """One line under the bar: what happens now, from this client's seat (an away coach's grace first)."""
     position = state.position
     if position is None:
-        return "Waiting for the match…"
+        return _("Waiting for the match…")
+    away = grace_text(state, now) if position.result is None else None
+    if away is not None:
+        return away
     if position.result is not None:
         winner = position.result.winner
-        return "Match over — a draw" if winner is None else f"Match over — {state.team_label(winner)} wins"
+        return _("Match over — a draw") if winner is None else \
+            _("Match over — {team} wins").format(team=state.team_label(winner))
     if state.waiting_for_opponent() and state.against_bot:
-        return "Waiting for the bot to join…"
+        return _("Waiting for the bot to join…")
     if state.waiting_for_opponent():
-        return f"Waiting for an opponent — give them the room code {state.room}"
+        return _("Waiting for an opponent — give them the room code {code}").format(code=state.room)
     if state.locked(now):
-        return "The move is being played…"
+        return _("The move is being played…")
     if position.part.kind == "break":
-        return "Break — ends change (III.5)"
+        return _("Break — ends change (III.5)")
     mover = state.team_label(position.to_move)
     if state.seat is None:  # a spectator in a room, or a replay (no room)
-        return f"{mover} to move" + (" (spectating)" if state.room else "")
+        return _("{team} to move (spectating)").format(team=mover) if state.room else \
+            _("{team} to move").format(team=mover)
     if position.to_move == state.seat:
         if position.restart:
-            return "Your move — start with the centre forward (V.7)"
-        return "Your move — press one of your stones and pull back to aim"
-    return f"{mover} to move"
+            return _("Your move — start with the centre forward (V.7)")
+        return _("Your move — press one of your stones and pull back to aim")
+    return _("{team} to move").format(team=mover)
 
 
 def build(state: MatchState, now: float) -> Hud | None:
@@ -113,16 +136,19 @@ def build(state: MatchState, now: float) -> Hud | None:
     position = state.position
     if position is None:
         return None
-    move_ms = state.move_clock.at(now) if state.move_clock is not None else None
+    # no move clock runs for a host whose opponent has not come yet (the match has not begun)
+    waiting = state.waiting_for_opponent()
+    move_ms = state.move_clock.at(now) if state.move_clock is not None and not waiting else None
 
     def panel(team: Team) -> TeamPanel:
         moving = position.to_move == team and position.result is None
         clock = clock_text(move_ms) if moving and move_ms else None
-        name = state.team_label(team) + (" (you)" if state.seat == team else "")
+        label = state.team_label(team)
+        name = _("{name} (you)").format(name=label) if state.seat == team else label
         return TeamPanel(team, name, position.score_of(team), moving, clock,
                          team_notes(position, team))
 
     part_ms = state.part_clock.at(now) if state.part_clock is not None else position.part.clock_ms
-    spectators = f"{state.spectators} watching" if state.spectators else None
+    spectators = _("{n} watching").format(n=state.spectators) if state.spectators else None
     return Hud(panel("home"), panel("away"), part_text(position), clock_text(part_ms), status_text(state, now),
                spectators)

@@ -9,9 +9,13 @@ private room to create, for which the navigator then starts the bot (``client.bo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from client import replay_library, user_settings
+from client.i18n import LANGUAGES, N_, _, ngettext
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -29,16 +33,25 @@ from shared.protocol import (
 from shared.rulesets import RULESETS, make_settings
 
 QUIT = "quit"
+REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
-RULESET_BLURBS = {
-    "standard": "Three 6-minute periods; a draw stands",
-    "ko": "Knock-out: sudden-death overtime, then a shoot-out of 3",
-    "final": "Final: two overtimes, then a shoot-out of 5",
-    "strict": "The printed rules: no move clock, no 2.5-D effects",
-    "quick": "One 5-minute period — a quick game",
+NAME_LENGTH = 32  # the protocol's longest display name
+LEVEL_WORDS = {
+    "easy": (N_("easy"), N_("A gentle start: the bot thinks little and misses often")),
+    "medium": (N_("medium"), N_("A fair game for a club player")),
+    "hard": (N_("hard"), N_("The bot at full strength: it rarely misses")),
 }
-PERIOD_MINUTES = (None, 1, 2, 3, 6, 10)  # None: the ruleset's own length
-MOVE_CLOCK_SECONDS = (None, 15, 30, 60, 0)  # None: the ruleset's own; 0: no move clock
+LEVELS = ("easy", "medium", "hard")
+RULESET_BLURBS = {
+    "standard": N_("Three 6-minute periods; a draw stands"),
+    "ko": N_("Knock-out: sudden-death overtime, then a shoot-out of 3"),
+    "final": N_("Final: two overtimes, then a shoot-out of 5"),
+    "strict": N_("The printed rules: no move clock, no 2.5-D effects"),
+    "quick": N_("One 5-minute period — a quick game"),
+}
+PERIOD_MINUTES = (0.5, 1, 2, 3, 5, 6, 10)  # the lengths offered besides the ruleset's own (0.5: a 30-second blitz)
+MOVE_CLOCK_SECONDS = (0, 15, 30, 60)  # 0: no move clock
+VOLUMES = tuple(v / 10 for v in range(11))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +59,19 @@ class PlayBot:
     """Create this private room and start the bot in it once the server seats us (not a protocol message)."""
 
     create: CreateRoom = field(default_factory=lambda: CreateRoom("quick", {}, True))
+    level: str = "medium"  # the bot's strength (shared.ai.LEVELS)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHelp:
+    """Show the "How to play" screen (not a protocol message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenReplay:
+    """Open this saved replay in the window (not a protocol message: the navigator shows the replay view)."""
+
+    path: Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +85,46 @@ class Item:
     enabled: bool = True
 
 
+def _step(options: list[Any], current: Any, step: int) -> Any:
+    """The option ``step`` places from ``current`` in ``options``, stopping at the ends (arrows go in order)."""
+    index = options.index(current) if current in options else options.index(None)
+    return options[max(0, min(len(options) - 1, index + step))]
+
+
 def _minutes(ms: int) -> str:
     """A period length in words."""
-    return f"{ms / 60000:g} min"
+    return _("{n} min").format(n=f"{ms / 60000:g}")
+
+
+def part_words(part: str) -> str:
+    """A part as the server names it (``period 2``, ``overtime 1``, ``break``, ``shootout``) in words."""
+    kind, _sep, number = part.partition(" ")
+    words = {"period": _("Period {n}"), "overtime": _("Overtime {n}"), "break": _("Break"),
+             "shootout": _("Shoot-out")}
+    return words.get(kind, part.capitalize()).format(n=number)
+
+
+STATUS_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "ended": N_("ended")}
 
 
 def room_line(room: RoomInfo) -> str:
-    """One room of the list in words: code, ruleset, coaches, status and spectators."""
-    home = room.seats.home.name if room.seats.home else "free seat"
-    away = room.seats.away.name if room.seats.away else "free seat"
-    watching = f" · {room.spectators} watching" if room.spectators else ""
-    return f"{room.code}  {room.ruleset}  —  {home} v {away}  ({room.status}{watching})"
+    """One room of the list in words: code, ruleset, coaches with the score, the part and its time left (as the
+    list was made: ``RoomInfo.clocks``), status and spectators."""
+    free = _("free seat")
+    home = room.seats.home.name if room.seats.home else free
+    away = room.seats.away.name if room.seats.away else free
+    if room.score is not None:
+        match = f"{home} {room.score.home}:{room.score.away} {away}"
+    else:
+        match = _("{home} v {away}").format(home=home, away=away)
+    watching = "  ·  " + _("{n} watching").format(n=room.spectators) if room.spectators else ""
+    when = ""
+    if room.clocks is not None and room.status == "playing":
+        seconds = (room.clocks.part_ms + 999) // 1000
+        left = _("{time} left").format(time=f"{seconds // 60}:{seconds % 60:02d}")
+        when = f"  ·  {part_words(room.part) + ' ' if room.part else ''}{left}"
+    status = _(STATUS_WORDS.get(room.status, room.status))
+    return f"{room.code}  {room.ruleset}  —  {match}{when}  ({status}{watching})"
 
 
 class LobbyModel:
@@ -83,7 +138,7 @@ class LobbyModel:
         self.focus = 0
         self.ruleset = "quick" if practice else "standard"
         self.ruleset_chosen = False  # "Play the bot" offers the quick ruleset until the player picks one
-        self.period: int | None = None
+        self.period: float | None = None
         self.move_clock: int | None = None
         self.private = practice
         self.code = ""
@@ -91,19 +146,30 @@ class LobbyModel:
         self.queue: QueueStatus | None = None
         self.connected = False
         self.player: str | None = None
-        self.status = "Starting the practice server…" if practice else "Connecting…"
+        self.status = _("Starting the practice server…") if practice else _("Connecting…")
         self.error = ""
+        self.replays: list[replay_library.ReplayFile] = []
+        self.level = "medium"  # the bot's strength for "Play the bot"
+        self.quick_ruleset: str | None = None  # None: any ruleset
+        self.pending: str | None = None  # the request sent and not yet answered: a second click does nothing
+        self.user = user_settings.UserSettings()
+        self.on_settings: Callable[[user_settings.UserSettings], None] | None = None  # applies and keeps them
+        self.first_start = False  # show the first-start hint (until How to play was opened)
+        self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
 
     # ----------------------------------------------------------------- what to show
     def title(self) -> str:
         """The heading of the current screen."""
         return {
-            "menu": "Practice" if self.practice else "Main menu",
-            "create": "Create a room",
-            "bot": "Play the bot",
-            "join": "Join a room by its code",
-            "rooms": "Rooms on this server",
-            "waiting": "Quick match",
+            "menu": _("Practice") if self.practice else _("Main menu"),
+            "create": _("Create a room"),
+            "bot": _("Play the bot"),
+            "join": _("Join a room by its code"),
+            "rooms": _("Rooms on this server"),
+            "waiting": _("Quick match"),
+            "quick": _("Quick match"),
+            "replays": _("My replays"),
+            "settings": _("Settings"),
         }[self.screen]
 
     def status_line(self) -> str:
@@ -111,69 +177,129 @@ class LobbyModel:
         return "  ·  ".join(part for part in (self.origin, self.status) if part)
 
     def settings(self) -> dict[str, Any]:
-        """The setting overrides of the room to create."""
+        """The setting overrides of the room to create (none where the choice is the ruleset's own)."""
+        defaults = make_settings(self.ruleset)
         chosen: dict[str, Any] = {}
-        if self.period is not None:
-            chosen["period_ms"] = self.period * 60_000
-        if self.move_clock is not None:
+        if self.period is not None and self.period * 60_000 != defaults.period_ms:
+            chosen["period_ms"] = round(self.period * 60_000)
+        if self.move_clock is not None and self.move_clock * 1000 != defaults.move_clock_ms:
             chosen["move_clock_ms"] = self.move_clock * 1000
         return chosen
+
+    def period_choices(self) -> list[float | None]:
+        """The period lengths in order of minutes, the ruleset's own (None) in its place among them."""
+        own = make_settings(self.ruleset).period_ms / 60_000
+        return sorted([None, *[m for m in PERIOD_MINUTES if m != own]],
+                      key=lambda m: own if m is None else m)
+
+    def clock_choices(self) -> list[int | None]:
+        """The move clocks in order of seconds (off first), the ruleset's own (None) in its place among them."""
+        own = make_settings(self.ruleset).move_clock_ms / 1000
+        return sorted([None, *[c for c in MOVE_CLOCK_SECONDS if c != own]],
+                      key=lambda c: own if c is None else c)
+
+    def period_words(self) -> str:
+        """The chosen length of play in words: "One 5-minute period", "Three 2-minute periods"."""
+        defaults = make_settings(self.ruleset)
+        minutes = defaults.period_ms / 60_000 if self.period is None else self.period
+        words = ngettext("One {minutes:g}-minute period", "{count} {minutes:g}-minute periods", defaults.periods)
+        text = words.format(count=defaults.periods, minutes=minutes)
+        return _("{periods} plus overtime").format(periods=text) if defaults.overtime_ms else text
 
     def items(self) -> list[Item]:
         """The lines of the current screen, top to bottom."""
         online = self.connected
         if self.screen == "menu":
-            bot = Item("Play the bot", "screen:bot", hint="A private match against the computer; pick the rules")
+            bot = Item(_("Play the bot"), "screen:bot", hint=_("A private match against the computer; pick the rules"))
+            replays = Item(_("My replays"), "screen:replays", hint=_("Watch the matches you saved"))
+            learn = Item(_("How to play"), "help", hint=_("Aiming, turns, the main rules and the keys (F1)"))
+            tune = Item(_("Settings"), "screen:settings",
+                        hint=_("Your name, sound, full screen, aiming guide, language"))
             if self.practice:
-                return [bot, Item("Quit", QUIT)]
+                return [bot, replays, learn, tune, Item(_("Quit"), QUIT)]
             return [
-                Item("Quick match", "quick", hint="Play the next coach who is looking for a game", enabled=online),
+                Item(_("Quick match"), "screen:quick", hint=_("Play the next coach who is looking for a game"),
+                     enabled=online),
                 bot,
-                Item("Create a room", "screen:create", hint="Choose the rules; a friend joins with the code"),
-                Item("Join by code", "screen:join", hint="Type the code a friend gave you"),
-                Item("Watch a match", "screen:rooms", hint="Rooms being played right now", enabled=online),
-                Item("Quit", QUIT),
+                Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
+                Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
+                Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online),
+                replays,
+                learn,
+                tune,
+                Item(_("Quit"), QUIT),
             ]
+        if self.screen == "quick":
+            ruleset = _("any") if self.quick_ruleset is None else self.quick_ruleset
+            blurb = _("Whichever rules the next coach wants") if self.quick_ruleset is None else \
+                _(RULESET_BLURBS[self.quick_ruleset])
+            return [Item(_("Ruleset: {name}").format(name=ruleset), "cycle:quick_ruleset", "choice", blurb),
+                    Item(_("Find an opponent"), "quick", hint=_("Wait in the queue for the next coach"),
+                         enabled=online and self.pending is None),
+                    Item(_("Back"), "back")]
+        if self.screen == "settings":
+            return self._settings_items()
         if self.screen in ("create", "bot"):
             defaults = make_settings(self.ruleset)
-            period = _minutes(defaults.period_ms) + " (ruleset)" if self.period is None else f"{self.period} min"
-            clock = "ruleset" if self.move_clock is None else "off" if self.move_clock == 0 else f"{self.move_clock} s"
-            if self.move_clock is None:
-                clock = "off" if defaults.move_clock_ms == 0 else f"{defaults.move_clock_ms // 1000} s (ruleset)"
-            found = [
-                Item(f"Ruleset: {self.ruleset}", "cycle:ruleset", "choice", RULESET_BLURBS[self.ruleset]),
-                Item(f"Period length: {period}", "cycle:period", "choice", f"{defaults.periods} period(s)"),
-                Item(f"Move clock: {clock}", "cycle:clock", "choice", "Time for each move (A35)"),
-            ]
-            if self.screen == "bot":
-                found.append(Item("Start the match", "bot", hint="The bot joins your private room", enabled=online))
+            if self.period is None:
+                period = _("{minutes} (ruleset)").format(minutes=_minutes(defaults.period_ms))
             else:
-                found.append(Item(f"Room: {'private' if self.private else 'public'}", "cycle:private", "choice",
-                                  "Private rooms are not listed; join by code"))
-                found.append(Item("Create the room", "create", enabled=online))
-            found.append(Item("Back", "back"))
+                period = _("{n} min").format(n=f"{self.period:g}")
+            clock = _("off") if self.move_clock == 0 else _("{n} s").format(n=self.move_clock)
+            if self.move_clock is None:
+                clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
+                    _("{n} s (ruleset)").format(n=defaults.move_clock_ms // 1000)
+            found = [
+                Item(_("Ruleset: {name}").format(name=self.ruleset), "cycle:ruleset", "choice",
+                     _(RULESET_BLURBS[self.ruleset])),
+                Item(_("Period length: {length}").format(length=period), "cycle:period", "choice",
+                     self.period_words()),
+                Item(_("Move clock: {clock}").format(clock=clock), "cycle:clock", "choice",
+                     _("Time for each move (A35)")),
+            ]
+            ready = online and self.pending is None
+            if self.screen == "bot":
+                found.append(Item(_("Bot: {level}").format(level=_(LEVEL_WORDS[self.level][0])), "cycle:level",
+                                  "choice", _(LEVEL_WORDS[self.level][1])))
+                found.append(Item(_("Start the match"), "bot", hint=_("The bot joins your private room"),
+                                  enabled=ready))
+            else:
+                kind = _("private") if self.private else _("public")
+                found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
+                                  _("Private rooms are not listed; join by code")))
+                found.append(Item(_("Create the room"), "create", enabled=ready))
+            found.append(Item(_("Back"), "back"))
             return found
         if self.screen == "join":
-            return [Item(f"Code: {self.code}_", "input", "input", "Type the code, then Enter"),
-                    Item("Join", "join", enabled=online and bool(self.code)),
-                    Item("Back", "back")]
+            return [Item(_("Code: {code}_").format(code=self.code), "input", "input", _("Type the code, then Enter")),
+                    Item(_("Join"), "join", enabled=online and bool(self.code) and self.pending is None),
+                    Item(_("Back"), "back")]
         if self.screen == "rooms":
-            found = [Item(room_line(room), f"join:{room.code}", "room", "Click to take the free seat")
+            found = [Item(room_line(room), f"join:{room.code}", "room", _("Click to take the free seat"))
                      if room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
-                     else Item(room_line(room), f"watch:{room.code}", "room", "Click to watch this match")
+                     else Item(room_line(room), f"watch:{room.code}", "room", _("Click to watch this match"))
                      for room in self.rooms]
             if not found:
-                found.append(Item("No public rooms right now — create one, or refresh", "none", "room", enabled=False))
-            return [*found, Item("Refresh", "refresh", enabled=online), Item("Back", "back")]
+                found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
+                                  enabled=False))
+            return [*found, Item(_("Refresh"), "refresh", enabled=online), Item(_("Back"), "back")]
+        if self.screen == "replays":
+            found = [Item(r.label(), f"open:{i}", "room", _("Click to watch this replay"))
+                     for i, r in enumerate(self.replays)]
+            if not found:
+                found.append(Item(_("No saved replays yet — Save replay after a match keeps one"), "none", "room",
+                                  enabled=False))
+            return [*found, Item(_("Back"), "back")]
         waiting = self.queue.waiting if self.queue is not None else 0
-        return [Item(f"Looking for an opponent… ({waiting} in the queue)", "none", "room", enabled=False),
-                Item("Cancel", "cancel")]
+        return [Item(_("Looking for an opponent… ({waiting} in the queue)").format(waiting=waiting), "none", "room",
+                     enabled=False),
+                Item(_("Cancel"), "cancel")]
 
     # ----------------------------------------------------------------- input
     def move_focus(self, step: int) -> None:
         """Up/Down: the next enabled item (wrapping)."""
         found = self.items()
-        for _ in range(len(found)):
+        for _step in range(len(found)):
             self.focus = (self.focus + step) % len(found)
             if found[self.focus].enabled:
                 return
@@ -199,10 +325,18 @@ class LobbyModel:
             return self.activate("cancel" if self.screen == "waiting" else "back")
         elif name == "backspace" and self.screen == "join":
             self.code = self.code[:-1]
+        elif name == "backspace" and self.screen == "settings" and item is not None and item.kind == "input":
+            self._set(name=self.user.name[:-1])
         return None
 
     def type_text(self, text: str) -> None:
-        """Typed characters: letters and digits go into the room code on the join screen."""
+        """Typed characters: letters and digits go into the room code on the join screen, printable characters
+        into the name on the settings screen."""
+        item = self.focused()
+        if self.screen == "settings" and item is not None and item.kind == "input":
+            name = self.user.name + "".join(c for c in text if c.isprintable())
+            self._set(name=name[:NAME_LENGTH])
+            return
         if self.screen != "join":
             return
         for char in text.upper():
@@ -212,9 +346,11 @@ class LobbyModel:
     def activate(self, command: str) -> object | None:
         """Carry out a command; returns the request to send to the server, ``QUIT`` or None."""
         self.error = ""
-        verb, _, arg = command.partition(":")
+        verb, _sep, arg = command.partition(":")
         if verb == "screen":
             self._go(arg)
+            if arg == "replays":
+                self.replays = replay_library.find(*self.replay_folders)[:REPLAYS_SHOWN]
             if arg == "bot" and not self.ruleset_chosen:
                 self.ruleset = "quick"
             return ListRooms() if arg == "rooms" else None
@@ -224,27 +360,38 @@ class LobbyModel:
         if verb == "cycle":
             self._cycle(arg, 1)
             return None
+        if verb in ("quick", "create", "bot", "join") and self.pending is not None:
+            return None  # the first click already acted: wait for the server's answer
+        if verb == "help":
+            self.first_start = False
+            return OpenHelp()
         if verb == "quick":
             self._go("waiting")
-            return QuickMatch(None)
+            return QuickMatch(self.quick_ruleset)
         if verb == "cancel":
             self._go("menu")
             return CancelQuickMatch()
         if verb == "create":
+            self.pending = "create"
             return CreateRoom(self.ruleset, self.settings(), self.private)
         if verb == "bot":
-            return PlayBot(CreateRoom(self.ruleset, self.settings(), True))
+            self.pending = "bot"
+            return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
         if verb == "join":
             if arg:
+                self.pending = "join"
                 return JoinRoom(arg)
             if not self.code:
-                self.error = "Type the room code first"
+                self.error = _("Type the room code first")
                 return None
+            self.pending = "join"
             return JoinRoom(self.code)
         if verb == "watch":
             return Watch(arg)
         if verb == "refresh":
             return ListRooms()
+        if verb == "open" and arg.isdigit() and int(arg) < len(self.replays):
+            return OpenReplay(self.replays[int(arg)].path)
         if verb == QUIT:
             return QUIT
         return None
@@ -253,18 +400,72 @@ class LobbyModel:
         """Show another screen with the keyboard on its first item."""
         self.screen, self.focus = screen, 0
 
+    def answered(self) -> None:
+        """The server answered the pending request (joined, refused, or the connection changed): buttons act again."""
+        self.pending = None
+
+    def back_from_match(self) -> None:
+        """Back in the menu after a match: no stale error or pending request follows the coach."""
+        self.screen, self.focus, self.error, self.pending = "menu", 0, "", None
+
+    # ----------------------------------------------------------------- settings
+    def _settings_items(self) -> list[Item]:
+        """The settings screen: name, volumes, sound, full screen, aiming guide, language."""
+        u = self.user
+        language = LANGUAGES.get(u.language, _("System"))
+
+        def on(flag: bool) -> str:
+            return _("on") if flag else _("off")
+
+        return [
+            Item(_("Name: {name}_").format(name=u.name), "input", "input",
+                 _("Type your name; every server you join sees it")),
+            Item(_("Volume: {percent} %").format(percent=round(u.volume * 100)), "cycle:volume", "choice",
+                 _("Every sound")),
+            Item(_("Effects: {percent} %").format(percent=round(u.effects * 100)), "cycle:effects", "choice",
+                 _("Flicks and knocks, part of the volume")),
+            Item(_("Sound: {state}").format(state=on(not u.muted)), "cycle:muted", "choice",
+                 _("M mutes in a match too")),
+            Item(_("Full screen: {state}").format(state=on(u.fullscreen)), "cycle:fullscreen", "choice",
+                 _("F11 anywhere")),
+            Item(_("Aiming guide: {state}").format(state=on(u.aim_guide)), "cycle:aim_guide", "choice",
+                 _("Shows the first body your stone meets (never in the strict ruleset)")),
+            Item(_("Language: {language}").format(language=language), "cycle:language", "choice",
+                 _("System follows your computer's language")),
+            Item(_("Back"), "back"),
+        ]
+
+    def _set(self, **changes: Any) -> None:
+        """Change the settings and hand them on to be applied and kept."""
+        self.user = self.user.changed(**changes)
+        if self.on_settings is not None:
+            self.on_settings(self.user)
+
     def _cycle(self, what: str, step: int) -> None:
         """Step a choice of the create screen."""
         if what == "ruleset":
             self.ruleset_chosen = True
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
         elif what == "period":
-            self.period = PERIOD_MINUTES[(PERIOD_MINUTES.index(self.period) + step) % len(PERIOD_MINUTES)]
+            self.period = _step(self.period_choices(), self.period, step)
         elif what == "clock":
-            index = MOVE_CLOCK_SECONDS.index(self.move_clock)
-            self.move_clock = MOVE_CLOCK_SECONDS[(index + step) % len(MOVE_CLOCK_SECONDS)]
+            self.move_clock = _step(self.clock_choices(), self.move_clock, step)
         elif what == "private":
             self.private = not self.private
+        elif what == "level":
+            self.level = LEVELS[max(0, min(len(LEVELS) - 1, LEVELS.index(self.level) + step))]
+        elif what == "quick_ruleset":
+            options: list[str | None] = [None, *RULESETS]
+            self.quick_ruleset = options[(options.index(self.quick_ruleset) + step) % len(options)]
+        elif what in ("volume", "effects"):
+            now = getattr(self.user, what)
+            index = min(range(len(VOLUMES)), key=lambda i: abs(VOLUMES[i] - now))
+            self._set(**{what: VOLUMES[max(0, min(len(VOLUMES) - 1, index + step))]})
+        elif what in ("muted", "fullscreen", "aim_guide"):
+            self._set(**{what: not getattr(self.user, what)})
+        elif what == "language":
+            codes = ["", *LANGUAGES]
+            self._set(language=codes[(codes.index(self.user.language) + step) % len(codes)])
 
     # ----------------------------------------------------------------- server news
     def apply(self, message: object) -> None:
@@ -272,13 +473,14 @@ class LobbyModel:
         kind = getattr(message, "kind", None)
         if isinstance(message, Welcome):
             self.connected, self.player = True, message.player
-            self.status = f"Connected as {message.player}"
+            self.status = _("Connected as {player}").format(player=message.player)
         elif kind == "up":
             self.connected = True
         elif kind in ("down", "failed"):
-            self.connected = False
+            self.connected, self.pending = False, None
             detail = getattr(message, "detail", "")
-            self.status = "Connection lost — reconnecting…" if kind == "down" else f"Cannot connect: {detail}"
+            self.status = _("Connection lost — reconnecting…") if kind == "down" else \
+                _("Cannot connect: {detail}").format(detail=detail)
         elif isinstance(message, RoomList):
             self.rooms = message.rooms
             self.focus = min(self.focus, len(self.items()) - 1)
@@ -289,9 +491,10 @@ class LobbyModel:
             if not message.queued and self.screen == "waiting":
                 self._go("menu")
         elif isinstance(message, Error):
+            self.pending = None
             self.error = message.message
             if self.screen == "waiting" and message.ref == "QuickMatch":
                 self._go("menu")
         elif isinstance(message, Left):
             self._go("menu")
-            self.status = f"Left room {message.code}"
+            self.status = _("Left room {code}").format(code=message.code)

@@ -15,7 +15,9 @@ import arcade
 
 from client import buttons, palette
 from client.board_view import draw_board
+from client.help_view import global_key
 from client.hud_view import Texts
+from client.i18n import _
 from client.lobby_model import Item, LobbyModel
 from client.transform import Transform
 
@@ -42,7 +44,11 @@ def draw_menu_button(texts: Texts, key: str, b: buttons.Button, lit: bool, label
     arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, palette.TEXT if lit else EDGE,
                                        2 if lit else 1)
     color = palette.TEXT if b.enabled else palette.TEXT_DIM
-    texts.draw(key, label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center", bold=bold)
+    text = texts.get(key, label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center",
+                     bold=bold)
+    while text.content_width > b.width - 12 and text.font_size > 8:  # a long line shrinks to fit its button
+        text.font_size -= 0.5
+    text.draw()
 
 
 class LobbyView(arcade.View):
@@ -63,7 +69,7 @@ class LobbyView(arcade.View):
     def layout(self) -> list[tuple[Item, buttons.Button]]:
         """Each item of the current screen with its rectangle, centred below the title."""
         width, height = self.window.width, self.window.height
-        rooms = self.model.screen == "rooms"
+        rooms = self.model.screen in ("rooms", "replays")
         panel = min(width - 40.0, 820.0 if rooms else 520.0)
         top = height - min(190.0, height * 0.27)
         items = self.model.items()
@@ -79,6 +85,12 @@ class LobbyView(arcade.View):
                                                item.enabled)))
             y -= h + GAP * scale
         return found
+
+    def frame_key(self) -> object:
+        """Everything the menu shows, cheaply: the picture changes only when this does (``client.app``)."""
+        m = self.model
+        return (self.window.width, self.window.height, m.screen, m.focus, m.error, m.status_line(), m.first_start,
+                tuple((i.label, i.enabled, i.hint) for i in m.items()), self.hover)
 
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
@@ -99,8 +111,12 @@ class LobbyView(arcade.View):
         title_size = 56 if height >= 600 else 38
         self.texts.draw("title", "ŠPRTEC", width / 2, height - 16 - title_size, palette.TEXT, title_size, "center",
                         bold=True)
-        self.texts.draw("subtitle", f"billiard-hockey · hokej stołowy  —  {self.model.title()}", width / 2,
-                        height - 40 - title_size * 1.35, palette.WARNING, 15, "center")
+        self.texts.draw("subtitle", _("billiard-hockey · hokej stołowy  —  {screen}").format(screen=self.model.title()),
+                        width / 2, height - 40 - title_size * 1.35, palette.WARNING, 15, "center")
+        first = _("New here? Choose How to play — and F1 shows the keys on every screen") \
+            if self.model.first_start and self.model.screen == "menu" else ""
+        self.texts.draw("first", first, width / 2, height - 40 - title_size * 1.35 - 24, palette.TEXT, 12, "center",
+                        bold=True)
         laid = self.layout()
         self.buttons = [b for _, b in laid]
         hint = ""
@@ -119,8 +135,8 @@ class LobbyView(arcade.View):
             self.texts.draw("error", "", width / 2, bottom - 34)
         self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
         self.texts.draw("status", self.model.status_line(), 14, 14, palette.TEXT_DIM, 11)
-        keys = "↑↓ choose   Enter select   ←→ change   Esc back" if self.model.screen != "join" else \
-            "type the code   Enter join   Esc back"
+        keys = _("↑↓ choose   Enter select   ←→ change   Esc back   F1 help") if self.model.screen != "join" \
+            else _("type the code   Enter join   Esc back")
         self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
@@ -150,6 +166,8 @@ class LobbyView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Arrows, Enter, Escape, Backspace."""
+        if global_key(self.window, symbol, modifiers):
+            return
         name = KEYS.get(symbol)
         if name is not None:
             self._send(self.model.key(name))

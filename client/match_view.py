@@ -10,23 +10,47 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import arcade
 
-from client import aiming, buttons, hud_model, palette, placement, prompts
+from client import aiming, buttons, hud_model, palette, placement, prompts, tooltips
 from client.board_view import BodyPainter, draw_board
-from client.hud_view import BOTTOM_BAR, TOP_BAR, Texts, draw_banner, draw_buttons, draw_hud, draw_log, draw_power_bar
+from client.help_view import global_key
+from client.hud_view import (
+    BOTTOM_BAR,
+    Texts,
+    dialog_buttons,
+    draw_banner,
+    draw_buttons,
+    draw_dialog,
+    draw_hud,
+    draw_log,
+    draw_power_bar,
+    draw_tooltip,
+    fit_text,
+)
+from client.i18n import _
+from client.layout import MatchLayout, match_layout
+from client.move_list_view import MoveListPanel
 from client.placement_view import draw_zones
 from client.playback import poses_from_position
 from client.sound import Sounds
 from client.state import MatchState
-from client.transform import Transform
+from client.transform import Transform, turned_for
+from shared import aim_cast
 from shared.match import legal_stones, settings_of
-from shared.model import Action
+from shared.model import Action, Position, other
 
-RESIGN_SECONDS = 3.0  # a second Escape within this time leaves a running match (and resigns it)
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A question that must be answered before something that cannot be undone (leaving resigns the match)."""
+
+    title: str
+    detail: str
+    options: tuple[tuple[str, str], ...]  # (label, command); the last one is the safe answer Escape gives
 
 
 class Link(Protocol):
@@ -47,36 +71,77 @@ class MatchView(arcade.View):
         """Show ``state``; ``link`` may be None for a still picture (screenshots); ``on_leave`` goes to the lobby."""
         super().__init__()
         self.on_leave = on_leave
+        self.on_help: Callable[[], None] | None = None  # opens the help screen (the navigator sets it)
         self.arrangement: placement.Arrangement | None = None
-        self._escape_at = -1e9
+        self.confirm: Confirm | None = None
+        self.confirm_buttons: list[buttons.Button] = []
+        self.corner_buttons: list[buttons.Button] = []
         self._panel_left = 0.0
         self.state = state
         self.link = link
         self.sounds = sounds or Sounds(muted=True)
         self.clock = clock
-        self.painter = BodyPainter()
-        self.texts = Texts()
+        self.painter = BodyPainter(batched=True)
+        self.texts = Texts(batched=True)  # the screen's labels, drawn in one call after the shapes under them
+        self.overlay = Texts()  # the tooltip and the dialog, over everything
         self.aim: aiming.Aim | None = None
         self.hover: tuple[float, float] | None = None
         self.prompt_buttons: list[buttons.Button] = []
-        self._choices_for: tuple[int, int] | None = None
+        self._choices_for: tuple[int, int, int] | None = None
         self._choices: tuple[prompts.Choice, ...] = ()
+        self.moves_panel = MoveListPanel()
+        self.list_open = False  # a narrow window: the move list opened over the board (L)
+        self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
+        self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
+        self.show_log = True  # the last lines of the log under the board (a replay has its controls there)
 
     # ----------------------------------------------------------------- layout
+    def layout(self) -> MatchLayout:
+        """Where the bar, the board, the move list and the bottom bar go in the current window."""
+        return match_layout(self.window.width, self.window.height, self.list_open, self.list_wanted)
+
+    def turned(self) -> bool:
+        """The board is turned half round for a coach whose own goal is at x > 0: his goal is on his side."""
+        position, seat = self.state.position, self.state.seat
+        return position is not None and seat is not None and turned_for(position.own_end(seat))
+
+    def left_team(self) -> str:
+        """The team whose goal is on the left of the board as drawn (its panel goes left in the top bar)."""
+        position = self.state.position
+        if position is None:
+            return "home"
+        left_end = 1 if self.turned() else -1
+        return "home" if position.own_end("home") == left_end else "away"
+
     def transform(self) -> Transform:
-        """The board's transform for the current window size."""
-        return Transform.fit(8, BOTTOM_BAR, self.window.width - 16, self.window.height - TOP_BAR - BOTTOM_BAR)
+        """The board's transform for the current window size (turned for the coach of the x > 0 goal)."""
+        board = self.layout().board
+        return Transform.fit(board.left, board.bottom, board.width, board.height, self.turned())
 
     def choices(self, now: float) -> tuple[prompts.Choice, ...]:
         """The coach's pending choices, recomputed when the position changes (their countdown starts then)."""
         position = self.state.position
-        if position is None or self.state.locked(now):
-            return ()
+        if position is None or self.state.locked(now) or self.state.waiting_for_opponent():
+            return ()  # nothing to choose before the opponent has come
         key = (id(position), self.state.version, id(self.state.prompt_clocks))
         if key != self._choices_for:
             self._choices_for = key
             self._choices = prompts.choices(position, self.state.seat, now, self.state.prompt_clocks)
         return self._choices
+
+    def frame_key(self) -> object:
+        """A cheap summary of the picture (None while something moves: every frame is drawn then)."""
+        now = self.clock()
+        state = self.state
+        if state.busy or self.aim is not None or (self.arrangement is not None and self.arrangement.dragging):
+            return None
+        choices = tuple((c.kind, c.options, None if c.left(now) is None else round(c.left(now) or 0.0))
+                        for c in self.choices(now))
+        last = state.log[-1] if state.log else None
+        return (self.window.width, self.window.height, hud_model.build(state, now), state.banner_at(now),
+                len(state.log), last, len(state.moves), state.version, id(state.position), choices, self.hover,
+                self.confirm, self.list_open, self.list_wanted, self.moves_panel.scroll, self.aim_guide,
+                self.arrangement is not None and tuple(sorted(self.arrangement.moved.items())))
 
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
@@ -84,6 +149,8 @@ class MatchView(arcade.View):
         now = self.clock()
         if self.link is not None:
             self.link.poll(self.state, now)
+        for knock in self.state.due_knocks(now):
+            self.sounds.knock(knock.kind, knock.loudness)
         for cue in self.state.update(now):
             self.sounds.play(cue)
         if self.state.locked(now):
@@ -99,6 +166,7 @@ class MatchView(arcade.View):
     def draw_at(self, now: float) -> None:
         """Paint the screen as it is at ``now`` (also used by screenshots)."""
         width, height = self.window.width, self.window.height
+        laid = self.layout()
         tf = self.transform()
         draw_board(tf)
         position = self.state.position
@@ -111,20 +179,62 @@ class MatchView(arcade.View):
             poses = poses_from_position(self.arrangement.preview(), self.state.angles)
         aimed = {self.aim.stone} if self.aim else set()
         self.painter.draw(tf, poses, self.state.roles(), stone_r, puck_r)
+        self.painter.flush()
         self._draw_intervention(tf, now)
         self._draw_selectable(tf, stone_r, now)
-        if self.aim is not None and settings is not None and aimed:
-            self._draw_aim(tf, settings.flick_speed_min, settings.flick_speed_max, stone_r)
+        if self.aim is not None and settings is not None and aimed and position is not None:
+            self._draw_aim(tf, position, stone_r)
+        if laid.side is not None and laid.side_docked:
+            self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
         hud = hud_model.build(self.state, now)
         if hud is not None:
-            draw_hud(self.texts, hud, width, height)
+            draw_hud(self.texts, hud, width, height, self.left_team())
         banner = self.state.banner_at(now)
+        free_right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
         if banner:
-            draw_banner(self.texts, banner, width, height - TOP_BAR - 44)
+            draw_banner(self.texts, banner, (laid.board.left + free_right) / 2, laid.board.top - 66,
+                        free_right - laid.board.left)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
         self._draw_prompts(now, width)
         log_right = self._panel_left if self.prompt_buttons else width
-        draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
+        if self.show_log:
+            draw_log(self.texts, self.state.log, 14, 4, max_width=log_right - 24)
+        self._draw_corner(laid)
+        self.texts.flush()
+        self.moves_panel.texts.flush()
+        if laid.side is not None and not laid.side_docked:  # opened over the board: on top of it
+            self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
+            self.moves_panel.texts.flush()
+        self._draw_tooltip(tf, width, height)
+        if self.confirm is not None:
+            self.confirm_buttons = dialog_buttons(self.confirm.options, width, height)
+            draw_dialog(self.overlay, self.confirm.title, self.confirm.detail, self.confirm_buttons, width, height,
+                        self.hover)
+        else:
+            self.confirm_buttons = []
+
+    def _draw_corner(self, laid: MatchLayout) -> None:
+        """Help and Leave at the board's top right corner (mouse players need a way out besides Escape)."""
+        options = [(_("Help"), "help")]
+        if self.on_leave is not None:
+            options.append((_("Leave"), "leave"))
+        right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
+        self.corner_buttons = buttons.row(options, right - 4, laid.board.top - 30, height=26, char_px=8)
+        draw_buttons(self.texts, self.corner_buttons, self.hover, "corner")
+
+    def _draw_tooltip(self, tf: Transform, width: float, height: float) -> None:
+        """The tooltip of the button or stone under the pointer (none while aiming or answering a dialog)."""
+        if self.hover is None or self.aim is not None or self.confirm is not None:
+            return
+        x, y = self.hover
+        hit = buttons.hit([*self.prompt_buttons, *self.corner_buttons], x, y)
+        text = tooltips.tip(hit.command) if hit is not None else ""
+        position = self.state.position
+        if hit is None and position is not None and self.layout().board.contains(x, y):
+            stone = aiming.stone_at(position, *tf.to_world(x, y), settings_of(position).stone_radius)
+            if stone is not None:
+                text = tooltips.stone_tip(stone.id, stone.role, self.state.team_label(stone.team), stone.flipped)
+        draw_tooltip(self.overlay, text, x, y, width, height)
 
     def _draw_selectable(self, tf: Transform, radius: float, now: float) -> None:
         """A soft ring round each stone the coach may flick, when it is his move."""
@@ -149,37 +259,76 @@ class MatchView(arcade.View):
         pose = poses.get(intervention.body)
         for x, y in ((intervention.x, intervention.y), (pose.x, pose.y) if pose else (intervention.x, intervention.y)):
             arcade.draw_circle_outline(*tf.to_screen(x, y), tf.px(24), palette.WARNING, 3)
-        word = "Turned over (VI.4)" if intervention.code == "FLIP" else "Put back (VI.5)" if intervention.reason == \
-            "LEFT_BOARD" else "Behind the goal (VI.3)"
+        word = _("Turned over (VI.4)") if intervention.code == "FLIP" else _("Put back (VI.5)") \
+            if intervention.reason == "LEFT_BOARD" else _("Behind the goal (VI.3)")
         sx, sy = tf.to_screen(intervention.x, intervention.y)
         self.texts.draw("intervention", word, sx, sy + tf.px(30), palette.WARNING, 12, "center", bold=True)
 
-    def _draw_aim(self, tf: Transform, speed_min: float, speed_max: float, radius: float) -> None:
-        """The aim line from the stone, the pull-back line to the pointer, and the power bar."""
+    def guide_shown(self, position: Position) -> bool:
+        """The aiming guide is shown when the player wants it and the ruleset allows it (not in ``strict``)."""
+        return self.aim_guide and position.ruleset != "strict"
+
+    def _draw_aim(self, tf: Transform, position: Position, radius: float) -> None:
+        """The pull-back line to the pointer, the power bar and, with the guide, the stone's path to the first body
+        it meets (``shared.aim_cast``: the physics' own shapes) — else a plain aim line."""
         aim = self.aim
         assert aim is not None
-        shot = aiming.shot_of(aim, speed_min, speed_max)
+        settings = settings_of(position)
+        shot = aiming.shot_of(aim, settings.flick_speed_min, settings.flick_speed_max)
         sx, sy = tf.to_screen(aim.x, aim.y)
         arcade.draw_circle_outline(sx, sy, tf.px(radius) + 4, palette.SELECT, 2)
         px, py = tf.to_screen(aim.pointer_x, aim.pointer_y)
         arcade.draw_line(sx, sy, px, py, (255, 255, 255, 90), 2)
         if shot is None:
+            self.texts.draw("guide", "", 0, 0)
             return
-        ex, ey = tf.to_screen(*aiming.aim_line_end(aim, shot))
         color = palette.mix(palette.POWER_LOW, palette.POWER_HIGH, shot.power)
-        arcade.draw_line(sx, sy, ex, ey, color, 3)
-        arcade.draw_circle_filled(ex, ey, 5, color)
-        draw_power_bar(shot.power, sx + tf.px(radius) + 10, sy - 60)
-        self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", sx + tf.px(radius) + 28, sy, palette.TEXT, 11)
+        guide = aim_cast.cast(position, aim.stone, shot.vx, shot.vy, settings) if self.guide_shown(position) else None
+        if guide is not None:
+            self._draw_guide(tf, guide, radius, color)
+        else:
+            ex, ey = tf.to_screen(*aiming.aim_line_end(aim, shot))
+            arcade.draw_line(sx, sy, ex, ey, color, 3)
+            arcade.draw_circle_filled(ex, ey, 5, color)
+            self.texts.draw("guide", "", 0, 0)
+        # the gauge stands behind the pointer, on the side of the pull, away from the path the stone will take
+        side = 1 if px >= sx else -1
+        bar_x = px + side * 18 - (12 if side < 0 else 0)
+        draw_power_bar(shot.power, bar_x, py - 60)
+        self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", bar_x + (18 if side > 0 else -6), py,
+                        palette.TEXT, 11, "left" if side > 0 else "right", bold=True)
+
+    def _draw_guide(self, tf: Transform, guide: aim_cast.AimCast, radius: float, color: palette.Colour) -> None:
+        """The guide: the path, the stone's ghost where it touches (or stops), the push it gives, and a word."""
+        sx, sy = tf.to_screen(guide.start_x, guide.start_y)
+        gx, gy = tf.to_screen(guide.x, guide.y)
+        arcade.draw_line(sx, sy, gx, gy, (20, 20, 20, 120), 5)  # a dark edge: the path reads on light wood
+        arcade.draw_line(sx, sy, gx, gy, color, 3)
+        arcade.draw_circle_outline(gx, gy, tf.px(radius), (255, 255, 255, 230), 2)
+        if guide.body is not None:
+            tx, ty = tf.to_screen(guide.touch_x, guide.touch_y)
+            arcade.draw_circle_filled(tx, ty, 4, palette.WARNING)
+        if guide.push is not None:
+            target_x = guide.touch_x + guide.push[0] * radius * 0.5
+            target_y = guide.touch_y + guide.push[1] * radius * 0.5
+            ax, ay = tf.to_screen(target_x, target_y)
+            bx, by = tf.to_screen(target_x + guide.push[0] * 70, target_y + guide.push[1] * 70)
+            arcade.draw_line(ax, ay, bx, by, (255, 255, 255, 170), 2)
+        word = guide_words(guide, self.state.seat)
+        label = self.texts.get("guide", word, gx, gy + tf.px(radius) + 10, palette.TEXT, 11, "center", bold=True)
+        half = label.content_width / 2 + 6
+        arcade.draw_lrbt_rectangle_filled(gx - half, gx + half, label.y - 4, label.y + label.content_height + 3,
+                                          (10, 12, 16, 200))  # a dark backing: the word reads over wood and stones
+        self.texts.show("guide")
 
     def _draw_prompts(self, now: float, width: float) -> None:
         """The pending choice (or the arrangement in progress) in a panel above the log: title, countdown, buttons."""
         self.prompt_buttons = []
         if self.arrangement is not None:
             problem = self.arrangement.problem()
-            title = "Drag your stones: face-off spots, or your defensive third off the crease (IV.1)"
-            options = (("Confirm", "confirm"), ("Cancel", "cancel"))
-            self._prompt_panel(title, problem or "The referee accepts this setup", None, 0.0, options, width,
+            title = _("Drag your stones: face-off spots, or your defensive third off the crease (IV.1)")
+            options: tuple[tuple[str, str], ...] = ((_("Confirm"), "confirm"), (_("Cancel"), "cancel"))
+            self._prompt_panel(title, problem or _("The referee accepts this setup"), None, 0.0, options, width,
                                ok=problem is None, now=now)
             self.prompt_buttons[0] = replace(self.prompt_buttons[0], enabled=problem is None)
             draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
@@ -192,7 +341,7 @@ class MatchView(arcade.View):
         choice = found[0]
         if choice.deadline is None and len(found) > 1:  # only offers: one panel with every optional action
             options = tuple(option for offer in found for option in offer.options)
-            self._prompt_panel(prompts.OFFERS_TITLE, "", None, 0.0, options, width, now=now)
+            self._prompt_panel(_(prompts.OFFERS_TITLE), "", None, 0.0, options, width, now=now)
         else:
             awaited = sum(1 for c in found if c.deadline is not None)
             more = f"  (+{awaited - 1} more)" if awaited > 1 else ""
@@ -203,15 +352,16 @@ class MatchView(arcade.View):
     def _prompt_panel(self, title: str, detail: str, left_s: float | None, seconds: float,
                       options: tuple[tuple[str, str], ...], width: float, now: float, ok: bool = True) -> None:
         """A panel at the bottom right: the title, a detail line or countdown bar, and the option buttons."""
-        panel_w = min(width - 28.0, max(420.0, width * 0.46))
+        panel_w = min(width - 28.0, max(500.0, width * 0.46))
         left, bottom, height = width - 14 - panel_w, 6.0, BOTTOM_BAR - 12
         self._panel_left = left
         arcade.draw_lbwh_rectangle_filled(left, bottom, panel_w, height, palette.PANEL)
         arcade.draw_lbwh_rectangle_outline(left, bottom, panel_w, height, palette.WARNING, 2)
         label = self.texts.get("prompt.title", title, left + 10, bottom + height - 22, palette.WARNING, 12, bold=True)
-        while label.content_width > panel_w - 20 and label.font_size > 8:
-            label.font_size -= 1
-        label.draw()
+        while label.content_width > panel_w - 20 and label.font_size > 9:
+            label.font_size -= 0.5
+        fit_text(self.texts, "prompt.title", title, left + 10, bottom + height - 22, panel_w - 20, palette.WARNING,
+                 label.font_size, bold=True)
         if left_s is not None:
             share = min(1.0, left_s / seconds) if seconds > 0 else 0.0
             bar_w = panel_w - 80
@@ -223,7 +373,7 @@ class MatchView(arcade.View):
         else:
             self.texts.draw("prompt.detail", detail, left + 10, bottom + height - 42,
                             palette.TEXT if ok else palette.WARNING, 10.5)
-        self.prompt_buttons = buttons.row(options, left + panel_w - 10, bottom + 8, height=30)
+        self.prompt_buttons = buttons.fit_row(options, left + 10, left + panel_w - 10, bottom + 8, height=30)
 
     # ----------------------------------------------------------------- input
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -231,7 +381,16 @@ class MatchView(arcade.View):
         self.hover = (x, y)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        """A prompt button, a stone to place, or the start of an aim on one of the coach's stones."""
+        """A dialog's answer, a corner button, a prompt button, a stone to place, or the start of an aim."""
+        if self.confirm is not None:
+            answer = buttons.hit(self.confirm_buttons, x, y)
+            if answer is not None:
+                self.answer(answer.command)
+            return
+        corner = buttons.hit(self.corner_buttons, x, y)
+        if corner is not None:
+            self.answer(corner.command)
+            return
         hit = buttons.hit(self.prompt_buttons, x, y)
         if hit is not None and self.state.seat is not None:
             self.command(hit.command)
@@ -242,13 +401,13 @@ class MatchView(arcade.View):
         wx, wy = self.transform().to_world(x, y)
         if self.arrangement is not None:
             if self.arrangement.pick(wx, wy) is None:
-                self.state.note("Drag one of your field stones (the goalie stays on its spot)", "error")
+                self.state.note(_("Drag one of your field stones (the goalie stays on its spot)"), "error")
             return
         stone = aiming.stone_at(position, wx, wy, settings_of(position).stone_radius)
         if stone is None:
             return
         if self.state.locked(self.clock()):
-            self.state.note("Wait until the move has been played", "error")
+            self.state.note(_("Wait until the move has been played"), "error")
             return
         seat = self.state.seat
         reason = aiming.refusal(position, seat, stone, legal_stones(position, seat) if seat else ())
@@ -295,15 +454,18 @@ class MatchView(arcade.View):
         aim = self.aim.to(*self.transform().to_world(x, y))
         self.aim = None
         settings = settings_of(self.state.position)
-        flick = aiming.flick_of(aim, self.state.seat, settings.flick_speed_min, settings.flick_speed_max)
+        flick = aiming.flick_of(aim, self.state.seat, settings)
         if flick is None:
-            self.state.note("Flick cancelled — pull back further to shoot")
+            self.state.note(_("Flick cancelled — pull back further to shoot"))
             return
         self._send(flick)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """Escape cancels an aim or an arrangement, else leaves (twice in a running match: that resigns it);
-        M mutes or unmutes the sound; Enter confirms an arrangement."""
+        """Escape cancels an aim or an arrangement, else asks to leave (a running match: leaving resigns it);
+        M mutes or unmutes the sound; Enter confirms an arrangement; L shows or hides the move list; F1 or ? help,
+        F11 full screen."""
+        if global_key(self.window, symbol, modifiers):
+            return
         if symbol == arcade.key.ESCAPE:
             if self.aim is not None or self.arrangement is not None:
                 self.aim, self.arrangement = None, None
@@ -313,25 +475,74 @@ class MatchView(arcade.View):
             self.command("confirm")
         elif symbol == arcade.key.M:
             self.sounds.muted = not self.sounds.muted
-            self.state.note("Sound off" if self.sounds.muted else "Sound on")
+            self.state.note(_("Sound off") if self.sounds.muted else _("Sound on"))
+        elif symbol == arcade.key.L:
+            if self.layout().side_docked or not self.list_wanted:
+                self.list_wanted = not self.list_wanted
+            else:
+                self.list_open = not self.list_open
+        elif symbol in (arcade.key.PAGEUP, arcade.key.PAGEDOWN):
+            step = self.moves_panel.rows_in(self.moves_panel.rect) - 1 if self.moves_panel.rect else 10
+            self.moves_panel.scroll_by(step if symbol == arcade.key.PAGEUP else -step)
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        """The mouse wheel over the move list scrolls it."""
+        self.moves_panel.on_scroll(x, y, scroll_y)
 
     def _escape(self) -> None:
-        """Leave the room; a coach in a running match must press twice, since leaving resigns the match."""
-        if self.on_leave is None:
+        """Escape: close an open question, else leave — asking first in a running match, since leaving resigns it."""
+        if self.confirm is not None:
+            self.confirm = None
             return
+        self.answer("leave")
+
+    def running_for_me(self) -> bool:
+        """True while this client's coach plays a match that has begun and is not over (leaving would resign it)."""
         position = self.state.position
-        running = self.state.seat is not None and position is not None and position.result is None \
+        return self.state.seat is not None and position is not None and position.result is None \
             and not self.state.waiting_for_opponent()
-        now = self.clock()
-        if running and now - self._escape_at > RESIGN_SECONDS:
-            self._escape_at = now
-            self.state.note("Press Esc again to leave — leaving resigns the match", "error")
-            return
-        self.on_leave()
+
+    def answer(self, command: str) -> None:
+        """A corner button's or a dialog's command: help, leave (asked first in a running match), or stay."""
+        self.confirm = None if command in ("stay", "leave!") else self.confirm
+        if command == "help" and self.on_help is not None:
+            self.on_help()
+        elif command == "leave" and self.on_leave is not None:
+            if self.running_for_me():
+                seat = self.state.seat
+                assert seat is not None
+                winner = self.state.team_name(other(seat))
+                self.confirm = Confirm(_("Leave the match?"),
+                                       _("Leaving resigns it: {winner} wins.").format(winner=winner),
+                                       ((_("Resign and leave"), "leave!"), (_("Keep playing"), "stay")))
+            else:
+                self.on_leave()
+        elif command == "leave!" and self.on_leave is not None:
+            self.on_leave()
 
     def _send(self, action: Action) -> None:
         """Hand an action to the link (or say that this view cannot play)."""
         if self.link is None:
-            self.state.note("This view cannot play", "error")
+            self.state.note(_("This view cannot play"), "error")
             return
         self.link.send(action)
+
+
+def guide_words(guide: aim_cast.AimCast, seat: str | None) -> str:
+    """What the guide names: the body the stone meets first (an opponent's stone warns of VIII.1a), or that it
+    stops short."""
+    kind = aim_cast.body_kind(guide.body)
+    if kind == "nothing":
+        return _("stops here")
+    if kind == "puck":
+        return _("the puck")
+    if kind == "board":
+        return _("the board")
+    if kind == "frame":
+        return _("the goal frame")
+    if kind == "net":
+        return _("the net")
+    body = guide.body or ""
+    if seat is not None and not body.startswith(seat[0]):
+        return _("{stone} — an opponent: a foul (VIII.1a)").format(stone=body)
+    return _("{stone} — your own stone").format(stone=body)

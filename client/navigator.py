@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import arcade
 
+from client import i18n, user_settings
 from client.bot_process import BotProcess
-from client.lobby_model import QUIT, LobbyModel, PlayBot
+from client.help_view import open_help
+from client.i18n import _
+from client.lobby_model import QUIT, LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
 from client.net import NetLink
@@ -34,9 +38,15 @@ class Navigator:
     """Owns the match state and the lobby model and shows the right view in ``window``."""
 
     def __init__(self, window: arcade.Window, link: NetLink, lobby: LobbyModel, sounds: Sounds,
-                 bot: BotProcess | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        """Navigate ``window`` for ``link``; ``bot`` is the bot process "Play the bot" starts and stops."""
+                 bot: BotProcess | None = None, clock: Callable[[], float] = time.monotonic,
+                 user: user_settings.UserSettings | None = None, keep: bool = False) -> None:
+        """Navigate ``window`` for ``link``; ``bot`` is the bot process "Play the bot" starts and stops; ``user``
+        the player's settings (written to the config directory on every change when ``keep``)."""
         self.window = window
+        self.user = user or user_settings.UserSettings()
+        self.keep = keep
+        lobby.user, lobby.on_settings = self.user, self.apply_settings
+        lobby.first_start = not self.user.intro_seen
         self.link = link
         self.lobby = lobby
         self.sounds = sounds
@@ -56,6 +66,8 @@ class Navigator:
         now = self.clock() if now is None else now
         for message in self.link.client.drain():
             self.link.apply(self.state, message, now)
+            if isinstance(message, RoomJoined):
+                self.lobby.answered()
             if isinstance(message, Welcome) and self.first_request is not None:
                 self.link.request(self.first_request)
                 self.first_request = None
@@ -78,9 +90,10 @@ class Navigator:
             return
         if isinstance(message, RoomJoined) and message.seat != "spectator":
             self.bot_wanted, self.bot_game = None, wanted
-            self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings)
+            self.bot.start(self.link.client.url, message.code, wanted.create.ruleset, wanted.create.settings,
+                           wanted.level)
             self.state.against_bot = True
-            self.state.note("The bot is on its way to your room")
+            self.state.note(_("The bot is on its way to your room"))
         elif isinstance(message, Error) and message.ref == "CreateRoom":
             self.bot_wanted = None
 
@@ -92,7 +105,7 @@ class Navigator:
         """Switch to the screen the state calls for."""
         state = self.state
         if state.position is None:
-            if self.screen not in ("lobby", ""):
+            if self.screen not in ("lobby", "", "replay"):
                 self.show_lobby()
         elif self.link.ended is not None and not state.busy:
             if self.screen != "results":
@@ -107,9 +120,13 @@ class Navigator:
         self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
     def show_match(self) -> None:
-        """The match view for the joined room."""
+        """The match view for the joined room (a first match marks the first-start hint as seen)."""
         self.screen = "match"
-        self.window.show_view(MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave))
+        view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave)
+        view.aim_guide = self.user.aim_guide
+        view.on_help = lambda: open_help(self.window, "play")
+        self._seen_intro()
+        self.window.show_view(view)
 
     def show_results(self) -> None:
         """The results of the match that just ended (the bot, its match over, is stopped)."""
@@ -122,18 +139,46 @@ class Navigator:
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
                                           lambda: self.saver.status))
 
+    def show_replay(self, path: Path) -> None:
+        """A saved replay, playing; Escape comes back to the lobby's "My replays"."""
+        from client.replay_model import ReplayCursor, load
+        from client.replay_view import ReplayView
+        from shared.notation import NotationError
+
+        try:
+            replay = load(path)
+        except (OSError, ValueError, NotationError) as exc:
+            self.lobby.error = _("Cannot open {name}: {why}").format(name=path.name, why=exc)
+            return
+        state = MatchState(names={"home": _("Home"), "away": _("Away"), **replay.names})
+        cursor = ReplayCursor(replay)
+        cursor.jump(state, 0, self.clock())
+        self.screen = "replay"
+
+        def back() -> None:
+            """Back to the list of replays."""
+            self.screen = "lobby"
+            self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
+
+        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock, close_to=back, autoplay=True))
+
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
         """A lobby request: send it, or close the window on ``QUIT``."""
         if request == QUIT:
             self.window.close()
+        elif isinstance(request, OpenReplay):
+            self.show_replay(request.path)
+        elif isinstance(request, OpenHelp):
+            self._seen_intro()
+            open_help(self.window, "play")
         elif isinstance(request, PlayBot):
             if self.link.request(request.create):
                 self.bot_wanted = request
             else:
-                self.lobby.error = "Not connected yet — try again in a moment"
+                self.lobby.error = _("Not connected yet — try again in a moment")
         elif not self.link.request(request):
-            self.lobby.error = "Not connected yet — try again in a moment"
+            self.lobby.error = _("Not connected yet — try again in a moment")
 
     def choose(self, command: str) -> None:
         """A results button: ask for the rematch, save the replay, or go back to the lobby."""
@@ -144,7 +189,8 @@ class Navigator:
         elif command == "rematch":
             self.link.request(Rematch())
         elif command == "save" and self.link.ended is not None:
-            self.saver.ask(self.link.ended.match_id)
+            names = dict(self.state.names)
+            self.saver.ask(self.link.ended.match_id, names)
         elif command == "lobby":
             self.leave()
 
@@ -154,5 +200,28 @@ class Navigator:
             self.bot.stop()
         self.link.request(Leave())
         self.link.leave_room(self.state)
-        self.lobby.screen, self.lobby.focus = "menu", 0
+        self.lobby.back_from_match()
         self.show_lobby()
+
+    # ----------------------------------------------------------------- settings
+    def apply_settings(self, user: user_settings.UserSettings) -> None:
+        """Apply changed settings at once — sound, full screen, language, the aiming guide — and keep them."""
+        self.user = self.lobby.user = user
+        self.sounds.configure(user.volume, user.effects, user.muted)
+        if bool(self.window.fullscreen) != user.fullscreen:
+            self.window.set_fullscreen(user.fullscreen)
+        if user.language != i18n.language() or not user.language:
+            i18n.set_language(user.language or None)
+        if isinstance(self.window.current_view, MatchView):
+            self.window.current_view.aim_guide = user.aim_guide
+        if self.keep:
+            try:
+                user_settings.save(user)
+            except OSError as exc:
+                self.lobby.error = _("Settings not saved: {why}").format(why=exc)
+
+    def _seen_intro(self) -> None:
+        """The first-start hint has done its job."""
+        self.lobby.first_start = False
+        if not self.user.intro_seen:
+            self.apply_settings(self.user.changed(intro_seen=True))

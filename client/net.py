@@ -3,9 +3,13 @@ server messages into client state (no arcade).
 
 Why a thread: arcade's loop must never block on the network (DESIGN.md "Client"). The thread owns the
 socket: it connects (compression off: msgpack frames are small and the server does not negotiate it),
-says Hello with the protocol version (and the resume token after a drop), pings every 15 s, and puts every
+says Hello with the protocol version and the player's resume token, pings every 15 s, and puts every
 decoded server message on a thread-safe queue that the view's ``poll`` drains without waiting. After a drop
 it reconnects with growing pauses and, once welcomed again, rejoins its room with the seat's token.
+
+With an ``IdentityStore`` (``client.identity``) the token, the name and the seat of a running match outlive the
+process: a coach whose client closed or crashed starts again as the same player and is taken back to his
+match. A token the server refuses (close 4002) is forgotten and the client connects at once without one.
 """
 
 from __future__ import annotations
@@ -15,17 +19,18 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from client.state import OFFLINE, MatchState
+from client import move_list
+from client.i18n import _, team_word
+from client.identity import IdentityStore
+from client.state import Clock, MatchState
 from shared.model import Action, other
 from shared.protocol import (
-    PROTOCOL_VERSION,
     SERVER_MESSAGES,
-    Act,
+    ClientMessage,
     ClockUpdate,
     Error,
-    Hello,
-    JoinRoom,
     Left,
     MatchEnded,
     MovePlayed,
@@ -33,18 +38,19 @@ from shared.protocol import (
     Presence,
     ProtocolError,
     RematchOffered,
-    Resync,
     RoomJoined,
+    Seats,
     Snapshot,
-    Watch,
     Welcome,
     decode,
     encode,
 )
+from shared.protocol.follower import Follower, RoomView
 
 PING_SECONDS = 15.0
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
+BAD_TOKEN = 4002  # the close code of a resume token the server does not know (docs/PROTOCOL.md "Connecting")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +62,48 @@ class ConnectionEvent:
 
 
 class NetClient:
-    """One websocket connection to a sprtec server, run on its own daemon thread."""
+    """One websocket connection to a sprtec server, run on its own daemon thread.
 
-    def __init__(self, url: str, name: str | None = None, connect: Callable | None = None) -> None:
+    The protocol's client side - the resume token, rejoining after a reconnect, the Resync after a gap in versions,
+    the D3 wait and the resend after a D3 refusal - is ``shared.protocol.follower.Follower`` (the bot and the tests
+    use the same one); this class moves its messages over the socket. The follower is shared by the network thread
+    (what arrives) and the arcade thread (what the coach does), under one lock.
+    """
+
+    def __init__(self, url: str, name: str | None = None, connect: Callable | None = None,  # type: ignore[type-arg]
+                 identity: IdentityStore | None = None) -> None:
         """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests (it must
-        return a context manager like websockets' sync connection)."""
+        return a context manager like websockets' sync connection); ``identity`` keeps the player's token, name
+        and running match on disk (None: in memory only)."""
         self.url = url
-        self.name = name
+        self.identity = identity
+        kept = identity.get(url) if identity is not None else None
+        self.follower = Follower(CLIENT_NAME, name=name or (kept.name if kept else None),
+                                 token=kept.token if kept else None)
+        if kept is not None and kept.room is not None:  # a coach's running match: the follower rejoins it
+            self.follower.room = RoomView(code=kept.room, seat="home")
         self.inbox: queue.Queue[object] = queue.Queue()
-        self.token: str | None = None
-        self.room: str | None = None
-        self.room_token: str | None = None
-        self.spectating = False
         self._connect = connect
-        self._socket = None
+        self._socket: Any = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def name(self) -> str | None:
+        """The display name asked for in Hello."""
+        return self.follower.name
+
+    @property
+    def token(self) -> str | None:
+        """The player's token (None before the first Welcome)."""
+        return self.follower.token
+
+    @property
+    def room(self) -> str | None:
+        """The code of the room the follower is in."""
+        room = self.follower.room
+        return None if room is None else room.code
 
     # ----------------------------------------------------------------- arcade side (never blocks)
     def start(self) -> None:
@@ -80,17 +111,24 @@ class NetClient:
         self._thread = threading.Thread(target=self._run, name="sprtec-net", daemon=True)
         self._thread.start()
 
-    def send(self, message: object) -> bool:
+    def send(self, message: ClientMessage) -> bool:
         """Send a protocol message now if connected; False (and nothing sent) while the connection is down."""
         with self._lock:
             socket = self._socket
         if socket is None:
             return False
         try:
-            socket.send(encode(message))  # type: ignore[arg-type]
+            socket.send(encode(message))
             return True
         except Exception:  # the reader notices the drop and reconnects
             return False
+
+    def act(self, action: Action) -> bool:
+        """Send a coach's action on the room's current version (the follower holds it while the board moves);
+        False when the connection is down."""
+        with self._lock:
+            messages = self.follower.act(action, time.monotonic())
+        return all(self.send(m) for m in messages) if self._socket is not None else False
 
     def drain(self) -> list[object]:
         """Every message received since the last call, oldest first."""
@@ -113,7 +151,7 @@ class NetClient:
                 pass
 
     # ----------------------------------------------------------------- network thread
-    def _open(self):  # type: ignore[no-untyped-def]
+    def _open(self) -> Any:
         """Open the websocket (compression off)."""
         if self._connect is not None:
             return self._connect(self.url)
@@ -135,12 +173,17 @@ class NetClient:
             attempt = 0
             with self._lock:
                 self._socket = socket
+                hello = self.follower.connected()
             self.inbox.put(ConnectionEvent("up"))
             try:
                 with socket:  # websockets' sync connection closes itself on leaving (17.1+ expects the with)
-                    socket.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, self.token, self.name)))
+                    for message in hello:
+                        socket.send(encode(message))
                     self._read(socket)
             except Exception as exc:
+                if _close_code(exc) == BAD_TOKEN and self.token is not None:
+                    self._forget_token()
+                    continue  # connect again at once, as a new player
                 if not self._stop.is_set():
                     self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
             finally:
@@ -148,37 +191,77 @@ class NetClient:
                     self._socket = None
             self._stop.wait(RECONNECT_DELAYS[0])
 
+    def _forget_token(self) -> None:
+        """The server does not know our token (close 4002): forget it, and the seat it held, here and on disk."""
+        with self._lock:
+            self.follower.forget_token()
+        self._keep(token=None, room=None, room_token=None)
+        self.inbox.put(ConnectionEvent("down", "the server did not know this player — connecting as a new one"))
+
+    def _keep(self, **changes: str | None) -> None:
+        """Write identity changes to disk (when kept there); a failing disk never stops the game."""
+        if self.identity is None:
+            return
+        try:
+            self.identity.update(self.url, **changes)
+        except OSError:
+            pass
+
     def _read(self, socket) -> None:  # type: ignore[no-untyped-def]
-        """Receive frames, decode them and queue them; ping when idle; rejoin after a reconnect."""
+        """Receive frames, decode them leniently (a newer server may add fields and codes), let the follower answer
+        them, and queue them for the views; ping when idle; send what the follower held back when due."""
         last_ping = time.monotonic()
         nonce = 0
         while not self._stop.is_set():
             try:
-                data = socket.recv(timeout=1.0)
+                data = socket.recv(timeout=0.1)
             except TimeoutError:
                 data = None
-            if time.monotonic() - last_ping > PING_SECONDS:
+            now = time.monotonic()
+            if now - last_ping > PING_SECONDS:
                 nonce = (nonce + 1) % 2**32
                 socket.send(encode(Ping(nonce)))
-                last_ping = time.monotonic()
-            if data is None:
-                continue
-            try:
-                message = decode(data, SERVER_MESSAGES)
-            except ProtocolError as exc:
-                self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
-                continue
-            if isinstance(message, Welcome):
-                self.token = message.token
-                if self.room is not None:  # resume: take the seat back, or watch again
-                    socket.send(encode(Watch(self.room) if self.spectating else JoinRoom(self.room, self.room_token)))
-            elif isinstance(message, RoomJoined):
-                self.room = message.code
-                self.spectating = message.seat == "spectator"
-                self.room_token = message.token or (None if self.spectating else self.room_token)
-            elif isinstance(message, Left) and message.code == self.room:
-                self.room, self.room_token, self.spectating = None, None, False
-            self.inbox.put(message)
+                last_ping = now
+            with self._lock:
+                replies = self.follower.tick(now) if data is None else []
+            if data is not None:
+                try:
+                    message = decode(data, SERVER_MESSAGES, lenient=True)
+                except ProtocolError as exc:
+                    if exc.code != "UNKNOWN_MESSAGE":  # a message type of a newer server: not for us
+                        self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
+                    continue
+                with self._lock:
+                    replies = self.follower.receive(message, now)
+                    self.follower.errors.clear()  # the views see every Error through the inbox
+                if self._track(message):
+                    self.inbox.put(message)
+            for reply in replies:
+                socket.send(encode(reply))
+
+    def _track(self, message: object) -> bool:
+        """Keep the player's identity and running match on disk as messages arrive; False for a message only this
+        thread needs (the refusal of rejoining a kept match that is over)."""
+        if isinstance(message, Welcome):
+            self._keep(token=message.token, name=self.follower.name or message.player)
+        elif isinstance(message, RoomJoined):
+            if message.seat != "spectator":
+                self._keep(room=message.code, room_token=message.token)
+        elif isinstance(message, Left) or isinstance(message, MatchEnded):
+            self._keep(room=None, room_token=None)  # nothing to come back to after a restart
+        elif isinstance(message, Error) and message.ref == "Resync" and message.code == "ROOM_NOT_FOUND":
+            with self._lock:
+                self.follower.room = None  # the kept match is gone
+            self._keep(room=None, room_token=None)
+            return False
+        return True
+
+
+def _close_code(exc: BaseException) -> int | None:
+    """The close code the server sent with a closed connection (websockets' ``rcvd``), if any."""
+    received = getattr(exc, "rcvd", None)
+    code = getattr(received, "code", None)
+    return code if isinstance(code, int) else None
 
 
 class NetLink:
@@ -189,8 +272,9 @@ class NetLink:
     and ``rematch`` the teams that asked for another; a Snapshot with a new match id starts afresh.
 
     An action the server refused because the board still moves (D3: a reconnect's Snapshot left this client
-    without the last move's playback) locks input for the wait the server names and is sent again after it,
-    if nothing happened meanwhile, so the coach's aimed flick is not lost.
+    without the last move's playback) locks input for the wait the server names; the follower sends it again after
+    it, if nothing happened meanwhile, so the coach's aimed flick is not lost. A gap in versions is the follower's
+    too (it asks for a Resync).
     """
 
     def __init__(self, client: NetClient) -> None:
@@ -204,32 +288,25 @@ class NetLink:
         self.other: list[object] = []  # messages for other views (room lists, queue status)
         self._state: MatchState | None = None
         self._notes: list[str] = []
-        self._sent: tuple[Action, int] | None = None  # the last action sent, and the version it was sent on
-        self._again: tuple[Action, int] | None = None  # an action refused by D3, to send once the board is still
+        self._acted = False  # an action was sent (a D3 refusal then refers to it)
 
     def poll(self, state: MatchState, now: float) -> None:
-        """Apply every queued message to ``state``; ask for a snapshot after a gap in versions."""
+        """Apply every queued message to ``state`` (the follower already asked for what a gap missed)."""
         for message in self.client.drain():
             self.apply(state, message, now)
         for note in self._notes:
             state.note(note, "error")
         self._notes.clear()
         self._state = state
-        if self._again is not None and not state.locked(now):
-            action, version = self._again
-            self._again = None
-            if version == state.version:
-                self.send(action)
-        if state.needs_resync and state.room is not None:
-            if self.client.send(Resync(state.room, state.version)):
-                state.needs_resync = False
+        state.needs_resync = False
 
     def apply(self, state: MatchState, message: object, now: float) -> None:
         """One server message into the state."""
         if isinstance(message, ConnectionEvent):
             self.connected = message.kind == "up"
-            text = {"up": "Connected", "down": "Connection lost — reconnecting…", "failed": "Cannot connect"}
-            state.note(f"{text.get(message.kind, message.kind)}{': ' + message.detail if message.detail else ''}",
+            text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
+                    "failed": _("Cannot connect")}.get(message.kind, message.kind)
+            state.note(f"{text}{': ' + message.detail if message.detail else ''}",
                        "info" if message.kind == "up" else "error")
             self.other.append(message)
         elif isinstance(message, Welcome):
@@ -239,11 +316,17 @@ class NetLink:
             state.room = message.code
             state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
             self._snapshot(state, message.snapshot, now)
-            state.note(f"Room {message.code}: you are {'watching' if state.seat is None else 'playing ' + state.seat}")
+            state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
+                       _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
         elif isinstance(message, Snapshot):
             self._snapshot(state, message, now)
         elif isinstance(message, MovePlayed):
-            state.add_move(message.trajectory, message.decisions, message.position, message.version, now)
+            default = move_list.timed_out(state.open_defaults, message.team, message.action)
+            if default is not None:  # a choice closed by its timeout: say what was chosen for the coach
+                state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
+                    team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
+            state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
+                           team=message.team, action=default or message.action)
             if (state.queue[-1].version if state.queue else state.version) == message.version:
                 state.set_prompts(message.prompts, not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)
@@ -251,13 +334,12 @@ class NetLink:
             state.run_prompts(not message.clocks.paused, now)
             self._clocks(state, message.clocks, now)
         elif isinstance(message, Presence):
-            self._presence(state, message.seats, message.spectators)
+            self._presence(state, message.seats, message.spectators, now)
         elif isinstance(message, Error):
             # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
-            if message.ref == "Act" and message.retry_ms is not None and self._sent is not None:
-                state.hold_input(now + message.retry_ms / 1000)
-                self._again = self._sent
-                state.note("The board is still moving — your action goes once it stops")
+            if message.ref == "Act" and message.retry_ms is not None and self._acted:
+                state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
+                state.note(_("The board is still moving — your action goes once it stops"))
                 return
             state.note(message.message, "error")
             self.other.append(message)
@@ -265,7 +347,7 @@ class NetLink:
             self.ended = message
         elif isinstance(message, RematchOffered):
             self.rematch.add(message.team)
-            state.note(f"{state.team_label(message.team)} offers a rematch")  # type: ignore[arg-type]
+            state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
         elif isinstance(message, Left):
             self.leave_room(state)
             self.other.append(message)
@@ -275,19 +357,17 @@ class NetLink:
     def leave_room(self, state: MatchState) -> None:
         """Forget the room (after Left, or when going back to the lobby)."""
         state.reset()
-        self._sent = self._again = None
+        self._acted = False
         self.ended, self.match_id = None, None
         self.rematch.clear()
 
     def send(self, action: Action) -> None:
-        """Send a coach's action with the version it was decided on: the state's version now, since playback may
-        have finished (and the version advanced) after the last poll."""
-        version = self._state.version if self._state is not None else 0
-        self._sent = (action, version)
-        if not self.client.send(Act(action, version)):
-            self._notes.append("Not connected — the action was not sent")
+        """Send a coach's action on the room's current version (the follower's: it has seen every message)."""
+        self._acted = True
+        if not self.client.act(action):
+            self._notes.append(_("Not connected — the action was not sent"))
 
-    def request(self, message: object) -> bool:
+    def request(self, message: ClientMessage) -> bool:
         """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
         return self.client.send(message)
 
@@ -299,12 +379,12 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
-            state.note("A new match begins — you play the other end")
+            state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
         state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)
         self._clocks(state, snapshot.clocks, now)
-        self._presence(state, snapshot.seats, snapshot.spectators)
+        self._presence(state, snapshot.seats, snapshot.spectators, now)
 
     @staticmethod
     def _clocks(state: MatchState, clocks, now: float) -> None:  # type: ignore[no-untyped-def]
@@ -312,15 +392,33 @@ class NetLink:
         state.set_clocks(clocks.part_ms, not clocks.paused, clocks.move_ms or None, now)
 
     @staticmethod
-    def _presence(state: MatchState, seats, spectators: int) -> None:  # type: ignore[no-untyped-def]
-        """Coach names, free seats and the spectators' count."""
+    def _presence(state: MatchState, seats: Seats, spectators: int, now: float) -> None:
+        """Coach names, free seats, the spectators' count, and how long an away coach has left to come back
+        (``SeatInfo.grace_ms``, counted down locally from ``now``)."""
         free = []
+        state.grace.clear()
         for team in ("home", "away"):
             info = getattr(seats, team)
+            before, was_offline = state.names.get(team), team in state.offline
             if info is None:
                 free.append(team)
                 state.names.pop(team, None)
+                state.offline.discard(team)
+                if before is not None and state.position is not None:
+                    state.note(_("{name} left the match").format(name=before))
+                continue
+            state.names[team] = info.name
+            if info.connected:
+                state.offline.discard(team)
             else:
-                state.names[team] = info.name + ("" if info.connected else OFFLINE)
+                state.offline.add(team)
+            if before is None and state.position is not None and team != state.seat:
+                state.note(_("{name} joined as {team}").format(name=info.name, team=team_word(team)))
+            elif before is not None and was_offline and info.connected:
+                state.note(_("{name} is back").format(name=info.name))
+            elif before is not None and not was_offline and not info.connected:
+                state.note(_("{name} lost the connection").format(name=info.name), "error")
+            if not info.connected and info.grace_ms is not None:
+                state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)
         state.spectators = spectators

@@ -13,6 +13,7 @@ from shared.model import Team
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
+Colour = RGB | RGBA
 
 BACKGROUND: Final[RGB] = (28, 34, 40)
 WOOD: Final[RGB] = (222, 190, 140)  # the varnished playing surface

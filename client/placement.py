@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from client.i18n import _
 from shared import formation
 from shared.match import apply_action, prompts, settings_of
 from shared.model import Placement as Spot
@@ -102,6 +103,6 @@ class Arrangement:
     def problem(self) -> str | None:
         """Why the engine would refuse this arrangement, in its words; None when it accepts it."""
         if not self.moved:
-            return "Drag a stone to a new place first"
+            return _("Drag a stone to a new place first")
         result = apply_action(self.start, self.action())
         return None if result.accepted else (result.error.message if result.error else "not accepted")

@@ -23,11 +23,9 @@ LEGAL = (60, 190, 80, 70)
 CREASE_NO = (230, 50, 40, 90)
 
 
-def _box(tf: Transform, xa: float, xb: float, half_width: float, color: tuple) -> None:
+def _box(tf: Transform, xa: float, xb: float, half_width: float, color: palette.Colour) -> None:
     """A filled rectangle between xa and xb (mm, any order) across ±half_width."""
-    left, bottom = tf.to_screen(min(xa, xb), -half_width)
-    right, top = tf.to_screen(max(xa, xb), half_width)
-    arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, color)
+    arcade.draw_lrbt_rectangle_filled(*tf.rect(xa, xb, -half_width, half_width), color)
 
 
 def draw_zones(tf: Transform, arrangement: Arrangement, texts: Texts) -> None:

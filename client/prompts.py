@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from client.i18n import N_, _
 from client.state import Clock
 from shared.match import prompts as engine_prompts
 from shared.match import settings_of
@@ -27,24 +28,24 @@ from shared.model import (
 )
 
 TITLES = {
-    "choose_exclusion": "Your goalie fouled: choose the field stone to exclude (VIII.1a, XII.7)",
-    "take_penalty": "Advantage: take the penalty shot now or play on (IX.3)",
-    "count": "Count the opponent's move (XI.3)",
-    "pp_swap_out": "Power play: replace the goalie by the reserve (XIII.2)",
-    "pp_swap_in": "Power play: bring the goalie back (XIII.4)",
-    "goalie_reset": "Put the goalie back on its spot by hand — costs a move (XII.2)",
-    "setup": "Place your stones for the penalty shot (XV.11)",
+    "choose_exclusion": N_("Your goalie fouled: choose the field stone to exclude (VIII.1a, XII.7)"),
+    "take_penalty": N_("Advantage: take the penalty shot now or play on (IX.3)"),
+    "count": N_("Count the opponent's move (XI.3)"),
+    "pp_swap_out": N_("Power play: replace the goalie by the reserve (XIII.2)"),
+    "pp_swap_in": N_("Power play: bring the goalie back (XIII.4)"),
+    "goalie_reset": N_("Put the goalie back on its spot by hand — costs a move (XII.2)"),
+    "setup": N_("Place your stones for the penalty shot (XV.11)"),
 }
 OFFER_LABELS = {  # short button labels for the optional actions, which share one panel
-    "take_penalty": "Take the penalty",
-    "count": "Count",
-    "pp_swap_out": "Power play with",
-    "pp_swap_in": "Goalie back for",
-    "goalie_reset": "Goalie reset",
+    "take_penalty": N_("Take the penalty"),
+    "count": N_("Count"),
+    "pp_swap_out": N_("Power play with {stone}"),
+    "pp_swap_in": N_("Goalie back for {stone}"),
+    "goalie_reset": N_("Goalie reset"),
 }
-OFFERS_TITLE = "Before your move you may also (or just flick):"
+OFFERS_TITLE = N_("Before your move you may also (or just flick):")
 ARRANGE = "arrange"  # the command that opens the placement mode (client.placement)
-ARRANGE_TITLE = "Before the face-off you may move your defenders (IV.1)"
+ARRANGE_TITLE = N_("Before the face-off you may move your defenders (IV.1)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +83,21 @@ def choices(position: Position, seat: Team | None, since: float,
         if prompt.team != seat:
             continue
         if prompt.kind == "setup":
-            options: tuple[tuple[str, str], ...] = (("Place the stones", ARRANGE),)
+            options: tuple[tuple[str, str], ...] = ((_("Place the stones"), ARRANGE),)
         elif prompt.options and prompt.default is None:  # an offer: say what the button does
-            options = tuple((f"{OFFER_LABELS.get(prompt.kind, prompt.kind)} {stone}", f"{prompt.kind}:{stone}")
-                            for stone in prompt.options)
+            label = _(OFFER_LABELS[prompt.kind]) if prompt.kind in OFFER_LABELS else prompt.kind + " {stone}"
+            options = tuple((label.format(stone=stone), f"{prompt.kind}:{stone}") for stone in prompt.options)
         elif prompt.options:
             default = getattr(prompt.default, "stone", None)
             options = tuple(
-                (f"{stone}{' (default)' if stone == default else ''}", f"{prompt.kind}:{stone}")
+                (_("{stone} (default)").format(stone=stone) if stone == default else stone, f"{prompt.kind}:{stone}")
                 for stone in prompt.options
             )
         else:
-            options = ((OFFER_LABELS.get(prompt.kind, prompt.kind.replace("_", " ").capitalize()), prompt.kind),)
-        title = TITLES.get(prompt.kind, prompt.kind.replace("_", " "))
+            label = _(OFFER_LABELS[prompt.kind]) if prompt.kind in OFFER_LABELS else \
+                prompt.kind.replace("_", " ").capitalize()
+            options = ((label, prompt.kind),)
+        title = _(TITLES[prompt.kind]) if prompt.kind in TITLES else prompt.kind.replace("_", " ")
         if prompt.default is None:  # an optional action (advantage, counting, swaps, goalie reset): no countdown
             found.append(Choice(prompt.kind, prompt.team, title, options, None))
         else:
@@ -107,13 +110,13 @@ def choices(position: Position, seat: Team | None, since: float,
     awaited = [c for c in found if c.deadline is not None]
     offers = [c for c in found if c.deadline is None]
     if position.restart and not any(c.kind == "setup" for c in found):
-        offers.insert(0, Choice(ARRANGE, seat, ARRANGE_TITLE, (("Move defenders", ARRANGE),), None))
+        offers.insert(0, Choice(ARRANGE, seat, _(ARRANGE_TITLE), ((_("Move defenders"), ARRANGE),), None))
     return tuple(awaited + offers)
 
 
 def action_for(command: str, team: Team) -> Action | None:
     """The action a prompt button's command stands for; None for an unknown command."""
-    kind, _, stone = command.partition(":")
+    kind, _sep, stone = command.partition(":")
     if kind == "choose_exclusion" and stone:
         return ChooseExclusion(team=team, stone=stone)
     if kind == "pp_swap_out" and stone:

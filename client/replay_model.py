@@ -10,13 +10,12 @@ only advances the clock shown with the next step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from client.state import MatchState
 from shared.match import apply_event
 from shared.model import Action, ClockEvent, Position
-from shared.notation import scenario_from_json
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
 
@@ -39,6 +38,7 @@ class Replay:
     start: Position
     moves: tuple[ReplayMove, ...]
     refused: tuple[tuple[int, str], ...]
+    names: dict[str, str] = field(default_factory=dict)  # the coaches' names, when the file came with them
 
     def position_at(self, index: int) -> Position:
         """The position after ``index`` moves (0 is the start), clamped to the match."""
@@ -67,9 +67,14 @@ def build(start: Position, actions: tuple[Action | ClockEvent, ...]) -> Replay:
 
 
 def load(path: Path) -> Replay:
-    """Read a scenario file (or a bare position) and build its replay."""
-    scenario = scenario_from_json(path.read_text(encoding="utf-8"))
-    return build(scenario.position, tuple(scenario.actions))
+    """Read a scenario file (or a bare position) and build its replay, with the coaches' names when known
+    (``client.replay_library``)."""
+    from dataclasses import replace
+
+    from client.replay_library import read
+
+    scenario, names = read(path)
+    return replace(build(scenario.position, tuple(scenario.actions)), names=names)
 
 
 class ReplayCursor:
@@ -93,14 +98,19 @@ class ReplayCursor:
             self.jump(state, self.index, now)
         move = self.replay.moves[self.index]
         self.index += 1
-        state.add_move(move.trajectory, move.decisions, move.after, self.index, now)
+        state.add_move(move.trajectory, move.decisions, move.after, self.index, now, team=move.before.to_move,
+                       action=move.action)
         return True
 
     def jump(self, state: MatchState, index: int, now: float) -> None:
-        """Show the position after ``index`` moves at once, with that move's decisions in the log and banner."""
+        """Show the position after ``index`` moves at once: the move list up to it, that move's decisions in the log
+        and banner."""
         self.index = max(0, min(index, self.total))
         state.load(self.replay.position_at(self.index), self.index)
         state.angles.clear()
+        state.moves.clear()
+        for move in self.replay.moves[: self.index]:  # the match record up to here, every ruling in it
+            state.record_move(move.before.to_move, move.action, move.decisions)
         if self.index > 0:
             move = self.replay.moves[self.index - 1]
             state.announce(move.decisions, move.after.move_number, now)

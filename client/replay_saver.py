@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from client.i18n import _
 from shared.protocol import Error, GetReplay, Replay
 
 FOLDER = "sprtec-replays"
@@ -48,22 +49,24 @@ class ReplaySaver:
         self.here = here
         self.report = report
         self.asked: str | None = None
+        self.names: dict[str, str] = {}
         self.status = ""
 
-    def ask(self, match_id: str) -> None:
-        """Ask the server for ``match_id``'s replay (once at a time)."""
+    def ask(self, match_id: str, names: dict[str, str] | None = None) -> None:
+        """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches', kept beside it."""
+        self.names = dict(names or {})
         if self.asked == match_id:
             return
         if not self.send(GetReplay(match_id)):
-            self.status = "Not connected — try Save replay again in a moment"
+            self.status = _("Not connected — try Save replay again in a moment")
             return
-        self.asked, self.status = match_id, "Asking the server for the replay…"
+        self.asked, self.status = match_id, _("Asking the server for the replay…")
 
     def take(self, message: object) -> bool:
         """Handle the answer to our GetReplay (a Replay, or an Error about it); True when the message was it."""
         if isinstance(message, Error) and message.ref == "GetReplay" and self.asked is not None:
             self.asked = None
-            self._tell(f"Replay not saved: {message.message}")
+            self._tell(not_saved(message.message))
             return True
         if not isinstance(message, Replay) or message.match_id != self.asked:
             return False
@@ -71,17 +74,28 @@ class ReplaySaver:
         try:
             path = save(message.match_id, message.scenario, self.home, self.here)
         except OSError as exc:
-            self._tell(f"Replay not saved: {exc}")
+            self._tell(not_saved(str(exc)))
         else:
+            from client.replay_library import write_names
+
+            try:
+                write_names(path, self.names)
+            except OSError:
+                pass  # the replay itself is saved; it will show Home and Away
             short = _short(path, self.home)
-            self._tell(f"Saved to {short} — replay: sprtec replay {short}",
-                       f"Saved to {path} — replay: sprtec replay {path}")
+            self._tell(_("Saved to {path} — replay: sprtec replay {path}").format(path=short),
+                       _("Saved to {path} — replay: sprtec replay {path}").format(path=path))
         return True
 
     def _tell(self, line: str, printed: str | None = None) -> None:
         """Show ``line`` on the screen and print it (or its long form ``printed``)."""
         self.status = line
         self.report(printed or line)
+
+
+def not_saved(why: str) -> str:
+    """The line that says the replay was not saved, and why."""
+    return _("Replay not saved: {why}").format(why=why)
 
 
 def _short(path: Path, home: Path | None) -> str:

@@ -11,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.decision_text import team_name
-from client.state import OFFLINE
+from client.i18n import N_, _
 from shared.model import Team, other
 
 REASONS = {
-    "REGULAR_TIME": "Full time (III.1)",
-    "DRAW": "Full time — the draw stands (III.1)",
-    "OVERTIME": "Decided in overtime (III.2)",
-    "SUDDEN_DEATH": "Sudden-death goal in overtime (XVI)",
-    "SHOOTOUT": "Decided by the shoot-out (XV.16)",
-    "FORFEIT_DISCONNECTED": "Forfeit — a coach stayed disconnected",
-    "RESIGNED": "A coach left the match",
+    "REGULAR_TIME": N_("Full time (III.1)"),
+    "DRAW": N_("Full time — the draw stands (III.1)"),
+    "OVERTIME": N_("Decided in overtime (III.2)"),
+    "SUDDEN_DEATH": N_("Sudden-death goal in overtime (XVI)"),
+    "SHOOTOUT": N_("Decided by the shoot-out (XV.16)"),
+    "FORFEIT_DISCONNECTED": N_("Forfeit — a coach stayed disconnected"),
+    "RESIGNED": N_("A coach left the match"),
 }
 
 
@@ -39,34 +39,33 @@ class Results:
 
 def reason_text(reason: str) -> str:
     """The end reason in words (an unknown code still reads sensibly)."""
-    return REASONS.get(reason, reason.replace("_", " ").capitalize())
+    return _(REASONS[reason]) if reason in REASONS else reason.replace("_", " ").capitalize()
 
 
 def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
           rematch: set[str] | frozenset[str] = frozenset(), saved: str = "") -> Results:
     """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
     ``saved`` is what became of "Save replay" (empty before it is pressed)."""
-    names = {team: name.removesuffix(OFFLINE) for team, name in names.items()}  # a bot leaves once it is over
     if winner is None:
-        headline = "A draw"
+        headline = _("A draw")
     elif seat is None:
-        headline = f"{team_name(winner, names)} win"
+        headline = _("{team} win").format(team=team_name(winner, names))
     else:
-        headline = "You win!" if winner == seat else "You lose"
+        headline = _("You win!") if winner == seat else _("You lose")
     score = f"{team_name('home', names)}  {home} : {away}  {team_name('away', names)}"
     options: list[tuple[str, str]] = []
     if seat is None:
-        state = "Waiting for the coaches…" if not rematch else "A rematch has been asked for"
+        state = _("Waiting for the coaches…") if not rematch else _("A rematch has been asked for")
     elif seat in rematch and other(seat) in rematch:
-        state = "Both accepted — the rematch starts"
+        state = _("Both accepted — the rematch starts")
     elif seat in rematch:
-        state = "You asked for a rematch — waiting for your opponent"
+        state = _("You asked for a rematch — waiting for your opponent")
     elif other(seat) in rematch:
-        state = "Your opponent wants a rematch"
-        options.append(("Accept the rematch", "rematch"))
+        state = _("Your opponent wants a rematch")
+        options.append((_("Accept the rematch"), "rematch"))
     else:
         state = ""
-        options.append(("Rematch", "rematch"))
-    options.append(("Save replay", "save"))
-    options.append(("Back to the lobby", "lobby"))
+        options.append((_("Rematch"), "rematch"))
+    options.append((_("Save replay"), "save"))
+    options.append((_("Back to the lobby"), "lobby"))
     return Results(headline, score, reason_text(reason), state, tuple(options), saved)

@@ -15,8 +15,11 @@ import arcade
 
 from client import buttons, palette, results_model
 from client.board_view import BodyPainter, draw_board
+from client.help_view import global_key
 from client.hud_view import Texts
+from client.i18n import _
 from client.lobby_view import draw_menu_button
+from client.replay_saver import not_saved
 from client.state import MatchState
 from client.transform import Transform
 from shared.match import settings_of
@@ -52,6 +55,10 @@ class ResultsView(arcade.View):
         e = self.ended
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
                                    self.state.names, self.rematch(), self.saved())
+
+    def frame_key(self) -> object:
+        """Everything the screen shows: its words, the pointer and the window's size."""
+        return (self.window.width, self.window.height, self.results(), self.hover)
 
     def on_update(self, delta_time: float) -> None:
         """Bring in news (a rematch offer, the new match)."""
@@ -92,7 +99,7 @@ class ResultsView(arcade.View):
             lit = self.hover is not None and b.contains(*self.hover)
             draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 15)
         self._draw_saved(r.saved, left, bottom, panel_w)
-        self.texts.draw("keys", "R rematch   S save replay   Esc back to the lobby", width - 14, 14,
+        self.texts.draw("keys", _("R rematch   S save replay   Esc back to the lobby"), width - 14, 14,
                         palette.TEXT_DIM, 11, "right")
 
     def _draw_saved(self, saved: str, left: float, bottom: float, panel_w: float) -> None:
@@ -102,7 +109,7 @@ class ResultsView(arcade.View):
             return
         arcade.draw_line(left + 16, bottom + SAVED_HEIGHT, left + panel_w - 16, bottom + SAVED_HEIGHT,
                          (90, 100, 116, 255), 1)
-        colour = palette.WARNING if saved.startswith("Replay not saved") else palette.TEXT
+        colour = palette.WARNING if saved.startswith(not_saved("").rstrip()) else palette.TEXT
         label = self.texts.get("saved", saved, left + 16, bottom + 12, colour, 11.5, bold=True)
         while label.content_width > panel_w - 32 and label.font_size > 7:
             label.font_size -= 0.5
@@ -120,6 +127,8 @@ class ResultsView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """R asks for (or accepts) the rematch; S saves the replay; Escape goes back to the lobby."""
+        if global_key(self.window, symbol, modifiers):
+            return
         commands = {c for _, c in self.results().options}
         if symbol == arcade.key.R and "rematch" in commands:
             self.choose("rematch")

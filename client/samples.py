@@ -56,15 +56,17 @@ def play(position: Position, moves: int, state: MatchState | None = None, now: f
     for _ in range(moves):
         if position.result is not None:
             break
-        flick = toward_puck(position, position.to_move)
-        result = apply_action(position, flick) if flick is not None else timeout(position, position.to_move)
+        mover = position.to_move
+        flick = toward_puck(position, mover)
+        result = apply_action(position, flick) if flick is not None else timeout(position, mover)
         if not result.accepted:
-            result = timeout(position, position.to_move)
+            result, flick = timeout(position, mover), None
         position = result.position
         version += 1
         if state is not None:
             record = Trajectory.from_record(result.record) if result.record is not None else None
-            state.add_move(record, result.decisions, position, version, now - 3600.0)  # long over, also on the server
+            state.add_move(record, result.decisions, position, version, now - 3600.0,  # long over, also on the server
+                           team=mover, action=flick)
             state.update(now + 3600.0)  # played back at once: the picture shows the position at rest
     return position
 

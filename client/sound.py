@@ -1,64 +1,73 @@
-"""The siren and the goal horn (III.6: every part is signalled by a sound), generated as WAV files at first use.
+"""The client's sounds: the flick, stone–stone and stone–board knocks as loud as their impulse, the puck, the siren
+(III.6: every part is signalled by a sound) and the goal horn (no arcade at import).
 
-Why generated: no downloads and no binary blobs in the repository — a few lines of the standard library's
-``wave`` module write two short tones into ``client/assets``. Playing goes through arcade; on a machine
-without an audio device (or headless) every call degrades silently, and ``muted`` turns sound off.
+Why this shape: the files are synthesised by ``client.sound_synth`` (kept in the repository; no recordings, no
+downloads) at first use, into ``client/assets`` or, when the package is not writable, the user's cache directory.
+The knocks come from the move's keyframes (``client.knocks``), their loudness from the contact's impulse.
+The rules' own sounds come first: the siren and the goal horn play at the master volume, the knocks at most
+at ``EFFECTS_CAP`` of it and never while a siren or horn sounds, so the referee's signals are always heard.
+On a machine without an audio device (or headless) every call degrades silently; ``muted`` turns sound off.
 """
 
 from __future__ import annotations
 
-import math
-import struct
-import wave
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+from client import sound_synth
+
 ASSETS = Path(__file__).resolve().parent / "assets"
-RATE = 22_050
-
-
-def _tone(path: Path, seconds: float, pitch: Callable[[float], float], volume: float = 0.5) -> Path:
-    """Write a mono 16-bit WAV whose frequency at time t is ``pitch(t)`` Hz, with soft attack and release."""
-    frames = bytearray()
-    phase = 0.0
-    total = int(seconds * RATE)
-    for i in range(total):
-        t = i / RATE
-        phase += 2 * math.pi * pitch(t) / RATE
-        envelope = min(1.0, t / 0.03, (seconds - t) / 0.08)
-        sample = math.sin(phase) + 0.35 * math.sin(2 * phase) + 0.15 * math.sin(3 * phase)
-        frames += struct.pack("<h", int(max(-1.0, min(1.0, sample / 1.5 * volume * envelope)) * 32767))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(bytes(frames))
-    return path
+EFFECTS_CAP = 0.6  # the loudest knock, as a share of the master volume: below the siren and the horn
+SIGNALS = {"siren": 1.6, "goal": 0.9}  # the rules' sounds and how long each lasts (s): knocks keep quiet then
 
 
 def ensure_assets(folder: Path = ASSETS) -> dict[str, Path]:
-    """The sound files by cue name, written on first use: a rising-falling siren and a two-note goal horn."""
-    files = {"siren": folder / "siren.wav", "goal": folder / "goal.wav"}
-    if not files["siren"].exists():
-        _tone(files["siren"], 1.6, lambda t: 620 + 260 * math.sin(2 * math.pi * 0.9 * t))
-    if not files["goal"].exists():
-        _tone(files["goal"], 0.9, lambda t: 392 if t < 0.35 else 523)
-    return files
+    """The sound files by cue name, synthesised on first use (into the user's cache when ``folder`` is read-only)."""
+    try:
+        return sound_synth.write_all(folder)
+    except OSError:
+        import platformdirs
+
+        return sound_synth.write_all(Path(platformdirs.user_cache_dir("sprtec")) / "sounds")
 
 
 class Sounds:
-    """Plays cues; silent when muted or when no audio device is available."""
+    """Plays cues at the player's volumes; silent when muted or when no audio device is available."""
 
-    def __init__(self, muted: bool = False) -> None:
+    def __init__(self, muted: bool = False, volume: float = 0.8, effects: float = 0.8,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """Load nothing yet; the files and the audio driver are touched on the first cue."""
         self.muted = muted
+        self.volume = volume
+        self.effects = effects
+        self.clock = clock
+        self.quiet_until = 0.0  # a siren or horn sounds until then
+        self.played: list[tuple[str, float]] = []  # (cue, volume) of every sound asked for (tests listen here)
         self._loaded: dict[str, object] | None = None
 
+    def configure(self, volume: float, effects: float, muted: bool) -> None:
+        """The player's settings: master volume, the effects' share of it, mute."""
+        self.volume, self.effects, self.muted = volume, effects, muted
+
     def play(self, cue: str) -> None:
-        """Play ``siren`` or ``goal``; never raises because of audio."""
-        if self.muted:
+        """Play ``siren`` or ``goal`` at the master volume (knocks wait until it has sounded)."""
+        if cue in SIGNALS:
+            self.quiet_until = max(self.quiet_until, self.clock() + SIGNALS[cue])
+        self._play(cue, self.volume)
+
+    def knock(self, kind: str, loudness: float) -> None:
+        """A knock (``flick``, ``stone``, ``puck``, ``board``) at ``loudness`` 0..1 of the effects' volume; not
+        while a siren or horn sounds."""
+        if self.clock() < self.quiet_until:
             return
+        self._play(kind, self.volume * self.effects * EFFECTS_CAP * max(0.0, min(1.0, loudness)))
+
+    def _play(self, cue: str, volume: float) -> None:
+        """Play one file at ``volume``; never raises because of audio."""
+        if self.muted or volume <= 0:
+            return
+        self.played.append((cue, volume))
         try:
             import arcade
 
@@ -66,6 +75,6 @@ class Sounds:
                 self._loaded = {name: arcade.load_sound(path) for name, path in ensure_assets().items()}
             sound = self._loaded.get(cue)
             if sound is not None:
-                arcade.play_sound(sound)  # type: ignore[arg-type]
+                arcade.play_sound(sound, volume=volume)  # type: ignore[arg-type]
         except Exception:  # no audio device, no driver, headless: the game goes on silently
             self._loaded = {}

@@ -17,15 +17,15 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from client import decision_text
+from client import decision_text, knocks, move_list
+from client.i18n import _
 from client.playback import Playback, Pose, poses_from_position
-from shared.model import Position, Team
+from shared.model import Position, Role, Team
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
 
 BANNER_SECONDS = 4.0
 LOG_LIMIT = 200
-OFFLINE = " (offline)"  # after a coach's name while his connection is down ("away" is a team)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,8 @@ class PendingMove:
     decisions: tuple[Decision, ...]
     position: Position
     version: int
+    team: str | None = None  # who moved (or for whom the server decided)
+    action: object | None = None  # the coach's action (None: the server decided, or a clock event)
 
 
 @dataclass
@@ -81,6 +83,7 @@ class MatchState:
     seat: Team | None = None
     room: str | None = None
     names: dict[str, str] = field(default_factory=dict)
+    offline: set[str] = field(default_factory=set)  # the teams whose coach's connection is down
     spectators: int = 0
     free_seats: tuple[str, ...] = ()
     part_clock: Clock | None = None
@@ -98,6 +101,10 @@ class MatchState:
     needs_resync: bool = False
     still_until: float = 0.0  # when the server's playback of the last move ends, on this clock (D3: input waits)
     against_bot: bool = False  # the opponent is the bot this client started (the HUD waits for it, not a friend)
+    grace: dict[str, Clock] = field(default_factory=dict)  # team: time an away coach has left to come back
+    moves: list[move_list.MoveEntry] = field(default_factory=list)  # the match record, one entry per move shown
+    open_defaults: dict[str, object] = field(default_factory=dict)  # team: the default of its awaited choice
+    pending_knocks: list[knocks.Knock] = field(default_factory=list)  # the sounds of the move playing, unheard
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:
@@ -132,6 +139,7 @@ class MatchState:
             for p in prompts
             if type(ms := p.get("ms_left")) is int
         }
+        self.open_defaults = {str(p.get("team")): p["default"] for p in prompts if isinstance(p.get("default"), dict)}
 
     def run_prompts(self, running: bool, now: float) -> None:
         """The clocks paused or resumed without a move: the prompts' countdowns freeze or go on from ``now``."""
@@ -139,7 +147,7 @@ class MatchState:
             self.prompt_clocks = {key: Clock(c.at(now), running, now) for key, c in self.prompt_clocks.items()}
 
     def add_move(self, record: Trajectory | None, decisions: Sequence[Decision], position: Position, version: int,
-                 now: float) -> None:
+                 now: float, *, team: str | None = None, action: object | None = None) -> None:
         """Queue a move the server resolved; a gap in versions asks for a snapshot instead (DESIGN.md "Server").
 
         A new move's arrival starts the server's D3 wait (its playback, ``duration_ms`` after the broadcast, which
@@ -152,7 +160,7 @@ class MatchState:
         if self.position is not None and version != last + 1:
             self.needs_resync = True
             return
-        self.queue.append(PendingMove(record, tuple(decisions), position, version))
+        self.queue.append(PendingMove(record, tuple(decisions), position, version, team, action))
         self.update(now)
 
     def hold_input(self, until: float) -> None:
@@ -185,12 +193,25 @@ class MatchState:
             base = poses_from_position(self.position, self.angles) if self.position is not None else {}
             self.playback = Playback(head.record, self.playback_speed, base)
             self.playback_started = now
+            if self.position is not None:
+                from shared.match import settings_of
+
+                flicked = getattr(head.action, "stone", None) if getattr(head.action, "action", "") == "flick" \
+                    else None
+                self.pending_knocks = knocks.knocks(head.record, settings_of(self.position), flicked)
 
     def _finish(self, move: PendingMove, now: float) -> list[str]:
-        """Adopt a played-back move's position, write its decisions to the log, raise the banner, cue sounds."""
+        """Adopt a played-back move's position, enter it in the match record, write its decisions to the log, raise
+        the banner, cue sounds."""
         self.position = move.position
         self.version = max(self.version, move.version)
+        self.record_move(move.team, move.action, move.decisions)
         return self.announce(move.decisions, move.position.move_number, now)
+
+    def record_move(self, team: str | None, action: object | None, decisions: Sequence[Decision]) -> None:
+        """Add one move to the match record (the move list)."""
+        team = move_list.team_of(action, team)
+        self.moves.append(move_list.entry(len(self.moves) + 1, team, action, decisions, self.names))
 
     def announce(self, decisions: Sequence[Decision], move_number: int, now: float) -> list[str]:
         """Tell a move's decisions: one log line each, the banner, and the sound cues to play."""
@@ -198,6 +219,10 @@ class MatchState:
             self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move_number))
         del self.log[:-LOG_LIMIT]
         head = decision_text.headline(decisions, self.names)
+        choice = self.position.exclusion_choice if self.position is not None else None
+        if head is not None and choice is not None:  # the coach still chooses: tell the choice, not its default
+            head = _("{foul}: {team} chooses which stone is excluded (VIII.1a, XII.7)").format(
+                foul=head.split(":")[0], team=self.team_label(choice.team))
         if head is not None:
             self.banner, self.banner_until = head, now + BANNER_SECONDS
         cues = []
@@ -206,6 +231,16 @@ class MatchState:
         if decision_text.is_siren(decisions):
             cues.append("siren")
         return cues
+
+    def due_knocks(self, now: float) -> list[knocks.Knock]:
+        """The knocks of the playing move whose moment has come by ``now`` (each is given once)."""
+        if self.playback is None:
+            self.pending_knocks.clear()
+            return []
+        elapsed = (now - self.playback_started) * self.playback_speed
+        due = [k for k in self.pending_knocks if k.time <= elapsed]
+        self.pending_knocks = [k for k in self.pending_knocks if k.time > elapsed]
+        return due
 
     # ----------------------------------------------------------------- what to draw
     def poses(self, now: float) -> dict[str, Pose]:
@@ -236,7 +271,7 @@ class MatchState:
             and self.position.to_move == self.seat and not self.locked(now)
         )
 
-    def roles(self) -> Mapping[str, str]:
+    def roles(self) -> Mapping[str, Role]:
         """Each stone's role, for drawing the goalie's mask (bodies leaving the board keep their last role)."""
         if self.position is None:
             return {}
@@ -247,5 +282,10 @@ class MatchState:
         return self.seat is not None and any(team != self.seat for team in self.free_seats)
 
     def team_label(self, team: Team) -> str:
-        """The display name of a team."""
+        """The display name of a team, marked while its coach is offline."""
+        name = decision_text.team_name(team, self.names)
+        return _("{name} (offline)").format(name=name) if team in self.offline else name
+
+    def team_name(self, team: Team) -> str:
+        """The display name of a team, unmarked."""
         return decision_text.team_name(team, self.names)

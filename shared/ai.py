@@ -46,6 +46,25 @@ Policy = Callable[[Position, Team], Action | None]
 
 
 @dataclass(frozen=True, slots=True)
+class Level:
+    """How strong the bot plays: how many flicks it simulates, and how far its hand strays from the flick it chose
+    (up to ``aim_error_deg`` off the line, up to ``speed_error`` of the speed lost) — a newcomer's opponent must
+    miss now and then. The stray is drawn from the position's seed, so a level is as deterministic as the bot."""
+
+    name: str
+    budget: int
+    aim_error_deg: float
+    speed_error: float
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 3, 14.0, 0.4),
+    "medium": Level("medium", 6, 5.0, 0.15),
+    "hard": Level("hard", DEFAULT_BUDGET, 0.0, 0.0),
+}
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """A flick the bot considered and the score of its simulated outcome."""
 
@@ -61,6 +80,30 @@ def choose_action(position: Position, team: Team, budget: int = DEFAULT_BUDGET) 
     if position.result is not None or position.to_move != team:
         return None
     return choose_flick(position, team, budget)
+
+
+def choose_action_at(position: Position, team: Team, level: Level) -> Action | None:
+    """The bot's next action at ``level``: a prompt's answer, else its chosen flick as its hand plays it."""
+    answer = answer_prompt(position, team)
+    if answer is not None:
+        return answer
+    if position.result is not None or position.to_move != team:
+        return None
+    chosen = choose_flick(position, team, level.budget)
+    return None if chosen is None else stray(chosen, position, level)
+
+
+def stray(flick: Flick, position: Position, level: Level) -> Flick:
+    """``flick`` as a hand of ``level`` plays it: turned by up to ``aim_error_deg`` and slowed by up to
+    ``speed_error`` (drawn from the position's seed), within the ruleset's speed range (D3)."""
+    if level.aim_error_deg <= 0 and level.speed_error <= 0:
+        return flick
+    stream = Stream(position.seed, "stray", level.name, position.move_number, flick.team)
+    settings = settings_of(position)
+    angle = math.atan2(flick.vy, flick.vx) + math.radians(stream.uniform(-level.aim_error_deg, level.aim_error_deg))
+    speed = math.hypot(flick.vx, flick.vy) * (1.0 - stream.uniform(0.0, level.speed_error))
+    speed = min(max(speed, settings.flick_speed_min + 1.0), settings.flick_speed_max - 1.0)
+    return Flick(flick.team, flick.stone, round(speed * math.cos(angle), 1), round(speed * math.sin(angle), 1))
 
 
 def answer_prompt(position: Position, team: Team) -> Action | None:
@@ -175,6 +218,11 @@ def bot_policy(budget: int = DEFAULT_BUDGET) -> Policy:
     return lambda position, team: choose_action(position, team, budget)
 
 
+def level_policy(level: Level) -> Policy:
+    """The bot at ``level`` as a policy for ``play_match``."""
+    return lambda position, team: choose_action_at(position, team, level)
+
+
 def random_policy(position: Position, team: Team) -> Action | None:
     """The random-flick baseline as a policy: it answers prompts with their default too."""
     answer = answer_prompt(position, team)
@@ -242,9 +290,9 @@ def _one_turn(position: Position, policies: dict[str, Policy]) -> tuple[Position
             return result.position, result.accepted
     team = position.to_move
     action = policies[team](position, team)
-    result = apply_action(position, action) if action is not None else None
-    if result is not None and result.accepted:
-        return result.position, True
+    played = apply_action(position, action) if action is not None else None
+    if played is not None and played.accepted:
+        return played.position, True
     passed = timeout(position, team)
     after = passed.position if passed.accepted else position
     settings = settings_of(after)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from shared import ai
 from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick, random_policy
 from shared.draws import Stream
 from shared.model import Action, Team
@@ -61,6 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--private", action="store_true", help="make the created room private")
     parser.add_argument("--random", action="store_true", help="play random flicks (the baseline)")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulations per move")
+    parser.add_argument("--level", choices=tuple(ai.LEVELS), help="play at this strength (replaces --budget)")
     parser.add_argument("--name", default="bot", help="display name")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     parser.add_argument("--give-up", type=float, default=GIVE_UP_S, metavar="S",
@@ -80,6 +82,7 @@ class BotOptions:
     random: bool = False
     budget: int = DEFAULT_BUDGET
     name: str = "bot"
+    level: str | None = None  # shared.ai.LEVELS: easy, medium or hard
 
 
 async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None,
@@ -210,6 +213,8 @@ class _Bot:
             return random_flick(position, team, Stream(position.seed, "retry", position.move_number, refusals))
         if self.options.random:
             return random_policy(position, team)
+        if self.options.level is not None:
+            return await asyncio.to_thread(ai.choose_action_at, position, team, ai.LEVELS[self.options.level])
         return await asyncio.to_thread(choose_action, position, team, self.options.budget)
 
 
@@ -250,7 +255,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 2
     mode = "create" if args.create else "room" if args.room else "quick"
-    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name)
+    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name,
+                         args.level)
 
     def announce(code: str) -> None:
         """Tell the operator the room code, so a second bot can join it."""

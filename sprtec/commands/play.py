@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--room", help="join this room code at once")
     parser.add_argument("--quick", action="store_true", help="ask for a quick match at once")
     parser.add_argument("--ruleset", help="the ruleset for --quick (standard, ko, final, strict, quick)")
-    parser.add_argument("--name", help="your display name")
+    parser.add_argument("--name", help="your display name (default: the name in your settings)")
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the view and exit")
     parser.add_argument("--view", choices=VIEWS, help="with --screenshot: draw a sample of this screen, no server")
     parser.add_argument("--wait", type=float, default=20.0, help="seconds a screenshot waits for the server")
@@ -87,15 +87,20 @@ def _exit_on_termination() -> None:
 
 def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) -> int:
     """Connect to ``url`` and navigate lobby → match → results until the window closes (the bot stopped then)."""
-    from client import app
+    # the identity outlives the window (a closed or crashed client comes back to its match); a private practice
+    # server lives only as long as this process, so nothing of it is kept
+    from client import app, i18n, user_settings
     from client.bot_process import BotProcess
+    from client.identity import IdentityStore
     from client.lobby_model import LobbyModel
     from client.navigator import Navigator
     from client.net import NetClient, NetLink
     from client.sound import Sounds
     from shared.protocol import JoinRoom, ListRooms, QuickMatch
 
-    client = NetClient(url, args.name)
+    user = user_settings.load()
+    i18n.set_language(user.language or None)
+    client = NetClient(url, args.name or user.name or None, identity=None if practice else IdentityStore())
     client.start()
     bot = BotProcess()
     try:
@@ -103,7 +108,14 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
         lobby = LobbyModel(practice=practice, origin=origin)
         if practice:
             lobby.activate("screen:bot")
-        nav = Navigator(window, NetLink(client), lobby, Sounds(muted=args.mute or args.screenshot is not None), bot)
+        sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
+                        effects=user.effects)
+        nav = Navigator(window, NetLink(client), lobby, sounds, bot, user=user, keep=args.screenshot is None)
+        if args.mute:
+            sounds.muted = True
+        if user.fullscreen and args.screenshot is None:
+            window.set_fullscreen(True)
+        window.on_fullscreen = lambda full: nav.apply_settings(nav.user.changed(fullscreen=full))  # F11 keeps it
         if args.room:
             nav.first_request = JoinRoom(args.room)
         elif args.quick:

@@ -1,8 +1,9 @@
 """``sprtec replay FILE``: watch an exported match (a SCENARIOS.md scenario) move by move in the arcade client.
 
 Why a command: a scenario is the match log, so any exported match or bug report can be watched — the
-client re-runs it through the engine (``client.replay_model``). ``--screenshot PATH --at-move N`` saves a
-picture of the position after move N and exits, for documentation and headless checks.
+client re-runs it through the engine (``client.replay_model``). It opens playing from the start (Space pauses,
+↑/↓ change the speed, Esc closes); ``--at-move N`` opens paused after move N. ``--screenshot PATH --at-move N``
+saves a picture of the position after move N and exits, for documentation and headless checks.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from client import app
 
     app.prepare(args.screenshot)
+    from client import i18n, user_settings
     from client.replay_model import ReplayCursor, load
+
+    user = user_settings.load()
+    i18n.set_language(user.language or None)
     from shared.notation import NotationError
 
     try:
@@ -46,10 +51,13 @@ def run(args: argparse.Namespace) -> int:
         from client.sound import Sounds
         from client.state import MatchState
 
-        state = MatchState(names={"home": "Home", "away": "Away"})
+        state = MatchState(names={"home": "Home", "away": "Away", **replay.names})
         cursor = ReplayCursor(replay)
         cursor.jump(state, args.at_move, time.monotonic())
         state.note(f"Replay of {args.file.name}: {cursor.total} moves")
-        return ReplayView(cursor, state, Sounds(muted=args.mute or args.screenshot is not None))
+        sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
+                        effects=user.effects)
+        return ReplayView(cursor, state, sounds,
+                          autoplay=args.at_move == 0 and args.screenshot is None)
 
     return app.run(make, f"sprtec — replay {args.file.name}", args.screenshot)

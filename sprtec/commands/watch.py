@@ -29,16 +29,21 @@ def run(args: argparse.Namespace) -> int:
     from client import app
 
     window = app.open_window(f"sprtec — watching {args.room}", args.screenshot)
+    from client import i18n, user_settings
     from client.lobby_model import LobbyModel
     from client.navigator import Navigator
     from client.net import NetClient, NetLink
     from client.sound import Sounds
     from shared.protocol import Watch
 
+    user = user_settings.load()  # the player's language and volumes (nothing is written back from here)
+    i18n.set_language(user.language or None)
     client = NetClient(args.server)
     client.start()
     try:
-        nav = Navigator(window, NetLink(client), LobbyModel(), Sounds(muted=args.mute or args.screenshot is not None))
+        sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
+                        effects=user.effects)
+        nav = Navigator(window, NetLink(client), LobbyModel(), sounds, user=user)
         nav.first_request = Watch(args.room)
         nav.show_lobby()
         if args.screenshot is not None:

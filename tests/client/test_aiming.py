@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from client.aiming import DEAD_ZONE_MM, FULL_POWER_MM, Aim, flick_of, refusal, shot_of, stone_at
 from shared.model import Privilege
+from shared.referee.moves import speed_problem
+from shared.rulesets import RULESETS, make_settings
 from tests.client.helpers import basic_position
+
+PULLS = st.floats(min_value=0.0, max_value=4 * FULL_POWER_MM, allow_nan=False)
+ANGLES = st.floats(min_value=0.0, max_value=2 * math.pi, allow_nan=False)
 
 
 def test_pulling_back_flicks_forward():
@@ -38,7 +46,7 @@ def test_power_grows_with_the_pull_from_the_minimum_speed():
 
 def test_flick_action_names_team_and_stone():
     """The drag becomes the Flick the server expects."""
-    flick = flick_of(Aim("a3", 100.0, 0.0, 180.0, 0.0), "away", 20.0, 3000.0)
+    flick = flick_of(Aim("a3", 100.0, 0.0, 180.0, 0.0), "away", make_settings("standard"))
     assert flick is not None and (flick.team, flick.stone) == ("away", "a3") and flick.vx < 0
 
 
@@ -63,3 +71,21 @@ def test_refusals_for_turn_ownership_and_spectators():
     assert "IX" in refusal(replace(position, privilege=Privilege("away", 1, 2)), "home", position.stone("h2"), set())
     assert refusal(position, "away", position.stone("h2"), {"a2"}) == "h2 is not your stone"
     assert refusal(position, None, position.stone("a2"), {"a2"}).startswith("Spectators")
+
+
+@given(pull=PULLS, angle=ANGLES, ruleset=st.sampled_from(RULESETS), x=st.floats(-500, 500), y=st.floats(-250, 250))
+def test_D3_every_sent_flick_lies_in_the_rulesets_speed_range(pull, angle, ruleset, x, y):
+    """Any pull in any direction, from anywhere, gives a flick the referee's D3 speed check accepts (or none)."""
+    settings = make_settings(ruleset)
+    flick = flick_of(Aim("h2", x, y, x + pull * math.cos(angle), y + pull * math.sin(angle)), "home", settings)
+    assert flick is None or speed_problem(flick, settings) is None
+
+
+@given(angle=ANGLES, over=st.floats(min_value=1.0, max_value=5.0))
+def test_D3_a_full_pull_in_any_direction_is_accepted_at_full_speed(angle, over):
+    """A pull at or past full power is never refused and keeps (within 0.02 mm/s) the ruleset's top speed."""
+    settings = make_settings("standard", {"flick_speed_max": 2500.0, "flick_speed_min": 40.0})
+    pull = FULL_POWER_MM * over
+    flick = flick_of(Aim("h2", 0.0, 0.0, pull * math.cos(angle), pull * math.sin(angle)), "home", settings)
+    assert flick is not None and speed_problem(flick, settings) is None
+    assert math.hypot(flick.vx, flick.vy) == pytest.approx(2500.0, abs=0.02)

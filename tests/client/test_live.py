@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from client import samples
+from client.identity import IdentityStore
 from client.net import NetClient, NetLink
 from client.state import MatchState
 from server.app import Server, ServerConfig
@@ -38,9 +39,9 @@ def url(tmp_path: Path) -> Iterator[str]:
 class Coach:
     """One client as the views drive it: a NetClient, its NetLink and the MatchState they keep."""
 
-    def __init__(self, url: str, name: str) -> None:
-        """Connect as ``name``."""
-        self.client = NetClient(url, name)
+    def __init__(self, url: str, name: str | None, identity: IdentityStore | None = None) -> None:
+        """Connect as ``name`` (None: the name kept in ``identity``), keeping the identity there when given."""
+        self.client = NetClient(url, name, identity=identity)
         self.link = NetLink(self.client)
         self.state = MatchState()
         self.client.start()
@@ -127,9 +128,10 @@ def test_a_dropped_coach_reconnects_with_his_token_and_plays_on(url):
         _play(everyone, 2)
         token = ola.client.token
         ola.client._socket.close()  # the network drops under the client
-        until(everyone, lambda: ola.state.names.get("away") == "Ola (offline)" or ola.link.connected is False,
+        until(everyone, lambda: "away" in jana.state.offline or ola.link.connected is False,
               "the drop to be noticed")
-        until(everyone, lambda: ola.link.connected and "(offline)" not in jana.state.names.get("away", "(offline)"),
+        until(everyone, lambda: ola.link.connected and "away" not in jana.state.offline
+              and jana.state.names.get("away") == "Ola",
               "the reconnect")
         assert ola.client.token == token and ola.state.seat == "away"
         _play(everyone, 2)

@@ -31,9 +31,9 @@ def _online(practice: bool = False) -> LobbyModel:
 def test_menu_items_are_disabled_until_the_server_welcomes():
     """Quick match needs a connection; after Welcome it is enabled and the status names the player."""
     model = LobbyModel()
-    assert not next(i for i in model.items() if i.command == "quick").enabled
+    assert not next(i for i in model.items() if i.command == "screen:quick").enabled
     model.apply(Welcome(1, "sprtec", "Jana", "tok"))
-    assert next(i for i in model.items() if i.command == "quick").enabled and "Jana" in model.status
+    assert next(i for i in model.items() if i.command == "screen:quick").enabled and "Jana" in model.status
 
 
 def test_create_room_carries_the_chosen_ruleset_and_settings():
@@ -42,11 +42,12 @@ def test_create_room_carries_the_chosen_ruleset_and_settings():
     model.activate("screen:create")
     model.key("right")  # ruleset standard -> ko
     model.key("down")
-    model.key("right")  # period: 1 min
+    model.key("right")  # period: from ko's own 6 minutes to 10
     model.key("down")
-    model.key("left")  # move clock: off
+    model.key("left")  # move clock: from ko's own 30 s to 15 s
+    model.key("left")  # ... and off
     request = model.activate("create")
-    assert request == CreateRoom("ko", {"period_ms": 60_000, "move_clock_ms": 0}, False)
+    assert request == CreateRoom("ko", {"period_ms": 600_000, "move_clock_ms": 0}, False)
 
 
 def test_join_by_code_types_only_letters_and_digits_and_enter_joins():

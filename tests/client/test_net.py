@@ -61,7 +61,8 @@ def test_room_joined_seats_the_coach_and_loads_the_snapshot():
     """After RoomJoined the state has the seat, the position, the clocks, the names and the spectators."""
     _client, state, _link = _joined(_snapshot(), now=10.0)
     assert (state.room, state.seat, state.version, state.spectators) == ("ABCD", "home", 5, 2)
-    assert state.names == {"home": "Jana", "away": "Piotr (offline)"}
+    assert state.names == {"home": "Jana", "away": "Piotr"} and state.offline == {"away"}
+    assert state.team_label("away") == "Piotr (offline)"
     assert state.part_clock.at(11.0) == 359_000 and state.move_clock.at(10.0) == 30_000
 
 
@@ -166,3 +167,17 @@ def test_a_refusal_without_retry_ms_is_only_noted():
     link.poll(state, now=0.1)
     link.poll(state, now=1.0)
     assert len(client.sent) == 1 and not state.locked(0.2) and state.log[-1].kind == "error"
+
+
+def test_an_away_coachs_grace_is_counted_down_on_the_hud():
+    """Product decision 5: SeatInfo.grace_ms of an away coach shows on the HUD and runs down locally."""
+    from client import hud_model
+
+    _client, state, link = _joined(_snapshot(), now=0.0)
+    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", False, 42_000)), 0))
+    link.poll(state, now=100.0)
+    assert hud_model.build(state, 100.0).status == "Novák disconnected — 0:42 to come back"
+    assert hud_model.build(state, 112.5).status == "Novák disconnected — 0:30 to come back"
+    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", True)), 0))
+    link.poll(state, now=113.0)
+    assert "disconnected" not in hud_model.build(state, 113.0).status and not state.grace

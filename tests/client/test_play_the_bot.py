@@ -28,9 +28,9 @@ def test_play_the_bot_is_on_every_menu_and_asks_for_a_private_room_with_the_bot(
         assert "Play the bot" in [item.label for item in model.items()]
         assert model.activate("screen:bot") is None and model.title() == "Play the bot"
         assert "cycle:private" not in [item.command for item in model.items()]
-        model.activate("cycle:period")
+        model.activate("cycle:period")  # from quick's own 5 minutes to the next longer, 6
         request = model.activate("bot")
-        assert request == PlayBot(CreateRoom("quick", {"period_ms": 60_000}, True))
+        assert request == PlayBot(CreateRoom("quick", {"period_ms": 360_000}, True), "medium")
 
 
 def test_play_the_bot_offers_the_quick_ruleset_unless_the_player_chose_one():

@@ -58,8 +58,8 @@ def test_the_saver_asks_saves_reports_and_tells_refusals(tmp_path: Path):
 
 
 def test_coaches_and_spectators_get_save_replay_and_the_saved_line():
-    """Save replay is offered to a coach and to a spectator; the saved line is passed through; (offline) goes."""
-    names = {"home": "Jana", "away": "bot (offline)"}
+    """Save replay is offered to a coach and to a spectator; the saved line is passed through."""
+    names = {"home": "Jana", "away": "bot"}
     coach = results_model.build(0, 0, None, "DRAW", "home", names, saved="Saved to x")
     spectator = results_model.build(0, 0, None, "DRAW", None, names)
     assert ("Save replay", "save") in coach.options and ("Save replay", "save") in spectator.options

@@ -93,13 +93,17 @@ def test_a_pointer_left_over_an_item_after_a_screen_change_lights_only_the_focus
 
 
 def test_lobby_click_sends_the_request_of_the_item_under_the_pointer(window, tmp_path):
-    """A click on 'Quick match' hands QuickMatch to the sender."""
+    """A click on 'Quick match' opens its screen; a click on 'Find an opponent' there hands QuickMatch on."""
     sent: list[object] = []
     view = LobbyView(_lobby(), sent.append)
     window.show_view(view)
     render(window, view, tmp_path / "lobby-click.png")
     quick = view.layout()[0][1]
     view.on_mouse_press(int(quick.left + 10), int(quick.bottom + 10), arcade.MOUSE_BUTTON_LEFT, 0)
+    assert sent == [] and view.model.screen == "quick"
+    render(window, view, tmp_path / "lobby-quick.png")
+    find = next(b for item, b in view.layout() if item.command == "quick")
+    view.on_mouse_press(int(find.left + 10), int(find.bottom + 10), arcade.MOUSE_BUTTON_LEFT, 0)
     assert type(sent[-1]).__name__ == "QuickMatch"
 
 

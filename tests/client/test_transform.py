@@ -44,3 +44,16 @@ def test_off_board_spot_lies_beyond_the_boards():
     """A puck that flew over the side board is drawn outside the board frame, next to where it left."""
     x, y = off_board_spot(100.0, 297.0, geometry.PUCK_RADIUS)
     assert x == pytest.approx(100.0) and y > geometry.HALF_WIDTH + geometry.BOARD_WIDTH
+
+
+def test_a_turned_board_puts_the_far_goal_on_the_left_and_round_trips():
+    """Turned half round, x > 0 is drawn left of the centre and y > 0 below it; to_world undoes the turn."""
+    from client.transform import turned_for
+
+    tf = Transform.fit(0, 0, 1000, 600, turned=True)
+    gx, gy = tf.to_screen(geometry.GOAL_LINE_X, 100.0)
+    assert gx < 500 and gy < 300
+    assert tf.to_world(*tf.to_screen(123.4, -56.7)) == pytest.approx((123.4, -56.7))
+    left, right, bottom, top = tf.rect(0.0, 100.0, 0.0, 50.0)
+    assert left < right and bottom < top and right == pytest.approx(500)
+    assert turned_for(1) and not turned_for(-1) and not turned_for(None)

@@ -80,10 +80,10 @@ def test_stones_wear_kits_and_a_flipped_stone_shows_its_underside(window, shots)
     """A home stone shows the home jersey at its spot; the same stone flipped shows plain wood instead."""
     position = basic_position()
     stone = position.stone("h5")
-    spot = (stone.x + 10.0, stone.y + 6.0)  # on the jersey, beside the number
+    spot = (stone.x + 8.0, stone.y + 5.0)  # on the jersey, beside the number
     upright = render(window, _view(position), shots / "upright.png")
     assert near(pixel(upright, _view(position), *spot), palette.kit("home")[0])
-    assert near(pixel(upright, _view(position), position.stone("a5").x + 10.0, position.stone("a5").y + 6.0),
+    assert near(pixel(upright, _view(position), position.stone("a5").x + 8.0, position.stone("a5").y + 5.0),
                 palette.kit("away")[0])
     flipped = replace(position, stones=tuple(replace(s, flipped=True) if s.id == "h5" else s for s in position.stones))
     view = _view(flipped)

@@ -1,0 +1,19 @@
+"""Every client test keeps the player's config (identity, settings) in its own temporary directory, never in the
+user's real one: ``SPRTEC_CONFIG_DIR`` points there, and child processes inherit it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client.config_dir import ENV
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh config directory for each test."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv(ENV, str(folder))
+    yield folder

@@ -1,0 +1,141 @@
+"""Lobby and menus: the period arrows step in order and the words follow, quick match chooses its ruleset, a second
+click does nothing until the server answers, no stale error after a match, no rematch for spectators, messages
+say who, a waiting host has no move clock or choices; the settings screen keeps its choices on disk."""
+
+from __future__ import annotations
+
+from client import hud_model, results_model, samples, user_settings
+from client.lobby_model import LobbyModel, PlayBot
+from client.net import NetLink
+from shared.protocol import CreateRoom, Error, Presence, QuickMatch, SeatInfo, Seats, Welcome
+from tests.client.test_net import FakeClient, _joined, _snapshot
+
+
+def _online() -> LobbyModel:
+    """A welcomed lobby."""
+    model = LobbyModel()
+    model.apply(Welcome(1, "sprtec", "Jana", "tok"))
+    return model
+
+
+def test_the_period_arrows_step_in_order_and_the_words_follow():
+    """From quick's own 5 minutes, ◀ gives 3, ▶ gives 6 (never a jump to 10); the hint says the chosen length."""
+    model = _online()
+    model.activate("screen:bot")
+    period = next(i for i in model.items() if i.command == "cycle:period")
+    assert "5 min (ruleset)" in period.label and period.hint == "One 5-minute period"
+    model.focus = model.items().index(period)
+    model.key("left")
+    assert model.period == 3 and model.items()[model.focus].hint == "One 3-minute period"
+    model.key("right")
+    model.key("right")
+    assert model.period == 6
+    for _ in range(10):
+        model.key("right")
+    assert model.period == 10  # the arrows stop at the ends
+    for _ in range(10):
+        model.key("left")
+    assert model.period == 0.5  # a 30-second blitz is the shortest
+
+
+def test_quick_match_can_choose_its_ruleset():
+    """The quick-match screen cycles any → standard → …; Find an opponent queues for that ruleset."""
+    model = _online()
+    model.activate("screen:quick")
+    assert model.activate("quick") == QuickMatch(None)
+    model.activate("back")
+    model.activate("screen:quick")
+    model.activate("cycle:quick_ruleset")
+    assert model.activate("quick") == QuickMatch("standard")
+
+
+def test_a_second_click_does_nothing_until_the_server_answers():
+    """Create the room twice: one CreateRoom; after the server's answer (an error here) the button acts again."""
+    model = _online()
+    model.activate("screen:create")
+    assert isinstance(model.activate("create"), CreateRoom)
+    assert model.activate("create") is None
+    assert not next(i for i in model.items() if i.command == "create").enabled
+    model.apply(Error("BAD_SETTINGS", "no", "CreateRoom"))
+    assert isinstance(model.activate("create"), CreateRoom)
+
+
+def test_the_bot_screen_chooses_the_bots_strength():
+    """Easy, medium or hard: the choice travels with PlayBot."""
+    model = _online()
+    model.activate("screen:bot")
+    model.activate("cycle:level")
+    request = model.activate("bot")
+    assert isinstance(request, PlayBot) and request.level == "hard"
+
+
+def test_no_stale_error_follows_the_coach_back_to_the_menu():
+    """An error of the last match is gone when the coach is back in the menu."""
+    model = _online()
+    model.error = "The bot stopped (exit status -15)"
+    model.pending = "bot"
+    model.back_from_match()
+    assert model.error == "" and model.pending is None and model.screen == "menu"
+
+
+def test_spectators_are_not_offered_a_rematch():
+    """A spectator's results have Save replay and Back, never Rematch."""
+    spectator = results_model.build(2, 1, "home", "REGULAR_TIME", None, {"home": "Jana", "away": "Ola"})
+    assert "rematch" not in [command for _, command in spectator.options]
+    coach = results_model.build(2, 1, "home", "REGULAR_TIME", "home", {"home": "Jana", "away": "Ola"})
+    assert "rematch" in [command for _, command in coach.options]
+
+
+def test_messages_say_who_left_dropped_and_came_back():
+    """Presence changes are told with the coach's name."""
+    client, state, link = _joined(_snapshot(), now=0.0)
+    for seats in (Seats(SeatInfo("Jana", True), SeatInfo("Piotr", True)),
+                  Seats(SeatInfo("Jana", True), SeatInfo("Piotr", False, 60_000)),
+                  Seats(SeatInfo("Jana", True), None)):
+        client.inbox.put(Presence("ABCD", seats, 0))
+        link.poll(state, now=1.0)
+    texts = [line.text for line in state.log]
+    assert "Piotr is back" in texts and "Piotr lost the connection" in texts and "Piotr left the match" in texts
+    assert isinstance(link, NetLink) and isinstance(client, FakeClient)
+
+
+def test_a_host_waiting_for_an_opponent_has_no_move_clock_or_choices():
+    """Before the opponent comes: no move clock on the HUD and no choice panel."""
+    from client import prompts
+
+    state = samples.match_state(moves=0)
+    state.free_seats = ("away",)
+    hud = hud_model.build(state, 5.0)
+    assert hud.home.move_clock is None and hud.away.move_clock is None
+    assert prompts.choices(state.position, "home", 0.0)  # the engine would offer choices ...
+    import os
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.match_view import MatchView
+
+    window = arcade.Window(800, 500, "waiting", visible=False)
+    try:
+        view = MatchView(state, clock=lambda: 5.0)
+        window.show_view(view)
+        assert view.choices(5.0) == ()  # ... but none is shown while the host waits
+    finally:
+        window.close()
+
+
+def test_settings_change_at_once_and_are_kept_on_disk(config_dir):
+    """Cycling a setting hands it on at once; saved settings read back; a bad file reads as the defaults."""
+    seen: list[user_settings.UserSettings] = []
+    model = _online()
+    model.on_settings = seen.append
+    model.activate("screen:settings")
+    model.activate("cycle:aim_guide")
+    model.activate("cycle:language")
+    model.focus = 0
+    model.type_text("Jana")
+    assert seen[-1].aim_guide is False and seen[-1].language == "en" and seen[-1].name == "Jana"
+    user_settings.save(seen[-1])
+    assert user_settings.load() == seen[-1]
+    (config_dir / user_settings.FILE).write_text('{"volume": "loud", "muted": 3, "name": 7}')
+    assert user_settings.load() == user_settings.UserSettings()

@@ -1,0 +1,341 @@
+"""A whole match in a real window, played as a person plays it: ``sprtec serve --port 0``, ``sprtec play`` on an X
+display (Xvfb), and mouse clicks and drags sent with xdotool — through the lobby to "Play the bot" with a
+30-second period, flicks pulled back on our stones, choices answered with clicks, the results screen, "Save
+replay", and the saved match opened from "My replays".
+
+Where to click comes from where the client draws: this test lays the same views out in a hidden window of the
+client's size (the layouts are pure functions of the window size and what is shown), and follows the match as a
+spectator of the client's room (the room the client keeps in its identity file), so it knows whose turn it is
+and where our stones lie — as a person at the screen would. Screenshots of the X display are saved next to the
+test's temporary files. Needs Xvfb, xdotool and ImageMagick's ``import``; the Makefile installs them as root.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TOOLS = ("Xvfb", "xdotool", "import")
+MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
+                       "apt-get install xvfb xdotool imagemagick"),
+]
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+arcade = pytest.importorskip("arcade")
+
+from client import samples  # noqa: E402
+from client.lobby_model import LobbyModel  # noqa: E402
+from client.lobby_view import LobbyView  # noqa: E402
+from client.match_view import MatchView  # noqa: E402
+from client.net import NetClient, NetLink  # noqa: E402
+from client.results_view import ResultsView  # noqa: E402
+from client.state import MatchState  # noqa: E402
+from shared.match import legal_stones  # noqa: E402
+from shared.protocol import Watch, Welcome  # noqa: E402
+from tests.client.helpers import served  # noqa: E402
+
+MATCH_SECONDS = 100.0  # the whole match must end within this (a 30 s period, the moves' playback, the bot)
+PULL_MM = 110.0  # how far a person pulls back on a stone: a firm flick
+
+
+def _free_display() -> int:
+    """A display number no X server uses on this machine (no lock file, no socket)."""
+    for number in range(91, 400):
+        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return number
+    raise AssertionError("no free X display number")
+
+
+@pytest.fixture
+def display(tmp_path: Path) -> Iterator[str]:
+    """A fresh X display (Xvfb on a free number, answering clients), stopped by its pid afterwards."""
+    name = f":{_free_display()}"
+    log = (tmp_path / "xvfb.log").open("w")
+    xvfb = subprocess.Popen(["Xvfb", name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        env = {**os.environ, "DISPLAY": name}
+        for _ in range(100):  # the display answers a client before the test goes on
+            if subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True).returncode == 0:
+                break
+            assert xvfb.poll() is None, (tmp_path / "xvfb.log").read_text()
+            time.sleep(0.1)
+        yield name
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+        log.close()
+
+
+class Person:
+    """Someone at the X display: finds the client's window, looks at it, clicks, drags and presses keys."""
+
+    def __init__(self, display: str, shots: Path) -> None:
+        """Work on ``display``; screenshots go to ``shots``."""
+        self.env = {**os.environ, "DISPLAY": display}
+        self.shots = shots
+        self.window = ""
+        self.x = self.y = self.width = self.height = 0
+
+    def run(self, *args: str) -> str:
+        """One xdotool command's output."""
+        return subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=20).stdout
+
+    def find(self, title: str, process: subprocess.Popen[bytes], seconds: float = 40.0) -> None:
+        """Wait for the window whose title holds ``title`` (shown by ``process``) and learn where it is."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and process.poll() is None:
+            found = self.run("search", "--name", title).split()
+            if found:
+                self.window = found[0]
+                geometry = self.run("getwindowgeometry", "--shell", self.window)
+                values = dict(line.split("=") for line in geometry.split() if "=" in line)
+                self.x, self.y = int(values["X"]), int(values["Y"])
+                self.width, self.height = int(values["WIDTH"]), int(values["HEIGHT"])
+                return
+            time.sleep(0.3)
+        raise AssertionError(f"no window titled {title!r} appeared")
+
+    def at(self, ax: float, ay: float) -> tuple[str, str]:
+        """The display pixel of the window's point (ax, ay) in arcade's coordinates (y up)."""
+        return str(round(self.x + ax)), str(round(self.y + self.height - ay))
+
+    def click(self, ax: float, ay: float) -> None:
+        """Move the pointer there and click."""
+        self.run("mousemove", "--sync", *self.at(ax, ay))
+        time.sleep(0.15)
+        self.run("click", "1")
+        time.sleep(0.25)
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
+        """Press at ``start``, pull to ``end`` through a few points, let go (a slingshot pull)."""
+        self.run("mousemove", "--sync", *self.at(*start))
+        time.sleep(0.1)
+        self.run("mousedown", "1")
+        for i in range(1, steps + 1):
+            t = i / steps
+            self.run("mousemove", *self.at(start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t))
+            time.sleep(0.03)
+        self.run("mouseup", "1")
+
+    def look(self, name: str) -> Path:
+        """A screenshot of the display (to check pixels and to look at)."""
+        path = self.shots / f"{name}.png"
+        subprocess.run(["import", "-window", "root", str(path)], env=self.env, check=True, timeout=30)
+        return path
+
+
+class Mirror:
+    """The client's views laid out in a hidden window of the client's size: where their buttons and stones are."""
+
+    def __init__(self, width: int, height: int) -> None:
+        """A hidden window as large as the client's."""
+        self.window = arcade.Window(width, height, "mirror", visible=False)
+
+    def lay(self, view):  # type: ignore[no-untyped-def]
+        """Draw ``view`` once, as the client does, so its layout is computed."""
+        self.window.show_view(view)
+        view.draw_at(time.monotonic())
+        return view
+
+    def item(self, model: LobbyModel, command: str) -> tuple[float, float, float]:
+        """The lobby button of ``command``: its centre and width."""
+        view = self.lay(LobbyView(model, lambda request: None))
+        button = next(b for item, b in view.layout() if item.command == command)
+        return button.left + button.width / 2, button.bottom + button.height / 2, button.width
+
+    def close(self) -> None:
+        """Close the hidden window."""
+        self.window.close()
+
+
+def _follow(url: str, room: str) -> tuple[NetClient, NetLink, MatchState]:
+    """Watch ``room`` as a spectator: the match as the person sees it on the screen."""
+    client = NetClient(url, "eyes")
+    link = NetLink(client)
+    state = MatchState()
+    client.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and state.position is None:
+        for message in client.drain():
+            link.apply(state, message, time.monotonic())
+            if isinstance(message, Welcome):
+                client.send(Watch(room))
+        time.sleep(0.05)
+    assert state.position is not None, f"could not watch room {room}"
+    return client, link, state
+
+
+def _as_coach(state: MatchState) -> MatchState:
+    """The spectator's state seen from the home seat (our seat in the bot's room)."""
+    import copy
+
+    mine = copy.copy(state)
+    mine.seat = "home"
+    return mine
+
+
+def _flick(person: Person, mirror: Mirror, state: MatchState) -> bool:
+    """Pull back on the legal stone nearest the puck, away from the puck, and let go; False when there is none."""
+    position = state.position
+    assert position is not None
+    flick = samples.toward_puck(position, "home")
+    if flick is None:
+        return False
+    view = mirror.lay(MatchView(_as_coach(state), clock=time.monotonic))
+    stone = position.stone(flick.stone)
+    assert stone is not None and flick.stone in legal_stones(position, "home")
+    speed = math.hypot(flick.vx, flick.vy)
+    tf = view.transform()
+    start = tf.to_screen(stone.x, stone.y)
+    end = tf.to_screen(stone.x - flick.vx / speed * PULL_MM, stone.y - flick.vy / speed * PULL_MM)
+    person.drag(start, end)
+    return True
+
+
+def _answer(person: Person, mirror: Mirror, state: MatchState) -> bool:
+    """Click the first button of a choice the match waits for from us; False when none is awaited."""
+    view = mirror.lay(MatchView(_as_coach(state), clock=time.monotonic))
+    awaited = [c for c in view.choices(time.monotonic()) if c.deadline is not None]
+    if not awaited or not view.prompt_buttons:
+        return False
+    button = view.prompt_buttons[0]
+    person.click(button.left + button.width / 2, button.bottom + button.height / 2)
+    return True
+
+
+def _room_of(config: Path, seconds: float = 30.0) -> str:
+    """The room of the running match, as the client keeps it in its identity file."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            servers = json.loads((config / "identity.json").read_text())["servers"]
+            rooms = [entry.get("room") for entry in servers.values() if entry.get("room")]
+            if rooms:
+                return str(rooms[0])
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError("the client never kept a running match in its identity file")
+
+
+def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path):
+    """Lobby → Play the bot (30 s) → a match of flicks and clicks → results → Save replay → My replays opens it."""
+    home, config, shots = tmp_path / "home", tmp_path / "config", tmp_path / "shots"
+    for folder in (home, config, shots):
+        folder.mkdir()
+    person = Person(display, shots)
+    with served(tmp_path / "data", workers=0) as url:
+        env = {**os.environ, "DISPLAY": display, "HOME": str(home), "SPRTEC_CONFIG_DIR": str(config),
+               "LIBGL_ALWAYS_SOFTWARE": "1"}
+        env.pop("ARCADE_HEADLESS", None)
+        log = (tmp_path / "play.log").open("w")
+        client = subprocess.Popen([sys.executable, "-m", "sprtec", "play", "--server", url, "--mute"], env=env,
+                                  cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        mirror = eyes = None
+        try:
+            person.find("sprtec", client)
+            mirror = Mirror(person.width, person.height)
+            time.sleep(1.5)  # the lobby is welcomed by the server
+            person.look("1-lobby")
+            model = LobbyModel(origin=f"Server {url}")
+            model.apply(Welcome(1, "sprtec", "guest", "t"))
+            x, y, _w = mirror.item(model, "screen:bot")
+            person.click(x, y)
+            model.activate("screen:bot")
+            x, y, width = mirror.item(model, "cycle:period")
+            model.focus = [item.command for item in model.items()].index("cycle:period")
+            for _ in range(4):  # ◀ on the period: 5 → 3 → 2 → 1 → 0.5 minutes
+                person.click(x - width / 2 + 20, y)
+                model.key("left")
+            assert model.period == 0.5
+            person.look("2-bot-screen")
+            x, y, _w = mirror.item(model, "bot")
+            person.click(x, y)
+
+            room = _room_of(config)
+            eyes, link, state = _follow(url, room)
+            deadline = time.monotonic() + MATCH_SECONDS
+            acted_on, acted_at, free_since, shot_taken = -1, 0.0, None, False
+            while link.ended is None and time.monotonic() < deadline:
+                now = time.monotonic()
+                link.poll(state, now)
+                state.update(now)
+                position = state.position
+                idle = position is not None and not state.locked(now) and not state.waiting_for_opponent() \
+                    and position.result is None
+                free_since = (free_since or now) if idle else None
+                # act once the board has been still a moment (the client plays the last move back too), and again
+                # if nothing came of it (a pull that missed, a refusal)
+                if not idle or now - free_since < 0.5 or (state.version == acted_on and now - acted_at < 4.0):
+                    time.sleep(0.05)
+                    continue
+                if _answer(person, mirror, state) or (position.to_move == "home" and _flick(person, mirror, state)):
+                    acted_on, acted_at = state.version, time.monotonic()
+                ours = [e for e in state.moves if e.team == "home" and " m/s" in e.what]
+                if not shot_taken and len(ours) >= 2:
+                    person.look("3-match")
+                    shot_taken = True
+                time.sleep(0.05)
+            ours = [e for e in state.moves if e.team == "home" and " m/s" in e.what]
+            assert link.ended is not None, f"the match did not end in {MATCH_SECONDS:g} s ({len(ours)} flicks)"
+            assert len(ours) >= 2, f"our flicks were not played: {state.moves}"
+
+            time.sleep(4.0)  # the last move plays back, then the results screen
+            person.look("4-results")
+            results = mirror.lay(ResultsView(_as_coach(state), link.ended, lambda command: None))
+            save = next(b for b in results.buttons if b.command == "save")
+            person.click(save.left + save.width / 2, save.bottom + save.height / 2)
+            saved = home / "sprtec-replays" / f"{link.ended.match_id}.json"
+            for _ in range(100):
+                if saved.exists():
+                    break
+                time.sleep(0.1)
+            assert saved.exists(), "Save replay wrote no file"
+            assert json.loads(saved.read_text())["format"] == "sprtec-scenario/1"
+            person.look("5-saved")
+            back = next(b for b in results.buttons if b.command == "lobby")
+            person.click(back.left + back.width / 2, back.bottom + back.height / 2)
+            time.sleep(0.8)
+
+            model.back_from_match()
+            x, y, _w = mirror.item(model, "screen:replays")
+            person.click(x, y)
+            model.replay_folders = (home, tmp_path)
+            model.activate("screen:replays")
+            assert model.replays and model.replays[0].path == saved
+            time.sleep(0.5)
+            person.look("6-my-replays")
+            x, y, _w = mirror.item(model, "open:0")
+            person.click(x, y)
+            time.sleep(2.5)
+            picture = person.look("7-replay")
+
+            from PIL import Image
+
+            image = Image.open(picture).convert("RGB")
+            bar = [image.getpixel((person.x + px, person.y + person.height - 89)) for px in range(40, 1200, 40)]
+            assert all(p in ((60, 66, 76), (30, 80, 200), (240, 240, 240)) for p in bar), bar  # the scrub bar
+            assert client.poll() is None, "the client stopped"
+        finally:
+            if eyes is not None:
+                eyes.close()
+            if mirror is not None:
+                mirror.close()
+            client.terminate()
+            client.wait(15)
+            log.close()
+    text = (tmp_path / "play.log").read_text()
+    assert "exit status -15" not in text and "Traceback" not in text, text[-2000:]
