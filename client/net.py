@@ -123,12 +123,30 @@ class NetClient:
         except Exception:  # the reader notices the drop and reconnects
             return False
 
-    def act(self, action: Action) -> bool:
-        """Send a coach's action on the room's current version (the follower holds it while the board moves);
-        False when the connection is down."""
+    def act(self, action: Action, now: float) -> bool:
+        """Send a coach's action on the room's current version (the follower holds it while the board moves, by
+        the monotonic clock ``now``); False when the connection is down."""
         with self._lock:
-            messages = self.follower.act(action, time.monotonic())
-        return all(self.send(m) for m in messages) if self._socket is not None else False
+            messages = self.follower.act(action, now)
+        return all([self.send(m) for m in messages])
+
+    def arrive(self, message: object, now: float) -> None:
+        """One decoded server message: the follower answers it (the replies are sent), the identity follows it,
+        and it is queued for the views."""
+        with self._lock:
+            replies = self.follower.receive(message, now)
+            self.follower.errors.clear()  # the views see every Error through the inbox
+        if self._track(message):
+            self.inbox.put(message)
+        for reply in replies:
+            self.send(reply)
+
+    def tick(self, now: float) -> None:
+        """Send what the follower held back once its time has come (an action after the D3 wait)."""
+        with self._lock:
+            messages = self.follower.tick(now)
+        for message in messages:
+            self.send(message)
 
     def drain(self) -> list[object]:
         """Every message received since the last call, oldest first."""
@@ -222,22 +240,16 @@ class NetClient:
                 nonce = (nonce + 1) % 2**32
                 socket.send(encode(Ping(nonce)))
                 last_ping = now
-            with self._lock:
-                replies = self.follower.tick(now) if data is None else []
-            if data is not None:
-                try:
-                    message = decode(data, SERVER_MESSAGES, lenient=True)
-                except ProtocolError as exc:
-                    if exc.code != "UNKNOWN_MESSAGE":  # a message type of a newer server: not for us
-                        self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
-                    continue
-                with self._lock:
-                    replies = self.follower.receive(message, now)
-                    self.follower.errors.clear()  # the views see every Error through the inbox
-                if self._track(message):
-                    self.inbox.put(message)
-            for reply in replies:
-                socket.send(encode(reply))
+            if data is None:
+                self.tick(now)
+                continue
+            try:
+                message = decode(data, SERVER_MESSAGES, lenient=True)
+            except ProtocolError as exc:
+                if exc.code != "UNKNOWN_MESSAGE":  # a message type of a newer server: not for us
+                    self.inbox.put(ConnectionEvent("failed", f"bad message from the server: {exc}"))
+                continue
+            self.arrive(message, now)
 
     def _track(self, message: object) -> bool:
         """Keep the player's identity and running match on disk as messages arrive; False for a message only this
@@ -289,6 +301,7 @@ class NetLink:
         self._state: MatchState | None = None
         self._notes: list[str] = []
         self._acted = False  # an action was sent (a D3 refusal then refers to it)
+        self._now = 0.0  # the monotonic time of the last poll
 
     def poll(self, state: MatchState, now: float) -> None:
         """Apply every queued message to ``state`` (the follower already asked for what a gap missed)."""
@@ -297,8 +310,9 @@ class NetLink:
         for note in self._notes:
             state.note(note, "error")
         self._notes.clear()
-        self._state = state
+        self._state, self._now = state, now
         state.needs_resync = False
+        self.client.tick(now)
 
     def apply(self, state: MatchState, message: object, now: float) -> None:
         """One server message into the state."""
@@ -364,7 +378,7 @@ class NetLink:
     def send(self, action: Action) -> None:
         """Send a coach's action on the room's current version (the follower's: it has seen every message)."""
         self._acted = True
-        if not self.client.act(action):
+        if not self.client.act(action, self._now):
             self._notes.append(_("Not connected — the action was not sent"))
 
     def request(self, message: ClientMessage) -> bool:

@@ -13,6 +13,7 @@ from shared.protocol import (
     Clocks,
     ClockUpdate,
     Error,
+    MovePlayed,
     Presence,
     Resync,
     RoomJoined,
@@ -53,7 +54,7 @@ def _joined(snapshot: Snapshot, seat: str = "home", token: str | None = "tok",
     """A link whose client has just joined room ABCD in ``seat`` with ``snapshot``, polled at ``now``."""
     client, state = FakeClient(), MatchState()
     link = NetLink(client)
-    client.inbox.put(RoomJoined("ABCD", seat, token, snapshot))
+    client.arrive(RoomJoined("ABCD", seat, token, snapshot), now)
     link.poll(state, now=now)
     return client, state, link
 
@@ -77,17 +78,19 @@ def test_errors_and_connection_news_reach_the_log_and_presence_updates():
     """A refusal is logged as an error; Presence changes the spectators' count."""
     client, state = FakeClient(), MatchState()
     link = NetLink(client)
-    client.inbox.put(ConnectionEvent("down", "reset"))
-    client.inbox.put(Error("NOT_YOUR_TURN", "away cannot move: home has a privilege", None))
-    client.inbox.put(Presence("ABCD", Seats(None, None), 9))
+    client.arrive(ConnectionEvent("down", "reset"), 0.0)
+    client.arrive(Error("NOT_YOUR_TURN", "away cannot move: home has a privilege", None), 0.0)
+    client.arrive(Presence("ABCD", Seats(None, None), 9), 0.0)
     link.poll(state, now=0.0)
     assert [line.kind for line in state.log] == ["error", "error"] and state.spectators == 9
 
 
 def test_version_gap_sends_resync():
-    """When the state sees a gap, the link asks the server for what it missed."""
+    """A move more than one version ahead: the follower asks the server for what it missed (once)."""
     client, state, link = _joined(_snapshot(5), seat="spectator", token=None)
-    state.add_move(None, [], basic_position(), 9, now=0.0)
+    ahead = MovePlayed("ABCD", 9, "home", None, None, (), basic_position(), Clocks(360_000, 30_000, "home", False), ())
+    client.arrive(ahead, 0.0)
+    client.arrive(replace(ahead, version=10), 0.0)
     link.poll(state, now=0.0)
     assert client.sent == [Resync("ABCD", 5)] and not state.needs_resync
 
@@ -98,8 +101,8 @@ def test_a_flick_refused_while_the_board_moves_waits_the_named_time_and_goes_aga
     client, state, link = _joined(_snapshot(7))
     flick = Flick("home", "h2", 1000.0, 0.0)
     link.send(flick)
-    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
-                           "Act", 400))
+    client.arrive(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act", 400), 0.1)
     link.poll(state, now=0.1)
     assert state.locked(0.45) and not state.my_turn(0.45) and len(client.sent) == 1
     link.poll(state, now=0.45)
@@ -114,9 +117,9 @@ def test_a_refused_flick_is_not_sent_again_after_the_position_changed():
     """A D3 refusal followed by news (another version) drops the flick: it was aimed at an older position."""
     client, state, link = _joined(_snapshot(7))
     link.send(Flick("home", "h2", 1000.0, 0.0))
-    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
-                           "Act", 400))
-    client.inbox.put(_snapshot(8))
+    client.arrive(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act", 400), 0.1)
+    client.arrive(_snapshot(8), 0.1)
     link.poll(state, now=0.1)
     link.poll(state, now=1.0)
     assert len(client.sent) == 1 and not state.locked(1.0)
@@ -143,10 +146,10 @@ def test_the_prompt_countdown_runs_from_the_servers_ms_left_and_freezes_while_pa
     """The countdown is arrival + ms_left (not choice_timeout_ms); a paused ClockUpdate freezes it, resuming goes on."""
     client, state, link = _joined(_prompted(3000), now=10.0)
     assert _awaited(state, 10.5).left(11.0) == 2.0
-    client.inbox.put(ClockUpdate("ABCD", Clocks(60_000, 0, "home", True)))
+    client.arrive(ClockUpdate("ABCD", Clocks(60_000, 0, "home", True)), 11.0)
     link.poll(state, now=11.0)
     assert _awaited(state, 11.0).left(20.0) == 2.0
-    client.inbox.put(ClockUpdate("ABCD", Clocks(60_000, 0, "home", False)))
+    client.arrive(ClockUpdate("ABCD", Clocks(60_000, 0, "home", False)), 20.0)
     link.poll(state, now=20.0)
     assert _awaited(state, 20.0).left(21.5) == 0.5
 
@@ -162,8 +165,8 @@ def test_a_refusal_without_retry_ms_is_only_noted():
     """An Act refusal that names no wait (retry_ms nil) neither locks input nor sends the action again."""
     client, state, link = _joined(_snapshot(7))
     link.send(Flick("home", "h2", 1000.0, 0.0))
-    client.inbox.put(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
-                           "Act"))
+    client.arrive(Error("ACTION_NOT_ALLOWED", "the board is still moving (D3): wait 400 ms for the move to end",
+                           "Act"), 0.1)
     link.poll(state, now=0.1)
     link.poll(state, now=1.0)
     assert len(client.sent) == 1 and not state.locked(0.2) and state.log[-1].kind == "error"
@@ -174,10 +177,10 @@ def test_an_away_coachs_grace_is_counted_down_on_the_hud():
     from client import hud_model
 
     _client, state, link = _joined(_snapshot(), now=0.0)
-    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", False, 42_000)), 0))
+    link.client.arrive(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", False, 42_000)), 0), 100.0)
     link.poll(state, now=100.0)
     assert hud_model.build(state, 100.0).status == "Novák disconnected — 0:42 to come back"
     assert hud_model.build(state, 112.5).status == "Novák disconnected — 0:30 to come back"
-    link.client.inbox.put(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", True)), 0))
+    link.client.arrive(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", True)), 0), 113.0)
     link.poll(state, now=113.0)
     assert "disconnected" not in hud_model.build(state, 113.0).status and not state.grace
