@@ -38,7 +38,7 @@ from server.lifecycle import EventBus
 from server.lobby import Lobby
 from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
-from server.session import Session
+from server.session import Handler, Session
 from server.store import Health, Store
 from server.workers import Resolver, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode
@@ -71,6 +71,7 @@ class Server:
         self.resolver = Resolver(self.pool)
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
+        self.handlers: dict[type, Handler] = {}  # requests the services answer (server.session.Host)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
                            registry=registry or InProcessRegistry(), connection_of=self.sessions.get)
         self._ws_server: WsServer | None = None

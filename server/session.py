@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
@@ -70,11 +71,19 @@ SERVER_NAME = "sprtec"
 _REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
 
 
+Handler = Callable[["Session", Any], Awaitable[None]]  # a service's answer to one kind of request
+
+
 class Host(Protocol):
-    """What a session needs from the server it runs in (not the server itself: no import circle)."""
+    """What a session needs from the server it runs in (not the server itself: no import circle).
+
+    ``handlers``: the requests the server's services answer (players, tournaments), by message type, so a
+    service adds requests without this module knowing it.
+    """
 
     store: Store
     lobby: Lobby
+    handlers: dict[type, Handler]
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -340,6 +349,8 @@ class Session:
                 await self._or_result(code, self._resync(code, since))
             case GetReplay(match_id=match_id):
                 await self.send_frame(await replay_frame(self.server.store.path.parent, match_id, self._follows))
+            case _ if type(message) in self.server.handlers:
+                await self.server.handlers[type(message)](self, message)
             case _:
                 raise RoomError("UNKNOWN_MESSAGE", f"{type(message).__name__} is not a request")
 
