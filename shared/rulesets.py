@@ -227,7 +227,7 @@ def check_sense(settings: Settings) -> None:
             if isinstance(allowed[0], str):
                 if item not in allowed:
                     raise SettingsError(f"setting {name!r} must be one of {', '.join(map(str, allowed))}, not {item!r}")
-            elif not allowed[0] <= item <= allowed[1]:  # type: ignore[operator]
+            elif not allowed[0] <= item <= allowed[1]:
                 raise SettingsError(f"setting {name!r} must be within {allowed[0]:g} to {allowed[1]:g}, not {item!r}")
     if len(settings.overtime_ms) > MAX_OVERTIME_PARTS:
         raise SettingsError(f"setting 'overtime_ms' has at most {MAX_OVERTIME_PARTS} parts")

@@ -21,7 +21,7 @@ Wire form (a msgpack map; units as in ``MoveRecord``: 0.01 mm, milliradians)::
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from shared.events import Intervention, MoveRecord
 from shared.model import Position
@@ -91,7 +91,8 @@ def with_relocations(trajectory: Trajectory, after: Position, decisions: tuple[D
             continue
         if was is not None and _same_spot(was, now):
             continue
-        reason = "RETURNED" if body in returned else "SETUP" if restart else "SETTLED"
+        reason: Literal["RETURNED", "SETUP", "SETTLED"] = (
+            "RETURNED" if body in returned else "SETUP" if restart else "SETTLED")
         moves.append(Intervention("PLACE", body, now[0], now[1], reason))
     if not moves:
         return trajectory
