@@ -28,6 +28,7 @@ class MatchStarted:
     ruleset: str
     overrides: dict[str, object]
     private: bool
+    rated: bool
     home_player: int
     away_player: int
 
@@ -54,12 +55,14 @@ class MatchFinished:
     ruleset: str
     overrides: dict[str, object]
     private: bool
+    rated: bool
     home_player: int
     away_player: int
     winner: Team | None
     reason: str
     score: tuple[int, int]
     moves: int  # log entries of the match
+    actions: int  # the coaches' own actions among them (0: abandoned at the start)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

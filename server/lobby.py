@@ -65,11 +65,13 @@ class Lobby:
         """The registry's record of a room of ours."""
         return Listing(code=room.code, node=self.node, private=room.private, info=room.info())
 
-    async def _open(self, ruleset: str, overrides: dict[str, Any], private: bool) -> Room:
+    async def _open(self, ruleset: str, overrides: dict[str, Any], private: bool, *, rated: bool = False,
+                    reserved: dict[Team, tuple[int, str]] | None = None) -> Room:
         """A fresh room with a code no other room has."""
         while True:
             core = RoomCore(code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
-                            private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE)
+                            private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
+                            rated=rated, reserved=reserved)
             room = self.room(core)
             if await self.registry.claim(self._listing(room)):
                 break
@@ -117,12 +119,20 @@ class Lobby:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in overrides.items()}
 
     # ------------------------------------------------------------------ getting in
-    async def create(self, member: Connection, ruleset: str, settings: dict[str, Any], private: bool) -> Room:
+    async def create(self, member: Connection, ruleset: str, settings: dict[str, Any], private: bool,
+                     rated: bool = False) -> Room:
         """Open a room; its creator takes the home seat (the room sends him RoomJoined)."""
         overrides = self.validate(ruleset, settings)
-        room = await self._open(ruleset, overrides, private)
+        room = await self._open(ruleset, overrides, private, rated=rated)
         await room.seat(member, "home")
         return room
+
+    async def open_table(self, ruleset: str, overrides: dict[str, Any], home: tuple[int, str],
+                         away: tuple[int, str], *, rated: bool = True) -> Room:
+        """A room whose seats are held for two players (a tournament's table): each takes his seat with JoinRoom
+        (or is taken to it when he reconnects), and the match starts when both are there."""
+        return await self._open(ruleset, self.validate(ruleset, overrides), True, rated=rated,
+                                reserved={"home": home, "away": away})
 
     async def join(self, member: Connection, code: str) -> tuple[Room, Team]:
         """Take the free seat of a room - or one's own seat again (a returning coach is known by his player id)."""
@@ -164,7 +174,7 @@ class Lobby:
                 break
         for waiter in (opponent, member):
             await waiter.send(QueueStatus(False, pairing.ruleset, 0))
-        room = await self._open(pairing.ruleset, overrides, False)
+        room = await self._open(pairing.ruleset, overrides, False, rated=True)
         await room.seat(opponent, "home")
         await room.seat(member, "away")
         return True

@@ -94,7 +94,48 @@ CREATE INDEX matches_by_home ON matches (home_player, started_at);
 CREATE INDEX matches_by_away ON matches (away_player, started_at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3 (server.schema's version 3): unique names, several tokens per player, ratings and their changes, claim
+# codes, and rated rooms and matches.
+_V3 = """
+ALTER TABLE players ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX players_by_name_key ON players (name_key);
+CREATE TABLE player_tokens (
+    token_hash TEXT PRIMARY KEY,
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    created_at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX player_tokens_by_player ON player_tokens (player_id);
+CREATE TABLE ratings (
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    family TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    rd DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    last_played_ms BIGINT NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, family)
+);
+CREATE TABLE rating_changes (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    family TEXT NOT NULL,
+    rating_before DOUBLE PRECISION NOT NULL,
+    rating_after DOUBLE PRECISION NOT NULL,
+    rd_after DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (match_id, player_id)
+);
+CREATE TABLE claim_codes (
+    code_hash TEXT PRIMARY KEY,
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    expires_at DOUBLE PRECISION NOT NULL,
+    used BOOLEAN NOT NULL DEFAULT FALSE
+);
+ALTER TABLE rooms ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE rooms ADD COLUMN reserved BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE matches ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 VERSION = len(MIGRATIONS)
 
 

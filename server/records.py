@@ -25,6 +25,8 @@ class RoomRow:
     home_player: int | None
     away_player: int | None
     match_id: str | None
+    rated: bool = False
+    reserved: bool = False  # a tournament's table: the seats are held for these players
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +42,7 @@ class MatchStart:
     home_player: int
     away_player: int
     version_base: int  # the version of the match's first Snapshot: versions continue from it after a restart
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

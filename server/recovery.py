@@ -49,13 +49,14 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby) -> list[R
     for row, stored, initial, count, job in jobs:
         position, turn_used = await job
         core = RoomCore(code=row.code, ruleset=row.ruleset, overrides=row.overrides, private=row.private,
-                        match_id=stored.id, seed=stored.seed, history_size=HISTORY_SIZE)
+                        match_id=stored.id, seed=stored.seed, history_size=HISTORY_SIZE, rated=row.rated)
+        core.reserved = row.reserved
         state = LiveMatch(id=stored.id, seed=stored.seed, initial=initial, position=position, started=True,
                           log_len=count, version_base=stored.version_base, turn_used=turn_used)
         seats: dict[Team, int | None] = {"home": stored.home_player, "away": stored.away_player}
         names = {pid: store.player_name(pid) for pid in (stored.home_player, stored.away_player)}
         room = lobby.room(core)
-        room.restore(state, seats, names)
+        room.restore(state, seats, names, store.count_actions(stored.id))
         await lobby.adopt(room)
         rooms.append(room)
         log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count)

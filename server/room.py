@@ -231,9 +231,9 @@ class Room:
         self._reschedule()
         return resolved
 
-    def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str]) -> None:
+    def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str], actions: int) -> None:
         """Recovery: take over a replayed match; both coaches are away until they reconnect (the grace runs)."""
-        self.core.restore(state, seats, names, self._now())
+        self.core.restore(state, seats, names, self._now(), actions)
         self._reschedule()
 
     async def resync(self, member: Connection, since: int) -> None:

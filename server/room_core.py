@@ -142,15 +142,22 @@ class RoomCore:
     """One room's state and transitions (see the module docstring). ``history_size``: versions kept for resync."""
 
     def __init__(self, *, code: str, ruleset: str, overrides: dict[str, object], private: bool,
-                 match_id: str, seed: int, history_size: int) -> None:
+                 match_id: str, seed: int, history_size: int, rated: bool = False,
+                 reserved: dict[Team, tuple[int, str]] | None = None) -> None:
+        """``rated``: the match counts for ratings. ``reserved``: seats held for these players (id, name) from the
+        start - a tournament's table - which only they may take and which stay theirs when they leave."""
         self.code = code
         self.ruleset = ruleset
         self.overrides = dict(overrides)
         self.settings: Settings = make_settings(ruleset, overrides)
         self.private = private
+        self.rated = rated
         self.phase: Phase = "waiting"
         self.seats: dict[Team, int | None] = {"home": None, "away": None}
         self.names: dict[int, str] = {}
+        self.reserved = reserved is not None
+        for team, (player, name) in (reserved or {}).items():
+            self.seats[team], self.names[player] = player, name
         self.connected: dict[Team, Member | None] = {"home": None, "away": None}
         self.spectators: dict[Member, None] = {}  # an ordered set: joined first, sent first
         self.history: History[bytes] = History(history_size)
@@ -158,6 +165,7 @@ class RoomCore:
         self.rematch: set[Team] = set()
         self.store_ok = True
         self._history_size = history_size
+        self._coach_actions = 0  # the coaches' own actions in this match (an abandoned-at-start match has none)
         first = match_log.new_match(ruleset, overrides, seed)
         self.match = LiveMatch(id=match_id, seed=seed, initial=first, position=first)
 
@@ -277,7 +285,8 @@ class RoomCore:
     def row(self) -> RoomRow:
         """The room as stored."""
         return RoomRow(code=self.code, ruleset=self.ruleset, overrides=self.overrides, private=self.private,
-                       home_player=self.seats["home"], away_player=self.seats["away"], match_id=self.match.id)
+                       home_player=self.seats["home"], away_player=self.seats["away"], match_id=self.match.id,
+                       rated=self.rated, reserved=self.reserved)
 
     # ------------------------------------------------------------------ effects
     def _to_all(self, message: object) -> Broadcast:
@@ -322,7 +331,7 @@ class RoomCore:
                                            (member,))]
         self.connected[team] = member
         self.match.absent.pop(team, None)
-        if self.phase == "waiting" and all(self.seats[t] is not None for t in TEAMS):
+        if self.phase == "waiting" and all(self.connected[t] is not None for t in TEAMS):
             effects += self._start(now)
         elif self.clock_may_run() and not self.clock.running:
             self.clock.resume(now)
@@ -349,13 +358,13 @@ class RoomCore:
             self.match.absent[team] = now
             self.clock.pause(now)
             effects.append(self._to_all(ClockUpdate(self.code, self.clocks(now))))
-        elif not self.match.started:
-            self.seats[team] = None  # nobody is waiting on a seat that was never played
+        elif not self.match.started and not self.reserved:
+            self.seats[team] = None  # nobody is waiting on a seat that was never played (a table's stays his)
         return effects + self._presence(now)
 
     def idle(self) -> bool:
-        """True when nobody is left and no match runs: the room may close."""
-        return not self.members() and not self.running()
+        """True when nobody is left and no match runs: the room may close (a table waits for its coaches)."""
+        return not self.members() and not self.running() and not (self.reserved and self.phase == "waiting")
 
     # ------------------------------------------------------------------ the match
     def _start(self, now: int) -> list[Effect]:
@@ -366,7 +375,7 @@ class RoomCore:
         assert home is not None and away is not None
         start = MatchStart(match_id=state.id, room_code=self.code, seed=state.seed, ruleset=self.ruleset,
                            overrides=self.overrides, initial=state.initial, home_player=home, away_player=away,
-                           version_base=state.version_base)
+                           version_base=state.version_base, rated=self.rated)
         state.started = True
         self._go("start" if self.phase == "waiting" else "rematch")
         for team in TEAMS:
@@ -376,7 +385,7 @@ class RoomCore:
             self.clock.resume(now)
         snapshot = self._versioned(lambda v: dataclasses.replace(self.snapshot(now), version=v))
         started = MatchStarted(room=self.code, match_id=state.id, ruleset=self.ruleset, overrides=self.overrides,
-                               private=self.private, home_player=home, away_player=away)
+                               private=self.private, rated=self.rated, home_player=home, away_player=away)
         return [Persist((start, self.row())), snapshot, Publish(started)]
 
     def _ensure_playable(self, member: Member, action: Action, version: int, now: int) -> Team:
@@ -454,6 +463,8 @@ class RoomCore:
         write = EntryWrite(match_id=state.id, entry=entry, checkpoint=resolved.checkpoint, end=end)
         state.position = position
         state.log_len += 1
+        if entry.input is not None and not isinstance(entry.input, Timeout | Forfeit):
+            self._coach_actions += 1
         state.turn_used = resolved.turn_used
         state.moving_until = max(state.moving_until, now + resolved.duration_ms)
         self.clock.committed(plan.used, entry.elapsed_ms, resolved.duration_ms, now)
@@ -472,9 +483,10 @@ class RoomCore:
             home, away = self.seats["home"], self.seats["away"]
             assert home is not None and away is not None
             effects.append(Publish(MatchFinished(room=self.code, match_id=state.id, ruleset=self.ruleset,
-                                                 overrides=self.overrides, private=self.private, home_player=home,
-                                                 away_player=away, winner=result.winner, reason=result.reason,
-                                                 score=position.score, moves=state.log_len)))
+                                                 overrides=self.overrides, private=self.private, rated=self.rated,
+                                                 home_player=home, away_player=away, winner=result.winner,
+                                                 reason=result.reason, score=position.score, moves=state.log_len,
+                                                 actions=self._coach_actions)))
         return effects
 
     # ------------------------------------------------------------------ clock events
@@ -569,6 +581,7 @@ class RoomCore:
         first = match_log.new_match(self.ruleset, self.overrides, seed)
         self.clock = MatchClock()
         self.match = LiveMatch(id=match_id, seed=seed, initial=first, position=first)
+        self._coach_actions = 0
         effects += self._start(now)
         effects += self._presence(now)
         snapshot = self.snapshot(now)  # each coach learns his new seat (after the match's first Snapshot)
@@ -579,9 +592,12 @@ class RoomCore:
         return effects
 
     # ------------------------------------------------------------------ recovery
-    def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str], now: int) -> None:
-        """Take over a replayed match; both coaches are away until they reconnect (the grace runs from ``now``)."""
+    def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str], now: int,
+                actions: int = 0) -> None:
+        """Take over a replayed match (``actions``: the coaches' own actions in its log); both coaches are away
+        until they reconnect (the grace runs from ``now``)."""
         self.match = state
+        self._coach_actions = actions
         self.seats = dict(seats)
         self.names.update(names)
         self.history = History(self._history_size, state.version_base + state.log_len)

@@ -71,7 +71,49 @@ CREATE INDEX IF NOT EXISTS matches_by_home ON matches (home_player, started_at);
 CREATE INDEX IF NOT EXISTS matches_by_away ON matches (away_player, started_at);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# Version 3: players as people - a unique name (compared by shared.names.name_key), several devices' tokens,
+# ratings per ruleset family with the change each rated match made, one-use claim codes to move an identity to
+# another machine - and whether a room's matches are rated.
+_V3 = """
+ALTER TABLE players ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_name_key ON players (name_key);
+CREATE TABLE IF NOT EXISTS player_tokens (
+    token_hash TEXT PRIMARY KEY,
+    player_id INTEGER NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS player_tokens_by_player ON player_tokens (player_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id INTEGER NOT NULL,
+    family TEXT NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    volatility REAL NOT NULL,
+    last_played_ms INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, family)
+);
+CREATE TABLE IF NOT EXISTS rating_changes (
+    match_id TEXT NOT NULL,
+    player_id INTEGER NOT NULL,
+    family TEXT NOT NULL,
+    rating_before REAL NOT NULL,
+    rating_after REAL NOT NULL,
+    rd_after REAL NOT NULL,
+    PRIMARY KEY (match_id, player_id)
+);
+CREATE TABLE IF NOT EXISTS claim_codes (
+    code_hash TEXT PRIMARY KEY,
+    player_id INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0
+);
+ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rooms ADD COLUMN reserved INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 VERSION = len(MIGRATIONS)
 
 

@@ -261,7 +261,8 @@ class Session:
         lobby = self.server.lobby
         for room in lobby.rooms_with_seat(self.player_id):
             team = room.seat_of_player(self.player_id)
-            if team is not None and room.status == "playing":
+            table_waits = room.core.reserved and room.core.phase == "waiting"  # his tournament table
+            if team is not None and (room.status == "playing" or table_waits):
                 await room.attach(self, team)
                 return
         last_seen = self.server.store.player_last_seen(self.player_id)
@@ -318,9 +319,9 @@ class Session:
                 await self.close(CloseCode.PROTOCOL_ERROR, "Hello may be sent only once")
             case ListRooms():
                 await self.send(RoomList(await lobby.public_rooms()))
-            case CreateRoom(ruleset=ruleset, settings=settings, private=private):
+            case CreateRoom(ruleset=ruleset, settings=settings, private=private, rated=rated):
                 self._must_be_free()
-                await lobby.create(self, ruleset, settings, private)
+                await lobby.create(self, ruleset, settings, private, rated)
             case JoinRoom(code=code):
                 self._must_be_free()
                 await self._or_result(code, lobby.join(self, code))

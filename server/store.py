@@ -216,10 +216,11 @@ class Store:
     def save_room(room: RoomRow) -> Statement:
         """Insert or update a room."""
         return (
-            "INSERT INTO rooms (code, ruleset, overrides, private, home_player, away_player, match_id, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET ruleset=excluded.ruleset, "
-            "overrides=excluded.overrides, home_player=excluded.home_player, away_player=excluded.away_player, "
-            "match_id=excluded.match_id",
+            "INSERT INTO rooms (code, ruleset, overrides, private, home_player, away_player, match_id, created_at, "
+            "rated, reserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET "
+            "ruleset=excluded.ruleset, overrides=excluded.overrides, home_player=excluded.home_player, "
+            "away_player=excluded.away_player, match_id=excluded.match_id, rated=excluded.rated, "
+            "reserved=excluded.reserved",
             (
                 room.code,
                 room.ruleset,
@@ -229,6 +230,8 @@ class Store:
                 room.away_player,
                 room.match_id,
                 time.time(),
+                int(room.rated),
+                int(room.reserved),
             ),
         )
 
@@ -237,7 +240,7 @@ class Store:
         """Insert a match with its initial position (the log's starting point) when it starts."""
         return (
             "INSERT INTO matches (id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
-            " version_base, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " version_base, started_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 start.match_id,
                 start.room_code,
@@ -249,6 +252,7 @@ class Store:
                 start.away_player,
                 start.version_base,
                 time.time(),
+                int(start.rated),
             ),
         )
 
@@ -344,11 +348,17 @@ class Store:
     def rooms(self) -> list[RoomRow]:
         """Every stored room."""
         rows = self._read.execute(
-            "SELECT code, ruleset, overrides, private, home_player, away_player, match_id"
+            "SELECT code, ruleset, overrides, private, home_player, away_player, match_id, rated, reserved"
             " FROM rooms ORDER BY created_at"
         ).fetchall()
         return [RoomRow(code=r[0], ruleset=r[1], overrides=json.loads(r[2]), private=bool(r[3]), home_player=r[4],
-                        away_player=r[5], match_id=r[6]) for r in rows]
+                        away_player=r[5], match_id=r[6], rated=bool(r[7]), reserved=bool(r[8])) for r in rows]
+
+    def count_actions(self, match_id: str) -> int:
+        """How many of a match's entries are the coaches' own actions (not clock events)."""
+        row = self._read.execute("SELECT COUNT(*) FROM match_log WHERE match_id = ? AND kind = 'action'",
+                                 (match_id,)).fetchone()
+        return int(row[0])
 
     def match(self, match_id: str) -> MatchRow | None:
         """One stored match."""

@@ -192,11 +192,16 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class CreateRoom:
-    """Open a room with a ruleset and setting overrides; the creator takes the home seat."""
+    """Open a room with a ruleset and setting overrides; the creator takes the home seat.
+
+    ``rated``: the room's matches count for the players' ratings (left out: a casual room). Quick matches are
+    always rated.
+    """
 
     ruleset: Annotated[str, RULESET]
     settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)]
     private: Annotated[bool, Bool()]
+    rated: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
