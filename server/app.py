@@ -36,12 +36,13 @@ from server.constants import (
 from server.discovery import LanAnnouncer, default_server_name
 from server.lifecycle import EventBus
 from server.lobby import Lobby
+from server.players import Players
 from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
 from server.session import Handler, Session
 from server.store import Health, Store
 from server.workers import Resolver, WorkerPool, default_workers
-from shared.protocol import MAX_CLIENT_FRAME, CloseCode
+from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,11 @@ class Server:
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.session.Host)
+        self.players = Players(self.store, self.bus, self._tell_room)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                           registry=registry or InProcessRegistry(), connection_of=self.sessions.get)
+                           registry=registry or InProcessRegistry(), connection_of=self.sessions.get,
+                           rating_of=self.players.rating_of)
+        self.handlers.update(self.players.handlers())
         self._ws_server: WsServer | None = None
         self.port = 0
         self.announcer = announcer or (LanAnnouncer() if config.lan else None)
@@ -117,6 +121,16 @@ class Server:
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
 
+    def _tell_room(self, code: str, message: ServerMessage) -> None:
+        """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments)."""
+        room = self.lobby.rooms.get(code)
+        if room is not None:
+            if isinstance(message, Rated):  # the next Presence shows the new ratings
+                for player in room.core.seats.values():
+                    if player is not None:
+                        room.refresh_rating(player)
+            room.tell(message)
+
     def _store_changed(self, health: Health) -> None:
         """The store stopped or started committing: every room pauses or resumes and tells its members."""
         if health.lost:
@@ -143,6 +157,7 @@ class Server:
             await self.announcer.close()  # the LAN's goodbye first: browsers drop the server at once
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
+        self.lobby.stop()
         rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:

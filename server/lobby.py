@@ -8,6 +8,7 @@ registry's (``server.registry``, given to the lobby); the live rooms of this pro
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from shared.rulesets import SettingsError, coerce_setting, make_settings
 
 log = logging.getLogger(__name__)
 LISTED_ROOMS = 200  # rooms a RoomList holds at most
+DEFAULT_QUEUE_RATING = 1500  # a player without a rating waits in the queue as a newcomer (shared.ratings)
 
 
 def new_match_id() -> str:
@@ -40,7 +42,8 @@ class Lobby:
     """The rooms of this server process and how connections get into them."""
 
     def __init__(self, *, store: Store, resolver: Resolver, clock: WallClock, bus: EventBus, registry: Registry,
-                 connection_of: Callable[[int], Connection | None], node: str = "local") -> None:
+                 connection_of: Callable[[int], Connection | None], node: str = "local",
+                 rating_of: Callable[[int, str], tuple[int, bool] | None] | None = None) -> None:
         self.store = store
         self.resolver = resolver
         self.clock = clock
@@ -48,13 +51,16 @@ class Lobby:
         self.registry = registry
         self.node = node
         self._connection_of = connection_of
-        self.rooms: dict[str, Room] = {}  # the live rooms of this process, oldest first
+        self._rating_of = rating_of
+        self.rooms: dict[str, Room] = {}
+        self._pass_at: int | None = None  # when the next quick-match pass runs
+        self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
         """A live room around ``core`` (new, or recovered from the store); ``adopt`` makes it known."""
         return Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                    new_match_id=new_match_id)
+                    new_match_id=new_match_id, rating_of=self._rating_of)
 
     async def adopt(self, room: Room) -> None:
         """Register a room this process runs (a recovered one) under its code."""
@@ -154,34 +160,72 @@ class Lobby:
         return room
 
     async def quick(self, member: Connection, ruleset: str | None, settings: dict[str, Any]) -> bool:
-        """Queue for an opponent (False: queued); when one waits with a compatible ruleset and equal overrides,
-        both are told they left the queue (QueueStatus) and get a new public room (RoomJoined, from the room).
+        """Queue for an opponent; True when this player was paired at once (both are told they left the queue -
+        QueueStatus - and get a new rated public room: RoomJoined, from the room).
 
-        Overrides are checked like CreateRoom's and need a named ruleset (they are validated against it, and "any
-        ruleset" could pair them with one they do not fit). A waiting player whose connection is gone is skipped.
+        The queue pairs by rating (``shared.matchmaking``: the closest first, each player's window widening while he
+        waits, anyone compatible after the longest wait), now and again whenever two waiting players will next
+        accept each other. Overrides are checked like CreateRoom's and need a named ruleset (they are validated
+        against it, and "any ruleset" could pair them with one they do not fit).
         """
         if settings and ruleset is None:
             raise RoomError("BAD_SETTINGS", "name a ruleset to quick-match with setting overrides")
         overrides = self.validate(ruleset, settings) if ruleset is not None else {}
-        entry = QueueEntry(player_id=member.player_id, ruleset=ruleset, overrides=overrides,
-                           since_ms=self.clock.now_ms())
-        while True:
-            pairing = await self.registry.enqueue(entry)
-            if pairing is None:
-                return False
-            opponent = self._connection_of(pairing.first.player_id)
-            if opponent is not None and opponent.room is None:
-                break
-        for waiter in (opponent, member):
-            await waiter.send(QueueStatus(False, pairing.ruleset, 0))
-        room = await self._open(pairing.ruleset, overrides, False, rated=True)
-        await room.seat(opponent, "home")
-        await room.seat(member, "away")
-        return True
+        rating = self._rating_of(member.player_id, ruleset or "standard") if self._rating_of else None
+        await self.registry.join_queue(QueueEntry(player_id=member.player_id, ruleset=ruleset, overrides=overrides,
+                                                  since_ms=self.clock.now_ms(),
+                                                  rating=rating[0] if rating else DEFAULT_QUEUE_RATING))
+        return member.player_id in await self.pair_queue()
+
+    async def pair_queue(self) -> set[int]:
+        """One pass over the quick-match queue: a room for every pair whose coaches are still here (the other one
+        waits on), then a pass scheduled for when the next pair will accept each other. Returns who was seated."""
+        result = await self.registry.take_pairs(self.clock.now_ms())
+        seated: set[int] = set()
+        for pairing in result.pairs:
+            first, second = self._connection_of(pairing.first.player_id), self._connection_of(pairing.second.player_id)
+            here = [(c, e) for c, e in ((first, pairing.first), (second, pairing.second))
+                    if c is not None and c.room is None]
+            if len(here) < 2:  # one left meanwhile: the other waits on, from when he first asked
+                for _, entry in here:
+                    await self.registry.join_queue(entry)
+                continue
+            for connection, _ in here:
+                await connection.send(QueueStatus(False, pairing.ruleset, 0))
+            room = await self._open(pairing.ruleset, pairing.first.overrides, False, rated=True)
+            await room.seat(here[0][0], "home")
+            await room.seat(here[1][0], "away")
+            seated.update((pairing.first.player_id, pairing.second.player_id))
+        self._schedule_pass(result.next_pass_ms)
+        return seated
+
+    def _schedule_pass(self, at_ms: int | None) -> None:
+        """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""
+        if at_ms is None or (self._pass_at is not None and self._pass_at <= at_ms and self._pass_task is not None
+                             and not self._pass_task.done()):
+            return
+        if self._pass_task is not None and not self._pass_task.done():
+            self._pass_task.cancel()
+        self._pass_at = at_ms
+        self._pass_task = asyncio.get_running_loop().create_task(self._pass_later(at_ms))
+
+    async def _pass_later(self, at_ms: int) -> None:
+        """Sleep until ``at_ms`` and pass over the queue."""
+        await self.clock.sleep_until(at_ms)
+        self._pass_at = None
+        try:
+            await self.pair_queue()
+        except Exception:  # a failed pass must not stop the next ones
+            log.exception("a quick-match pass failed")
+
+    def stop(self) -> None:
+        """The server stops: no more queue passes."""
+        if self._pass_task is not None:
+            self._pass_task.cancel()
 
     async def cancel_quick(self, member: Connection) -> bool:
         """Leave the quick-match queue."""
-        return await self.registry.dequeue(member.player_id)
+        return await self.registry.leave_queue(member.player_id)
 
     async def waiting(self, ruleset: str | None) -> int:
         """How many wait in the quick-match queue for ``ruleset`` (None: all)."""

@@ -14,6 +14,7 @@ from collections.abc import Awaitable
 
 from server.constants import HISTORY_SIZE
 from server.lobby import Lobby
+from server.player_records import PlayerRecords
 from server.records import MatchRow, RoomRow
 from server.room import Room
 from server.room_core import LiveMatch, RoomCore
@@ -54,7 +55,7 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby) -> list[R
         state = LiveMatch(id=stored.id, seed=stored.seed, initial=initial, position=position, started=True,
                           log_len=count, version_base=stored.version_base, turn_used=turn_used)
         seats: dict[Team, int | None] = {"home": stored.home_player, "away": stored.away_player}
-        names = {pid: store.player_name(pid) for pid in (stored.home_player, stored.away_player)}
+        names = {pid: PlayerRecords(store).name(pid) for pid in (stored.home_player, stored.away_player)}
         room = lobby.room(core)
         room.restore(state, seats, names, store.count_actions(stored.id))
         await lobby.adopt(room)

@@ -10,9 +10,10 @@ holds the in-process implementation, the embedded default.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from shared.matchmaking import PoolEntry, PoolRules, pair_pool, pool_key
 from shared.protocol import RoomInfo
 
 
@@ -28,13 +29,14 @@ class Listing:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QueueEntry:
-    """A player waiting for a quick match: the ruleset (None: any) and setting overrides he asked for."""
+    """A player waiting for a quick match: the ruleset (None: any) and setting overrides he asked for, since when
+    (wall ms) and his rating in that ruleset's family."""
 
     player_id: int
     ruleset: str | None
     overrides: dict[str, Any] = field(default_factory=dict)
     since_ms: int = 0
-    rating: float = 1500.0
+    rating: int = 1500
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +46,15 @@ class Pairing:
     first: QueueEntry
     second: QueueEntry
     ruleset: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueuePass:
+    """One pass over the queue: the pairs made (they left the queue) and when two waiting players will next
+    accept each other (None: no such pair)."""
+
+    pairs: tuple[Pairing, ...]
+    next_pass_ms: int | None
 
 
 class Registry(Protocol):
@@ -69,15 +80,20 @@ class Registry(Protocol):
         """The public rooms, newest first, at most ``limit``."""
         ...
 
-    async def enqueue(self, entry: QueueEntry) -> Pairing | None:
-        """Queue ``entry``; the pairing when a compatible player was waiting (both then leave the queue).
-
-        Compatible: equal setting overrides, and the same ruleset or either side said any.
-        """
+    async def join_queue(self, entry: QueueEntry) -> None:
+        """Put a player in the quick-match queue (again: his earlier entry is replaced)."""
         ...
 
-    async def dequeue(self, player_id: int) -> bool:
+    async def leave_queue(self, player_id: int) -> bool:
         """Take a player out of the queue; False when he was not queued."""
+        ...
+
+    async def take_pairs(self, now_ms: int) -> QueuePass:
+        """Pair the waiting players by rating at ``now_ms`` (``shared.matchmaking``); the pairs leave the queue.
+
+        Compatible: equal setting overrides, and the same ruleset - a player who asked for any ruleset waits in the
+        queue of the longest-waiting player with equal overrides when he joins, in ``standard``'s when there is none.
+        """
         ...
 
     async def waiting(self, ruleset: str | None) -> int:
@@ -88,9 +104,10 @@ class Registry(Protocol):
 class InProcessRegistry:
     """The registry of one server process: dicts and a list, insertion-ordered."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: PoolRules | None = None) -> None:
         self._rooms: dict[str, Listing] = {}
         self._queue: list[QueueEntry] = []
+        self.rules = rules or PoolRules()
 
     async def claim(self, listing: Listing) -> bool:
         """Register a new room under its code; False when the code is taken."""
@@ -115,27 +132,37 @@ class InProcessRegistry:
         """The public rooms, newest first."""
         return _newest_public(self._rooms.values(), limit)
 
-    async def enqueue(self, entry: QueueEntry) -> Pairing | None:
-        """Pair with the longest-waiting compatible player (same overrides; same ruleset, or either side said any).
-
-        Why overrides must be equal: a player who asked for a 20-second period must not silently get the
-        ruleset's 5-minute one, nor impose his on someone who asked for the plain ruleset.
-        """
-        for i, other in enumerate(self._queue):
-            if other.player_id == entry.player_id or other.overrides != entry.overrides:
-                continue
-            if other.ruleset is None or entry.ruleset is None or other.ruleset == entry.ruleset:
-                del self._queue[i]
-                return Pairing(first=other, second=entry, ruleset=entry.ruleset or other.ruleset or "standard")
-        await self.dequeue(entry.player_id)
+    async def join_queue(self, entry: QueueEntry) -> None:
+        """Put a player in the queue (replacing an earlier entry of his); "any ruleset" takes a ruleset now."""
+        await self.leave_queue(entry.player_id)
+        if entry.ruleset is None:
+            chosen = next((e.ruleset for e in self._queue if e.overrides == entry.overrides and e.ruleset), "standard")
+            entry = replace(entry, ruleset=chosen)
         self._queue.append(entry)
-        return None
 
-    async def dequeue(self, player_id: int) -> bool:
+    async def leave_queue(self, player_id: int) -> bool:
         """Take a player out of the queue."""
         before = len(self._queue)
         self._queue = [e for e in self._queue if e.player_id != player_id]
         return len(self._queue) != before
+
+    async def take_pairs(self, now_ms: int) -> QueuePass:
+        """Pair by rating, closest first, windows widening with the wait (``shared.matchmaking.pair_pool``).
+
+        Why overrides must be equal: a player who asked for a 20-second period must not silently get the
+        ruleset's 5-minute one, nor impose his on someone who asked for the plain ruleset.
+        """
+        by_id = {e.player_id: e for e in self._queue}
+        pool = [PoolEntry(player_id=str(e.player_id), rating=e.rating, waiting_since_ms=e.since_ms,
+                          key=pool_key(e.ruleset or "standard", e.overrides)) for e in self._queue]
+        done = pair_pool(pool, now_ms, self.rules)
+        pairs = []
+        for pair in done.pairs:
+            first, second = by_id[int(pair.first.player_id)], by_id[int(pair.second.player_id)]
+            pairs.append(Pairing(first=first, second=second, ruleset=first.ruleset or "standard"))
+        paired = {p.first.player_id for p in pairs} | {p.second.player_id for p in pairs}
+        self._queue = [e for e in self._queue if e.player_id not in paired]
+        return QueuePass(pairs=tuple(pairs), next_pass_ms=done.next_pass_ms)
 
     async def waiting(self, ruleset: str | None) -> int:
         """How many wait for ``ruleset`` (None: in every queue)."""

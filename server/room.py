@@ -37,7 +37,7 @@ from server.store import Health, Store, StoreUnavailable
 from server.tokens import new_seed
 from server.workers import Resolver
 from shared.model import Action, Team
-from shared.protocol import Clocks, RoomInfo, ServerMessage, Snapshot
+from shared.protocol import Clocks, RoomInfo, ServerMessage, Snapshot, encode
 from shared.rulesets import Settings
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,11 @@ class Room:
     """One room on this server (see the module docstring). Created by the lobby, restored by recovery."""
 
     def __init__(self, core: RoomCore, *, store: Store, resolver: Resolver, clock: WallClock, bus: EventBus,
-                 new_match_id: Callable[[], str]) -> None:
+                 new_match_id: Callable[[], str],
+                 rating_of: Callable[[int, str], tuple[int, bool] | None] | None = None) -> None:
+        """``rating_of(player, ruleset)``: a coach's rating as shown beside his name (``server.players``)."""
         self.core = core
+        self._rating_of = rating_of
         self.store = store
         self.resolver = resolver
         self.clock = clock
@@ -174,11 +177,27 @@ class Room:
             self._reschedule()
 
     def _connect(self, member: Connection, team: Team) -> None:
-        """``member`` is in this room now; an older connection of the same seat is not."""
+        """``member`` is in this room now; an older connection of the same seat is not. His rating goes beside
+        his name."""
         previous = self.core.connected[team]
         if previous is not None and previous is not member:
             previous.room = None  # type: ignore[attr-defined]
         member.room = self
+        self.refresh_rating(member.player_id)
+
+    def refresh_rating(self, player_id: int) -> None:
+        """Look up a coach's rating again (after he joined, or after a rated match)."""
+        if self._rating_of is None:
+            return
+        rating = self._rating_of(player_id, self.core.ruleset)
+        if rating is None:
+            self.core.ratings.pop(player_id, None)
+        else:
+            self.core.ratings[player_id] = rating
+
+    def tell(self, message: ServerMessage) -> None:
+        """Send a message to everyone in the room now (a service's news: ratings, tournaments)."""
+        websockets.broadcast([m.ws for m in self.core.members()], encode(message))  # type: ignore[attr-defined]
 
     async def watch(self, member: Connection) -> None:
         """Add a spectator (read-only)."""

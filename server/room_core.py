@@ -155,6 +155,7 @@ class RoomCore:
         self.phase: Phase = "waiting"
         self.seats: dict[Team, int | None] = {"home": None, "away": None}
         self.names: dict[int, str] = {}
+        self.ratings: dict[int, tuple[int, bool]] = {}  # player -> (rating shown, provisional) in this room's family
         self.reserved = reserved is not None
         for team, (player, name) in (reserved or {}).items():
             self.seats[team], self.names[player] = player, name
@@ -234,7 +235,9 @@ class RoomCore:
             grace = None
             if since is not None and self.running():
                 grace = max(0, since + self.settings.disconnect_grace_ms - now)
-            infos.append(SeatInfo(self.names.get(player, "?"), self.connected[team] is not None, grace))
+            rating, provisional = self.ratings.get(player, (None, False))
+            infos.append(SeatInfo(self.names.get(player, "?"), self.connected[team] is not None, grace, rating,
+                                  provisional))
         return Seats(*infos)
 
     def prompts(self, now: int) -> tuple[PromptInfo, ...]:

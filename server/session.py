@@ -25,12 +25,13 @@ from websockets.exceptions import ConnectionClosed
 from server.abort import abort
 from server.constants import ABORT_LINGER_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.lobby import Lobby
+from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
 from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
-from server.tokens import check_token, hash_token, new_secret, normalise_code, player_token
-from shared.names import BadName, clean_name
+from server.tokens import normalise_code
+from shared.names import BadName
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
@@ -83,6 +84,7 @@ class Host(Protocol):
 
     store: Store
     lobby: Lobby
+    players: Players
     handlers: dict[type, Handler]
 
     async def register(self, session: Session) -> None:
@@ -217,44 +219,47 @@ class Session:
             if message.protocol != PROTOCOL_VERSION:
                 await self.close(CloseCode.VERSION_MISMATCH, f"protocol mismatch: server speaks {PROTOCOL_VERSION}")
                 return False
+            refusal: RoomError | None = None
             try:
-                name = None if message.name is None else clean_name(message.name)
+                name = None if message.name is None else chosen_name(message.name)
+                identified = await self._identify(message, name)
             except BadName as exc:
+                identified, refusal = None, RoomError("BAD_NAME", f"{exc}; send Hello again with another name")
+            except RoomError as exc:  # NAME_TAKEN, BAD_CLAIM: another Hello may follow
+                identified, refusal = None, exc
+            if refusal is not None:
                 if await self._violation():
                     return False
-                await self.error("BAD_NAME", f"{exc}; send Hello again with another name", "Hello")
+                await self.error(refusal.code, refusal.message, "Hello")
                 continue
-            if await self._identify(message.token, name):
-                break
-            return False
+            if identified is None:
+                return False
+            self.player_id, self.name, self.token = identified.player_id, identified.name, identified.token
+            break
         await self.server.register(self)
         log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address)
-        await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token))
+        await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token, self.player_id))
         await self._come_back()
         return True
 
-    async def _identify(self, token: str | None, name: str | None) -> bool:
-        """Become the token's player, or a new one; False after closing the connection (unknown token, no store)."""
-        store = self.server.store
-        if token is not None:
-            found = check_token(store, token)
+    async def _identify(self, hello: Hello, name: str | None) -> Identity | None:
+        """The player this Hello is: the token's, the claim code's, or a new one; None after closing the connection
+        (an unknown token, a store that cannot take a new player). Raises RoomError for another Hello to follow."""
+        players, store = self.server.players, self.server.store
+        if hello.token is not None:
+            found = players.by_token(hello.token)
             if found is None:
                 await self.close(CloseCode.BAD_TOKEN, "unknown token: connect again without one")
-                return False
-            self.player_id, self.name = found
-            self.token = token
-            return True
+            return found
         if not store.health.ok:
             await self.close(CloseCode.TRY_AGAIN_LATER, "the server cannot store new players right now; try later")
-            return False
-        secret = new_secret()
-        statements = [Store.add_player(name or "guest", hash_token(secret))]
-        if name is None:
-            statements.append(Store.name_new_guest())
-        (self.player_id, *_) = await store.write(statements)
-        self.token = player_token(self.player_id, secret)
-        self.name = name or f"guest-{self.player_id}"
-        return True
+            return None
+        if hello.claim is not None:
+            claimed = await players.claim(hello.claim)
+            if claimed is None:
+                raise RoomError("BAD_CLAIM", "that claim code is not one of this server's, was used, or expired")
+            return claimed
+        return await players.new_player(name)
 
     async def _come_back(self) -> None:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
@@ -265,11 +270,11 @@ class Session:
             if team is not None and (room.status == "playing" or table_waits):
                 await room.attach(self, team)
                 return
-        last_seen = self.server.store.player_last_seen(self.player_id)
+        last_seen = self.server.players.records.last_seen(self.player_id)
         finished = self.server.store.last_finished_match(self.player_id)
         if finished is not None and last_seen is not None and (finished.finished_at or 0) >= last_seen:
             await self._tell_result(finished)
-        self.server.store.write_later([Store.touch_player(self.player_id)])
+        self.server.players.touch(self.player_id)
 
     async def _tell_result(self, finished: Any) -> None:
         """Tell a coach how a match he was away from ended (a forfeit, usually)."""
@@ -300,7 +305,7 @@ class Session:
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
         if self.player_id:
             log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
-            self.server.store.write_later([Store.touch_player(self.player_id)])
+            self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
         if self.room is not None:

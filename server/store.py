@@ -208,11 +208,6 @@ class Store:
         return out
 
     @staticmethod
-    def add_player(name: str, token_hash: str) -> Statement:
-        """Insert a player."""
-        return ("INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?)", (name, token_hash, time.time()))
-
-    @staticmethod
     def save_room(room: RoomRow) -> Statement:
         """Insert or update a room."""
         return (
@@ -284,36 +279,10 @@ class Store:
             (json.dumps(result, sort_keys=True), score[0], score[1], time.time(), match_id),
         )
 
-    @staticmethod
-    def name_new_guest() -> Statement:
-        """Name the player just inserted (in the same job) ``guest-<id>``."""
-        return ("UPDATE players SET name = 'guest-' || id WHERE id = last_insert_rowid()", ())
-
-    @staticmethod
-    def touch_player(player_id: int) -> Statement:
-        """Remember when a player was last connected (his connection ended, or began)."""
-        return ("UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), player_id))
-
-    @staticmethod
-    def set_player_token(player_id: int, token_hash: str) -> Statement:
-        """Give a player the hash of his token's secret part (server.tokens)."""
-        return ("UPDATE players SET token_hash = ? WHERE id = ?", (token_hash, player_id))
-
     # ------------------------------------------------------------------ reading
-    def player_by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
-        """(id, name) of the player whose stored token hash is this one, if any."""
-        row = self._read.execute("SELECT id, name FROM players WHERE token_hash = ?", (token_hash,)).fetchone()
-        return None if row is None else (int(row[0]), str(row[1]))
-
-    def player_token_hash(self, player_id: int) -> tuple[str, str] | None:
-        """(name, stored token hash) of player ``player_id``, if there is one."""
-        row = self._read.execute("SELECT name, token_hash FROM players WHERE id = ?", (player_id,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]))
-
-    def player_last_seen(self, player_id: int) -> float | None:
-        """When the player's last connection ended (or began), in seconds since the epoch."""
-        row = self._read.execute("SELECT last_seen FROM players WHERE id = ?", (player_id,)).fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read on the read connection (WAL: it never waits for the writer)."""
+        return list(self._read.execute(sql, params).fetchall())
 
     def last_finished_match(self, player_id: int, room_code: str | None = None) -> FinishedMatch | None:
         """The player's latest finished match (in room ``room_code`` if given): how a returning coach's match ended."""
@@ -334,11 +303,6 @@ class Store:
         return FinishedMatch(id=row[0], room_code=row[1], winner=result.get("winner"),
                              reason=str(result.get("reason", "")), score=(row[3] or 0, row[4] or 0),
                              finished_at=row[5], team=team)
-
-    def player_name(self, player_id: int) -> str:
-        """A player's name ('' when unknown)."""
-        row = self._read.execute("SELECT name FROM players WHERE id = ?", (player_id,)).fetchone()
-        return "" if row is None else str(row[0])
 
     @staticmethod
     def delete_room(code: str) -> Statement:

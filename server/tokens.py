@@ -18,13 +18,13 @@ CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 
 
 class TokenStore(Protocol):
-    """The two reads a token check needs."""
+    """The two reads a token check needs (``server.player_records.PlayerRecords``)."""
 
-    def player_token_hash(self, player_id: int) -> tuple[str, str] | None:
-        """(name, stored hash) of a player."""
+    def token_hashes(self, player_id: int) -> tuple[str, list[str]] | None:
+        """(name, the stored hashes of every token the player holds)."""
         ...
 
-    def player_by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
+    def by_token_hash(self, token_hash: str) -> tuple[int, str] | None:
         """(id, name) of the player with this stored hash (tokens of older servers)."""
         ...
 
@@ -45,18 +45,21 @@ def hash_token(secret: str) -> str:
 
 
 def check_token(store: TokenStore, token: str) -> tuple[int, str] | None:
-    """(player id, name) of the player this token belongs to, or None; the secret is compared in constant time."""
+    """(player id, name) of the player this token belongs to, or None; the secret is compared in constant time
+    with each of the player's tokens (one per device)."""
     head, dot, secret = token.partition(".")
     if dot and head.isascii() and head.isdigit() and len(head) <= 18:
-        found = store.player_token_hash(int(head))
-        if found is not None and hmac.compare_digest(found[1], hash_token(secret)):
-            return int(head), found[0]
-        return None
-    legacy = store.player_by_token_hash(hash_token(token))
+        found = store.token_hashes(int(head))
+        if found is None:
+            return None
+        hashed = hash_token(secret)
+        matches = [hmac.compare_digest(stored, hashed) for stored in found[1]]  # every one, whatever the first says
+        return (int(head), found[0]) if any(matches) else None
+    legacy = store.by_token_hash(hash_token(token))
     if legacy is None:
         return None
-    stored = store.player_token_hash(legacy[0])
-    return legacy if stored is not None and hmac.compare_digest(stored[1], hash_token(token)) else None
+    stored = store.token_hashes(legacy[0])
+    return legacy if stored is not None and any(hmac.compare_digest(h, hash_token(token)) for h in stored[1]) else None
 
 
 def new_room_code(length: int) -> str:

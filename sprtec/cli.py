@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scenario": ("scenario", "run a position and actions (SCENARIOS.md) through physics and referee, print JSON"),
     "export": ("export", "print a match from a server's data as a scenario that `sprtec scenario` replays"),
     "tournament": ("tournament", "tournament files (TOURNAMENT.md): `sprtec tournament standings|pair FILE`"),
+    "players": ("players", "print the leaderboard of a server's data directory"),
+    "player": ("player", "print a player's profile from a server's data directory"),
     "bench": ("bench", "benchmarks: `sprtec bench physics`, `sprtec bench server`"),
 }
 

@@ -28,7 +28,8 @@ from shared.protocol.errors import CLOSE_MEANINGS, PROTOCOL_ERROR_CODES, RULE_ER
 from shared.protocol.specs import Struct, wire_fields
 from shared.protocol.trajectory import Trajectory
 
-RECORDS: tuple[type, ...] = (m.Clocks, m.SeatInfo, m.Seats, m.RoomInfo, m.Score)
+RECORDS: tuple[type, ...] = (m.Clocks, m.SeatInfo, m.Seats, m.RoomInfo, m.Score, m.RatingInfo, m.MatchLine,
+                             m.BoardLine, m.RatingChange)
 
 
 def _doc(obj: object) -> str:

@@ -21,7 +21,11 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "BAD_MESSAGE": "the frame is not a valid message: not msgpack, not a map, a missing, extra or wrong field",
     "UNKNOWN_MESSAGE": "the message type is unknown, or not one this side may send",
     "HELLO_REQUIRED": "the first message of a connection must be Hello; the server waits for it",
-    "BAD_NAME": "Hello.name is not a display name: 1-24 printable characters, no control or bidi characters",
+    "BAD_NAME": "the name is not a display name: 1-24 printable characters, no control or bidi characters, not "
+    "guest-…",
+    "NAME_TAKEN": "another player of this server has that name (names are compared whatever their case)",
+    "BAD_CLAIM": "Hello.claim is not a claim code of this server, was used already or has expired",
+    "NO_PLAYER": "GetProfile: no player of this server has that name",
     "RATE_LIMITED": "too many messages: the budget is 100 messages per 20 seconds",
     "NOT_IN_ROOM": "the request needs a room and the connection is in none",
     "ALREADY_IN_ROOM": "the request needs the connection to leave its room first",

@@ -53,6 +53,7 @@ SEAT = Str(9, choices=("home", "away", "spectator"))
 RULESET = Str(16, choices=RULESETS, open=True)
 ROOM_CODE = Str(16, min_len=1)
 TOKEN = Str(128, min_len=1)
+CLAIM_CODE = Str(16, min_len=4)
 NAME = Str(32, min_len=1)
 VERSION = Int(0, MAX_INT)
 MS = Int(0, MAX_INT, "ms")
@@ -134,12 +135,16 @@ class SeatInfo:
 
     ``grace_ms``: for a coach who is away while his match runs, the wall ms, from the moment the server sent
     the message, left for him to come back before he forfeits (product decision 5); clients count it down
-    locally. Nil when the coach is connected, when no match runs, and from older servers.
+    locally. Nil when the coach is connected, when no match runs, and from older servers. ``rating``: the coach's
+    rating in the room's ruleset family (shown as a whole number, ``provisional`` adds "?"); nil for a player
+    without one.
     """
 
     name: Annotated[str, NAME]
     connected: Annotated[bool, Bool()]
     grace_ms: Annotated[int | None, Opt(MS)] = None
+    rating: Annotated[int | None, Opt(Int(0, 9999))] = None
+    provisional: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,12 +187,17 @@ class Score:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """The first message of every connection: the protocol version, the client's name, a resume token."""
+    """The first message of every connection: the protocol version, the client's name, a resume token.
+
+    ``claim``: instead of a token, a claim code the player got on another machine (GetClaimCode): this machine
+    becomes that player, with a token of its own.
+    """
 
     protocol: Annotated[int, Int(0, 65535)]
     client: Annotated[str, Str(64, min_len=1)]
     token: Annotated[str | None, Opt(TOKEN)] = None
     name: Annotated[str | None, Opt(NAME)] = None
+    claim: Annotated[str | None, Opt(CLAIM_CODE)] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +297,41 @@ class GetReplay:
 
 
 @dataclass(frozen=True, slots=True)
+class Rename:
+    """Choose another display name (the rules of Hello's ``name``; unique on the server, whatever its case).
+
+    Answered by Renamed, or Error BAD_NAME / NAME_TAKEN.
+    """
+
+    name: Annotated[str, NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class GetClaimCode:
+    """Ask for a claim code that takes this identity to another machine (Hello{claim} there); one use, expires."""
+
+
+@dataclass(frozen=True, slots=True)
+class GetProfile:
+    """Ask for a player's profile by display name (any case); nil: your own. Answered by Profile or NO_PLAYER."""
+
+    player: Annotated[str | None, Opt(NAME)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetLeaderboard:
+    """Ask for the rated players of a ruleset's family (``quick``, or ``standard`` for the others) by rating.
+
+    Only established players are listed (RD at most 75, as Lichess does); ``offset`` and ``limit`` page it
+    (at most 100 a page). Answered by Leaderboard.
+    """
+
+    ruleset: Annotated[str, RULESET]
+    offset: Annotated[int, Int(0, MAX_INT)] = 0
+    limit: Annotated[int, Int(1, 100)] = 50
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive and round-trip measurement; the server answers Pong with the same nonce."""
 
@@ -298,12 +343,17 @@ class Ping:
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The answer to Hello: the server's protocol and name, the player's id and resume token."""
+    """The answer to Hello: the server's protocol and name, the player's display name, token and id.
+
+    ``player`` is the display name the server knows the player by; ``player_id`` his number on this server (nil
+    from older servers).
+    """
 
     protocol: Annotated[int, Int(0, 65535)]
     server: Annotated[str, Str(64, min_len=1)]
     player: Annotated[str, NAME]
     token: Annotated[str, TOKEN]
+    player_id: Annotated[int | None, Opt(Int(1, MAX_INT))] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +416,105 @@ class ClockUpdate:
 
     code: Annotated[str, ROOM_CODE]
     clocks: Annotated[Clocks, Struct(Clocks)]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInfo:
+    """A player's rating in one family: rating and RD as whole numbers, ``provisional`` while RD ≥ 110."""
+
+    family: Annotated[str, Str(16, min_len=1)]
+    rating: Annotated[int, Int(0, 9999)]
+    rd: Annotated[int, Int(0, 999)]
+    provisional: Annotated[bool, Bool()]
+    games: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One of a player's last matches: the opponent, his seat, the score, the result for him and how it ended,
+    the rating change it made (nil: not rated), and when it ended (ms since the epoch)."""
+
+    match_id: Annotated[str, MATCH_ID]
+    opponent: Annotated[str, NAME]
+    team: Annotated[str, TEAM]
+    score: Annotated[Score, Struct(Score)]
+    result: Annotated[str, Str(4, choices=("win", "draw", "loss"))]
+    reason: Annotated[str, Str(64)]
+    family: Annotated[str, Str(16)]
+    rating_change: Annotated[int | None, Opt(Int(-9999, 9999))]
+    ended_ms: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One line of a leaderboard."""
+
+    rank: Annotated[int, Int(1, MAX_INT)]
+    player: Annotated[str, NAME]
+    rating: Annotated[int, Int(0, 9999)]
+    rd: Annotated[int, Int(0, 999)]
+    games: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated match did to one coach's rating: before and after (whole numbers) and the RD after."""
+
+    player: Annotated[str, NAME]
+    team: Annotated[str, TEAM]
+    family: Annotated[str, Str(16)]
+    before: Annotated[int, Int(0, 9999)]
+    after: Annotated[int, Int(0, 9999)]
+    rd: Annotated[int, Int(0, 999)]
+    provisional: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class Renamed:
+    """Your display name is now ``name``."""
+
+    name: Annotated[str, NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCode:
+    """A claim code for your identity: enter it on another machine within ``expires_ms`` (Hello{claim}); one use."""
+
+    code: Annotated[str, CLAIM_CODE]
+    expires_ms: Annotated[int, MS]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A player's profile: name, ratings per family, totals over his finished matches, and his last matches."""
+
+    player: Annotated[str, NAME]
+    player_id: Annotated[int, Int(1, MAX_INT)]
+    ratings: Annotated[tuple[RatingInfo, ...], ListOf(Struct(RatingInfo), 8)]
+    played: Annotated[int, Int(0, MAX_INT)]
+    won: Annotated[int, Int(0, MAX_INT)]
+    drawn: Annotated[int, Int(0, MAX_INT)]
+    lost: Annotated[int, Int(0, MAX_INT)]
+    last: Annotated[tuple[MatchLine, ...], ListOf(Struct(MatchLine), 50)]
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A page of a family's leaderboard: ``total`` ranked players in all, these from rank ``offset + 1``."""
+
+    family: Annotated[str, Str(16)]
+    offset: Annotated[int, Int(0, MAX_INT)]
+    total: Annotated[int, Int(0, MAX_INT)]
+    players: Annotated[tuple[BoardLine, ...], ListOf(Struct(BoardLine), 100)]
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """After a rated match, to everyone in the room: what it did to both coaches' ratings."""
+
+    code: Annotated[str, ROOM_CODE]
+    match_id: Annotated[str, MATCH_ID]
+    changes: Annotated[tuple[RatingChange, ...], ListOf(Struct(RatingChange), 2)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +623,10 @@ CLIENT_MESSAGES: tuple[type, ...] = (
     Rematch,
     Resync,
     GetReplay,
+    Rename,
+    GetClaimCode,
+    GetProfile,
+    GetLeaderboard,
     Ping,
 )
 SERVER_MESSAGES: tuple[type, ...] = (
@@ -490,6 +643,11 @@ SERVER_MESSAGES: tuple[type, ...] = (
     QueueStatus,
     Replay,
     Notice,
+    Renamed,
+    ClaimCode,
+    Profile,
+    Leaderboard,
+    Rated,
     Error,
     Pong,
 )
@@ -508,6 +666,10 @@ ClientMessage = (
     | Rematch
     | Resync
     | GetReplay
+    | Rename
+    | GetClaimCode
+    | GetProfile
+    | GetLeaderboard
     | Ping
 )
 ServerMessage = (
@@ -524,6 +686,11 @@ ServerMessage = (
     | QueueStatus
     | Replay
     | Notice
+    | Renamed
+    | ClaimCode
+    | Profile
+    | Leaderboard
+    | Rated
     | Error
     | Pong
 )

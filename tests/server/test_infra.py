@@ -8,6 +8,7 @@ from pathlib import Path
 
 from server.clock import FakeClock
 from server.history import History
+from server.player_records import PlayerRecords
 from server.ratelimit import TokenBucket
 from server.records import MatchStart, RoomRow
 from server.store import Store
@@ -78,7 +79,7 @@ def test_tokens_are_unique_and_codes_unambiguous():
 async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp_path: Path):
     """Rows written through the writer thread are there for a fresh connection after close."""
     store = Store(tmp_path)
-    (player,) = await store.write([Store.add_player("ann", hash_token("t"))])
+    (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
     room = RoomRow(code="ABC", ruleset="quick", overrides={"period_ms": 5000}, private=True, home_player=player,
                    away_player=None, match_id=None)
     await store.write([Store.save_room(room)])
@@ -94,7 +95,7 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
     store.close()
     again = Store(tmp_path)
     try:
-        assert again.player_by_token_hash(hash_token("t")) == (player, "ann")
+        assert PlayerRecords(again).by_token_hash(hash_token("t")) == (player, "ann")
         assert again.rooms()[0].overrides == {"period_ms": 5000}
         assert again.log(match_id) == entries
         assert again.match(match_id).seed == 7  # type: ignore[union-attr]
@@ -107,14 +108,14 @@ async def test_store_a_failing_job_does_not_lose_the_others(tmp_path: Path):
     """A constraint violation fails its own write only; the batch around it commits."""
     store = Store(tmp_path)
     try:
-        await store.write([Store.add_player("a", "same")])
+        await store.write(PlayerRecords.add_player("a", "a", "same"))
         results = await asyncio.gather(
-            store.write([Store.add_player("b", "same")]),
-            store.write([Store.add_player("c", "other")]),
+            store.write(PlayerRecords.add_player("b", "b", "same")),
+            store.write(PlayerRecords.add_player("c", "c", "other")),
             return_exceptions=True,
         )
         assert isinstance(results[0], sqlite3.IntegrityError)
         assert isinstance(results[1], list)
-        assert store.player_by_token_hash("other") is not None
+        assert PlayerRecords(store).by_token_hash("other") is not None
     finally:
         store.close()

@@ -1,0 +1,261 @@
+"""Players: who a connection is (a name that is his, a token per device, a claim code to move to another machine),
+his ratings, his profile and the leaderboards.
+
+Why a service of its own, on the lifecycle bus: a rating changes when a rated match ends, and nothing else should
+have to know that - the room publishes ``MatchFinished``, this service rates it (Glicko-2 as Lichess runs it,
+``shared.ratings``: every rated match its own rating period), stores the new ratings and what the match did to them,
+and tells the room's members (``Rated``). Profiles and leaderboards are reads. Names are unique on a server whatever
+their case (``shared.names.name_key``); ``guest-<n>`` names are the server's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from server.lifecycle import EventBus, MatchFinished
+from server.player_records import PlayerRecords, StoredRating
+from server.room_core import RoomError
+from server.store import Store
+from server.tokens import check_token, hash_token, new_secret, player_token
+from shared.names import BadName, clean_name, name_key
+from shared.protocol import (
+    BoardLine,
+    ClaimCode,
+    GetClaimCode,
+    GetLeaderboard,
+    GetProfile,
+    Leaderboard,
+    MatchLine,
+    Profile,
+    Rated,
+    RatingChange,
+    RatingInfo,
+    Rename,
+    Renamed,
+    Score,
+    ServerMessage,
+)
+from shared.ratings import LOSS, WIN, Rating, family_of, rate_match, rating_at
+
+log = logging.getLogger(__name__)
+CLAIM_TTL_S = 600.0  # a claim code works for ten minutes, once
+CLAIM_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"  # read aloud and typed, like room codes
+CLAIM_LENGTH = 8
+LEADERBOARD_MAX_RD = 75.0  # only established players are ranked (Lichess' leaderboard rule)
+PROFILE_MATCHES = 20  # the last matches a profile lists
+GUEST_PREFIX = "guest-"
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a connection is: the player's id, display name and the token this device holds."""
+
+    player_id: int
+    name: str
+    token: str
+
+
+def now_ms() -> int:
+    """Wall time in ms since the epoch (ratings' RD grows with the days a player stays away)."""
+    return int(time.time() * 1000)
+
+
+def chosen_name(raw: str) -> str:
+    """A name a player may choose: a display name (``shared.names``) that is not one of the server's guest names."""
+    name = clean_name(raw)
+    if name_key(name).startswith(GUEST_PREFIX):
+        raise BadName(f"names starting with {GUEST_PREFIX!r} are the server's own")
+    return name
+
+
+def profile_of(records: PlayerRecords, player_id: int, now: int | None = None) -> Profile:
+    """A player's profile: ratings per family (as they stand at ``now``), totals, the last matches."""
+    now = now_ms() if now is None else now
+    ratings = tuple(
+        RatingInfo(family, shown.shown_rating, shown.shown_rd, shown.provisional, stored.games)
+        for family, stored in records.ratings(player_id).items()
+        for shown in (rating_at(stored.rating, now),)
+    )
+    matches = records.matches(player_id)
+    won = sum(1 for m in matches if m.winner == m.team)
+    drawn = sum(1 for m in matches if m.winner is None)
+    last = tuple(
+        MatchLine(m.match_id, m.opponent, m.team, Score(*m.score),
+                  "draw" if m.winner is None else "win" if m.winner == m.team else "loss", m.reason,
+                  family_of(m.ruleset), None if m.rating_change is None else round(m.rating_change),
+                  int(m.ended_at * 1000))
+        for m in matches[:PROFILE_MATCHES]
+    )
+    return Profile(records.name(player_id), player_id, ratings, len(matches), won, drawn,
+                   len(matches) - won - drawn, last)
+
+
+class Players:
+    """The players of one server (see the module docstring)."""
+
+    def __init__(self, store: Store, bus: EventBus, tell_room: Callable[[str, ServerMessage], None],
+                 clock_ms: Callable[[], int] = now_ms) -> None:
+        """``tell_room(code, message)`` sends a message to everyone in a room of this server."""
+        self.store = store
+        self.records = PlayerRecords(store)
+        self._tell_room = tell_room
+        self._clock_ms = clock_ms
+        self._rating = asyncio.Lock()  # one rated match at a time: two of a player's matches never race
+        self._pending: set[asyncio.Task[None]] = set()
+        bus.subscribe(MatchFinished, self._match_finished)
+
+    def handlers(self) -> dict[type, Any]:
+        """The requests this service answers (``server.session.Host.handlers``)."""
+        return {Rename: self._rename, GetClaimCode: self._claim_code, GetProfile: self._profile,
+                GetLeaderboard: self._leaderboard}
+
+    # ------------------------------------------------------------------ identity
+    def by_token(self, token: str) -> Identity | None:
+        """The player this token belongs to (constant-time comparison), or None."""
+        found = check_token(self.records, token)
+        return None if found is None else Identity(found[0], found[1], token)
+
+    async def new_player(self, name: str | None) -> Identity:
+        """A new player: his chosen name (RoomError NAME_TAKEN when another has it), or ``guest-<n>``."""
+        secret = new_secret()
+        key = None if name is None else name_key(name)
+        if key is not None and self.records.by_name_key(key) is not None:
+            raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server: choose another name")
+        statements = PlayerRecords.add_player(name or "guest", key, hash_token(secret))
+        if name is None:
+            statements.append(PlayerRecords.name_new_guest())
+        try:
+            (player_id, *_) = await self.store.write(statements)
+        except Exception as exc:  # the unique index: the name was taken meanwhile
+            if "UNIQUE" in str(exc) and name is not None:
+                raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
+            raise
+        return Identity(player_id, name or f"{GUEST_PREFIX}{player_id}", player_token(player_id, secret))
+
+    async def claim(self, code: str) -> Identity | None:
+        """Take a player's identity on this device with a claim code (one use, unexpired); None if it is not one."""
+        secret = new_secret()
+        token_hash = hash_token(secret)
+        await self.store.write(PlayerRecords.redeem_claim(hash_token(code.upper()), token_hash, time.time()))
+        found = self.records.by_token_hash(token_hash)
+        return None if found is None else Identity(found[0], found[1], player_token(found[0], secret))
+
+    def touch(self, player_id: int) -> None:
+        """Remember that the player was here now (his connection began or ended)."""
+        self.store.write_later([PlayerRecords.touch(player_id)])
+
+    async def _rename(self, session: Any, message: Rename) -> None:
+        """Rename: another display name, unique whatever its case."""
+        try:
+            name = chosen_name(message.name)
+        except BadName as exc:
+            raise RoomError("BAD_NAME", str(exc)) from None
+        key = name_key(name)
+        holder = self.records.by_name_key(key)
+        if holder is not None and holder[0] != session.player_id:
+            raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server")
+        try:
+            await self.store.write([PlayerRecords.rename(session.player_id, name, key)])
+        except Exception as exc:
+            if "UNIQUE" in str(exc):
+                raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
+            raise
+        session.name = name
+        await session.send(Renamed(name))
+
+    async def _claim_code(self, session: Any, _message: GetClaimCode) -> None:
+        """A one-use claim code for the asker's identity, valid for CLAIM_TTL_S."""
+        code = "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
+        await self.store.write([PlayerRecords.add_claim(hash_token(code), session.player_id,
+                                                        time.time() + CLAIM_TTL_S)])
+        await session.send(ClaimCode(code, int(CLAIM_TTL_S * 1000)))
+
+    # ------------------------------------------------------------------ ratings
+    def rating_of(self, player_id: int, ruleset: str) -> tuple[int, bool] | None:
+        """A player's rating in the ruleset's family as shown now (whole number, provisional), or None."""
+        stored = self.records.rating(player_id, family_of(ruleset))
+        if stored is None:
+            return None
+        now = rating_at(stored.rating, self._clock_ms())
+        return now.shown_rating, now.provisional
+
+    def _match_finished(self, event: MatchFinished) -> None:
+        """A match ended: rate it when it counts (rated, and not abandoned before anyone played)."""
+        if not event.rated or event.actions == 0 or event.home_player == event.away_player:
+            return
+        task = asyncio.get_running_loop().create_task(self._rate(event))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _rate(self, event: MatchFinished) -> None:
+        """Rate a finished match for both coaches, store it, and tell the room (III, XVI; product decision 5: a
+        forfeit or a resignation rates as the result it is)."""
+        async with self._rating:
+            family = family_of(event.ruleset)
+            now = self._clock_ms()
+            home = self.records.rating(event.home_player, family) or StoredRating(rating=Rating(), games=0)
+            away = self.records.rating(event.away_player, family) or StoredRating(rating=Rating(), games=0)
+            score = 0.5 if event.winner is None else WIN if event.winner == "home" else LOSS
+            new_home, new_away = rate_match(home.rating, away.rating, score, now)
+            statements = []
+            changes = []
+            for team, player, before, after in (("home", event.home_player, home, new_home),
+                                                ("away", event.away_player, away, new_away)):
+                statements.append(PlayerRecords.save_rating(player, family,
+                                                            StoredRating(rating=after, games=before.games + 1)))
+                statements.append(PlayerRecords.add_rating_change(event.match_id, player, family,
+                                                                  before.rating.rating, after))
+                changes.append(RatingChange(self.records.name(player) or "?", team, family,
+                                            before.rating.shown_rating, after.shown_rating, after.shown_rd,
+                                            after.provisional))
+            try:
+                await self.store.write(statements)
+            except Exception:
+                log.exception("match %s: its ratings could not be saved", event.match_id)
+                return
+            log.info("match %s rated (%s): %s", event.match_id, family,
+                     ", ".join(f"{c.player} {c.before} -> {c.after}" for c in changes))
+            self._tell_room(event.room, Rated(event.room, event.match_id, tuple(changes)))
+
+    async def settled(self) -> None:
+        """Wait until every match that ended so far is rated (tests, shutdown)."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
+
+    # ------------------------------------------------------------------ profiles and leaderboards
+    def profile(self, player_id: int) -> Profile:
+        """A player's profile (``profile_of``)."""
+        return profile_of(self.records, player_id, self._clock_ms())
+
+    def leaderboard(self, ruleset: str, offset: int, limit: int) -> Leaderboard:
+        """The established players of the ruleset's family by rating (RD as it stands now at most 75)."""
+        family = family_of(ruleset)
+        now = self._clock_ms()
+        ranked = []
+        for _pid, name, stored in self.records.rated_players(family):
+            shown = rating_at(stored.rating, now)
+            if shown.rd <= LEADERBOARD_MAX_RD:
+                ranked.append((name, shown, stored.games))
+        page = tuple(BoardLine(offset + i + 1, name, shown.shown_rating, shown.shown_rd, games)
+                     for i, (name, shown, games) in enumerate(ranked[offset:offset + limit]))
+        return Leaderboard(family, offset, len(ranked), page)
+
+    async def _profile(self, session: Any, message: GetProfile) -> None:
+        """GetProfile: by name, or the asker's own."""
+        player_id = session.player_id
+        if message.player is not None:
+            found = self.records.by_name_key(name_key(message.player)) or self.records.by_name(message.player)
+            if found is None:
+                raise RoomError("NO_PLAYER", f"no player of this server is called {message.player!r}")
+            player_id = found[0]
+        await session.send(self.profile(player_id))
+
+    async def _leaderboard(self, session: Any, message: GetLeaderboard) -> None:
+        """GetLeaderboard: one page."""
+        await session.send(self.leaderboard(message.ruleset, message.offset, message.limit))
