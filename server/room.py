@@ -75,6 +75,7 @@ class Room:
         self._timer_sleeping = False
         self._sleep_deadline = 0  # the wall deadline the sleeping timer wakes at
         self._closing = False  # set at once by close(); the core closes once the lock is free
+        self._presence_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ views
     @property
@@ -200,10 +201,23 @@ class Room:
         websockets.broadcast([m.ws for m in self.core.members()], encode(message))  # type: ignore[attr-defined]
 
     async def watch(self, member: Connection) -> None:
-        """Add a spectator (read-only)."""
+        """Add a spectator (read-only); the spectators' count goes out coalesced."""
         async with self.lock:
             member.room = self
             await self._carry_out(self.core.watch(member, self._now()))
+        self._presence_soon()
+
+    def _presence_soon(self) -> None:
+        """Make sure the coalesced Presence goes out when the core says it is due."""
+        if self.core.presence_due is not None and (self._presence_task is None or self._presence_task.done()):
+            self._presence_task = asyncio.get_running_loop().create_task(self._presence_later())
+
+    async def _presence_later(self) -> None:
+        """Wait until the coalesced Presence is due and send it."""
+        while not self.closed and self.core.presence_due is not None:
+            await self.clock.sleep_until(self.core.presence_due)
+            async with self.lock:
+                await self._carry_out(self.core.flush_presence(self._now()))
 
     async def detach(self, member: Connection) -> bool:
         """``member``'s connection went away (the seat waits for him); True when the room may close now."""
@@ -211,7 +225,9 @@ class Room:
         async with self.lock:
             await self._carry_out(self.core.detach(member, self._now()))
             self._reschedule()
-            return self.core.idle() and not self.closed
+            idle = self.core.idle() and not self.closed
+        self._presence_soon()
+        return idle
 
     async def leave(self, member: Connection) -> bool:
         """Leave on purpose: a coach in a running match resigns it, then the seat is given up. True: may close."""

@@ -54,6 +54,7 @@ from shared.protocol import (
 from shared.rulesets import Settings, make_settings
 
 TEAMS: tuple[Team, Team] = ("home", "away")
+PRESENCE_COALESCE_MS = 250  # spectators coming and going reach everyone at most four times a second
 Phase = Literal["waiting", "playing", "ended", "closed"]
 
 # The lifecycle: (phase, what happened) -> the next phase. Anything else is a bug (KeyError).
@@ -165,6 +166,7 @@ class RoomCore:
         self.clock = MatchClock()
         self.rematch: set[Team] = set()
         self.store_ok = True
+        self.presence_due: int | None = None  # when the coalesced spectators' count goes out
         self._history_size = history_size
         self._coach_actions = 0  # the coaches' own actions in this match (an abandoned-at-start match has none)
         first = match_log.new_match(ruleset, overrides, seed)
@@ -297,7 +299,8 @@ class RoomCore:
         return Broadcast(encode(message), self.members())  # type: ignore[arg-type]
 
     def _presence(self, now: int) -> list[Effect]:
-        """Tell everyone, and the bus, who is in the room now."""
+        """Tell everyone, and the bus, who is in the room now (a pending coalesced count goes with it)."""
+        self.presence_due = None
         seats = self.seats_info(now)
         connected = tuple(t for t in TEAMS if self.connected[t] is not None)
         return [
@@ -342,16 +345,33 @@ class RoomCore:
         return effects + self._presence(now)
 
     def watch(self, member: Member, now: int) -> list[Effect]:
-        """Add a spectator (read-only): RoomJoined first, then he is one of the room's broadcasts."""
+        """Add a spectator (read-only): RoomJoined first, then he is one of the room's broadcasts.
+
+        The spectators' count reaches everyone coalesced (``presence_due``): a Presence to every member for every
+        join would make a crowd of N joining cost N² frames.
+        """
         joined = Broadcast(encode(RoomJoined(self.code, "spectator", None, self.snapshot(now))), (member,))
         self.spectators[member] = None
-        return [joined, *self._presence(now)]
+        self._count_changed(now)
+        return [joined]
+
+    def _count_changed(self, now: int) -> None:
+        """The spectators' count changed: tell everyone at ``presence_due`` (within PRESENCE_COALESCE_MS)."""
+        if self.presence_due is None:
+            self.presence_due = now + PRESENCE_COALESCE_MS
+
+    def flush_presence(self, now: int) -> list[Effect]:
+        """The coalesced Presence, once it is due (nothing before, nothing when none is pending)."""
+        if self.presence_due is None or now < self.presence_due:
+            return []
+        return self._presence(now)
 
     def detach(self, member: Member, now: int) -> list[Effect]:
         """``member``'s connection went away: a coach's seat waits for him (grace), a spectator just leaves."""
         if member in self.spectators:
             del self.spectators[member]
-            return self._presence(now)
+            self._count_changed(now)
+            return []
         team = self.team_of(member)
         if team is None:
             return []
