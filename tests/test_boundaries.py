@@ -64,6 +64,17 @@ def test_only_protocol_imports_msgpack():
     assert offenders == []
 
 
+def test_runtime_packages_never_import_the_document_tools():
+    """tools/ reads docs/ and tests/ of a checkout and is not installed: no runtime package may import it."""
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in ("shared", "server", "client", "sprtec")
+        for path, name in _imports(package)
+        if name.split(".")[0] == "tools"
+    ]
+    assert offenders == []
+
+
 def test_core_uses_no_global_random_or_wall_clock():
     """Determinism: the core never imports random or time, nor reads the wall clock via datetime."""
     assert _offenders("shared", ("random", "time", "datetime", "secrets", "uuid")) == []

@@ -28,8 +28,8 @@ from shared.protocol import (
     decode,
     encode,
 )
-from shared.protocol.docgen import examples
 from tests.protocol.strategies import messages, records
+from tools.docgen import examples
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
