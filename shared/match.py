@@ -5,7 +5,7 @@ through these few functions and nothing else, so they stay small, stable and doc
 the rulings live in ``shared.referee`` (one module per chapter) and the physics in ``shared.physics``.
 
 * ``apply_action(position, action) -> ActionResult`` - validates, then runs the action's handler from
-  ``HANDLERS`` (a table by action type: part 2 adds its actions by adding handlers). A refused action
+  ``HANDLERS`` (a table by action type: a new action is a new handler). A refused action
   changes nothing and names a SCENARIOS.md error code with a message a person understands.
 * ``prompts(position)`` - the choices a coach is asked for now, each with the action the server applies
   when the coach does not answer in time (the setting its ``deadline`` names); ``offers=True`` adds the
@@ -25,7 +25,7 @@ The goalie-foul exclusion (VIII.1a, XII.7, A47) is applied at once with the docu
 the next move begins the fouling coach may send ``choose_exclusion`` to name another field stone,
 which swaps the two. ``prompts`` shows that choice with "keep the default" as its timeout action.
 
-Part 2 (issue #4): the handlers of the other actions are in ``shared.referee.team_actions``; penalty shots
+The handlers of the other actions are in ``shared.referee.team_actions``; penalty shots
 (and the shoot-out) run through ``shared.referee.moves.shot_move`` and ``shared.referee.shots``; before any
 action of the counting team but ``count`` the activity count may lapse (XI.3).
 """

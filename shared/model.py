@@ -107,7 +107,7 @@ class ExclusionChoice:
     spot: tuple[float, float] | None = None
 
 
-# --------------------------------------------------------------------------- referee state of part 2 (issue #4)
+# --------------------------------------------------------------------------- referee state that lasts across moves
 # Values that survive between moves while a penalty shot, the activity count, a power play or the shoot-out
 # runs. They are Position fields (below), so they are frozen, JSON-friendly (``shared.notation`` writes them
 # from their type hints) and carry no behaviour: the rules that change them live in ``shared.referee``.
@@ -213,7 +213,7 @@ class Position:
     first_starter: Team | None = None  # V.2: the team that started the first period (drawn by lot)
     result: Result | None = None  # set when the match is over
     exclusion_choice: ExclusionChoice | None = None  # VIII.1a, XII.7: a default exclusion the coach may change
-    penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (part 2, XV.11-14)
+    penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (XV.11-XV.14)
     advantage: Team | None = None  # IX.3: this privileged team earned a penalty shot and plays the advantage
     siren: bool = False  # D14, XV.10: the part's siren sounded but a penalty shot owed in it is still to be completed
     penalty: PenaltyShotState | None = None  # XV.10-XV.14: the penalty shot being set up or taken (or a shoot-out shot)

@@ -8,7 +8,7 @@ referee's real judgement and lives here, once. ``judge`` is a pure function of t
 start, the flick and the physics record; restarts and the clock are applied afterwards by
 ``shared.match`` (they belong to ``shared.referee.setup`` and ``shared.referee.clock``).
 
-Part 2 (issue #4) joins in at its steps: the activity rule (XI) is judged at step 1 - a failure to clear is
+The later chapters join in at their steps: the activity rule (XI) is judged at step 1 - a failure to clear is
 an infringement like a foul (XI.9-XI.10, VIII.6, capped by VIII.7) - through ``activity_step``; the
 advantage (IX.3-IX.6) at step 5 through ``shared.referee.advantage``. A penalty shot is only awarded here
 (``Position.penalty_shot``); the engine sets it up (``shared.referee.shots``). A goalie hand reset (XII.2) is

@@ -120,7 +120,7 @@ def restart(
       empty, never the centre forward).
     * X.3: ``returning`` names excluded stones that come back with this restart; they leave the exclusion
       queue and take part in the setup.
-    * ``lineups`` (power play at restarts, XIII.3 and XIII.5, part 2): the ids of each team's stones that set
+    * ``lineups`` (power play at restarts, XIII.3 and XIII.5): the ids of each team's stones that set
       up; a lineup without the goalie sets up in power play. Default: the stones on the board.
     * The privilege is replaced by ``privilege``: one awarded by the move that caused the restart (e.g. a
       void goal of XII.9 with two moves for the opponent) survives; otherwise it is cleared.

@@ -1,4 +1,4 @@
-"""The coach actions of part 2 as engine handlers: goalie reset, power-play swaps, counting, taking the shot,
+"""The coach actions beyond the flick as engine handlers: goalie reset, power-play swaps, counting, taking the shot,
 and a setup during a penalty shot.
 
 Why a module of its own: each of these actions is checked and applied by its chapter module (``goalie_reset``,

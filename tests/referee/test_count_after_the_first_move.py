@@ -11,7 +11,7 @@ from shared.match import apply_action, prompts
 from shared.model import ActivityCount, Count, Flick, Position
 from shared.referee import activity
 from tests.referee.builders import SETTINGS, position, stone
-from tests.referee.test_part2_engine import aimed
+from tests.referee.engine_positions import aimed
 
 
 def stalling(**fields: object) -> Position:

@@ -242,7 +242,7 @@ def test_D13_restart_rights_flipped_stones() -> None:
 
 
 def test_XIII_3_lineup_without_goalie_sets_up_in_power_play() -> None:
-    """XIII.3 (part 2 hook): a lineup without the goalie sets up six field stones, the sixth like a defender."""
+    """XIII.3: a lineup without the goalie sets up six field stones, the sixth like a defender."""
     played = _scattered(_started())
     lineups = {"home": ("h2", "h3", "h4", "h5", "h6", "h7"), "away": ("a1", "a2", "a3", "a4", "a5", "a6")}
     position = restart(played, "home", SETTINGS, lineups=lineups)
