@@ -14,7 +14,7 @@ what counts. Coordinates are millimetres (see ``shared.geometry``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeVar
+from typing import Literal, TypeGuard, TypeVar
 
 Team = Literal["home", "away"]
 Role = Literal["goalie", "field"]
@@ -30,6 +30,11 @@ PUCK_ID = "puck"
 def other(team: Team) -> Team:
     """The opponent of ``team``."""
     return "away" if team == "home" else "home"
+
+
+def is_team(value: object) -> TypeGuard[Team]:
+    """True when ``value`` is a team name: narrows a string read from a decision, a log or the wire to ``Team``."""
+    return value in TEAMS
 
 
 def team_of_id(stone_id: str) -> Team:

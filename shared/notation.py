@@ -636,7 +636,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     Coach actions only (``TypeError`` for a clock event, which ``event_to_json`` writes): the protocol writes an
     ``Act`` with this, and an ``Act`` never carries a clock event.
     """
-    if ACTION_TYPES.get(getattr(action, "action", None)) is not type(action):  # type: ignore[arg-type]
+    if ACTION_TYPES.get(getattr(action, "action", "")) is not type(action):
         raise TypeError(f"not a coach action: {action!r} (a scenario's clock events are written by event_to_json)")
     body = _encode_dataclass(action, True)
     return {"team": body.pop("team"), "action": body.pop("action"), **body}
@@ -692,10 +692,10 @@ def event_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action")
             known = ", ".join((*ACTION_TYPES, *SCENARIO_EVENT_TYPES))
             raise NotationError(f"unknown action {shown}; expected one of {known}", path=_join(path, "action"))
         where = f"{path} ({name})"
-        event = _decode_dataclass(raw, SCENARIO_EVENT_TYPES[name], where, True)
+        event: ScenarioEntry = _decode_dataclass(raw, SCENARIO_EVENT_TYPES[name], where, True)
         if isinstance(event, Elapse) and event.ms < 0:
             raise NotationError(f"time cannot run backwards: {event.ms} ms", path=_join(where, "ms"))
-        return event  # type: ignore[no-any-return]
+        return event
     except NotationError as exc:
         exc.code = exc.code or "INVALID_ACTION"
         raise

@@ -14,7 +14,7 @@ import math
 from dataclasses import replace
 
 from shared import physics
-from shared.model import Flick, Position, Team
+from shared.model import Flick, Position, Team, is_team
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, exclusions, overtime, penalty_shot, power_play, setup, shots, turns
 from shared.referee.adjudicate import Ruling, intervention_decisions
@@ -48,7 +48,8 @@ def _scorer(decisions: tuple[Decision, ...]) -> Team | None:
     """The team credited with a goal that counts in this move (XIV, D10), if any."""
     for decision in decisions:
         if decision.code == "GOAL":
-            return decision.get("team")  # type: ignore[no-any-return]
+            team = decision.get("team")
+            return team if is_team(team) else None
     return None
 
 

@@ -46,7 +46,7 @@ def first_period_starter(position: Position) -> Team:
         return position.first_starter
     if is_opening(position):
         return position.to_move
-    return lot(position.seed, "V.2 first period", "home", "away")  # type: ignore[return-value]
+    return lot(position.seed, "V.2 first period", *TEAMS)
 
 
 def part_starter(position: Position, index: int) -> Team:
@@ -76,7 +76,7 @@ def starter_by_lot(position: Position, purpose: str) -> Team:
     The lot is keyed by the match seed, ``purpose`` and the move number, so two special restarts of one
     match draw independently and a replay draws the same.
     """
-    return lot(position.seed, f"V.6 {purpose} {position.move_number}", "home", "away")  # type: ignore[return-value]
+    return lot(position.seed, f"V.6 {purpose} {position.move_number}", *TEAMS)
 
 
 # --------------------------------------------------------------------------- restarts (D13, V.1, IV.1-IV.4)
@@ -128,7 +128,8 @@ def restart(
 
     ``settings`` is part of the engine's call shape; the spots themselves come from ``shared.formation``.
     """
-    excluded = tuple(tuple(i for i in queue if i not in returning) for queue in position.excluded)
+    home_queue, away_queue = position.excluded
+    excluded = (tuple(i for i in home_queue if i not in returning), tuple(i for i in away_queue if i not in returning))
     stones: list[Stone] = []
     for team in TEAMS:
         base = lineups[team] if lineups is not None else tuple(s.id for s in position.team_stones(team))
@@ -140,7 +141,7 @@ def restart(
         position,
         stones=tuple(stones),
         puck=Puck(*formation.PUCK_SPOT),  # IV.3
-        excluded=excluded,  # type: ignore[arg-type]
+        excluded=excluded,
         restart=True,
         to_move=starting_team,
         privilege=privilege,
