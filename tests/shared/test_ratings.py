@@ -300,7 +300,7 @@ def test_outputs_finite_and_within_bounds(first: Rating, second: Rating, score: 
     """Any valid ratings, result and time give finite ratings within the bounds, each moved by at most 700."""
     for before, after in zip((first, second), rate_match(first, second, score, now_ms=now), strict=True):
         assert _within_bounds(after)
-        assert abs(after.rating - before.rating) <= MAX_RATING_CHANGE
+        assert abs(round(after.rating * 100) - round(before.rating * 100)) <= MAX_RATING_CHANGE * 100  # 0.01 steps
         assert after.last_played_ms == now
         assert after.rd <= rating_at(before, now).rd
 
