@@ -179,7 +179,7 @@ class BodyState:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRecord:
     """The result of simulating one flick: events, keyframes for playback and the final position.
 

@@ -118,7 +118,7 @@ class ExclusionChoice:
 # from their type hints) and carry no behaviour: the rules that change them live in ``shared.referee``.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PenaltyShotState:
     """XV.10-XV.14: a penalty shot of ``team`` (the shooting team) against ``against``.
 
@@ -145,7 +145,7 @@ class PenaltyShotState:
     lineups: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActivityCount:
     """XI: team ``counting`` (C) counts the moves of ``obliged`` (O), who must clear the puck.
 
@@ -195,7 +195,7 @@ class ShootoutState:
     shots: tuple[tuple[Team, bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Position:
     """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
     referee state that the engine adds with defaults; ``shared.notation`` writes every field."""

@@ -24,7 +24,7 @@ class SettingsError(ValueError):
     """An unknown setting name, a value of the wrong type, or an unknown ruleset."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     """All settings of a match. Comments give the rule or assumption each one comes from."""
 

@@ -263,10 +263,10 @@ async def test_a_bot_match_on_a_real_server_exports_and_replays_to_the_same_end(
     code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     settings = {"period_ms": 4000, "move_clock_ms": 1500}
     try:
-        creator = asyncio.create_task(play(url, BotOptions("create", ruleset="quick", settings=settings, budget=4),
+        creator = asyncio.create_task(play(url, BotOptions(mode="create", ruleset="quick", settings=settings, budget=4),
                                            code.set_result))
         room = await asyncio.wait_for(code, 10)
-        joiner = asyncio.create_task(play(url, BotOptions("room", room=room, random=True, name="rnd")))
+        joiner = asyncio.create_task(play(url, BotOptions(mode="room", room=room, random=True, name="rnd")))
         first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), 60)
     finally:
         await server.shutdown()
@@ -287,7 +287,7 @@ async def test_timeouts_and_a_disconnect_forfeit_on_a_real_server_export_as_cloc
     code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     settings = {"period_ms": 60_000, "move_clock_ms": 300, "disconnect_grace_ms": 300}
     try:
-        bot = asyncio.create_task(play(url, BotOptions("create", ruleset="quick", settings=settings, random=True),
+        bot = asyncio.create_task(play(url, BotOptions(mode="create", ruleset="quick", settings=settings, random=True),
                                        code.set_result))
         idle = await WireClient.connect(url, "idle")
         await idle.send(JoinRoom(await asyncio.wait_for(code, 10)))

@@ -114,7 +114,7 @@ class _WireIntervention:
     reason: Annotated[str, Str(16, choices=INTERVENTION_REASONS, open=True)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _WireTrajectory:
     """The checked top level of a wire trajectory (tracks, states and interventions are checked after)."""
 

@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "until then)")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BotOptions:
     """What the bot does: how it enters a room, and how it plays."""
 
@@ -93,7 +93,7 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-    follower = Follower(CLIENT_NAME, name=options.name)
+    follower = Follower(client=CLIENT_NAME, name=options.name)
     bot = _Bot(options, follower, on_room)
     down_since: float | None = None
     attempt = 0
@@ -250,7 +250,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 2
     mode = "create" if args.create else "room" if args.room else "quick"
-    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name)
+    options = BotOptions(mode=mode, room=args.room, ruleset=args.ruleset, settings=settings, private=args.private,
+                         random=args.random, budget=args.budget, name=args.name)
 
     def announce(code: str) -> None:
         """Tell the operator the room code, so a second bot can join it."""

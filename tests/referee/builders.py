@@ -48,7 +48,7 @@ def position(
 def contact(step: int, a: str, b: str, pre_existing: bool = False) -> Contact:
     """A D5 collision between ``a`` and ``b`` at ``step`` (names sorted as the physics reports them)."""
     first, second = sorted((a, b))
-    return Contact(step, first, second, pre_existing, 10.0, 500.0)
+    return Contact(step=step, a=first, b=second, pre_existing=pre_existing, impulse=10.0, speed=500.0)
 
 
 def region(step: int, body: str, name: str, inside: bool = True) -> RegionChange:

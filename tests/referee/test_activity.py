@@ -25,7 +25,8 @@ def stalling(**fields: object) -> Position:
 
 def counting(count: int = 0, confirmed: int | None = None, limit: int = 5) -> ActivityCount:
     """A running count of home's moves by away."""
-    return ActivityCount("away", "home", limit, count, count if confirmed is None else confirmed)
+    return ActivityCount(counting="away", obliged="home", limit=limit, count=count,
+                         confirmed=count if confirmed is None else confirmed)
 
 
 def moved(start: Position, *events, **where: tuple[float, float]):  # type: ignore[no-untyped-def]
@@ -47,7 +48,7 @@ def test_XI_1_counting_starts_when_all_stones_retreated_and_puck_in_obliged_half
     result = activity.count_action(stalling(), None, Count("away"), SETTINGS)
     assert not isinstance(result, RuleError)
     state, decisions = result
-    assert state == ActivityCount("away", "home", 5)
+    assert state == ActivityCount(counting="away", obliged="home", limit=5)
     assert [d.to_json() for d in decisions] == [{"code": "ACTIVITY_COUNT", "team": "away", "count": 0, "limit": 5}]
 
 

@@ -82,7 +82,8 @@ def test_XI_3_the_count_after_the_move_is_offered_and_round_trips_in_the_positio
     after = _first_move(stalling())
     offered = [(p.kind, p.team, p.default) for p in prompts(after, offers=True)]
     assert ("count", "away", None) in offered
-    assert after.activity_offer == ActivityCount("away", "home", 5, 1, 0, (), "h3", False)
+    assert after.activity_offer == ActivityCount(counting="away", obliged="home", limit=5, count=1, confirmed=0,
+                                                 pushed=(), last_stone="h3", last_goalie=False)
     read = notation.position_from_json(notation.position_to_json(after))
     assert read.activity_offer == after.activity_offer
     assert [d.get("count") for d in apply_action(read, Count("away")).decisions] == [1]

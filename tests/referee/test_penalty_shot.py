@@ -33,7 +33,8 @@ def track(
             flat += [round(x * 100), round(y * 100), 0, 0]
         keyframes.append(tuple(flat))
     final = tuple(BodyState(b, *frames.get(b, [origin[b]])[-1]) for b in bodies)
-    return MoveRecord(bodies, (*events, AtRest(steps)), steps, 480, 8, tuple(keyframes), final, ())
+    return MoveRecord(bodies=bodies, events=(*events, AtRest(steps)), steps=steps, step_hz=480, frame_steps=8,
+                      keyframes=tuple(keyframes), final=final, interventions=())
 
 
 def at_rest(start: Position, record: MoveRecord) -> Position:
