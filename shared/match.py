@@ -276,7 +276,6 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     Not reachable by a coach's action. The goal counts (X.3 returns follow, A15) and the conceding team
     restarts from the basic setup (XIV.7, V.3).
     """
-    settings = settings_of(position)
     scored = replace(
         position, score=add_goal(position.score, team), exclusion_choice=None, advantage=None, penalty_shot=None,
         penalty=None,
@@ -292,7 +291,7 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     if scored.result is not None:
         return ActionResult(True, scored, in_contract_order(decisions))
     returning = tuple(d.get("stone") for d in returned)
-    after = setup.restart(scored, other(team), settings, returning=returning)
+    after = setup.restart(scored, other(team), returning=returning)
     decisions.append(Decision.of("RESTART", team=other(team)))
     return ActionResult(True, after, in_contract_order(decisions))
 

@@ -94,7 +94,7 @@ def activity_step(
     return ActivityStep(verdict.state, verdict.decisions, verdict.failure)
 
 
-def reset_record(start: Position, after: Position) -> MoveRecord:
+def reset_record(after: Position) -> MoveRecord:
     """XII.2, D3: the record of a goalie hand reset - a move without physics: no events, no time, every body
     at rest where ``after`` has it."""
     final = (*(BodyState(s.id, s.x, s.y) for s in after.stones), BodyState("puck", after.puck.x, after.puck.y))

@@ -73,7 +73,7 @@ def conclude(
             timed, _ = clock.after_move(after, duration_ms, settings)  # the move's time ran all the same (D14)
             return timed, in_contract_order(decisions)
     if ruling.restart_by is not None and not clock.ends_part(after, duration_ms):
-        after = setup.restart(after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning)
+        after = setup.restart(after, ruling.restart_by, privilege=after.privilege, returning=ruling.returning)
         after = turns.with_snapshot(after, settings)
         decisions.append(Decision.of("RESTART", team=ruling.restart_by))
         choice = after.exclusion_choice

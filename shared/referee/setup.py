@@ -107,7 +107,6 @@ def _team_restart(position: Position, team: Team, lineup: tuple[str, ...]) -> tu
 def restart(
     position: Position,
     starting_team: Team,
-    settings: Settings,
     *,
     privilege: Privilege | None = None,
     returning: tuple[str, ...] = (),
@@ -126,7 +125,7 @@ def restart(
       void goal of XII.9 with two moves for the opponent) survives; otherwise it is cleared.
     * ``restart`` is true until the first move (V.7, V.9 are judged by the engine from it).
 
-    ``settings`` is part of the engine's call shape; the spots themselves come from ``shared.formation``.
+    The spots come from ``shared.formation``.
     """
     home_queue, away_queue = position.excluded
     excluded = (tuple(i for i in home_queue if i not in returning), tuple(i for i in away_queue if i not in returning))
@@ -188,7 +187,7 @@ def begin_part(
     if part.kind == "shootout":
         return cleared, ()
     lineups = {team: complete_lineup(team, overtime.field_stones(part, settings)) for team in TEAMS}  # XVI.2
-    started = restart(cleared, starting_team, settings, lineups=lineups)
+    started = restart(cleared, starting_team, lineups=lineups)
     return started, (Decision.of("RESTART", team=starting_team),)
 
 

@@ -75,7 +75,7 @@ def _next_shot(
 ) -> tuple[Position, PenaltyShotState, tuple[Decision, ...]]:
     """The next single shot (XV.16, XV.11), announced as a ``PENALTY_SHOT`` of the shooting team."""
     team = next_shooter(state)
-    shot, shot_state, more = penalty_shot.setup_shot(position, team, settings, in_shootout=True)
+    shot, shot_state, more = penalty_shot.setup_shot(position, team, in_shootout=True)
     return shot, shot_state, (Decision.of("PENALTY_SHOT", team=team), *more)
 
 

@@ -120,7 +120,7 @@ def test_XV_8_XV_10_shot_awarded_at_the_siren_is_taken():
     """XV.8, XV.10: a shot earned by a move begun before the siren (or a pending advantage, A43) is taken."""
     from shared.referee import penalty_shot
 
-    shot, state, _ = penalty_shot.setup_shot(privileged(), "home", SETTINGS)
+    shot, state, _ = penalty_shot.setup_shot(privileged(), "home")
     assert penalty_shot.at_siren(state).after_siren and shot.to_move == "home"
 
 

@@ -13,7 +13,7 @@ from tests.referee.builders import SETTINGS, contact, position, region, stone
 def shot(team: str = "home") -> tuple[Position, PenaltyShotState]:
     """A penalty shot for ``team`` set up with the defaults (home defends x < 0, so home attacks x > 0)."""
     start = position(stone("h2", -200.0, 50.0), stone("a2", 200.0, 50.0), stone("a3", 450.0, 0.0), to_move="away")
-    shot_position, state, _ = ps.setup_shot(start, team, SETTINGS)  # type: ignore[arg-type]
+    shot_position, state, _ = ps.setup_shot(start, team)  # type: ignore[arg-type]
     return shot_position, state
 
 
@@ -76,7 +76,7 @@ def test_XV_11_A32_goalie_returns_for_a_team_in_power_play():
     start = position(stone("h2", -200.0, 50.0), stone("a7", 300.0, 0.0), to_move="home")
     start = replace(start, stones=tuple(s for s in start.stones if s.id != "a1"))
     pp = PowerPlayState("away", "a1", "a7")
-    shot_position, state, decisions = ps.setup_shot(start, "home", SETTINGS, pp)
+    shot_position, state, decisions = ps.setup_shot(start, "home", pp)
     assert state.goalie == "a1" and shot_position.stone("a1") is not None
     assert shot_position.stone("a1").role == "goalie"  # type: ignore[union-attr]
     assert [d.to_json() for d in decisions] == [{"code": "POWER_PLAY", "team": "away", "on": False}]
@@ -87,7 +87,7 @@ def test_XV_11_goalie_choice_must_be_on_the_goal_line_within_the_mouth():
     start, state = shot()
     ok = Setup("away", (Placement("a1", 498.2, -20.0),))
     assert ps.check_setup(start, state, ok, SETTINGS) is None
-    moved, _ = ps.apply_setup(start, state, ok, SETTINGS)
+    moved, _ = ps.apply_setup(start, state, ok)
     assert (moved.stone("a1").x, moved.stone("a1").y) == (498.0, -20.0)  # type: ignore[union-attr]
     off_line = ps.check_setup(start, state, Setup("away", (Placement("a1", 480.0, 0.0),)), SETTINGS)
     beside = ps.check_setup(start, state, Setup("away", (Placement("a1", 498.0, 30.0),)), SETTINGS)
@@ -100,7 +100,7 @@ def test_XV_11_shooter_choice_must_touch_the_circle_line_in_its_own_half():
     start, state = shot()
     choice = Setup("home", (Placement("h3", -60.0, 80.0),))
     assert ps.check_setup(start, state, choice, SETTINGS) is None
-    moved, new_state = ps.apply_setup(start, state, choice, SETTINGS)
+    moved, new_state = ps.apply_setup(start, state, choice)
     assert new_state.shooter == "h3" and moved.stone("h2") is None and moved.stone("h3") is not None
     wrong_half = ps.check_setup(start, state, Setup("home", (Placement("h2", 100.0, 0.0),)), SETTINGS)
     off_line = ps.check_setup(start, state, Setup("home", (Placement("h2", -150.0, 0.0),)), SETTINGS)
