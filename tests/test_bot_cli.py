@@ -15,7 +15,8 @@ from server.app import Server, ServerConfig
 from server.store import Store
 from shared import notation
 from sprtec.cli import main
-from sprtec.commands.bot import BotOptions, parse_settings, play
+from sprtec.commands import parse_settings
+from sprtec.commands.bot import BotOptions, play
 
 SHORT = {"period_ms": 6000, "move_clock_ms": 3000}
 ROOT = Path(__file__).resolve().parent.parent

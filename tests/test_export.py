@@ -19,7 +19,7 @@ from server.app import Server, ServerConfig
 from server.store import LogEntry, Store
 from shared import match as rules
 from shared import notation
-from shared.model import Elapse, Flick, Forfeit, Position, Timeout
+from shared.model import Elapse, Flick, Forfeit, Position, Timeout, is_team
 from shared.protocol import JoinRoom, RoomJoined
 from sprtec.commands.bot import BotOptions, play
 from tests.server.players import WireClient
@@ -51,7 +51,7 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
     ``apply_entry`` and store it through ``server.store`` the way a room logs: an accepted entry as it is, a
     refused one only for its clock part (as ``elapse``), nothing when nothing happened."""
     initial = engine.new_match("standard", SHORT, seed=4242)
-    position, log = initial, []
+    position, log = initial, list[LogEntry]()
     for kind, elapsed in plan:
         team = position.to_move
         if kind == "flick":
@@ -153,9 +153,11 @@ def test_export_writes_each_log_entry_as_its_clock_time_then_its_input(tmp_path:
         if e.kind == "action":
             expected.append(notation.action_from_json(e.action or {}))
         elif e.kind == "timeout":
-            expected.append(Timeout(e.team))  # type: ignore[arg-type]
+            assert is_team(e.team)
+            expected.append(Timeout(e.team))
         elif e.kind == "forfeit":
-            expected.append(Forfeit(e.team, "FORFEIT_DISCONNECTED"))  # type: ignore[arg-type]
+            assert is_team(e.team)
+            expected.append(Forfeit(e.team, "FORFEIT_DISCONNECTED"))
     assert list(scenario.actions) == expected
     assert done.stdout.decode().strip() == notation.dumps(notation.scenario_to_json(scenario))  # canonical
 
@@ -180,7 +182,7 @@ def test_A35_move_clock_timeouts_of_an_export_are_ruled_TIMEOUT_in_sprtec_scenar
     _initial, log = _record_match(tmp_path, PLAN)
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
     told = [d for r in results for d in r["decisions"] if d["code"] == "TIMEOUT"]
-    timed_out = [e.team for e in log if e.kind == "timeout"]
+    timed_out = [e.team for e in log if e.kind == "timeout" and is_team(e.team)]
     assert len(timed_out) == 2 and told == [{"code": "TIMEOUT", "team": t, "kind": None} for t in timed_out]
     exported = tmp_path / "match.json"
     exported.write_text(json.dumps(scenario), encoding="utf-8")

@@ -24,7 +24,7 @@ from shared.protocol import (
 from shared.protocol.follower import Follower
 from shared.protocol.trajectory import Trajectory
 
-START: Position = basic_setup()
+START = Position(stones=basic_setup())
 CLOCKS = Clocks(360_000, 30_000, "home", False)
 SEATS = Seats(SeatInfo("ann", True), SeatInfo("bob", True))
 FLICK = Flick("home", "h2", 1500.0, 0.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from shared.match import apply_action, settings_of
 from shared.model import Flick, Part, Position, Privilege, TakePenalty
@@ -16,14 +17,14 @@ from shared.referee import clock
 from tests.referee.builders import position, stone
 
 
-def advantage_position(**fields: object) -> Position:
+def advantage_position(**fields: Any) -> Position:
     """Home plays an advantage with two privileged moves left; away's a2 stands in its own half."""
     start = position(stone("h2", 100, 0), stone("a2", 300, 100), to_move="home",
                      privilege=Privilege("home", 2, 2), advantage="home")
     return replace(start, **fields) if fields else start
 
 
-def shot_position(**fields: object) -> Position:
+def shot_position(**fields: Any) -> Position:
     """Home's penalty shot, set up with the defaults by ``take_penalty``."""
     result = apply_action(advantage_position(**fields), TakePenalty("home"))
     assert result.accepted

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from shared import notation
 from shared.match import apply_action, prompts
@@ -14,7 +15,7 @@ from tests.referee.builders import SETTINGS, position, stone
 from tests.referee.engine_positions import aimed
 
 
-def stalling(**fields: object) -> Position:
+def stalling(**fields: Any) -> Position:
     """Away (C) has withdrawn into its half, the puck lies in home's half, home (O) is to move."""
     start = position(stone("h2", -300, 100), stone("h3", -200, -150), stone("a2", 100, 200), puck=(-250, 0))
     return replace(start, **fields) if fields else start

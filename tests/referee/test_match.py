@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,16 +29,17 @@ from shared.model import (
     Setup,
     Stone,
     TakePenalty,
+    Team,
 )
 from shared.outcome import Decision
 from shared.referee import clock, shots
-from tests.referee.builders import codes, position, stone
+from tests.referee.builders import codes, on_board, position, refusal, stone
 from tests.referee.engine_positions import advantage_position, scoring_shot, shootout_start, shot_position
 
 
-def restart_position(to_move: str = "home") -> Position:
+def restart_position(to_move: Team = "home") -> Position:
     """The basic setup with ``to_move`` starting (V.7)."""
-    return Position(settings=(("effects_2_5d", False),), stones=basic_setup(), to_move=to_move, restart=True)  # type: ignore[arg-type]
+    return Position(settings=(("effects_2_5d", False),), stones=basic_setup(), to_move=to_move, restart=True)
 
 
 def open_goal(puck: tuple[float, float] = (420.0, 0.0)) -> Position:
@@ -177,7 +179,7 @@ def test_XII_7_golden_choice_defaults_and_the_prompt_disappears_after_a_move() -
     if "FOUL" not in codes(result.decisions):  # the physics must make this robust; fail loudly if not
         raise AssertionError(f"expected a goalie foul, got {codes(result.decisions)}")
     (prompt,) = prompts(result.position)
-    assert prompt.default == ChooseExclusion("home", prompt.default.stone)
+    assert isinstance(prompt.default, ChooseExclusion) and prompt.default.team == "home"
     moved = apply_action(result.position, Flick("away", "a2", 0, 300))
     assert moved.accepted and prompts(moved.position) == ()
 
@@ -246,9 +248,9 @@ def test_IX_3_take_penalty_sets_the_shot_up_at_once() -> None:
 def test_XV_11_only_the_shooter_moves_in_a_penalty_shot() -> None:
     """XV.11-XV.12: the defending team and any other stone are refused during the shot."""
     shot = shot_position()
-    assert apply_action(shot, Flick("away", "a1", 0, 300)).error.code == "NOT_YOUR_TURN"  # type: ignore[union-attr]
-    assert apply_action(shot, GoalieReset("away")).error.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
-    assert apply_action(shot, Count("away")).error.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refusal(apply_action(shot, Flick("away", "a1", 0, 300))).code == "NOT_YOUR_TURN"
+    assert refusal(apply_action(shot, GoalieReset("away"))).code == "ACTION_NOT_ALLOWED"
+    assert refusal(apply_action(shot, Count("away"))).code == "ACTION_NOT_ALLOWED"
 
 
 def test_XV_12_a_shot_goal_counts_and_the_penalised_team_restarts() -> None:
@@ -276,7 +278,7 @@ def test_XV_13h_a_backward_flick_fails_without_physics() -> None:
     assert result.accepted and result.record is None
     assert next((d.code, d.get("reason")) for d in result.decisions) == ("PENALTY_SHOT_ENDED", "h")
     rejecting = shot_position(settings=(("effects_2_5d", False), ("penalty_backward", "reject")))
-    assert apply_action(rejecting, Flick("home", "h2", -500, 0)).error.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refusal(apply_action(rejecting, Flick("home", "h2", -500, 0))).code == "ACTION_NOT_ALLOWED"
 
 
 def test_XV_10_a_shot_awarded_at_the_siren_is_completed_before_the_part_ends() -> None:
@@ -299,7 +301,7 @@ def test_XV_11_the_coaches_place_goalie_and_shooter_or_the_defaults_stand() -> N
     asked = {(p.team, p.kind) for p in prompts(shot)}
     assert asked == {("away", "setup"), ("home", "setup")}
     moved = apply_action(shot, Setup("away", (Placement("a1", 498, 20),)))
-    assert moved.accepted and moved.position.stone("a1").y == 20  # type: ignore[union-attr]
+    assert moved.accepted and on_board(moved.position, "a1").y == 20
     assert [p.team for p in prompts(moved.position)] == ["home"]
     again = apply_action(moved.position, Setup("away", (Placement("a1", 498, -20),)))
     assert again.error is not None and again.error.code == "INVALID_SETUP"
@@ -349,8 +351,8 @@ def test_XV_16_the_shootout_starts_with_the_lot_and_alternates_shots() -> None:
 def test_XV_18_a_shootout_shot_fails_after_15_seconds() -> None:
     """XV.18, A42: time passing during a shoot-out shot, counted from its first flick, fails it (TIME)."""
     started = shootout_start()
-    team = started.penalty.team  # type: ignore[union-attr]
-    shooter = started.penalty.shooter  # type: ignore[union-attr]
+    assert started.penalty is not None
+    team, shooter = started.penalty.team, started.penalty.shooter
     waited, none = clock.elapse(started, 60_000, settings_of(started))
     assert none == () and waited.penalty == started.penalty  # the timer starts with the first flick
     moved = apply_action(started, Flick(team, shooter, 900 * -started.own_end(team), 0))
@@ -363,7 +365,8 @@ def test_XV_18_a_shootout_shot_fails_after_15_seconds() -> None:
 def test_XV_16_a_decided_shootout_ends_the_match_without_changing_the_score() -> None:
     """XV.16, III.3: once one team cannot be caught the match ends (reason SHOOTOUT); the score stays."""
     current = shootout_start()
-    score, starter = current.score, current.penalty.team  # type: ignore[union-attr]
+    assert current.penalty is not None
+    score, starter = current.score, current.penalty.team
     for _ in range(6):
         state = current.penalty
         assert state is not None
@@ -381,7 +384,7 @@ def test_XV_16_a_decided_shootout_ends_the_match_without_changing_the_score() ->
 # --------------------------------------------------------------------------- activity (XI)
 
 
-def counting_position(**fields: object) -> Position:
+def counting_position(**fields: Any) -> Position:
     """Away may count: its stones are home in its half, the puck in home's half, home to move."""
     start = position(stone("h2", -300, 100), stone("h3", -200, -150), stone("a2", 100, 200), puck=(-250, 0))
     return replace(start, **fields) if fields else start
@@ -463,7 +466,8 @@ def test_XIII_2_swap_out_and_back_in_through_the_engine() -> None:
     candidate = replace(out.position, stones=tuple(s.at(-470, 30) if s.id == "h2" else s
                                                    for s in out.position.stones))
     moved = apply_action(candidate, Flick("home", "h3" if candidate.stone("h3") else "h7", 0, 100))
-    assert moved.accepted and moved.position.power_play_of("home").candidates == ("h2",)  # type: ignore[union-attr]
+    power_play = moved.position.power_play_of("home")
+    assert moved.accepted and power_play is not None and power_play.candidates == ("h2",)
     waited = apply_action(moved.position, Flick("away", "a2", 0, -100))
     back = apply_action(waited.position, PowerPlaySwapIn("home", "h2"))
     assert back.accepted and back.position.stone("h1") is not None and back.position.power_play == ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from shared import notation
 from shared.match import apply_action, prompts, settings_of, timeout
@@ -33,7 +34,8 @@ def test_XV_16_a_shots_end_comes_before_the_next_shots_award() -> None:
     """XV.16: the referee ends a shoot-out shot, then sets up the next - PENALTY_SHOT_ENDED, then PENALTY_SHOT of the
     other team."""
     started = shootout_start()
-    first = started.penalty.team  # type: ignore[union-attr]
+    assert started.penalty is not None
+    first = started.penalty.team
     missed = apply_action(started, _missed(started))
     assert [(d.code, d.get("team")) for d in missed.decisions] == [
         ("PENALTY_SHOT_ENDED", first), ("PENALTY_SHOT", "away" if first == "home" else "home")]
@@ -43,7 +45,8 @@ def test_XV_16_a_shot_ended_by_the_move_clock_or_its_15_s_comes_before_the_next_
     """XV.16, XV.18, A35: a shot that fails on time (the shooter's move clock, or 15 s after its first flick) is
     told ended before the next shot is awarded."""
     started = shootout_start()
-    timed_out = timeout(started, started.penalty.team)  # type: ignore[union-attr]
+    assert started.penalty is not None
+    timed_out = timeout(started, started.penalty.team)
     order = codes(timed_out.decisions)
     assert order.index("PENALTY_SHOT_ENDED") < order.index("PENALTY_SHOT")
     state = started.penalty
@@ -68,7 +71,7 @@ def test_XV_16_each_shot_of_a_whole_shootout_ends_before_the_next_begins() -> No
 # --------------------------------------------------------------------------- a penalty shot owed at the siren
 
 
-def _held(**fields: object) -> Position:
+def _held(**fields: Any) -> Position:
     """Period 1 held at the siren for home's shot: home's advantage became a penalty shot when time ran out (A43)."""
     start = advantage_position(part=Part("period", 1, 100), **fields)
     held, decisions = clock.elapse(start, 100, settings_of(start))

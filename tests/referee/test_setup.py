@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from shared import formation, geometry, notation
-from shared.model import Placement, Position, Privilege, Puck, Setup
+from shared.model import Placement, Position, Privilege, Puck, Setup, Team
 from shared.outcome import RuleError
 from shared.referee import clock
 from shared.referee.setup import (
@@ -23,6 +23,7 @@ from shared.referee.setup import (
     starter_by_lot,
 )
 from shared.rulesets import make_settings
+from tests.referee.builders import on_board
 
 SETTINGS = make_settings("standard")
 
@@ -67,7 +68,7 @@ def test_V_2_start_match_records_starter_and_announces_restart() -> None:
 def test_V_2_a_stored_first_starter_is_kept() -> None:
     """V.2: once drawn, the first starter is not drawn again (a position that has one keeps it)."""
     drawn = first_period_starter(Position(seed=5))
-    forced = "away" if drawn == "home" else "home"
+    forced: Team = "away" if drawn == "home" else "home"
     assert first_period_starter(Position(seed=5, first_starter=forced)) == forced
 
 
@@ -244,7 +245,8 @@ def test_D13_restart_rights_flipped_stones() -> None:
 def test_XIII_3_lineup_without_goalie_sets_up_in_power_play() -> None:
     """XIII.3: a lineup without the goalie sets up six field stones, the sixth like a defender."""
     played = _scattered(_started())
-    lineups = {"home": ("h2", "h3", "h4", "h5", "h6", "h7"), "away": ("a1", "a2", "a3", "a4", "a5", "a6")}
+    lineups: dict[Team, tuple[str, ...]] = {"home": ("h2", "h3", "h4", "h5", "h6", "h7"),
+                                           "away": ("a1", "a2", "a3", "a4", "a5", "a6")}
     position = restart(played, "home", lineups=lineups)
     assert position.stone("h1") is None
     sixth = position.stone("h7")
@@ -282,9 +284,9 @@ def test_XVI_2_overtime_part_starts_with_three_field_stones() -> None:
 # --------------------------------------------------------------------------- the setup action (IV.1, IV.2, IV.5)
 
 
-def _setup(team: str, *placements: tuple[str, float, float]) -> Setup:
+def _setup(team: Team, *placements: tuple[str, float, float]) -> Setup:
     """A setup action placing the given stones."""
-    return Setup(team, tuple(Placement(i, x, y) for i, x, y in placements))  # type: ignore[arg-type]
+    return Setup(team, tuple(Placement(i, x, y) for i, x, y in placements))
 
 
 def test_IV_5_legal_defender_placement_accepted() -> None:
@@ -294,8 +296,9 @@ def test_IV_5_legal_defender_placement_accepted() -> None:
     blue = (geometry.BLUE_LINE_INNER_X + 16.0) * end  # touching the blue line's inner edge (A56)
     result = apply_setup(position, _setup("home", ("h5", blue, -200.0), ("h6", 420.0 * end, 150.0)), SETTINGS)
     assert not isinstance(result, RuleError)
-    assert (result.stone("h5").x, result.stone("h5").y) == (blue, -200.0)  # type: ignore[union-attr]
-    assert (result.stone("h6").x, result.stone("h6").y) == (420.0 * end, 150.0)  # type: ignore[union-attr]
+    h5, h6 = on_board(result, "h5"), on_board(result, "h6")
+    assert (h5.x, h5.y) == (blue, -200.0)
+    assert (h6.x, h6.y) == (420.0 * end, 150.0)
 
 
 def test_IV_5_defender_touching_crease_refused() -> None:

@@ -92,7 +92,7 @@ def test_XV_15_XV_17_only_the_shooter_may_move_so_no_trial_moves():
     start = position(stone("h2", -100.0, 0.0), stone("h3", -300.0, 0.0), stone("a2", 100.0, 0.0))
     shot, state, _ = penalty_shot.setup_shot(start, "home", in_shootout=True)
     refused = penalty_shot.screen_flick(shot, state, Flick("home", "h3", 300.0, 0.0), SETTINGS)
-    assert refused is not None and refused.code == "STONE_NOT_SELECTABLE"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "STONE_NOT_SELECTABLE"
 
 
 def test_XV_18_fifteen_seconds_from_the_first_flick():
@@ -104,7 +104,7 @@ def test_XV_18_fifteen_seconds_from_the_first_flick():
     assert penalty_shot.expire(running, SETTINGS) is None
     late = penalty_shot.elapse_shot(running, 1)
     refused = penalty_shot.screen_flick(shot, late, Flick("home", "h2", 500.0, 0.0), SETTINGS)
-    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"
     verdict = penalty_shot.expire(late, SETTINGS)
     assert verdict is not None and verdict.ended and not verdict.scored and verdict.restart_by is None
     assert penalty_shot.expire(replace(late, in_shootout=False), SETTINGS) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.app import Server
+from shared.model import other
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -90,9 +91,11 @@ async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_s
     assert snapshot.match_id != first_id and snapshot.position.result is None
     assert (await bob.until(Snapshot)).match_id == snapshot.match_id
     presence = await ann.until(Presence)
-    swapped = "away" if ann_team == "home" else "home"
+    assert ann_team is not None
+    swapped = other(ann_team)
     assert getattr(presence.seats, swapped).name == "ann"
-    assert room.names[room.seats[swapped]] == "ann"  # type: ignore[index]
+    ann_id = room.seats[swapped]
+    assert ann_id is not None and room.names[ann_id] == "ann"
     assert room.status == "playing"
     for coach, seat in ((ann, swapped), (bob, ann_team)):
         joined = await coach.until(RoomJoined)
@@ -115,7 +118,8 @@ async def test_the_room_list_shows_ruleset_coaches_spectators_and_score(server: 
     await eve.send(ListRooms())
     (info,) = [r for r in (await eve.until(RoomList)).rooms if r.code == ann.code]
     assert info.ruleset == "quick" and info.status == "playing" and info.spectators == 1
-    assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")  # type: ignore[union-attr]
+    assert info.seats.home is not None and info.seats.away is not None
+    assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")
     assert info.score == Score(0, 0)
 
 

@@ -10,7 +10,9 @@ import pytest
 import server.moves
 from server import engine
 from server.app import Server, ServerConfig
+from server.store import LogEntry
 from shared import notation
+from shared.model import Position
 from shared.protocol import CreateRoom, JoinRoom, RoomJoined
 from tests.server.players import WireClient, play_until_end
 
@@ -38,7 +40,7 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
     replayed: list[int] = []
     real_replay = engine.replay
 
-    def counting_replay(initial, entries, turn_used=0):  # type: ignore[no-untyped-def]
+    def counting_replay(initial: Position, entries: list[LogEntry], turn_used: int = 0) -> tuple[Position, int]:
         replayed.append(len(entries))
         return real_replay(initial, entries, turn_used)
 

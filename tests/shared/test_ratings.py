@@ -4,6 +4,7 @@ growth, the bounds, symmetry and properties over any inputs, and the ruleset fam
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -145,10 +146,10 @@ def test_stored_rating_and_rd_are_rounded_to_hundredths() -> None:
         {"last_played_ms": True},
     ],
 )
-def test_rating_outside_the_bounds_is_refused(fields: dict[str, object]) -> None:
+def test_rating_outside_the_bounds_is_refused(fields: dict[str, Any]) -> None:
     """A corrupt stored value (out of bounds, NaN, infinite, a non-integer time) is refused, not rated from."""
     with pytest.raises(ValueError):
-        Rating(**fields)  # type: ignore[arg-type]
+        Rating(**fields)
 
 
 def test_rd_back_at_110_after_a_year_away() -> None:
