@@ -28,6 +28,8 @@ lan-tools:
 
 test: $(STAMP) lan-tools
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict shared server sprtec client tools
+	$(BIN)/mypy tests
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 
 lint: $(STAMP)
