@@ -40,6 +40,8 @@ cluster-servers: $(STAMP)
 
 test: $(STAMP) lan-tools gui-tools cluster-servers
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict shared server sprtec client tools
+	$(BIN)/mypy tests
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from client import move_list
 from client.i18n import _, team_word
@@ -78,7 +78,7 @@ class NetClient:
         self.url = url
         self.identity = identity
         kept = identity.get(url) if identity is not None else None
-        self.follower = Follower(CLIENT_NAME, name=name or (kept.name if kept else None),
+        self.follower = Follower(client=CLIENT_NAME, name=name or (kept.name if kept else None),
                                  token=kept.token if kept else None)
         if kept is not None and kept.room is not None:  # a coach's running match: the follower rejoins it
             self.follower.room = RoomView(code=kept.room, seat="home")
@@ -381,9 +381,9 @@ class NetLink:
         if not self.client.act(action, self._now):
             self._notes.append(_("Not connected — the action was not sent"))
 
-    def request(self, message: ClientMessage) -> bool:
+    def request(self, message: object) -> bool:
         """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
-        return self.client.send(message)
+        return self.client.send(cast(ClientMessage, message))  # the views build only client messages
 
     def _snapshot(self, state: MatchState, snapshot: Snapshot, now: float) -> None:
         """A full snapshot: position, version, clocks, seats; a new match id after a rematch starts afresh."""

@@ -341,6 +341,8 @@ class Room:
     async def close(self) -> None:
         """Stop the room's timer (shutdown, or empty); waits for an entry in progress to finish."""
         self._closing = True
+        if self._presence_task is not None:
+            self._presence_task.cancel()
         async with self.lock:
             self.core.close()
             if self._timer is not None and not self._timer.done():

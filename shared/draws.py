@@ -23,7 +23,7 @@ def draw(*key: object) -> float:
     return (int.from_bytes(digest, "big") >> 11) / _SCALE
 
 
-def lot(seed: int, purpose: str, *options: str) -> str:
+def lot(seed: int, purpose: str, *options: T) -> T:
     """A seeded lot between ``options`` (V.2, V.6, XV.16): the same seed and purpose give the same result."""
     return options[int(draw(seed, "lot", purpose) * len(options))]
 

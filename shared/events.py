@@ -32,16 +32,15 @@ from typing import Literal
 from shared.model import PUCK_ID
 
 NEUTRAL_KINDS = frozenset({"puck", "board", "frame", "net"})
+BodyKind = Literal["stone", "puck", "board", "frame", "net"]
+_STATIC_KINDS: dict[str, BodyKind] = {"board": "board", "frame": "frame", "net": "net"}  # by a name's head
 
 
-def body_kind(body: str) -> Literal["stone", "puck", "board", "frame", "net"]:
+def body_kind(body: str) -> BodyKind:
     """What kind of body a body name denotes."""
     if body == PUCK_ID:
         return "puck"
-    head = body.split(":", 1)[0]
-    if head in ("board", "frame", "net"):
-        return head  # type: ignore[return-value]
-    return "stone"
+    return _STATIC_KINDS.get(body.split(":", 1)[0], "stone")
 
 
 def is_neutral(body: str) -> bool:
@@ -158,13 +157,17 @@ class Intervention:
     """A body the referee moved at rest: ``RESPOT`` (VI.3, VI.5) or ``FLIP`` (VI.4) of the 2.5-D model, and - added
     to a move's trajectory by ``shared.protocol.trajectory.with_relocations`` - ``REMOVE`` (an excluded stone
     leaves the board, X.1) and ``PLACE`` (a stone or the puck put at ``x``, ``y``: a returned stone, X.3; a
-    restart's basic setup, V; the referee's settling of bodies that came to rest overlapping or off their place)."""
+    restart's basic setup, V; the referee's settling of bodies that came to rest overlapping or off their place).
 
-    code: Literal["RESPOT", "FLIP", "REMOVE", "PLACE"]
+    ``code`` and ``reason`` are strings, not literals: this build makes only the codes above and the reasons
+    ``LEFT_BOARD``, ``ON_GOAL``, ``FLIPPED``, ``EXCLUDED``, ``RETURNED``, ``SETUP``, ``SETTLED``, but a client
+    reading a newer server leniently keeps the ones it does not know (docs/PROTOCOL.md "Versions")."""
+
+    code: str
     body: str
     x: float
     y: float
-    reason: Literal["LEFT_BOARD", "ON_GOAL", "FLIPPED", "EXCLUDED", "RETURNED", "SETUP", "SETTLED"]
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +179,7 @@ class BodyState:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRecord:
     """The result of simulating one flick: events, keyframes for playback and the final position.
 

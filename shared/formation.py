@@ -222,10 +222,3 @@ def _overlaps(
         if geometry.discs_overlap(stone.x, stone.y, radius, puck[0], puck[1], puck_radius, tol):
             found.append(f"{stone.id} overlaps the puck (IV.1)")
     return found
-
-
-def is_legal_setup(
-    stones: Sequence[Stone], team: Team, end: int, radius: float, *, starts: bool, **kwargs: object
-) -> bool:
-    """True when ``setup_problems`` finds nothing (same arguments)."""
-    return not setup_problems(stones, team, end, radius, starts=starts, **kwargs)  # type: ignore[arg-type]

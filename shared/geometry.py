@@ -22,8 +22,7 @@ WIDTH: Final = 596.0
 HALF_LENGTH: Final = LENGTH / 2  # 608
 HALF_WIDTH: Final = WIDTH / 2  # 298
 
-# G2-G5 (I.2): boards.
-BOARD_HEIGHT: Final = 26.0
+# G2-G5 (I.2): boards (26 mm high: the physics is flat, so only their width and corners count).
 BOARD_WIDTH: Final = 20.0
 CORNER_RADIUS: Final = 105.0
 CORNER_CENTRE_X: Final = HALF_LENGTH - CORNER_RADIUS  # 503
@@ -49,8 +48,7 @@ AUX_LINE_HALF_WIDTH: Final = 0.5
 GOAL_MOUTH_HALF_WIDTH: Final = 40.0  # posts' inner faces at y = +-40
 GOAL_INNER_BACK_X: Final = 546.0  # the net; inner depth 48
 GOAL_OUTER_BACK_X: Final = 558.0  # 50 mm from the end board
-GOAL_FRAME_TUBE: Final = 4.0  # side frames y in +-[40, 44]
-GOAL_HEIGHT: Final = 50.0  # only matters for the 2.5-D "puck on the goal" effect
+GOAL_FRAME_TUBE: Final = 4.0  # side frames y in +-[40, 44]; the goal is 50 mm high (the 2.5-D model needs no height)
 
 # G16-G17 (I.4): the solid parts of a goal - the two side tubes and the back block (net support and back
 # bar) - as rectangles (x0, x1, y0, y1) for the goal at x > 0, mirrored for the other end. A body may touch

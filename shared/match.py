@@ -5,7 +5,7 @@ through these few functions and nothing else, so they stay small, stable and doc
 the rulings live in ``shared.referee`` (one module per chapter) and the physics in ``shared.physics``.
 
 * ``apply_action(position, action) -> ActionResult`` - validates, then runs the action's handler from
-  ``HANDLERS`` (a table by action type: part 2 adds its actions by adding handlers). A refused action
+  ``HANDLERS`` (a table by action type: a new action is a new handler). A refused action
   changes nothing and names a SCENARIOS.md error code with a message a person understands.
 * ``prompts(position)`` - the choices a coach is asked for now, each with the action the server applies
   when the coach does not answer in time (the setting its ``deadline`` names); ``offers=True`` adds the
@@ -25,7 +25,7 @@ The goalie-foul exclusion (VIII.1a, XII.7, A47) is applied at once with the docu
 the next move begins the fouling coach may send ``choose_exclusion`` to name another field stone,
 which swaps the two. ``prompts`` shows that choice with "keep the default" as its timeout action.
 
-Part 2 (issue #4): the handlers of the other actions are in ``shared.referee.team_actions``; penalty shots
+The handlers of the other actions are in ``shared.referee.team_actions``; penalty shots
 (and the shoot-out) run through ``shared.referee.moves.shot_move`` and ``shared.referee.shots``; before any
 action of the counting team but ``count`` the activity count may lapse (XI.3).
 """
@@ -50,7 +50,7 @@ from shared.model import (
     Timeout,
     other,
 )
-from shared.outcome import ActionResult, Decision, ErrorCode
+from shared.outcome import ActionResult, Decision, ErrorCode, RuleError
 from shared.referee import (
     activity,
     advantage,
@@ -85,27 +85,24 @@ def settings_of(position: Position) -> Settings:
 # --------------------------------------------------------------------------- flick
 
 
-def _flick_error(position: Position, action: Flick, settings: Settings) -> tuple[str, str] | None:
-    """D3, V.7, VI.1, IX.7: why this flick may not be played now, as (error code, message), or None."""
+def _flick_error(position: Position, action: Flick, settings: Settings) -> RuleError | None:
+    """D3, V.7, VI.1, IX.7: why this flick may not be played now, or None."""
     team = action.team
     if position.penalty_shot is not None:  # XV.1: the awarded shot comes first
-        return ("ACTION_NOT_ALLOWED", f"{position.penalty_shot} has a penalty shot to take first (XV.11)")
+        return RuleError("ACTION_NOT_ALLOWED", f"{position.penalty_shot} has a penalty shot to take first (XV.11)")
     if position.to_move != team:
         mover = position.to_move
         if turns.has_privilege(position, mover):
-            return ("NOT_YOUR_TURN", f"{team} cannot move: {mover} has a privilege")  # IX.7 by construction
-        return ("NOT_YOUR_TURN", f"{team} cannot move: it is {mover}'s turn")  # VI.1
+            return RuleError("NOT_YOUR_TURN", f"{team} cannot move: {mover} has a privilege")  # IX.7 by construction
+        return RuleError("NOT_YOUR_TURN", f"{team} cannot move: it is {mover}'s turn")  # VI.1
     if action.stone not in STONE_IDS[team]:
-        return ("NOT_YOUR_STONE", f"{action.stone} is not a stone of {team}")
+        return RuleError("NOT_YOUR_STONE", f"{action.stone} is not a stone of {team}")
     if position.stone(action.stone) is None:
-        return ("STONE_NOT_ON_BOARD", f"{action.stone} is not on the board")
+        return RuleError("STONE_NOT_ON_BOARD", f"{action.stone} is not on the board")
     if action.stone not in turns.legal_stones(position, team, settings):
-        return ("STONE_NOT_SELECTABLE", f"only the centre forward may make the first move after a restart (V.7), "
-                f"not {action.stone}")
-    fast = speed_problem(action, settings)
-    if fast is not None:
-        return (fast.code, fast.message)
-    return None
+        return RuleError("STONE_NOT_SELECTABLE", "only the centre forward may make the first move after a restart "
+                         f"(V.7), not {action.stone}")
+    return speed_problem(action, settings)
 
 
 def _flick(position: Position, action: Action, settings: Settings) -> ActionResult:
@@ -116,7 +113,7 @@ def _flick(position: Position, action: Action, settings: Settings) -> ActionResu
         return shot_move(position, action, settings)
     error = _flick_error(position, action, settings)
     if error is not None:
-        return ActionResult.refused(position, *error)  # type: ignore[arg-type]
+        return ActionResult.refused(position, error.code, error.message)
     record = physics.simulate(position, action, settings)
     ruling = judge(position, action, record, settings)
     after, decisions = conclude(action.team, ruling, record.duration_ms, settings)
@@ -279,7 +276,6 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     Not reachable by a coach's action. The goal counts (X.3 returns follow, A15) and the conceding team
     restarts from the basic setup (XIV.7, V.3).
     """
-    settings = settings_of(position)
     scored = replace(
         position, score=add_goal(position.score, team), exclusion_choice=None, advantage=None, penalty_shot=None,
         penalty=None,
@@ -295,7 +291,7 @@ def technical_goal(position: Position, team: Team) -> ActionResult:
     if scored.result is not None:
         return ActionResult(True, scored, in_contract_order(decisions))
     returning = tuple(d.get("stone") for d in returned)
-    after = setup.restart(scored, other(team), settings, returning=returning)
+    after = setup.restart(scored, other(team), returning=returning)
     decisions.append(Decision.of("RESTART", team=other(team)))
     return ActionResult(True, after, in_contract_order(decisions))
 

@@ -14,7 +14,7 @@ what counts. Coordinates are millimetres (see ``shared.geometry``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeVar
+from typing import Literal, TypeGuard, TypeVar
 
 Team = Literal["home", "away"]
 Role = Literal["goalie", "field"]
@@ -30,6 +30,11 @@ PUCK_ID = "puck"
 def other(team: Team) -> Team:
     """The opponent of ``team``."""
     return "away" if team == "home" else "home"
+
+
+def is_team(value: object) -> TypeGuard[Team]:
+    """True when ``value`` is a team name: narrows a string read from a decision, a log or the wire to ``Team``."""
+    return value in TEAMS
 
 
 def team_of_id(stone_id: str) -> Team:
@@ -107,13 +112,13 @@ class ExclusionChoice:
     spot: tuple[float, float] | None = None
 
 
-# --------------------------------------------------------------------------- referee state of part 2 (issue #4)
+# --------------------------------------------------------------------------- referee state that lasts across moves
 # Values that survive between moves while a penalty shot, the activity count, a power play or the shoot-out
 # runs. They are Position fields (below), so they are frozen, JSON-friendly (``shared.notation`` writes them
 # from their type hints) and carry no behaviour: the rules that change them live in ``shared.referee``.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PenaltyShotState:
     """XV.10-XV.14: a penalty shot of ``team`` (the shooting team) against ``against``.
 
@@ -140,7 +145,7 @@ class PenaltyShotState:
     lineups: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActivityCount:
     """XI: team ``counting`` (C) counts the moves of ``obliged`` (O), who must clear the puck.
 
@@ -190,7 +195,7 @@ class ShootoutState:
     shots: tuple[tuple[Team, bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Position:
     """The whole state of a match between moves (SCENARIOS.md). Fields beyond the documented ones are
     referee state that the engine adds with defaults; ``shared.notation`` writes every field."""
@@ -213,7 +218,7 @@ class Position:
     first_starter: Team | None = None  # V.2: the team that started the first period (drawn by lot)
     result: Result | None = None  # set when the match is over
     exclusion_choice: ExclusionChoice | None = None  # VIII.1a, XII.7: a default exclusion the coach may change
-    penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (part 2, XV.11-14)
+    penalty_shot: Team | None = None  # XV.1: a penalty shot awarded to this team, to be taken (XV.11-XV.14)
     advantage: Team | None = None  # IX.3: this privileged team earned a penalty shot and plays the advantage
     siren: bool = False  # D14, XV.10: the part's siren sounded but a penalty shot owed in it is still to be completed
     penalty: PenaltyShotState | None = None  # XV.10-XV.14: the penalty shot being set up or taken (or a shoot-out shot)

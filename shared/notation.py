@@ -32,7 +32,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from shared import formation, geometry
 from shared.model import (
@@ -186,60 +186,93 @@ def _decode(raw: Any, hint: Any, path: str, exact: bool) -> Any:
     if hint is Any or hint is object:
         return _freeze(raw, path)
     origin = get_origin(hint)
-    args = get_args(hint)
     if origin is Literal:
-        if any(raw == arg and type(raw) is type(arg) for arg in args):
-            return raw
-        raise NotationError(f"expected one of {', '.join(json.dumps(a) for a in args)}, not {json.dumps(raw)}",
-                            path=path)
+        return _decode_literal(raw, get_args(hint), path)
     if origin is Union or origin is types.UnionType:
-        options = [a for a in args if a is not type(None)]
-        if raw is None:
-            if len(options) < len(args):
-                return None
-            raise NotationError("must not be null", path=path)
-        if len(options) == 1:
-            return _decode(raw, options[0], path, exact)
-        problems = []
-        for option in options:
-            try:
-                return _decode(raw, option, path, exact)
-            except NotationError as exc:
-                problems.append(str(exc))
-        raise NotationError(f"matches none of its types ({'; '.join(problems)})", path=path)
+        return _decode_union(raw, get_args(hint), path, exact)
     if origin is tuple:
-        if not isinstance(raw, list):
-            raise NotationError(f"expected a list, not {_kind(raw)}", path=path)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(item, args[0], f"{path}[{i}]", exact) for i, item in enumerate(raw))
-        if len(raw) != len(args):
-            raise NotationError(f"expected a list of {len(args)} items, not {len(raw)}", path=path)
-        return tuple(_decode(item, arg, f"{path}[{i}]", exact) for i, (item, arg) in enumerate(zip(raw, args,
-                                                                                                   strict=True)))
+        return _decode_tuple(raw, get_args(hint), path, exact)
     if hint is bool:
-        if isinstance(raw, bool):
-            return raw
-        raise NotationError(f"expected true or false, not {_kind(raw)}", path=path)
+        return _decode_bool(raw, path)
     if hint is int:
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
-            return int(raw)
-        raise NotationError(f"expected a whole number, not {json.dumps(raw) if _plain(raw) else _kind(raw)}",
-                            path=path)
+        return _decode_int(raw, path)
     if hint is float:
-        if isinstance(raw, int | float) and not isinstance(raw, bool):
-            if not math.isfinite(raw):
-                raise NotationError(f"expected a finite number, not {raw}", path=path)
-            return float(raw) if exact else _quantise(float(raw))
-        raise NotationError(f"expected a number, not {_kind(raw)}", path=path)
+        return _decode_float(raw, path, exact)
     if hint is str:
-        if isinstance(raw, str):
-            return raw
-        raise NotationError(f"expected a string, not {_kind(raw)}", path=path)
+        return _decode_str(raw, path)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _decode_dataclass(raw, hint, path, exact)
     raise NotationError(f"unsupported field type {hint!r}", path=path)  # a Position field this module cannot read
+
+
+def _decode_literal(raw: Any, choices: tuple[Any, ...], path: str) -> Any:
+    """One of a ``Literal``'s values, equal in value and in JSON type (``1`` is not ``true``)."""
+    if any(raw == choice and type(raw) is type(choice) for choice in choices):
+        return raw
+    raise NotationError(f"expected one of {', '.join(json.dumps(a) for a in choices)}, not {json.dumps(raw)}",
+                        path=path)
+
+
+def _decode_union(raw: Any, members: tuple[Any, ...], path: str, exact: bool) -> Any:
+    """``null`` for an optional type, else the first member type that reads ``raw`` (every failure listed)."""
+    options = [a for a in members if a is not type(None)]
+    if raw is None:
+        if len(options) < len(members):
+            return None
+        raise NotationError("must not be null", path=path)
+    if len(options) == 1:
+        return _decode(raw, options[0], path, exact)
+    problems = []
+    for option in options:
+        try:
+            return _decode(raw, option, path, exact)
+        except NotationError as exc:
+            problems.append(str(exc))
+    raise NotationError(f"matches none of its types ({'; '.join(problems)})", path=path)
+
+
+def _decode_tuple(raw: Any, items: tuple[Any, ...], path: str, exact: bool) -> tuple[Any, ...]:
+    """A JSON list as a tuple: any length for ``tuple[T, ...]``, exactly the arity of a fixed tuple."""
+    if not isinstance(raw, list):
+        raise NotationError(f"expected a list, not {_kind(raw)}", path=path)
+    if len(items) == 2 and items[1] is Ellipsis:
+        return tuple(_decode(item, items[0], f"{path}[{i}]", exact) for i, item in enumerate(raw))
+    if len(raw) != len(items):
+        raise NotationError(f"expected a list of {len(items)} items, not {len(raw)}", path=path)
+    return tuple(_decode(item, hint, f"{path}[{i}]", exact) for i, (item, hint) in enumerate(zip(raw, items,
+                                                                                                  strict=True)))
+
+
+def _decode_bool(raw: Any, path: str) -> bool:
+    """``true`` or ``false``, never a number."""
+    if isinstance(raw, bool):
+        return raw
+    raise NotationError(f"expected true or false, not {_kind(raw)}", path=path)
+
+
+def _decode_int(raw: Any, path: str) -> int:
+    """A whole number; a float with no fraction (``3.0``) reads as its int, a boolean never does."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
+        return int(raw)
+    raise NotationError(f"expected a whole number, not {json.dumps(raw) if _plain(raw) else _kind(raw)}", path=path)
+
+
+def _decode_float(raw: Any, path: str, exact: bool) -> float:
+    """A finite number, quantised to 0.01 mm unless ``exact``."""
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        if not math.isfinite(raw):
+            raise NotationError(f"expected a finite number, not {raw}", path=path)
+        return float(raw) if exact else _quantise(float(raw))
+    raise NotationError(f"expected a number, not {_kind(raw)}", path=path)
+
+
+def _decode_str(raw: Any, path: str) -> str:
+    """A string as it is."""
+    if isinstance(raw, str):
+        return raw
+    raise NotationError(f"expected a string, not {_kind(raw)}", path=path)
 
 
 def _plain(raw: Any) -> bool:
@@ -508,38 +541,54 @@ _SPECIAL_READERS: dict[str, Callable[[Any, str, Settings], Any]] = {
 
 def _check_position(p: Position, settings: Settings, path: str) -> None:
     """The checks a position must pass beyond types: ranges, ids, and bodies on the board without overlaps."""
+    _check_counters(p, path)
+    _check_goalies(p, path)
+    _check_excluded(p, path)
+    _check_bodies(p, settings, path)
 
-    def fail(field: str, message: str, body: str | None = None) -> None:
-        """Raise the ``NotationError`` naming ``field`` under the position's path."""
-        raise NotationError(message, path=_join(path, field), body=body)
 
+def _fail(path: str, field: str, message: str, body: str | None = None) -> NoReturn:
+    """Raise the ``NotationError`` naming ``field`` under the position's ``path``."""
+    raise NotationError(message, path=_join(path, field), body=body)
+
+
+def _check_counters(p: Position, path: str) -> None:
+    """The numbers of a position in their ranges: the ends, the move number, scores, the part and the privilege."""
     if p.home_end not in (-1, 1):
-        fail("home_end", f"must be -1 or 1, not {p.home_end}")
+        _fail(path, "home_end", f"must be -1 or 1, not {p.home_end}")
     if p.move_number < 0:
-        fail("move_number", f"must not be negative, not {p.move_number}")
+        _fail(path, "move_number", f"must not be negative, not {p.move_number}")
     for field, pair in (("score", p.score), ("deferred", p.deferred)):
         for team, value in zip(TEAMS, pair, strict=True):
             if value < 0:
-                fail(f"{field}.{team}", f"must not be negative, not {value}")
+                _fail(path, f"{field}.{team}", f"must not be negative, not {value}")
     if p.part.number < 1 or p.part.clock_ms < 0:
-        fail("part", f"number counts from 1 and clock_ms is not negative, not {p.part.number} / {p.part.clock_ms}")
+        _fail(path, "part",
+              f"number counts from 1 and clock_ms is not negative, not {p.part.number} / {p.part.clock_ms}")
     if p.privilege is not None:
         if p.privilege.total not in (2, 3) or not 1 <= p.privilege.remaining <= p.privilege.total:
-            fail("privilege", f"total is 2 or 3 and 1 <= remaining <= total, not {p.privilege.remaining}"
-                              f" of {p.privilege.total}")
+            _fail(path, "privilege", f"total is 2 or 3 and 1 <= remaining <= total, not {p.privilege.remaining}"
+                                     f" of {p.privilege.total}")
+
+
+def _check_goalies(p: Position, path: str) -> None:
+    """II.1: at most one goalie per team on the board."""
     for team in TEAMS:
         goalies = [s.id for s in p.team_stones(team) if s.role == "goalie"]
         if len(goalies) > 1:
-            fail("stones", f"{team} has more than one goalie: {', '.join(goalies)}", goalies[1])
+            _fail(path, "stones", f"{team} has more than one goalie: {', '.join(goalies)}", goalies[1])
+
+
+def _check_excluded(p: Position, path: str) -> None:
+    """X.1-X.2: each team's exclusion queue holds its own stones, once each, none of them on the board."""
     on_board = [s.id for s in p.stones]
     for team, queue in zip(TEAMS, p.excluded, strict=True):
         for i, stone_id in enumerate(queue):
             where = f"excluded.{team}[{i}]"
             if stone_id not in ALL_STONE_IDS or team_of_id(stone_id) != team:
-                fail(where, f"{stone_id!r} is not a stone of {team}", stone_id)
+                _fail(path, where, f"{stone_id!r} is not a stone of {team}", stone_id)
             if stone_id in on_board or stone_id in queue[:i]:
-                fail(where, f"{stone_id} is on the board or listed twice", stone_id)
-    _check_bodies(p, settings, path)
+                _fail(path, where, f"{stone_id} is on the board or listed twice", stone_id)
 
 
 def _check_bodies(p: Position, settings: Settings, path: str) -> None:
@@ -587,7 +636,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     Coach actions only (``TypeError`` for a clock event, which ``event_to_json`` writes): the protocol writes an
     ``Act`` with this, and an ``Act`` never carries a clock event.
     """
-    if ACTION_TYPES.get(getattr(action, "action", None)) is not type(action):  # type: ignore[arg-type]
+    if ACTION_TYPES.get(getattr(action, "action", "")) is not type(action):
         raise TypeError(f"not a coach action: {action!r} (a scenario's clock events are written by event_to_json)")
     body = _encode_dataclass(action, True)
     return {"team": body.pop("team"), "action": body.pop("action"), **body}
@@ -643,10 +692,10 @@ def event_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action")
             known = ", ".join((*ACTION_TYPES, *SCENARIO_EVENT_TYPES))
             raise NotationError(f"unknown action {shown}; expected one of {known}", path=_join(path, "action"))
         where = f"{path} ({name})"
-        event = _decode_dataclass(raw, SCENARIO_EVENT_TYPES[name], where, True)
+        event: ScenarioEntry = _decode_dataclass(raw, SCENARIO_EVENT_TYPES[name], where, True)
         if isinstance(event, Elapse) and event.ms < 0:
             raise NotationError(f"time cannot run backwards: {event.ms} ms", path=_join(where, "ms"))
-        return event  # type: ignore[no-any-return]
+        return event
     except NotationError as exc:
         exc.code = exc.code or "INVALID_ACTION"
         raise

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -23,7 +24,7 @@ class SettingsError(ValueError):
     """An unknown setting name, a value of the wrong type, or an unknown ruleset."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     """All settings of a match. Comments give the rule or assumption each one comes from."""
 
@@ -137,43 +138,70 @@ def coerce_setting(name: str, value: Any) -> Any:
     if name not in _FIELD_TYPES:
         raise SettingsError(f"unknown setting {name!r}")
     kind = _FIELD_TYPES[name]
+    coerce = _COERCERS.get(kind)
+    if coerce is None:
+        raise SettingsError(f"setting {name!r} has an unsupported type {kind}")  # pragma: no cover
+    if kind == "tuple[int, ...]" and isinstance(value, str):
+        value = [v for v in value.split(",") if v.strip()]  # --setting overtime_ms=180000,360000
     try:
-        if kind == "bool":
-            if isinstance(value, str):
-                if value.lower() in ("1", "true", "yes", "on"):
-                    return True
-                if value.lower() in ("0", "false", "no", "off"):
-                    return False
-                raise ValueError(value)
-            if not isinstance(value, bool):
-                raise ValueError(value)
-            return value
-        if kind == "int":
-            if isinstance(value, bool):
-                raise ValueError(value)
-            if isinstance(value, float) and not value.is_integer():
-                raise ValueError(value)
-            return int(value)
-        if kind == "float":
-            if isinstance(value, bool):
-                raise ValueError(value)
-            number = float(value)
-            if not math.isfinite(number):
-                raise ValueError(value)
-            return number
-        if kind == "str":
-            if not isinstance(value, str):
-                raise ValueError(value)
-            return value
-        if kind == "tuple[int, ...]":
-            if isinstance(value, str):
-                value = [v for v in value.split(",") if v.strip()]
-            if not isinstance(value, list | tuple):
-                raise ValueError(value)
-            return tuple(int(v) for v in value)
+        return coerce(value)
     except (TypeError, ValueError):
         raise SettingsError(f"setting {name!r} expects a {kind}, not {value!r}") from None
-    raise SettingsError(f"setting {name!r} has an unsupported type {kind}")  # pragma: no cover
+
+
+def _as_bool(value: Any) -> bool:
+    """A boolean, or one of the words ``--setting`` takes for it (1/true/yes/on, 0/false/no/off)."""
+    if isinstance(value, str):
+        if value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(value)
+    if not isinstance(value, bool):
+        raise ValueError(value)
+    return value
+
+
+def _as_int(value: Any) -> int:
+    """An integer, from an int, a whole float or a numeric string; never a boolean."""
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(value)
+    return int(value)
+
+
+def _as_float(value: Any) -> float:
+    """A finite number, from an int, a float or a numeric string; never a boolean."""
+    if isinstance(value, bool):
+        raise ValueError(value)
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(value)
+    return number
+
+
+def _as_str(value: Any) -> str:
+    """A string as it is."""
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+def _as_int_tuple(value: Any) -> tuple[int, ...]:
+    """A list of integers (``coerce_setting`` has split a ``--setting`` string at its commas)."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(value)
+    return tuple(int(v) for v in value)
+
+
+_COERCERS: dict[str, Callable[[Any], object]] = {
+    "bool": _as_bool,
+    "int": _as_int,
+    "float": _as_float,
+    "str": _as_str,
+    "tuple[int, ...]": _as_int_tuple,
+}
 
 
 # The range each setting must lie in to make sense (inclusive bounds; for strings the allowed values). Why: a room's

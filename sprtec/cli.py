@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 # name -> (module under sprtec.commands, its summary in ``sprtec --help``, listed without importing it;
 # the module's own ``HELP`` is the longer description of ``sprtec NAME --help``).
@@ -32,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _load(name: str):  # type: ignore[no-untyped-def]
+def _load(name: str) -> ModuleType:
     """The module of subcommand ``name``, imported only now (see the module docstring)."""
     return importlib.import_module(f"sprtec.commands.{COMMANDS[name][0]}")
 

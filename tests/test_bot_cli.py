@@ -14,7 +14,8 @@ from server.app import Server, ServerConfig
 from server.store import Store
 from shared import match_log, notation
 from sprtec.cli import main
-from sprtec.commands.bot import BotOptions, parse_settings, play
+from sprtec.commands import parse_settings
+from sprtec.commands.bot import BotOptions, play
 
 SHORT = {"period_ms": 6000, "move_clock_ms": 3000}
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,10 +30,10 @@ async def test_two_bots_play_a_match_to_the_end(tmp_path: Path) -> None:
     code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     try:
         creator = asyncio.create_task(
-            play(url, BotOptions("create", ruleset="quick", settings=SHORT, budget=4), code.set_result)
+            play(url, BotOptions(mode="create", ruleset="quick", settings=SHORT, budget=4), code.set_result)
         )
         room = await asyncio.wait_for(code, 10)
-        joiner = asyncio.create_task(play(url, BotOptions("room", room=room, random=True, name="rnd")))
+        joiner = asyncio.create_task(play(url, BotOptions(mode="room", room=room, random=True, name="rnd")))
         first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), 60)
     finally:
         await server.shutdown()

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _imports(package: str) -> list[tuple[Path, str]]:
-    found = []
+    found: list[tuple[Path, str]] = []
     for path in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
@@ -60,6 +60,17 @@ def test_only_protocol_imports_msgpack():
         for package in ("shared", "server", "client", "sprtec")
         for path, name in _imports(package)
         if name.split(".")[0] == "msgpack" and "shared/protocol" not in str(path.relative_to(ROOT))
+    ]
+    assert offenders == []
+
+
+def test_runtime_packages_never_import_the_document_tools():
+    """tools/ reads docs/ and tests/ of a checkout and is not installed: no runtime package may import it."""
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for package in ("shared", "server", "client", "sprtec")
+        for path, name in _imports(package)
+        if name.split(".")[0] == "tools"
     ]
     assert offenders == []
 

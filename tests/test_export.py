@@ -10,7 +10,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -52,8 +52,8 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
     """Play ``plan`` ((kind, elapsed_ms) with kind flick, timeout, elapse-to-end, forfeit) through the server's
     ``apply_entry`` and store it through ``server.store`` the way a room logs: an accepted entry as it is, a
     refused one only for its clock part (as ``elapse``), nothing when nothing happened."""
-    initial = match_log.new_match("standard", SHORT, seed=4242)
-    position, log = initial, []
+    initial = match_log.new_match("standard", dict(SHORT), seed=4242)
+    position, log = initial, list[LogEntry]()
     for kind, elapsed in plan:
         team = position.to_move
         if kind == "flick":
@@ -63,7 +63,8 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
         elif kind == "timeout":
             entry = LogEntry(index=len(log), elapsed_ms=elapsed, input=Timeout(team))
         else:
-            reason = "RESIGNED" if kind == "resign" else "FORFEIT_DISCONNECTED"
+            reason: Literal["RESIGNED", "FORFEIT_DISCONNECTED"] = (
+                "RESIGNED" if kind == "resign" else "FORFEIT_DISCONNECTED")
             entry = LogEntry(index=len(log), elapsed_ms=elapsed, input=Forfeit("away" if kind == "forfeit" else team,
                                                                                reason))
         outcome = match_log.apply_entry(position, entry)
@@ -183,7 +184,7 @@ def test_A35_move_clock_timeouts_of_an_export_are_ruled_TIMEOUT_in_sprtec_scenar
     _initial, log = _record_match(tmp_path, PLAN)
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
     told = [d for r in results for d in r["decisions"] if d["code"] == "TIMEOUT"]
-    timed_out = [e.team for e in log if isinstance(e.input, Timeout)]
+    timed_out = [e.input.team for e in log if isinstance(e.input, Timeout)]
     assert len(timed_out) == 2 and told == [{"code": "TIMEOUT", "team": t, "kind": None} for t in timed_out]
     exported = tmp_path / "match.json"
     exported.write_text(json.dumps(scenario), encoding="utf-8")
@@ -267,10 +268,10 @@ async def test_a_bot_match_on_a_real_server_exports_and_replays_to_the_same_end(
     code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     settings = {"period_ms": 4000, "move_clock_ms": 1500}
     try:
-        creator = asyncio.create_task(play(url, BotOptions("create", ruleset="quick", settings=settings, budget=4),
+        creator = asyncio.create_task(play(url, BotOptions(mode="create", ruleset="quick", settings=settings, budget=4),
                                            code.set_result))
         room = await asyncio.wait_for(code, 10)
-        joiner = asyncio.create_task(play(url, BotOptions("room", room=room, random=True, name="rnd")))
+        joiner = asyncio.create_task(play(url, BotOptions(mode="room", room=room, random=True, name="rnd")))
         first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), 60)
     finally:
         await server.shutdown()
@@ -291,7 +292,7 @@ async def test_timeouts_and_a_disconnect_forfeit_on_a_real_server_export_as_cloc
     code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     settings = {"period_ms": 60_000, "move_clock_ms": 300, "disconnect_grace_ms": 300}
     try:
-        bot = asyncio.create_task(play(url, BotOptions("create", ruleset="quick", settings=settings, random=True),
+        bot = asyncio.create_task(play(url, BotOptions(mode="create", ruleset="quick", settings=settings, random=True),
                                        code.set_result))
         idle = await WireClient.connect(url, "idle")
         await idle.send(JoinRoom(await asyncio.wait_for(code, 10)))

@@ -66,8 +66,8 @@ MAX_DIGITS = 6  # the longest decimal a numeric key may have (players, tours, pr
 MAX_REVISION = 999_999_999  # rev wraps around past this
 
 SCHEMES = ("ws", "wss")
-_TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_PATH = re.compile(r"/[\x21-\x7e]{0,63}")
+_TOURNAMENT_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOURNAMENT_ID_CHARS}}}")
+_PATH = re.compile(rf"/[\x21-\x7e]{{0,{MAX_PATH_CHARS - 1}}}")
 _KEY_CHARS = frozenset(range(0x20, 0x7F)) - {ord("=")}
 
 

@@ -39,7 +39,7 @@ from shared.protocol.messages import (
 TEAMS = ("home", "away")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class RoomView:
     """What the follower knows of its room: the latest version and everything that came with it."""
 
@@ -58,7 +58,7 @@ class RoomView:
     moving_until: float = 0.0  # D3: the last move's playback ends then; the server takes no input before
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Follower:
     """One connection's side of the protocol (see the module docstring). ``room`` is None outside a room."""
 
@@ -94,7 +94,7 @@ class Follower:
                 self.token, self.player = message.token, message.player
                 return self._rejoin()
             case RoomJoined():
-                self.room = RoomView(message.code, message.seat)
+                self.room = RoomView(code=message.code, seat=message.seat)
                 self.queued = False
                 self._snapshot(message.snapshot, now)
             case Snapshot() if room is not None and message.code == room.code:

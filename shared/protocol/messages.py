@@ -610,7 +610,7 @@ class Pong:
 
 # --------------------------------------------------------------------------- the registry
 
-CLIENT_MESSAGES: tuple[type, ...] = (
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     CreateRoom,
     JoinRoom,
@@ -629,7 +629,7 @@ CLIENT_MESSAGES: tuple[type, ...] = (
     GetLeaderboard,
     Ping,
 )
-SERVER_MESSAGES: tuple[type, ...] = (
+SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     RoomJoined,
     RoomList,
@@ -651,7 +651,7 @@ SERVER_MESSAGES: tuple[type, ...] = (
     Error,
     Pong,
 )
-MESSAGE_TYPES: dict[str, type] = {cls.__name__: cls for cls in CLIENT_MESSAGES + SERVER_MESSAGES}
+MESSAGE_TYPES: dict[str, type[Message]] = {cls.__name__: cls for cls in CLIENT_MESSAGES + SERVER_MESSAGES}
 
 ClientMessage = (
     Hello

@@ -115,7 +115,7 @@ class _WireIntervention:
     reason: Annotated[str, Str(16, choices=INTERVENTION_REASONS, open=True)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _WireTrajectory:
     """The checked top level of a wire trajectory (tracks, states and interventions are checked after)."""
 
@@ -170,7 +170,7 @@ def _encode_track(body: int, frames: tuple[tuple[int, ...], ...]) -> list[int]:
         return []
     first, last = changed[0], changed[-1]
     out = [body, first]
-    previous_delta = (0, 0, 0)
+    previous_delta: tuple[int, ...] = (0, 0, 0)
     for k in range(first, last + 1):
         delta = tuple(series[k][c] - series[k - 1][c] for c in range(3))
         out.extend(delta[c] - previous_delta[c] for c in range(3))
@@ -219,7 +219,7 @@ def _load_interventions(raw: Any, where: str) -> tuple[Intervention, ...]:
     out = []
     for index, item in enumerate(raw):
         checked = _WireIntervention(**load_fields(_WireIntervention, item, f"{where}[{index}]"))
-        out.append(Intervention(checked.code, checked.body, checked.x / 100, checked.y / 100, checked.reason))  # type: ignore[arg-type]
+        out.append(Intervention(checked.code, checked.body, checked.x / 100, checked.y / 100, checked.reason))
     return tuple(out)
 
 

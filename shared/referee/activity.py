@@ -153,7 +153,7 @@ def count_after_move(
     counting = other(mover)
     if start.activity is not None or precondition(start, counting, settings) is not None:
         return None
-    declared = ActivityCount(counting, mover, limit_for(start, counting, settings))
+    declared = ActivityCount(counting=counting, obliged=mover, limit=limit_for(start, counting, settings))
     verdict = after_obliged_move(start, record, rest, declared, stone, goalie_move, fouled, settings)
     if verdict.state is None or verdict.failure is not None:
         return None
@@ -184,7 +184,7 @@ def count_action(
         reason = precondition(position, team, settings)
         if reason is not None:
             return RuleError("ACTION_NOT_ALLOWED", f"{team} cannot start counting: {reason}")
-        started = ActivityCount(team, other(team), limit_for(position, team, settings))
+        started = ActivityCount(counting=team, obliged=other(team), limit=limit_for(position, team, settings))
         return started, (_counted(started, 0),)
     if state.counting != team:
         return RuleError("ACTION_NOT_ALLOWED", f"{team} is the obliged team; only {state.counting} counts (XI.3)")

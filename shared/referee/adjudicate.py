@@ -8,7 +8,7 @@ referee's real judgement and lives here, once. ``judge`` is a pure function of t
 start, the flick and the physics record; restarts and the clock are applied afterwards by
 ``shared.match`` (they belong to ``shared.referee.setup`` and ``shared.referee.clock``).
 
-Part 2 (issue #4) joins in at its steps: the activity rule (XI) is judged at step 1 - a failure to clear is
+The later chapters join in at their steps: the activity rule (XI) is judged at step 1 - a failure to clear is
 an infringement like a foul (XI.9-XI.10, VIII.6, capped by VIII.7) - through ``activity_step``; the
 advantage (IX.3-IX.6) at step 5 through ``shared.referee.advantage``. A penalty shot is only awarded here
 (``Position.penalty_shot``); the engine sets it up (``shared.referee.shots``). A goalie hand reset (XII.2) is
@@ -17,7 +17,7 @@ judged here too, as a move whose record has no events (``reset_record``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from shared.events import AtRest, BodyState, MoveRecord
 from shared.model import ActivityCount, ExclusionChoice, Flick, Position, Team, other
@@ -94,7 +94,7 @@ def activity_step(
     return ActivityStep(verdict.state, verdict.decisions, verdict.failure)
 
 
-def reset_record(start: Position, after: Position) -> MoveRecord:
+def reset_record(after: Position) -> MoveRecord:
     """XII.2, D3: the record of a goalie hand reset - a move without physics: no events, no time, every body
     at rest where ``after`` has it."""
     final = (*(BodyState(s.id, s.x, s.y) for s in after.stones), BodyState("puck", after.puck.x, after.puck.y))
@@ -114,146 +114,213 @@ def judge_move(start: Position, mover: Team, stone: str, record: MoveRecord, set
 
     The returned position has the move counted, the score, exclusions, returns, privilege, advantage,
     activity count, pending penalty shot and next mover set; ``restart_by`` names the team that restarts
-    (V.3, V.4, V.9).
+    (V.3, V.4, V.9). Each step is a function below that reads and extends the ``_Verdict`` so far.
     """
-    opponent = other(mover)
-    events = record.events
     rest = replace(rested_position(start, record), restart=False, exclusion_choice=None, last_mover=mover)
     goalie_move = is_goalie_move(start, stone)
-    decisions: list[Decision] = intervention_decisions(record)
+    verdict = _Verdict(rest=rest, decisions=intervention_decisions(record))
 
     # 1. infringements by the mover (D11): foul (VIII.1, one per move VIII.7), goalie outside its third (XII.8)
-    foul: FoulRecord | None = counted_foul(
-        start, mover, stone, events, settings.simultaneous_steps, settings.stone_radius
-    )
-    outside_third = goalie_outside_third(start, mover, stone, events, settings.puck_radius)
-    moves: list[int] = []  # the privilege moves each infringement gives the opponent (VIII.7)
-    if foul is not None:
-        victim = foul.victim
-        decisions.append(Decision.of("FOUL", team=mover, kind=foul.kind, stone=foul.origin, victim=victim))
-        moves.append(settings.privilege_moves)  # VIII.1a-b
-    if outside_third:
-        decisions.append(Decision.of("GOALIE_OUTSIDE_THIRD", team=mover))
-        moves.append(2)  # XII.8: the opponent gets 2 consecutive moves
-    goal: GoalEvent | None = first_goal_event(start, events, settings.stone_radius)
+    _judge_infringements(verdict, start, mover, stone, record, settings)
+    goal: GoalEvent | None = first_goal_event(start, record.events, settings.stone_radius)
     counted = activity_step(
-        start, mover, stone, record, rest, goalie_move, foul is not None, goal is not None, settings
+        start, mover, stone, record, verdict.rest, goalie_move, verdict.foul is not None, goal is not None, settings
     )  # XI.9-XI.10: a failure to clear is an infringement of this move (VIII.6)
-    rest = replace(rest, activity=counted.state, activity_offer=counted.offer)
-    decisions.extend(counted.decisions)
+    verdict.rest = replace(verdict.rest, activity=counted.state, activity_offer=counted.offer)
+    verdict.decisions.extend(counted.decisions)
     if counted.failure is not None:
-        moves.append(counted.failure.moves)
-    legal = not moves  # D11, VII.1: no infringement anywhere in the move (A13)
+        verdict.moves.append(counted.failure.moves)
+    legal = not verdict.moves  # D11, VII.1: no infringement anywhere in the move (A13)
 
     # 2. the first goal event (XIV.5); 3. the penalty trigger (XV.1-XV.3, XII.11), voided by XV.6 (A36)
-    trigger: PenaltyTrigger | None = penalty_trigger(
-        start, mover, goalie_move, events, settings.stone_radius, settings.puck_radius
-    )
-    if not legal:
-        trigger = None
+    trigger = penalty_trigger(start, mover, goalie_move, record.events, settings.stone_radius, settings.puck_radius)
+    verdict.trigger = trigger if legal else None
 
     # 4. goals
-    restart_by: Team | None = None
-    valid_goal = False
-    penalty_to: Team | None = None
-    keep_sanctions = True
-    if goal is not None and goal.against == opponent:  # the mover scores
-        reason = None
-        if start.restart:
-            reason = "FIRST_MOVE_AFTER_RESTART"  # V.9, A46: no privilege for this, the same team restarts
-        elif goalie_move:
-            reason = "GOALIE_MOVE"  # XII.9
-            moves.append(2)  # XII.9: +2; with XII.8 the cap gives XII.10's 3 moves
-        elif not legal:
-            reason = "ILLEGAL_MOVE"  # XIV.1, D11, A13
-        if reason is None:
-            valid_goal = True
-            rest = replace(rest, score=add_goal(rest.score, mover))
-            decisions.append(Decision.of("GOAL", team=mover, own_goal=False))
-            restart_by = opponent  # V.3
-            trigger = None  # XV.5 first sentence, A31: the goal counts, no penalty shot
-        else:
-            decisions.append(Decision.of("GOAL_DISALLOWED", team=mover, reason=reason))
-            restart_by = mover  # V.4, V.9, XII.9
+    if goal is not None and goal.against == other(mover):
+        _judge_goal_by_mover(verdict, start, mover, goalie_move, legal)
     elif goal is not None:  # own goal (D10)
-        if legal and advantage.rebound_penalty(start, mover, goalie_move, events, settings) is not None:
-            # IX.4, XIV.6 third exception, XV.5: off a penalty-position stone into the own goal - void, penalty
-            decisions.append(Decision.of("GOAL_DISALLOWED", team=opponent, reason="REBOUND_FROM_PENALTY_POSITION"))
-            penalty_to = mover
-        else:
-            valid_goal = True  # XIV.6: an own goal is always valid (V.9 exception, A12)
-            rest = replace(rest, score=add_goal(rest.score, opponent))
-            decisions.append(Decision.of("GOAL", team=opponent, own_goal=True))
-            restart_by = mover  # V.3: the conceding team starts
-            trigger = None
-            keep_sanctions = not settings.own_goal_cancels_fouls  # product decision 3, A14
+        _judge_own_goal(verdict, start, mover, goalie_move, legal, record, settings)
 
     # 5. penalty shot or advantage (IX.3, shared.referee.advantage)
     privileged = turns.has_privilege(start, mover)
     remaining = start.privilege.remaining if privileged and start.privilege is not None else 0
-    in_force = start.privilege if privileged else None
-    if start.advantage == mover and privileged:  # IX.3: a move of the advantage
-        played = advantage.after_advantage_move(mover, in_force, valid_goal, bool(moves))
-        rest = replace(rest, advantage=played.advantage)
-        penalty_to = played.penalty_to or penalty_to
-    elif trigger is not None and penalty_to is None and start.advantage is None:
-        earned = advantage.on_trigger(in_force, mover)  # IX.3: play on with the advantage, or the shot (XV.1)
-        decisions.extend(d for d in earned.decisions if d.code == "ADVANTAGE")
-        rest = replace(rest, advantage=earned.advantage)
-        penalty_to = earned.penalty_to
+    _judge_shot_or_advantage(verdict, start, mover, privileged)
 
     # 6. sanctions (VIII.7 cap, IX.1-IX.2, X.1-X.2), after 7. the X.3 returns of a valid goal (A14)
-    returning: tuple[str, ...] = ()
-    if valid_goal:
-        rest, returned = exclusions.returns_after_goal(rest)
-        decisions.extend(returned)
-        returning = tuple(d.get("stone") for d in returned)
-    if not keep_sanctions:
-        moves, foul = [], None
-    granted = turns.cap_moves(moves, settings)
+    returning = _return_after_goal(verdict)
+    if not verdict.keep_sanctions:
+        verdict.moves, verdict.foul = [], None
+    granted = turns.cap_moves(verdict.moves, settings)
     cancelled = bool(granted) and privileged and remaining > 1  # IX.1
-    if foul is not None:
-        rest, excluded, choice = _exclude_offender(rest, mover, foul.origin, settings, restart_by is not None)
-        decisions.extend(excluded)
-        rest = replace(rest, exclusion_choice=choice)
-    failure = counted.failure if keep_sanctions else None
-    if failure is not None and failure.exclude is not None:  # XI.9 (A25: a goalie's move - the coach may choose)
-        rest, excluded, choice = _exclude_offender(
-            rest, failure.team, failure.exclude, settings, restart_by is not None, choose=failure.choose
-        )
-        decisions.extend(excluded)
-        rest = replace(rest, exclusion_choice=choice or rest.exclusion_choice)
-    if restart_by is not None and rest.activity is not None:  # a restart ends the count (XI)
-        decisions.extend(activity.end(rest.activity, "RESTART"))
-        rest = replace(rest, activity=None)
-    if restart_by is not None or penalty_to is not None:  # XI: nothing left to count after a restart or a shot
-        rest = replace(rest, activity_offer=None)
-    if penalty_to is not None:
-        decisions.append(Decision.of("PENALTY_SHOT", team=penalty_to))
-        rest = replace(rest, penalty_shot=penalty_to, advantage=None)
-        restart_by = None  # XV.14: the restart follows the shot (V.5), not this move
+    _exclude_offenders(verdict, mover, counted.failure if verdict.keep_sanctions else None, settings)
+    _end_count_and_award_shot(verdict)
 
     # 9. the next mover
+    _choose_next_mover(verdict, mover, granted, cancelled, settings)
+    restart_by = verdict.restart_by
+    return Ruling(in_contract_order(verdict.decisions), verdict.rest, restart_by,
+                  returning if restart_by is not None else ())
+
+
+@dataclass(slots=True, kw_only=True)
+class _Verdict:
+    """One move's judgement while ``judge_move`` builds it, step by step in Appendix A's order (a value local to
+    one call: each step reads what the earlier ones decided and adds its own)."""
+
+    rest: Position  # the position at rest, changed by each step's rulings
+    decisions: list[Decision]
+    moves: list[int] = field(default_factory=list)  # the privilege moves each infringement gives the opponent
+    foul: FoulRecord | None = None  # VIII.1, VIII.7: the one foul the move counts
+    trigger: PenaltyTrigger | None = None  # XV.1-XV.3: what earned a penalty shot, unless voided
+    restart_by: Team | None = None  # V.3, V.4, V.9: the team restarting from the basic setup
+    valid_goal: bool = False
+    penalty_to: Team | None = None  # XV.1, IX.3-IX.4: the team awarded a penalty shot
+    keep_sanctions: bool = True  # product decision 3, A14: an own goal may cancel the mover's fouls
+
+
+def _judge_infringements(
+    verdict: _Verdict, start: Position, mover: Team, stone: str, record: MoveRecord, settings: Settings
+) -> None:
+    """Step 1 (D11): the mover's foul (VIII.1a-b, one per move VIII.7) and its goalie outside the third (XII.8)."""
+    foul: FoulRecord | None = counted_foul(
+        start, mover, stone, record.events, settings.simultaneous_steps, settings.stone_radius
+    )
+    outside_third = goalie_outside_third(start, mover, stone, record.events, settings.puck_radius)
+    if foul is not None:
+        verdict.decisions.append(
+            Decision.of("FOUL", team=mover, kind=foul.kind, stone=foul.origin, victim=foul.victim)
+        )
+        verdict.moves.append(settings.privilege_moves)  # VIII.1a-b
+    if outside_third:
+        verdict.decisions.append(Decision.of("GOALIE_OUTSIDE_THIRD", team=mover))
+        verdict.moves.append(2)  # XII.8: the opponent gets 2 consecutive moves
+    verdict.foul = foul
+
+
+def _judge_goal_by_mover(verdict: _Verdict, start: Position, mover: Team, goalie_move: bool, legal: bool) -> None:
+    """Step 4 when the mover scores: valid (V.3), or disallowed after a restart (V.9), by the goalie (XII.9) or
+    from an illegal move (XIV.1) - then the mover restarts (V.4)."""
+    reason = None
+    if start.restart:
+        reason = "FIRST_MOVE_AFTER_RESTART"  # V.9, A46: no privilege for this, the same team restarts
+    elif goalie_move:
+        reason = "GOALIE_MOVE"  # XII.9
+        verdict.moves.append(2)  # XII.9: +2; with XII.8 the cap gives XII.10's 3 moves
+    elif not legal:
+        reason = "ILLEGAL_MOVE"  # XIV.1, D11, A13
+    if reason is None:
+        verdict.valid_goal = True
+        verdict.rest = replace(verdict.rest, score=add_goal(verdict.rest.score, mover))
+        verdict.decisions.append(Decision.of("GOAL", team=mover, own_goal=False))
+        verdict.restart_by = other(mover)  # V.3
+        verdict.trigger = None  # XV.5 first sentence, A31: the goal counts, no penalty shot
+    else:
+        verdict.decisions.append(Decision.of("GOAL_DISALLOWED", team=mover, reason=reason))
+        verdict.restart_by = mover  # V.4, V.9, XII.9
+
+
+def _judge_own_goal(
+    verdict: _Verdict, start: Position, mover: Team, goalie_move: bool, legal: bool, record: MoveRecord,
+    settings: Settings,
+) -> None:
+    """Step 4 for an own goal (D10): valid (XIV.6), unless it rebounded off a penalty-position stone (IX.4)."""
+    if legal and advantage.rebound_penalty(start, mover, goalie_move, record.events, settings) is not None:
+        # IX.4, XIV.6 third exception, XV.5: off a penalty-position stone into the own goal - void, penalty
+        verdict.decisions.append(
+            Decision.of("GOAL_DISALLOWED", team=other(mover), reason="REBOUND_FROM_PENALTY_POSITION")
+        )
+        verdict.penalty_to = mover
+        return
+    verdict.valid_goal = True  # XIV.6: an own goal is always valid (V.9 exception, A12)
+    verdict.rest = replace(verdict.rest, score=add_goal(verdict.rest.score, other(mover)))
+    verdict.decisions.append(Decision.of("GOAL", team=other(mover), own_goal=True))
+    verdict.restart_by = mover  # V.3: the conceding team starts
+    verdict.trigger = None
+    verdict.keep_sanctions = not settings.own_goal_cancels_fouls  # product decision 3, A14
+
+
+def _judge_shot_or_advantage(verdict: _Verdict, start: Position, mover: Team, privileged: bool) -> None:
+    """Step 5 (IX.3): a move of a running advantage, or a trigger that starts one or earns the shot (XV.1)."""
+    in_force = start.privilege if privileged else None
+    if start.advantage == mover and privileged:  # IX.3: a move of the advantage
+        played = advantage.after_advantage_move(mover, in_force, verdict.valid_goal, bool(verdict.moves))
+        verdict.rest = replace(verdict.rest, advantage=played.advantage)
+        verdict.penalty_to = played.penalty_to or verdict.penalty_to
+    elif verdict.trigger is not None and verdict.penalty_to is None and start.advantage is None:
+        earned = advantage.on_trigger(in_force, mover)  # IX.3: play on with the advantage, or the shot (XV.1)
+        verdict.decisions.extend(d for d in earned.decisions if d.code == "ADVANTAGE")
+        verdict.rest = replace(verdict.rest, advantage=earned.advantage)
+        verdict.penalty_to = earned.penalty_to
+
+
+def _return_after_goal(verdict: _Verdict) -> tuple[str, ...]:
+    """Step 7 (X.3): after a valid goal an excluded stone of each team returns; the ids of those returning."""
+    if not verdict.valid_goal:
+        return ()
+    verdict.rest, returned = exclusions.returns_after_goal(verdict.rest)
+    verdict.decisions.extend(returned)
+    return tuple(d.get("stone") for d in returned)
+
+
+def _exclude_offenders(
+    verdict: _Verdict, mover: Team, failure: ActivityFailure | None, settings: Settings
+) -> None:
+    """Step 6 (X.1): exclude the fouler's chain origin, and the stone of a failed activity count (XI.9)."""
+    restarted = verdict.restart_by is not None
+    if verdict.foul is not None:
+        verdict.rest, excluded, choice = _exclude_offender(verdict.rest, mover, verdict.foul.origin, settings,
+                                                           restarted)
+        verdict.decisions.extend(excluded)
+        verdict.rest = replace(verdict.rest, exclusion_choice=choice)
+    if failure is not None and failure.exclude is not None:  # XI.9 (A25: a goalie's move - the coach may choose)
+        verdict.rest, excluded, choice = _exclude_offender(
+            verdict.rest, failure.team, failure.exclude, settings, restarted, choose=failure.choose
+        )
+        verdict.decisions.extend(excluded)
+        verdict.rest = replace(verdict.rest, exclusion_choice=choice or verdict.rest.exclusion_choice)
+
+
+def _end_count_and_award_shot(verdict: _Verdict) -> None:
+    """A restart ends the activity count (XI); an awarded penalty shot (XV.1) is set pending and its restart
+    comes after the shot (XV.14, V.5), not after this move."""
+    if verdict.restart_by is not None and verdict.rest.activity is not None:  # a restart ends the count (XI)
+        verdict.decisions.extend(activity.end(verdict.rest.activity, "RESTART"))
+        verdict.rest = replace(verdict.rest, activity=None)
+    if verdict.restart_by is not None or verdict.penalty_to is not None:  # XI: nothing left to count
+        verdict.rest = replace(verdict.rest, activity_offer=None)
+    if verdict.penalty_to is not None:
+        verdict.decisions.append(Decision.of("PENALTY_SHOT", team=verdict.penalty_to))
+        verdict.rest = replace(verdict.rest, penalty_shot=verdict.penalty_to, advantage=None)
+        verdict.restart_by = None  # XV.14: the restart follows the shot (V.5), not this move
+
+
+def _choose_next_mover(verdict: _Verdict, mover: Team, granted: int, cancelled: bool, settings: Settings) -> None:
+    """Step 9: a cancelled privilege (IX.1), the restarting team (with the opponent's privilege after the restart
+    move, A14), the opponent with its privilege (VIII.1, IX.2), or the ordinary turn (VI.1)."""
+    opponent = other(mover)
     if cancelled:
-        decisions.append(Decision.of("PRIVILEGE_CANCELLED", team=mover))  # IX.1: one move each from now on
-        rest = replace(rest, privilege=None, advantage=None)
+        verdict.decisions.append(Decision.of("PRIVILEGE_CANCELLED", team=mover))  # IX.1: one move each from now on
+        verdict.rest = replace(verdict.rest, privilege=None, advantage=None)
         granted = 0
-    if restart_by is not None:
+    if verdict.restart_by is not None:
+        rest = verdict.rest
         held = rest.privilege if rest.privilege is not None and rest.privilege.team == opponent else None
         rest = replace(rest, privilege=held, advantage=None)  # a restart ends the mover's running privilege
         if granted:
-            rest = turns.grant_privilege(rest, opponent, granted, settings)  # A14: after the restart move
-            decisions.append(Decision.of("PRIVILEGE", team=opponent, moves=rest.privilege.total))  # type: ignore[union-attr]
-        rest = replace(rest, to_move=restart_by)
+            privilege = turns.privilege_granted(rest, opponent, granted)  # A14: after the restart move
+            rest = replace(rest, privilege=privilege)
+            verdict.decisions.append(Decision.of("PRIVILEGE", team=opponent, moves=privilege.total))
+        verdict.rest = replace(rest, to_move=verdict.restart_by)
     elif granted:
-        rest = replace(turns.grant_privilege(rest, opponent, granted, settings), to_move=opponent, advantage=None)
-        decisions.append(Decision.of("PRIVILEGE", team=opponent, moves=rest.privilege.total))  # type: ignore[union-attr]
-        rest = turns.with_snapshot(rest, settings)
+        privilege = turns.privilege_granted(verdict.rest, opponent, granted)
+        verdict.rest = replace(verdict.rest, privilege=privilege, to_move=opponent, advantage=None)
+        verdict.decisions.append(Decision.of("PRIVILEGE", team=opponent, moves=privilege.total))
+        verdict.rest = turns.with_snapshot(verdict.rest, settings)
     elif cancelled:
-        rest = replace(rest, to_move=opponent)
+        verdict.rest = replace(verdict.rest, to_move=opponent)
     else:
-        rest = turns.pass_turn(rest, mover, settings)
-    return Ruling(in_contract_order(decisions), rest, restart_by, returning if restart_by is not None else ())
+        verdict.rest = turns.pass_turn(verdict.rest, mover, settings)
 
 
 def _exclude_offender(

@@ -33,7 +33,7 @@ restart (XV.14) does not happen then: the next part's restart (V.2) does, and li
 ends the part restarts nothing before it ends (``ends_part``, for the engine). A match that ends at once (a
 sudden-death goal, also of a shot after the siren) tells ``MATCH_ENDED`` alone.
 
-Part 2: sudden death (XVI.1: a goal in overtime ends the match) is the engine's check after a goal; the move
+Sudden death (XVI.1: a goal in overtime ends the match) is the engine's check after a goal; the move
 still takes its time off the clock. The shoot-out (XV.16) is a part of kind ``shootout`` (number 1, clock 0):
 when it starts its first shot is set up at once (``shots.begin_shootout``); the part clock no longer runs, but
 time passing during a shot runs the shot's own 15 s timer (XV.18, ``shots.time_passes``). The siren ends a
@@ -111,7 +111,7 @@ def leader(position: Position) -> Team | None:
 
 def shot_owed(position: Position) -> bool:
     """XV.8, XV.10: a penalty shot awarded in this part is still to be completed (``penalty_shot`` stays set
-    until the shot ends; part 2 widens this if its in-progress state moves to another field)."""
+    until the shot ends)."""
     return position.penalty_shot is not None
 
 

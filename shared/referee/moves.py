@@ -14,7 +14,7 @@ import math
 from dataclasses import replace
 
 from shared import physics
-from shared.model import Flick, Position, Team
+from shared.model import Flick, Position, Team, is_team
 from shared.outcome import ActionResult, Decision, RuleError
 from shared.referee import clock, exclusions, overtime, penalty_shot, power_play, setup, shots, turns
 from shared.referee.adjudicate import Ruling, intervention_decisions
@@ -48,7 +48,8 @@ def _scorer(decisions: tuple[Decision, ...]) -> Team | None:
     """The team credited with a goal that counts in this move (XIV, D10), if any."""
     for decision in decisions:
         if decision.code == "GOAL":
-            return decision.get("team")  # type: ignore[no-any-return]
+            team = decision.get("team")
+            return team if is_team(team) else None
     return None
 
 
@@ -72,7 +73,7 @@ def conclude(
             timed, _ = clock.after_move(after, duration_ms, settings)  # the move's time ran all the same (D14)
             return timed, in_contract_order(decisions)
     if ruling.restart_by is not None and not clock.ends_part(after, duration_ms):
-        after = setup.restart(after, ruling.restart_by, settings, privilege=after.privilege, returning=ruling.returning)
+        after = setup.restart(after, ruling.restart_by, privilege=after.privilege, returning=ruling.returning)
         after = turns.with_snapshot(after, settings)
         decisions.append(Decision.of("RESTART", team=ruling.restart_by))
         choice = after.exclusion_choice

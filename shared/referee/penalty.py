@@ -1,8 +1,8 @@
-"""XV.1-XV.3, XV.6, XII.11, IX.5: does a move earn a penalty shot? (The trigger only; the shot is part 2.)
+"""XV.1-XV.3, XV.6, XII.11, IX.5: does a move earn a penalty shot? (The trigger only, not the shot.)
 
 Why a module of its own: the trigger is step 3 of the adjudication order (Appendix A) and needs the
 position at move start, the privilege snapshot and the crease exits of the move; executing the shot
-(XV.11-XV.14) is a sub-state of its own that issue #4 builds on ``Position.penalty_shot``.
+(XV.11-XV.14) is a sub-state of its own, built on ``Position.penalty_shot`` (``shared.referee.penalty_shot``).
 """
 
 from __future__ import annotations

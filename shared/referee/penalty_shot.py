@@ -104,7 +104,6 @@ def shooter_default_spot(position: Position, team: Team) -> tuple[float, float]:
 def setup_shot(
     position: Position,
     team: Team,
-    settings: Settings,
     power_play: PowerPlayState | None = None,
     in_shootout: bool = False,
 ) -> tuple[Position, PenaltyShotState, tuple[Decision, ...]]:
@@ -182,7 +181,7 @@ def check_setup(position: Position, state: PenaltyShotState, action: Setup, sett
 
 
 def apply_setup(
-    position: Position, state: PenaltyShotState, action: Setup, settings: Settings
+    position: Position, state: PenaltyShotState, action: Setup
 ) -> tuple[Position, PenaltyShotState]:
     """Apply a ``setup`` that ``check_setup`` accepted: the goalie moves along its line (snapped onto it),
     or the named shooter takes the place of the default one."""

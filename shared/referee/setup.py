@@ -46,7 +46,7 @@ def first_period_starter(position: Position) -> Team:
         return position.first_starter
     if is_opening(position):
         return position.to_move
-    return lot(position.seed, "V.2 first period", "home", "away")  # type: ignore[return-value]
+    return lot(position.seed, "V.2 first period", *TEAMS)
 
 
 def part_starter(position: Position, index: int) -> Team:
@@ -76,7 +76,7 @@ def starter_by_lot(position: Position, purpose: str) -> Team:
     The lot is keyed by the match seed, ``purpose`` and the move number, so two special restarts of one
     match draw independently and a replay draws the same.
     """
-    return lot(position.seed, f"V.6 {purpose} {position.move_number}", "home", "away")  # type: ignore[return-value]
+    return lot(position.seed, f"V.6 {purpose} {position.move_number}", *TEAMS)
 
 
 # --------------------------------------------------------------------------- restarts (D13, V.1, IV.1-IV.4)
@@ -107,7 +107,6 @@ def _team_restart(position: Position, team: Team, lineup: tuple[str, ...]) -> tu
 def restart(
     position: Position,
     starting_team: Team,
-    settings: Settings,
     *,
     privilege: Privilege | None = None,
     returning: tuple[str, ...] = (),
@@ -120,15 +119,16 @@ def restart(
       empty, never the centre forward).
     * X.3: ``returning`` names excluded stones that come back with this restart; they leave the exclusion
       queue and take part in the setup.
-    * ``lineups`` (power play at restarts, XIII.3 and XIII.5, part 2): the ids of each team's stones that set
+    * ``lineups`` (power play at restarts, XIII.3 and XIII.5): the ids of each team's stones that set
       up; a lineup without the goalie sets up in power play. Default: the stones on the board.
     * The privilege is replaced by ``privilege``: one awarded by the move that caused the restart (e.g. a
       void goal of XII.9 with two moves for the opponent) survives; otherwise it is cleared.
     * ``restart`` is true until the first move (V.7, V.9 are judged by the engine from it).
 
-    ``settings`` is part of the engine's call shape; the spots themselves come from ``shared.formation``.
+    The spots come from ``shared.formation``.
     """
-    excluded = tuple(tuple(i for i in queue if i not in returning) for queue in position.excluded)
+    home_queue, away_queue = position.excluded
+    excluded = (tuple(i for i in home_queue if i not in returning), tuple(i for i in away_queue if i not in returning))
     stones: list[Stone] = []
     for team in TEAMS:
         base = lineups[team] if lineups is not None else tuple(s.id for s in position.team_stones(team))
@@ -140,7 +140,7 @@ def restart(
         position,
         stones=tuple(stones),
         puck=Puck(*formation.PUCK_SPOT),  # IV.3
-        excluded=excluded,  # type: ignore[arg-type]
+        excluded=excluded,
         restart=True,
         to_move=starting_team,
         privilege=privilege,
@@ -187,7 +187,7 @@ def begin_part(
     if part.kind == "shootout":
         return cleared, ()
     lineups = {team: complete_lineup(team, overtime.field_stones(part, settings)) for team in TEAMS}  # XVI.2
-    started = restart(cleared, starting_team, settings, lineups=lineups)
+    started = restart(cleared, starting_team, lineups=lineups)
     return started, (Decision.of("RESTART", team=starting_team),)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.draws import lot
-from shared.model import PenaltyShotState, Position, Result, ShootoutState, Team, other
+from shared.model import TEAMS, PenaltyShotState, Position, Result, ShootoutState, Team, other
 from shared.outcome import Decision
 from shared.referee import penalty_shot
 from shared.rulesets import Settings
@@ -25,7 +25,7 @@ from shared.rulesets import Settings
 def draw_starter(position: Position) -> Team:
     """XV.16: a lot keyed by the match seed decides which team shoots first (who started the periods does
     not matter)."""
-    return lot(position.seed, "XV.16 shoot-out", "home", "away")  # type: ignore[return-value]
+    return lot(position.seed, "XV.16 shoot-out", *TEAMS)
 
 
 def next_shooter(state: ShootoutState) -> Team:
@@ -75,7 +75,7 @@ def _next_shot(
 ) -> tuple[Position, PenaltyShotState, tuple[Decision, ...]]:
     """The next single shot (XV.16, XV.11), announced as a ``PENALTY_SHOT`` of the shooting team."""
     team = next_shooter(state)
-    shot, shot_state, more = penalty_shot.setup_shot(position, team, settings, in_shootout=True)
+    shot, shot_state, more = penalty_shot.setup_shot(position, team, in_shootout=True)
     return shot, shot_state, (Decision.of("PENALTY_SHOT", team=team), *more)
 
 

@@ -51,7 +51,7 @@ def award(position: Position, team: Team, settings: Settings) -> tuple[Position,
     against = other(team)
     lineups = _lineups(position, against)
     defending_pp = position.power_play_of(against)
-    shot, state, more = penalty_shot.setup_shot(position, team, settings, power_play=defending_pp)
+    shot, state, more = penalty_shot.setup_shot(position, team, power_play=defending_pp)
     decisions.extend(more)
     state = replace(state, lineups=lineups, after_siren=position.siren)
     power_play = tuple(pp for pp in position.power_play if pp.team != against)
@@ -110,7 +110,7 @@ def finish(position: Position, verdict: PenaltyVerdict, settings: Settings) -> F
         return Finished(cleared, tuple(found))
     starter = verdict.restart_by or penalty_shot.restart_team(state)  # XV.14, V.5
     lineups = {team: state.lineups[TEAMS.index(team)] for team in TEAMS}
-    after = setup.restart(cleared, starter, settings, returning=returning, lineups=lineups)
+    after = setup.restart(cleared, starter, returning=returning, lineups=lineups)
     found.append(Decision.of("RESTART", team=starter))
     return Finished(after, tuple(found))
 

@@ -1,4 +1,4 @@
-"""The coach actions of part 2 as engine handlers: goalie reset, power-play swaps, counting, taking the shot,
+"""The coach actions beyond the flick as engine handlers: goalie reset, power-play swaps, counting, taking the shot,
 and a setup during a penalty shot.
 
 Why a module of its own: each of these actions is checked and applied by its chapter module (``goalie_reset``,
@@ -72,7 +72,7 @@ def goalie_reset_handler(position: Position, action: Action, settings: Settings)
     placed = goalie_reset.reset(position, team)
     goalie = own_goalie(placed, team)
     assert goalie is not None  # check_reset: the goalie is on the board
-    ruling = judge_move(position, team, goalie.id, reset_record(position, placed), settings)
+    ruling = judge_move(position, team, goalie.id, reset_record(placed), settings)
     after, decisions = conclude(team, ruling, 0, settings)
     return ActionResult(True, after, decisions)
 
@@ -157,7 +157,7 @@ def shot_setup_handler(position: Position, action: Setup, settings: Settings) ->
     problem = penalty_shot.check_setup(position, state, action, settings)
     if problem is not None:
         return _refused(position, problem)
-    after, state = penalty_shot.apply_setup(position, state, action, settings)
+    after, state = penalty_shot.apply_setup(position, state, action)
     if action.team == state.against:
         state = replace(state, goalie_set=True)
     else:

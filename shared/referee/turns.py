@@ -78,14 +78,13 @@ def pass_turn(position: Position, mover: Team, settings: Settings) -> Position:
     return with_snapshot(replace(position, to_move=other(mover)), settings)
 
 
-def grant_privilege(position: Position, team: Team, moves: int, settings: Settings) -> Position:
-    """VIII.1, D12: ``team`` gets ``moves`` consecutive moves; a privilege it already holds pending is not
-    lost (the larger one stands, capped by VIII.7 through ``moves``)."""
+def privilege_granted(position: Position, team: Team, moves: int) -> Privilege:
+    """VIII.1, D12: the privilege ``team`` holds once granted ``moves`` consecutive moves; a privilege it already
+    holds pending is not lost (the larger one stands, capped by VIII.7 through ``moves``)."""
     current = position.privilege
     if current is not None and current.team == team:
         moves = max(moves, current.remaining)
-    privilege = Privilege(team, moves, moves)
-    return replace(position, privilege=privilege)
+    return Privilege(team, moves, moves)
 
 
 def cap_moves(moves: list[int], settings: Settings) -> int:

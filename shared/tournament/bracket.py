@@ -83,8 +83,10 @@ def opening_round(seeds: Sequence[str]) -> BracketRound:
         a, b = slots[index], slots[index + 1]
         if a is not None and b is not None:
             lines.append(_match(a, b, rank, "final" if size == 2 else "match"))
-        elif a is not None or b is not None:
-            lines.append(a if a is not None else b)  # type: ignore[arg-type]
+        elif a is not None:
+            lines.append(a)
+        elif b is not None:
+            lines.append(b)
     return BracketRound(number=1, lines=tuple(lines))
 
 

@@ -179,7 +179,7 @@ def _follow_stage(
         if number > len(listed):
             break
         r = listed[number - 1]
-        done = _check_round(t, stage, r, members, scheduled, byes, reasons)
+        done = _check_round(stage, r, members, scheduled, byes, reasons)
         _check_cards(r, cards.get((index, number), ()))
         if not done:
             if number < len(listed):
@@ -262,7 +262,6 @@ def _reasons(
 
 
 def _check_round(
-    t: Tournament,
     stage: Stage,
     r: Round,
     members: set[str],

@@ -134,6 +134,7 @@ def _scheduled(sc: StageCourse, number: int, places: tuple[str, ...], reasons: M
     found: list[tuple[int, str, str, Side | None, MatchKind, str]] = []
     out: list[str] = []
     byes: list[str] = []
+    scheduled: list[tuple[str, str, MatchKind]]
     if sc.stage.system == "round_robin":
         pairs, bye = sc.berger_round(number)
         scheduled = [(home, away, "match") for home, away in pairs]
@@ -150,7 +151,7 @@ def _scheduled(sc: StageCourse, number: int, places: tuple[str, ...], reasons: M
             continue
         walkover: Side | None = "away" if home_out and not away_out else "home" if away_out else None
         ruleset = sc.stage.final_ruleset if kind == "final" else sc.stage.ruleset
-        found.append((min(place[home], place[away]), home, away, walkover, kind, ruleset))  # type: ignore[arg-type]
+        found.append((min(place[home], place[away]), home, away, walkover, kind, ruleset))
     found.sort(key=lambda m: m[0])
     matches = tuple(
         PairedMatch(table=table, home=home, away=away, walkover=walkover, kind=kind, ruleset=ruleset)

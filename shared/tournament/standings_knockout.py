@@ -16,8 +16,6 @@ from shared.tournament.model import Match
 from shared.tournament.progress import StageCourse
 from shared.tournament.tally import Line
 
-TIEBREAKS = ("reached",)
-
 
 def knockout_order(
     sc: StageCourse, after_round: int, lines: Mapping[str, Line]

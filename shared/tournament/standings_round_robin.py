@@ -16,8 +16,6 @@ from shared.tournament.progress import StageCourse
 from shared.tournament.table import tiers_of
 from shared.tournament.tally import Line
 
-TIEBREAKS = ("mini_points", "goal_difference", "goals_for")
-
 
 def round_robin_order(
     seed: int, sc: StageCourse, after_round: int, lines: Mapping[str, Line]

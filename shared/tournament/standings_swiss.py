@@ -26,8 +26,6 @@ from shared.tournament.progress import StageCourse
 from shared.tournament.table import tiers_of
 from shared.tournament.tally import Line
 
-TIEBREAKS = ("buchholz", "goals_capped", "buchholz2")
-
 
 def swiss_order(
     seed: int, sc: StageCourse, after_round: int, lines: Mapping[str, Line]

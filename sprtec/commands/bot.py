@@ -29,6 +29,7 @@ from shared.protocol import (
     ClientMessage,
     CloseCode,
     CreateRoom,
+    Error,
     JoinRoom,
     ProtocolError,
     QuickMatch,
@@ -70,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "until then)")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BotOptions:
     """What the bot does: how it enters a room, and how it plays."""
 
@@ -96,7 +97,7 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-    follower = Follower(CLIENT_NAME, name=options.name)
+    follower = Follower(client=CLIENT_NAME, name=options.name)
     bot = _Bot(options, follower, on_room)
     down_since: float | None = None
     attempt = 0
@@ -134,6 +135,7 @@ class _Bot:
         self.refusals = 0  # actions refused at ``refused_version`` (the next try is a random flick)
         self.refused_version = -1
         self.announced = ""
+        self.name_tries = 0
 
     async def session(self, ws: Any) -> dict[str, Any] | None:
         """One connection: Hello, then messages until the match ends (the result) or the connection drops."""
@@ -150,6 +152,10 @@ class _Bot:
                 continue
             message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
             replies = follower.receive(message, time.monotonic())
+            if isinstance(message, Error) and message.ref == "Hello" and message.code == "NAME_TAKEN":
+                follower.name = self._next_name()  # names are unique on a server: "bot", "bot 2", …
+                follower.errors.clear()
+                replies = follower.connected()
             if isinstance(message, Welcome) and follower.room is None:
                 replies.append(_entry(self.options))  # the first connection, or a queue the server forgot
             await _send(ws, replies)
@@ -163,6 +169,13 @@ class _Bot:
                 await _board_at_rest(follower)
                 await _send(ws, follower.act(action, time.monotonic()))
             await _send(ws, follower.tick(time.monotonic()))
+
+    def _next_name(self) -> str | None:
+        """The name to try after NAME_TAKEN: the asked name with the next number, a guest after nine."""
+        self.name_tries += 1
+        if self.name_tries > 8:
+            return None
+        return f"{self.options.name[:21]} {self.name_tries + 1}"
 
     def _result(self) -> dict[str, Any] | None:
         """The result once our match has ended (also when the server told it after a reconnect)."""
@@ -255,8 +268,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 2
     mode = "create" if args.create else "room" if args.room else "quick"
-    options = BotOptions(mode, args.room, args.ruleset, settings, args.private, args.random, args.budget, args.name,
-                         args.level)
+    options = BotOptions(mode=mode, room=args.room, ruleset=args.ruleset, settings=settings, private=args.private,
+                         random=args.random, budget=args.budget, name=args.name, level=args.level)
 
     def announce(code: str) -> None:
         """Tell the operator the room code, so a second bot can join it."""

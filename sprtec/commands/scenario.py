@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared import notation
+
+if TYPE_CHECKING:
+    from shared.outcome import Decision
 
 HELP = "run a scenario (JSON position + actions, SCENARIOS.md) through the engine and print the result as JSON"
 
@@ -70,7 +73,7 @@ def run_scenario(scenario: notation.Scenario, *, with_position: bool = True) -> 
     from shared.referee import clock
 
     position = scenario.position
-    pending: tuple = ()  # type: ignore[type-arg]
+    pending: tuple[Decision, ...] = ()
     results = []
     for index, action in enumerate(scenario.actions):
         is_event = action.action in SCENARIO_EVENT_TYPES

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from client.practice import ServerProcess
 from shared.events import Intervention, MoveRecord
@@ -23,9 +24,9 @@ def record(bodies: tuple[str, ...], frames: list[list[tuple[int, int, int, int]]
     return Trajectory.from_record(record)
 
 
-def basic_position(**changes: object) -> Position:
+def basic_position(**changes: Any) -> Position:
     """The basic setup of a fresh match, with field overrides."""
-    return Position(stones=basic_setup(-1), **changes)  # type: ignore[arg-type]
+    return Position(stones=basic_setup(-1), **changes)
 
 
 @contextmanager

@@ -30,7 +30,9 @@ def positions() -> tuple[Position, ...]:
 def _first_touched(position: Position, stone: str, vx: float, vy: float) -> set[str | None]:
     """The bodies the simulated stone touches in the first step it touches anything (a seam of two board
     segments is touched by both in one step, D6); {None} when it touches nothing."""
-    record = simulate(position, Flick(position.stone(stone).team, stone, vx, vy), settings_of(position))
+    flicked = position.stone(stone)
+    assert flicked is not None
+    record = simulate(position, Flick(flicked.team, stone, vx, vy), settings_of(position))
     contacts = [e for e in record.events if isinstance(e, Contact) and e.involves(stone)]
     if not contacts:
         return {None}

@@ -66,7 +66,7 @@ def test_a_coach_whose_client_closed_comes_back_to_his_running_match(url, tmp_pa
         assert jana.link.request(CreateRoom("quick", SETTINGS, True))
         until([jana, ola], lambda: jana.state.room is not None, "the room")
         code = jana.state.room
-        assert ola.link.request(JoinRoom(code))
+        assert code is not None and ola.link.request(JoinRoom(code))
         until([jana, ola], lambda: not jana.state.free_seats and ola.state.seat == "away", "the opponent")
         token, version = jana.client.token, jana.state.version
         assert store.get(url).token == token and store.get(url).room == code

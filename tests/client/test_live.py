@@ -16,6 +16,7 @@ from client.identity import IdentityStore
 from client.net import NetClient, NetLink
 from client.state import MatchState
 from server.app import Server, ServerConfig
+from shared.model import is_team
 from shared.protocol import CreateRoom, JoinRoom, Watch, Welcome
 
 SETTINGS = {"move_clock_ms": 0, "period_ms": 600_000}  # no clock runs out during the test
@@ -78,6 +79,7 @@ def _room(url: str) -> tuple[Coach, Coach, Coach]:
     assert jana.link.request(CreateRoom("quick", SETTINGS, False))
     until(everyone, lambda: jana.state.room is not None, "the new room")
     code = jana.state.room
+    assert code is not None
     assert ola.link.request(JoinRoom(code)) and petr.link.request(Watch(code))
     until(everyone, lambda: ola.state.seat == "away" and petr.state.room == code and petr.state.spectators == 1
           and not jana.state.free_seats, "the second coach and the spectator")
@@ -90,11 +92,15 @@ def _play(coaches: list[Coach], moves: int) -> None:
     for _ in range(moves):
         version = max(c.state.version for c in coaches)
         mover = next(c for c in players if c.state.my_turn(time.monotonic()))
-        flick = samples.toward_puck(mover.state.position, mover.state.seat)  # type: ignore[arg-type]
+        assert mover.state.position is not None and is_team(mover.state.seat)
+        flick = samples.toward_puck(mover.state.position, mover.state.seat)
         assert flick is not None
         mover.link.send(flick)
-        until(coaches, lambda v=version: all(c.state.version > v and not c.state.busy for c in coaches),
-              "every client to see the move")
+
+        def everyone_saw_it(v: int = version) -> bool:
+            return all(c.state.version > v and not c.state.busy for c in coaches)
+
+        until(coaches, everyone_saw_it, "every client to see the move")
 
 
 def _agree(coaches: list[Coach]) -> None:

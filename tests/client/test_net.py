@@ -23,6 +23,7 @@ from shared.protocol import (
     decode,
     encode,
 )
+from shared.protocol.messages import Message
 from shared.referee.adjudicate import judge
 from tests.client.helpers import basic_position
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
@@ -38,6 +39,7 @@ class FakeClient(NetClient):
 
     def send(self, message: object) -> bool:
         """Record the message after a round trip through the codec (so it is a valid frame)."""
+        assert isinstance(message, Message), message
         self.sent.append(decode(encode(message)))
         return True
 
@@ -131,7 +133,7 @@ def _prompted(ms_left: int | None, paused: bool = False) -> Snapshot:
     start = position(*field, stone("h6", -350, 0), stone("a2", 0, 60), stone("a7", -380, 60))
     at = judge(start, flick("h1", 0, 300), record(start, contact(6, "a7", "h1")), SETTINGS).position
     at = replace(at, to_move="home")
-    prompt = {"kind": "choose_exclusion", "team": "home", "options": ["h6"], "default": None}
+    prompt: dict[str, object] = {"kind": "choose_exclusion", "team": "home", "options": ["h6"], "default": None}
     if ms_left is not None:
         prompt["ms_left"] = ms_left
     return replace(_snapshot(9), position=at, clocks=Clocks(60_000, 0, "home", paused), prompts=(prompt,))
@@ -139,6 +141,7 @@ def _prompted(ms_left: int | None, paused: bool = False) -> Snapshot:
 
 def _awaited(state: MatchState, now: float) -> prompts.Choice:
     """The exclusion choice the view would show at ``now``."""
+    assert state.position is not None
     return next(c for c in prompts.choices(state.position, "home", now, state.prompt_clocks) if c.deadline is not None)
 
 

@@ -144,7 +144,7 @@ class Mirror:
         """A hidden window as large as the client's."""
         self.window = arcade.Window(width, height, "mirror", visible=False)
 
-    def lay(self, view):  # type: ignore[no-untyped-def]
+    def lay(self, view):
         """Draw ``view`` once, as the client does, so its layout is computed."""
         self.window.show_view(view)
         view.draw_at(time.monotonic())

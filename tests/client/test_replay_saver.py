@@ -40,7 +40,11 @@ def test_the_saver_asks_saves_reports_and_tells_refusals(tmp_path: Path):
     """GetReplay is sent; the matching Replay is saved and reported; an Error about GetReplay is shown plainly."""
     sent: list[object] = []
     lines: list[str] = []
-    saver = ReplaySaver(lambda m: sent.append(m) or True, home=tmp_path, here=tmp_path, report=lines.append)
+    def send(message: object) -> bool:
+        sent.append(message)
+        return True
+
+    saver = ReplaySaver(send, home=tmp_path, here=tmp_path, report=lines.append)
     saver.ask("da8e7ecba880")
     assert sent == [GetReplay("da8e7ecba880")] and saver.status.startswith("Asking")
     assert not saver.take(Replay("000000000000", SCENARIO))  # not the one asked for

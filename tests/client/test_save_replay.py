@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
+if TYPE_CHECKING:
+    from arcade import Window
 
 from client import app, replay_model  # noqa: E402
 from client.lobby_model import LobbyModel  # noqa: E402
@@ -35,18 +38,20 @@ def url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def window() -> Iterator[arcade.Window]:
+def window() -> Iterator[Window]:
     """A hidden window the navigator shows its views in."""
     win = arcade.Window(1280, 760, "save replay", visible=False)
     yield win
     win.close()
 
 
-def _until(nav: Navigator, done, also=lambda: None) -> None:  # type: ignore[no-untyped-def]
+def _until(nav: Navigator, done: Callable[[], bool], also: Callable[[], object] = lambda: None) -> None:
     """Run the shown view's frames until ``done()`` or the deadline."""
     deadline = time.monotonic() + DEADLINE_S
     while not done() and time.monotonic() < deadline:
-        nav.window.current_view.on_update(0.05)
+        view = nav.window.current_view
+        assert view is not None
+        view.on_update(0.05)
         also()
         time.sleep(0.02)
     assert done(), [line.text for line in nav.state.log[-5:]]
@@ -67,7 +72,9 @@ def test_save_replay_writes_a_file_that_replays_to_the_final_position(url, windo
                lambda: other.poll(other_state, time.monotonic()))
         assert nav.link.request(CreateRoom("quick", SETTINGS, True))
         _until(nav, lambda: nav.state.room is not None)
-        assert other.request(JoinRoom(nav.state.room))  # type: ignore[arg-type]
+        room = nav.state.room
+        assert room is not None
+        assert other.request(JoinRoom(room))
         _until(nav, lambda: nav.screen == "results", lambda: other.poll(other_state, time.monotonic()))
         view = window.current_view
         assert isinstance(view, ResultsView) and nav.link.ended is not None

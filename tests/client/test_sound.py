@@ -28,6 +28,7 @@ def _moves(count: int):
     position = samples.new_match()
     for _ in range(count):
         flick = samples.toward_puck(position, position.to_move)
+        assert flick is not None
         result = apply_action(position, flick)
         yield position, flick, result
         position = result.position

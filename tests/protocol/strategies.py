@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from shared.events import Intervention
 from shared.formation import basic_setup
+from shared.model import TEAMS as TEAM_NAMES
 from shared.model import (
     ChooseExclusion,
     Count,
@@ -24,13 +25,14 @@ from shared.model import (
     PowerPlaySwapOut,
     Setup,
     TakePenalty,
+    Team,
 )
 from shared.outcome import Decision
 from shared.protocol import messages as m
 from shared.protocol.specs import Bool, Convert, Float, Int, Json, ListOf, MapOf, Opt, Spec, Str, Struct, wire_fields
 from shared.protocol.trajectory import Trajectory
 
-TEAMS = st.sampled_from(("home", "away"))
+TEAMS: st.SearchStrategy[Team] = st.sampled_from(TEAM_NAMES)
 STONES = st.sampled_from(("h1", "h2", "h5", "a1", "a3", "a7"))
 SPEEDS = st.floats(-3000, 3000, allow_nan=False)
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from shared.protocol import MESSAGE_TYPES, decode
-from shared.protocol.docgen import SECTIONS, examples, generated_sections
+from tools.docgen import SECTIONS, examples, generated_sections
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
@@ -16,7 +16,8 @@ def test_generated_sections_match_the_code() -> None:
     found = generated_sections(DOC.read_text(encoding="utf-8"))
     assert set(found) == set(SECTIONS)
     for name, render in SECTIONS.items():
-        assert found[name] == render(), f"docs/PROTOCOL.md section {name!r} is stale: python -m shared.protocol.docgen"
+        stale = f"docs/PROTOCOL.md section {name!r} is stale: python -m tools.docgen docs/PROTOCOL.md"
+        assert found[name] == render(), stale
 
 
 def test_hex_examples_decode_to_their_messages() -> None:

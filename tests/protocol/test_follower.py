@@ -24,7 +24,7 @@ from shared.protocol import (
 from shared.protocol.follower import Follower
 from shared.protocol.trajectory import Trajectory
 
-START: Position = basic_setup()
+START = Position(stones=basic_setup())
 CLOCKS = Clocks(360_000, 30_000, "home", False)
 SEATS = Seats(SeatInfo("ann", True), SeatInfo("bob", True))
 FLICK = Flick("home", "h2", 1500.0, 0.0)
@@ -32,18 +32,20 @@ FLICK = Flick("home", "h2", 1500.0, 0.0)
 
 def _snapshot(version: int, match_id: str = "m1") -> Snapshot:
     """The room K7QZ at ``version``."""
-    return Snapshot("K7QZ", version, match_id, START, CLOCKS, (), SEATS, 0)
+    return Snapshot(code="K7QZ", version=version, match_id=match_id, position=START, clocks=CLOCKS, prompts=(),
+                    seats=SEATS, spectators=0)
 
 
 def _move(version: int, duration_ms: int = 0) -> MovePlayed:
     """A move to ``version`` whose playback lasts ``duration_ms``."""
     trajectory = Trajectory(("puck",), 60, duration_ms, ((0, 0, 0, 0),)) if duration_ms else None
-    return MovePlayed("K7QZ", version, "home", None, trajectory, (), START, CLOCKS, ())
+    return MovePlayed(code="K7QZ", version=version, team="home", action=None, trajectory=trajectory, decisions=(),
+                      position=START, clocks=CLOCKS, prompts=())
 
 
 def _seated(seat: str = "home", version: int = 3) -> Follower:
     """A follower welcomed as ann and seated in K7QZ at ``version``."""
-    follower = Follower("tests", name="ann")
+    follower = Follower(client="tests", name="ann")
     follower.connected()
     follower.receive(Welcome(PROTOCOL_VERSION, "sprtec", "ann", "1.secret"), 0.0)
     follower.receive(RoomJoined("K7QZ", seat, "1.secret", _snapshot(version)), 0.0)
@@ -52,7 +54,7 @@ def _seated(seat: str = "home", version: int = 3) -> Follower:
 
 def test_hello_carries_the_token_of_the_last_welcome_on_the_next_connection():
     """The first Hello has no token; after a Welcome every Hello resumes that player."""
-    follower = Follower("tests", name="ann")
+    follower = Follower(client="tests", name="ann")
     assert follower.connected() == [Hello(PROTOCOL_VERSION, "tests", None, "ann")]
     follower.receive(Welcome(PROTOCOL_VERSION, "sprtec", "ann", "7.abc"), 0.0)
     assert follower.connected() == [Hello(PROTOCOL_VERSION, "tests", "7.abc", "ann")]

@@ -8,6 +8,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from shared.events import MoveRecord
 from shared.formation import basic_setup
 from shared.model import Flick, Position
 from shared.physics import simulate
@@ -24,7 +25,7 @@ def test_frames_round_trip_exactly(traj: Trajectory) -> None:
     assert decode_trajectory(wire) == traj
 
 
-def _two_second_move() -> tuple[object, bytes]:
+def _two_second_move() -> tuple[MoveRecord, bytes]:
     """The longest of a few real flicks on a slick board (over 2 s) and its msgpack trajectory."""
     position = Position(stones=basic_setup(), seed=7)
     slick = make_settings(overrides={"table_friction": 0.05})
@@ -42,19 +43,19 @@ def _two_second_move() -> tuple[object, bytes]:
 def test_a_real_two_second_move_is_under_4_kb_and_exact() -> None:
     """PHYSICS-NOTES §3: a 2 s move with several moving bodies costs well under 4 KB and decodes exactly."""
     record, data = _two_second_move()
-    assert record.duration_ms >= 2000  # type: ignore[attr-defined]
+    assert record.duration_ms >= 2000
     assert len(data) < 4096, len(data)
     back = decode_trajectory(msgpack.unpackb(data))
-    assert back.frames == tuple(record.keyframes)  # type: ignore[attr-defined]
-    assert back.bodies == record.bodies  # type: ignore[attr-defined]
-    raw_ints = sum(len(f) for f in record.keyframes)  # type: ignore[attr-defined]
+    assert back.frames == tuple(record.keyframes)
+    assert back.bodies == record.bodies
+    raw_ints = sum(len(f) for f in record.keyframes)
     assert len(data) < raw_ints  # less than one byte per keyframe int
 
 
 def test_still_bodies_cost_nothing_per_frame() -> None:
     """Bodies that never move have no track: only their start values travel."""
     record, _ = _two_second_move()
-    wire = encode_trajectory(record)  # type: ignore[arg-type]
+    wire = encode_trajectory(record)
     assert 0 < len(wire["tracks"]) < len(wire["bodies"])
     assert len(wire["start"]) == 4 * len(wire["bodies"])
 

@@ -5,16 +5,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from shared import notation
 from shared.match import apply_action, prompts
 from shared.model import ActivityCount, Count, Flick, Position
 from shared.referee import activity
 from tests.referee.builders import SETTINGS, position, stone
-from tests.referee.test_part2_engine import aimed
+from tests.referee.engine_positions import aimed
 
 
-def stalling(**fields: object) -> Position:
+def stalling(**fields: Any) -> Position:
     """Away (C) has withdrawn into its half, the puck lies in home's half, home (O) is to move."""
     start = position(stone("h2", -300, 100), stone("h3", -200, -150), stone("a2", 100, 200), puck=(-250, 0))
     return replace(start, **fields) if fields else start
@@ -82,7 +83,8 @@ def test_XI_3_the_count_after_the_move_is_offered_and_round_trips_in_the_positio
     after = _first_move(stalling())
     offered = [(p.kind, p.team, p.default) for p in prompts(after, offers=True)]
     assert ("count", "away", None) in offered
-    assert after.activity_offer == ActivityCount("away", "home", 5, 1, 0, (), "h3", False)
+    assert after.activity_offer == ActivityCount(counting="away", obliged="home", limit=5, count=1, confirmed=0,
+                                                 pushed=(), last_stone="h3", last_goalie=False)
     read = notation.position_from_json(notation.position_to_json(after))
     assert read.activity_offer == after.activity_offer
     assert [d.get("count") for d in apply_action(read, Count("away")).decisions] == [1]

@@ -111,8 +111,8 @@ def test_VIII_7_a_foul_and_a_second_infringement_give_exclusion_plus_three_moves
     assert ruling.decisions[-1] == Decision.of("PRIVILEGE", team="away", moves=3)
 
 
-def test_VIII_6_activity_foul_is_a_part_two_hook_that_adds_nothing_yet() -> None:
-    """VIII.6 (part 2): without an activity count a foul gives the ordinary 2 moves, through the same hook."""
+def test_VIII_6_a_foul_without_an_activity_count_gives_the_ordinary_two_moves() -> None:
+    """VIII.6: without an activity count a foul gives the ordinary 2 moves (the count's sanction adds nothing)."""
     start = position(stone("h2", -100, 0), stone("a2", 0, 60))
     ruling = judge(start, flick("h2"), record(start, contact(5, "h2", "a2")), SETTINGS)
     assert ruling.decisions[-1] == Decision.of("PRIVILEGE", team="away", moves=2)

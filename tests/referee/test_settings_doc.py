@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from shared import rulesets, rulesets_doc
+from shared import rulesets
+from tools import rulesets_doc
 
 
 def test_committed_settings_table_is_current() -> None:
-    """The committed docs/settings.md equals what the generator makes now (run python -m shared.rulesets_doc)."""
+    """The committed docs/settings.md equals what the generator makes now (run python -m tools.rulesets_doc)."""
     assert rulesets_doc.TABLE.read_text(encoding="utf-8") == rulesets_doc.render()
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from shared import formation, geometry, notation
-from shared.model import Placement, Position, Privilege, Puck, Setup
+from shared.model import Placement, Position, Privilege, Puck, Setup, Team
 from shared.outcome import RuleError
 from shared.referee import clock
 from shared.referee.setup import (
@@ -23,6 +23,7 @@ from shared.referee.setup import (
     starter_by_lot,
 )
 from shared.rulesets import make_settings
+from tests.referee.builders import on_board
 
 SETTINGS = make_settings("standard")
 
@@ -67,7 +68,7 @@ def test_V_2_start_match_records_starter_and_announces_restart() -> None:
 def test_V_2_a_stored_first_starter_is_kept() -> None:
     """V.2: once drawn, the first starter is not drawn again (a position that has one keeps it)."""
     drawn = first_period_starter(Position(seed=5))
-    forced = "away" if drawn == "home" else "home"
+    forced: Team = "away" if drawn == "home" else "home"
     assert first_period_starter(Position(seed=5, first_starter=forced)) == forced
 
 
@@ -148,7 +149,7 @@ def test_V_1_restart_from_basic_setup_after_play() -> None:
     """V.1, D13: a restart puts every stone back on its basic spot and gives the move to the starting team."""
     basic = _started()
     played = _scattered(basic)
-    again = restart(played, "away", SETTINGS)
+    again = restart(played, "away")
     assert _spots(again) == _spots(basic)
     assert again.restart is True
     assert again.to_move == "away"
@@ -156,7 +157,7 @@ def test_V_1_restart_from_basic_setup_after_play() -> None:
 
 def test_IV_1_goalie_and_forwards_on_their_spots() -> None:
     """IV.1: goalies on the goal line centre, forwards exactly on the face-off spots of their half."""
-    position = restart(_scattered(_started()), "home", SETTINGS)
+    position = restart(_scattered(_started()), "home")
     for team in ("home", "away"):
         end = position.own_end(team)
         goalie = next(s for s in position.team_stones(team) if s.role == "goalie")
@@ -180,14 +181,14 @@ def test_IV_2_each_team_on_its_own_half() -> None:
     """IV.2: every stone of a team stands on the half it defends, and swapping ends mirrors the setup."""
     position = _started()
     for home_end in (-1, 1):
-        swapped = restart(replace(position, home_end=home_end), "home", SETTINGS)
+        swapped = restart(replace(position, home_end=home_end), "home")
         for stone in swapped.stones:
             assert stone.x * swapped.own_end(stone.team) > 0
 
 
 def test_IV_3_puck_on_centre_spot() -> None:
     """IV.3: the restart puts the puck on the centre point."""
-    position = restart(_scattered(_started()), "home", SETTINGS)
+    position = restart(_scattered(_started()), "home")
     assert (position.puck.x, position.puck.y) == (0.0, 0.0)
 
 
@@ -199,7 +200,7 @@ def test_IV_4_excluded_stones_stay_off_and_centre_forward_is_kept() -> None:
         stones=tuple(s for s in played.stones if s.id not in ("h2", "h5")),
         excluded=(("h2", "h5"), ()),
     )
-    position = restart(played, "home", SETTINGS)
+    position = restart(played, "home")
     home = position.team_stones("home")
     assert {s.id for s in home} == {"h1", "h3", "h4", "h6"}
     assert any(formation.forward_slot(s.x, s.y, position.own_end("home")) == "centre_forward" for s in home)
@@ -211,7 +212,7 @@ def test_IV_4_fewer_stones_each_keep_own_slot_when_possible() -> None:
     """IV.4: with a defender excluded, the other stones keep their usual slots and one defender slot is empty."""
     played = _scattered(_started())
     played = replace(played, stones=tuple(s for s in played.stones if s.id != "a6"), excluded=((), ("a6",)))
-    position = restart(played, "away", SETTINGS)
+    position = restart(played, "away")
     basic = _spots(_started())
     assert all(_spots(position)[i] == basic[i] for i in ("a1", "a2", "a3", "a4", "a5"))
     assert position.stone("a6") is None
@@ -221,7 +222,7 @@ def test_X_3_returning_stone_takes_part_in_restart() -> None:
     """X.3: a stone returning with the restart leaves the exclusion queue and stands in the basic setup."""
     played = _scattered(_started())
     played = replace(played, stones=tuple(s for s in played.stones if s.id != "h4"), excluded=(("h4",), ()))
-    position = restart(played, "away", SETTINGS, returning=("h4",))
+    position = restart(played, "away", returning=("h4",))
     assert position.excluded == ((), ())
     assert _spots(position) == _spots(_started())
 
@@ -229,23 +230,24 @@ def test_X_3_returning_stone_takes_part_in_restart() -> None:
 def test_D13_privilege_cleared_unless_awarded_with_the_restart() -> None:
     """D13: a running privilege ends at a restart, but one awarded by the restart's move (XII.9) survives."""
     played = replace(_scattered(_started()), privilege=Privilege("home", 1, 2))
-    assert restart(played, "home", SETTINGS).privilege is None
+    assert restart(played, "home").privilege is None
     awarded = Privilege("away", 2, 2)
-    assert restart(played, "home", SETTINGS, privilege=awarded).privilege == awarded
+    assert restart(played, "home", privilege=awarded).privilege == awarded
 
 
 def test_D13_restart_rights_flipped_stones() -> None:
     """D13: a stone lying upside down stands normally again after the restart."""
     played = _scattered(_started())
     played = replace(played, stones=tuple(replace(s, flipped=s.id == "a3") for s in played.stones))
-    assert not any(s.flipped for s in restart(played, "home", SETTINGS).stones)
+    assert not any(s.flipped for s in restart(played, "home").stones)
 
 
 def test_XIII_3_lineup_without_goalie_sets_up_in_power_play() -> None:
-    """XIII.3 (part 2 hook): a lineup without the goalie sets up six field stones, the sixth like a defender."""
+    """XIII.3: a lineup without the goalie sets up six field stones, the sixth like a defender."""
     played = _scattered(_started())
-    lineups = {"home": ("h2", "h3", "h4", "h5", "h6", "h7"), "away": ("a1", "a2", "a3", "a4", "a5", "a6")}
-    position = restart(played, "home", SETTINGS, lineups=lineups)
+    lineups: dict[Team, tuple[str, ...]] = {"home": ("h2", "h3", "h4", "h5", "h6", "h7"),
+                                           "away": ("a1", "a2", "a3", "a4", "a5", "a6")}
+    position = restart(played, "home", lineups=lineups)
     assert position.stone("h1") is None
     sixth = position.stone("h7")
     assert sixth is not None and sixth.role == "field"
@@ -282,9 +284,9 @@ def test_XVI_2_overtime_part_starts_with_three_field_stones() -> None:
 # --------------------------------------------------------------------------- the setup action (IV.1, IV.2, IV.5)
 
 
-def _setup(team: str, *placements: tuple[str, float, float]) -> Setup:
+def _setup(team: Team, *placements: tuple[str, float, float]) -> Setup:
     """A setup action placing the given stones."""
-    return Setup(team, tuple(Placement(i, x, y) for i, x, y in placements))  # type: ignore[arg-type]
+    return Setup(team, tuple(Placement(i, x, y) for i, x, y in placements))
 
 
 def test_IV_5_legal_defender_placement_accepted() -> None:
@@ -294,8 +296,9 @@ def test_IV_5_legal_defender_placement_accepted() -> None:
     blue = (geometry.BLUE_LINE_INNER_X + 16.0) * end  # touching the blue line's inner edge (A56)
     result = apply_setup(position, _setup("home", ("h5", blue, -200.0), ("h6", 420.0 * end, 150.0)), SETTINGS)
     assert not isinstance(result, RuleError)
-    assert (result.stone("h5").x, result.stone("h5").y) == (blue, -200.0)  # type: ignore[union-attr]
-    assert (result.stone("h6").x, result.stone("h6").y) == (420.0 * end, 150.0)  # type: ignore[union-attr]
+    h5, h6 = on_board(result, "h5"), on_board(result, "h6")
+    assert (h5.x, h5.y) == (blue, -200.0)
+    assert (h6.x, h6.y) == (420.0 * end, 150.0)
 
 
 def test_IV_5_defender_touching_crease_refused() -> None:
@@ -360,11 +363,11 @@ def test_IV_4_starting_team_cannot_empty_centre_forward_spot() -> None:
     """IV.4: a starting team short of stones may leave out positions, but not the centre forward's."""
     played = replace(_scattered(_started()), stones=tuple(s for s in _scattered(_started()).stones if s.id != "h6"),
                      excluded=(("h6",), ()))
-    position = restart(played, "home", SETTINGS)
+    position = restart(played, "home")
     end = position.own_end("home")
     moved_out = apply_setup(position, _setup("home", ("h2", 360.0 * end, 110.0)), SETTINGS)
     assert isinstance(moved_out, RuleError) and "centre-forward" in moved_out.message
-    other = restart(played, "away", SETTINGS)
+    other = restart(played, "away")
     assert not isinstance(apply_setup(other, _setup("home", ("h2", 360.0 * end, 110.0)), SETTINGS), RuleError)
 
 

@@ -7,8 +7,8 @@ from shared.match import apply_action, apply_event, prompts, timeout
 from shared.model import Count, Flick, Privilege, Timeout
 from shared.outcome import Decision
 from tests.referee.builders import codes, position, stone
+from tests.referee.engine_positions import shot_position
 from tests.referee.test_count_after_the_first_move import stalling
-from tests.referee.test_part2_engine import shot_position
 
 
 def test_A35_a_move_clock_timeout_is_ruled_TIMEOUT_for_the_team_with_no_kind() -> None:

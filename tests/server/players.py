@@ -15,7 +15,7 @@ from typing import Any
 import websockets
 
 from shared import match as rules
-from shared.model import Flick, Position
+from shared.model import Flick, Position, Team, is_team
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
@@ -29,6 +29,7 @@ from shared.protocol import (
     decode,
     encode,
 )
+from shared.protocol.messages import Message
 
 RECV_TIMEOUT_S = 20.0
 
@@ -40,7 +41,7 @@ class WireClient:
         self.ws = ws
         self.welcome = welcome
         self.token = welcome.token
-        self.team: str | None = None
+        self.team: Team | None = None
         self.code = ""
         self.version = 0
         self.position: Position | None = None
@@ -58,7 +59,7 @@ class WireClient:
         assert isinstance(welcome, Welcome), welcome
         return cls(ws, welcome)
 
-    async def send(self, message: object) -> None:
+    async def send(self, message: Message) -> None:
         """Send one message."""
         await self.ws.send(encode(message))
 
@@ -69,7 +70,7 @@ class WireClient:
         state = message
         if isinstance(message, RoomJoined):
             self.code = message.code
-            self.team = message.seat if message.seat != "spectator" else None
+            self.team = message.seat if is_team(message.seat) else None  # a spectator has no team
             state = message.snapshot
         if isinstance(state, Snapshot):
             self.version, self.position = state.version, state.position
@@ -101,12 +102,12 @@ class WireClient:
         """The first selectable stone, flicked at the puck at 1.5 m/s."""
         p = self.position
         assert p is not None and self.team is not None
-        stone_id = rules.legal_stones(p, self.team)[0]  # type: ignore[arg-type]
+        stone_id = rules.legal_stones(p, self.team)[0]
         stone = p.stone(stone_id)
         assert stone is not None
         dx, dy = p.puck.x - stone.x, p.puck.y - stone.y
         norm = math.hypot(dx, dy) or 1.0
-        return Act(Flick(self.team, stone_id, 1500.0 * dx / norm, 1500.0 * dy / norm), self.version)  # type: ignore[arg-type]
+        return Act(Flick(self.team, stone_id, 1500.0 * dx / norm, 1500.0 * dy / norm), self.version)
 
     async def close(self) -> None:
         """Close the connection."""

@@ -42,7 +42,8 @@ async def test_sigkill_mid_match_then_restart_resumes_the_same_position_and_fini
             await bob.recv()
         while ann.version < bob.version:
             await ann.recv()
-        before = notation.position_to_json(ann.position)  # type: ignore[arg-type]
+        assert ann.position is not None
+        before = notation.position_to_json(ann.position)
         version = ann.version
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)

@@ -84,6 +84,7 @@ async def test_a_dropped_player_reconnects_with_its_token_and_the_match_goes_on(
     ann, bob = await _room_with_players(server)
     await asyncio.wait_for(asyncio.gather(play_until_end(ann, 2), play_until_end(bob, 2)), 20)
     code, team, token = bob.code, bob.team, bob.token
+    assert team is not None
     await bob.close()
     await asyncio.sleep(0.1)
     room = server.lobby.find(code)

@@ -200,7 +200,7 @@ async def test_nobody_moves_while_a_coach_is_away(server: Server):
     await ann.until(ClockUpdate)
     assert ann.position is not None and ann.team is not None
     stone = next(s.id for s in ann.position.stones if s.team == ann.team)
-    await ann.send(Act(Flick(ann.team, stone, 1500.0, 0.0), ann.version))  # type: ignore[arg-type]
+    await ann.send(Act(Flick(ann.team, stone, 1500.0, 0.0), ann.version))
     error = await ann.until(Error)
     assert error.code == "ACTION_NOT_ALLOWED" and "away" in error.message
 
@@ -217,7 +217,7 @@ async def test_a_refusal_during_the_break_says_when_the_break_ends(server: Serve
         await ann.recv()
     assert ann.team is not None
     stone = next(s.id for s in ann.position.stones if s.team == ann.team)
-    await ann.send(Act(Flick(ann.team, stone, 1500.0, 0.0), ann.version))  # type: ignore[arg-type]
+    await ann.send(Act(Flick(ann.team, stone, 1500.0, 0.0), ann.version))
     error = await ann.until(Error)
     assert error.code == "ACTION_NOT_ALLOWED" and "break" in error.message
     assert error.retry_ms is not None and 0 < error.retry_ms <= 5000

@@ -98,8 +98,8 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
         assert PlayerRecords(again).by_token_hash(hash_token("t")) == (player, "ann")
         assert again.rooms()[0].overrides == {"period_ms": 5000}
         assert again.log(match_id) == entries
-        assert again.match(match_id).seed == 7  # type: ignore[union-attr]
-        assert again.match(match_id).version_base == 1  # type: ignore[union-attr]
+        stored = again.match(match_id)
+        assert stored is not None and stored.seed == 7 and stored.version_base == 1
     finally:
         again.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.app import Server
+from shared.model import Team
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -90,11 +91,11 @@ async def test_a_rematch_both_coaches_accept_starts_a_new_match_with_the_seats_s
     assert snapshot.match_id != first_id and snapshot.position.result is None
     assert (await bob.until(Snapshot)).match_id == snapshot.match_id
     presence = await ann.until(Presence)
-    swapped = "away" if ann_team == "home" else "home"
+    swapped: Team = "away" if ann_team == "home" else "home"
     assert getattr(presence.seats, swapped).name == "ann"
     assert room.core.coach_name(swapped) == "ann"
     assert room.status == "playing"
-    for coach, seat in ((ann, swapped), (bob, ann_team)):
+    for coach, seat in ((ann, swapped), (bob, str(ann_team))):
         joined = await coach.until(RoomJoined)
         assert joined.seat == seat and coach.team == seat and joined.token == coach.token
         assert joined.snapshot.match_id == snapshot.match_id and joined.snapshot.version == snapshot.version
@@ -115,7 +116,8 @@ async def test_the_room_list_shows_ruleset_coaches_spectators_and_score(server: 
     await eve.send(ListRooms())
     (info,) = [r for r in (await eve.until(RoomList)).rooms if r.code == ann.code]
     assert info.ruleset == "quick" and info.status == "playing" and info.spectators == 1
-    assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")  # type: ignore[union-attr]
+    assert info.seats.home is not None and info.seats.away is not None
+    assert (info.seats.home.name, info.seats.away.name) == ("ann", "bob")
     assert info.score == Score(0, 0)
 
 

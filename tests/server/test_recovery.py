@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import server.recovery
 import server.resolve
 from server.app import Server, ServerConfig
 from shared import match_log, notation
+from shared.match_log import LogEntry
+from shared.model import Position
 from shared.protocol import CreateRoom, JoinRoom, RoomJoined
 from tests.server.players import WireClient, play_until_end
 
@@ -38,11 +39,11 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
     replayed: list[int] = []
     real_replay = match_log.replay
 
-    def counting_replay(initial, entries, turn_used=0):  # type: ignore[no-untyped-def]
+    def counting_replay(initial: Position, entries: list[LogEntry], turn_used: int = 0) -> tuple[Position, int]:
         replayed.append(len(entries))
         return real_replay(initial, entries, turn_used)
 
-    monkeypatch.setattr(server.recovery.match_log, "replay", counting_replay)
+    monkeypatch.setattr(match_log, "replay", counting_replay)
     second = Server(ServerConfig(port=0, data_dir=data, workers=0))
     try:
         await second.start()

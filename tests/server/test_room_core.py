@@ -11,7 +11,7 @@ from server.lifecycle import MatchFinished, MatchStarted, MoveApplied, PresenceC
 from server.records import EntryWrite, MatchStart, RoomRow
 from server.resolve import resolve
 from server.room_core import TRANSITIONS, Broadcast, Effect, Persist, Publish, RoomCore, RoomError
-from shared.model import Flick
+from shared.model import Flick, Team
 from shared.protocol import (
     SERVER_MESSAGES,
     ClockUpdate,
@@ -142,9 +142,9 @@ def test_a_committed_move_is_persisted_then_broadcast_and_locks_input_for_its_pl
     """plan -> resolve -> commit: the entry written first, then the MovePlayed to everyone; D3 until its end."""
     core, ann, bob = _started()
     mover = ann if core.match.position.to_move == "home" else bob
-    team = "home" if mover is ann else "away"
+    team: Team = "home" if mover is ann else "away"
     stone = "h2" if team == "home" else "a2"
-    plan = core.plan_action(mover, Flick(team, stone, 1500.0 * (1 if team == "home" else -1), 0.0),  # type: ignore[arg-type]
+    plan = core.plan_action(mover, Flick(team, stone, 1500.0 * (1 if team == "home" else -1), 0.0),
                             core.version, 1500)
     resolved = resolve(plan.position, plan.entry, plan.stamp)
     effects = core.commit(plan, resolved, 1600)
@@ -153,9 +153,9 @@ def test_a_committed_move_is_persisted_then_broadcast_and_locks_input_for_its_pl
     assert any(isinstance(e, Publish) and isinstance(e.event, MoveApplied) for e in effects)
     assert core.version == 2 and core.match.log_len == 1
     other = bob if mover is ann else ann
-    other_team = "away" if team == "home" else "home"
+    other_team: Team = "away" if team == "home" else "home"
     with pytest.raises(RoomError) as refused:
-        core.plan_action(other, Flick(other_team, "a3", 1500.0, 0.0), core.version, 1601)  # type: ignore[arg-type]
+        core.plan_action(other, Flick(other_team, "a3", 1500.0, 0.0), core.version, 1601)
     assert refused.value.code == "ACTION_NOT_ALLOWED" and refused.value.retry_ms == resolved.duration_ms - 1
 
 

@@ -103,9 +103,9 @@ async def test_a_full_disk_pauses_play_refuses_actions_and_resumes_with_nothing_
     paused = await ann.until(Notice)
     assert paused.code == "PLAY_PAUSED" and "full" in paused.message
     other = bob if mover is ann else ann
-    assert other.position is not None
+    assert other.position is not None and other.team is not None
     stone = next(s.id for s in other.position.stones if s.team == other.team)
-    await other.send(Act(Flick(other.team, stone, 1500.0, 0.0), other.version))  # type: ignore[arg-type]
+    await other.send(Act(Flick(other.team, stone, 1500.0, 0.0), other.version))
     refused = await other.until(Error)
     assert refused.code == "STORE_UNAVAILABLE" and refused.ref == "Act"
     room = server.lobby.find(ann.code)

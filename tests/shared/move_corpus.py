@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shared.draws import Stream
 from shared.formation import basic_setup
-from shared.model import Flick, Position, Puck
+from shared.model import TEAMS, Flick, Position, Puck
 from shared.physics import rested_position, simulate
 from shared.rulesets import Settings
 
@@ -35,7 +35,7 @@ def corpus_digests() -> list[str]:
         stream = Stream(1000 + game, "corpus")
         position = Position(seed=1000 + game, stones=basic_setup(), puck=Puck(0.0, 0.0))
         for k in range(MOVES_PER_GAME):
-            team = "home" if k % 2 == 0 else "away"
+            team = TEAMS[k % 2]
             stone = stream.choice([s for s in position.stones if s.team == team])
             angle = math.atan2(position.puck.y - stone.y, position.puck.x - stone.x) + stream.uniform(-0.35, 0.35)
             speed = settings.flick_speed_max * (1.0, 0.55, 0.2)[k % 3]

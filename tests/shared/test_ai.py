@@ -20,7 +20,7 @@ from shared.ai import (
 from shared.draws import Stream
 from shared.match import apply_action, legal_stones, settings_of
 from shared.match_log import new_match
-from shared.model import ChooseExclusion, ExclusionChoice, Flick, Position
+from shared.model import ChooseExclusion, ExclusionChoice, Flick, Position, other
 from shared.outcome import ActionResult, Decision
 
 BUDGET = 8
@@ -45,7 +45,7 @@ def test_same_position_same_choice() -> None:
 def test_bot_waits_when_not_to_move() -> None:
     """Without a prompt for it and with the other team to move, the bot does nothing."""
     position = _start()
-    waiting = "away" if position.to_move == "home" else "home"
+    waiting = other(position.to_move)
     assert choose_action(position, waiting, BUDGET) is None
 
 

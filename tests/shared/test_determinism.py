@@ -16,7 +16,7 @@ import pytest
 
 from shared.draws import Stream
 from shared.formation import basic_setup
-from shared.model import Flick, Position, Puck
+from shared.model import TEAMS, Flick, Position, Puck
 from shared.physics import rested_position, simulate
 from shared.rulesets import Settings
 
@@ -38,7 +38,7 @@ def chained_game(moves: int, settings: Settings, seed: int) -> list:
     position = Position(seed=seed, stones=basic_setup(), puck=Puck(0.0, 0.0))
     records = []
     for k in range(moves):
-        team = "home" if k % 2 == 0 else "away"
+        team = TEAMS[k % 2]
         stone = stream.choice([s for s in position.stones if s.team == team])
         angle = math.atan2(position.puck.y - stone.y, position.puck.x - stone.x) + stream.uniform(-0.2, 0.2)
         v = settings.flick_speed_max

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from shared import formation
 from shared.match import apply_action
-from shared.model import STONE_IDS, Flick, Position
+from shared.model import STONE_IDS, TEAMS, Flick, Position, Team
 from shared.rulesets import make_settings
 
 
-def _basic(to_move: str) -> Position:
+def _basic(to_move: Team) -> Position:
     return Position(stones=formation.basic_setup(), to_move=to_move, settings=(("effects_2_5d", False),))
 
 
 def test_I_5_both_coaches_get_the_same_flick_limits():
     """I.5 (digital): the stick is a flick input with the same speed limits for both teams."""
     settings = make_settings()
-    for team, stone in (("home", "h3"), ("away", "a3")):
+    for team, stone in zip(TEAMS, ("h3", "a3"), strict=True):
         too_fast = apply_action(_basic(team), Flick(team, stone, settings.flick_speed_max + 1.0, 0.0))
         too_slow = apply_action(_basic(team), Flick(team, stone, settings.flick_speed_min / 2, 0.0))
         at_limit = apply_action(_basic(team), Flick(team, stone, 0.0, settings.flick_speed_max))

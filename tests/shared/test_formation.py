@@ -157,4 +157,4 @@ def test_forward_slot_recognises_spots_only_on_the_own_half():
     assert formation.forward_slot(-100.0, 0.0, -1) == "centre_forward"
     assert formation.forward_slot(-50.0, 86.6, -1) == "wing_2"
     assert formation.forward_slot(100.0, 0.0, -1) is None
-    assert formation.is_legal_setup(formation.team_setup("away", 1), "away", 1, R, starts=True)
+    assert formation.setup_problems(formation.team_setup("away", 1), "away", 1, R, starts=True) == ()

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -171,18 +172,18 @@ def test_a_player_never_accepts_himself() -> None:
         {"key": 7},
     ],
 )
-def test_malformed_entry_refused(fields: dict[str, object]) -> None:
+def test_malformed_entry_refused(fields: dict[str, Any]) -> None:
     """An entry without an id, or with a rating, time or key of the wrong type, is refused."""
-    values: dict[str, object] = {"player_id": "a", "rating": 1500, "waiting_since_ms": 0, "key": QUICK}
+    values: dict[str, Any] = {"player_id": "a", "rating": 1500, "waiting_since_ms": 0, "key": QUICK}
     with pytest.raises(ValueError):
-        PoolEntry(**(values | fields))  # type: ignore[arg-type]
+        PoolEntry(**(values | fields))
 
 
 @pytest.mark.parametrize("fields", [{"start_window": -1}, {"widen_per_second": 0.5}, {"max_wait_ms": -30}])
-def test_malformed_rules_refused(fields: dict[str, object]) -> None:
+def test_malformed_rules_refused(fields: dict[str, Any]) -> None:
     """Rules with a negative or non-integer number are refused."""
     with pytest.raises(ValueError):
-        PoolRules(**fields)  # type: ignore[arg-type]
+        PoolRules(**fields)
 
 
 def test_pool_key_is_canonical() -> None:

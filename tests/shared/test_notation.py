@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,9 @@ from hypothesis import strategies as st
 
 from shared import formation, notation
 from shared.model import (
+    ALL_STONE_IDS,
+    TEAMS,
+    ClockEvent,
     Elapse,
     ExclusionChoice,
     Flick,
@@ -25,9 +29,10 @@ from shared.model import (
     Result,
     Setup,
     Stone,
+    Team,
     Timeout,
 )
-from shared.notation import NotationError
+from shared.notation import NotationError, ScenarioEntry
 from shared.outcome import ActionResult, Decision
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "SCENARIOS.md"
@@ -38,10 +43,10 @@ def _spec_examples() -> list[str]:
     return re.findall(r"```json\n(.*?)```", SPEC.read_text(encoding="utf-8"), flags=re.S)
 
 
-def _error(data: object) -> NotationError:
+def _error(data: dict[str, Any] | str) -> NotationError:
     """The NotationError reading ``data`` as a position raises."""
     with pytest.raises(NotationError) as info:
-        notation.position_from_json(data)  # type: ignore[arg-type]
+        notation.position_from_json(data)
     return info.value
 
 
@@ -295,9 +300,9 @@ CLOCK_EVENTS = [
 
 
 @pytest.mark.parametrize(("event", "raw"), CLOCK_EVENTS, ids=[repr(e) for e, _ in CLOCK_EVENTS])
-def test_clock_events_write_as_documented_and_read_back(event: object, raw: dict):
+def test_clock_events_write_as_documented_and_read_back(event: ClockEvent, raw: dict):
     """elapse, timeout (kind only when given) and forfeit: the written object, and reading it gives the event."""
-    assert notation.event_to_json(event) == raw  # type: ignore[arg-type]
+    assert notation.event_to_json(event) == raw
     assert notation.event_from_json(raw) == event
 
 
@@ -366,14 +371,14 @@ def test_log_entries_become_clock_time_then_their_input(kind: str, team: str | N
                                                        elapsed: int, events: str):
     """Each server log kind maps to elapse (only when time passed) followed by its action or clock event."""
 
-    def show(event: object) -> str:
+    def show(event: ScenarioEntry) -> str:
         if isinstance(event, Elapse):
             return f"elapse {event.ms}"
         if isinstance(event, Timeout):
             return f"timeout {event.team}" + (f" {event.kind}" if event.kind is not None else "")
         if isinstance(event, Forfeit):
             return f"forfeit {event.team} {event.reason}"
-        return event.action  # type: ignore[attr-defined, no-any-return]
+        return event.action
 
     got = notation.log_entry_events(kind, team, action, elapsed)
     assert ", ".join(show(e) for e in got) == events
@@ -464,9 +469,9 @@ def positions(draw: st.DrawFn) -> Position:
         Stone(i, "home" if i[0] == "h" else "away", "goalie" if i[1] == "1" else "field", bx, by, draw(st.booleans()))
         for i, (bx, by) in zip(ids, bodies, strict=False)
     )
-    stones = tuple(sorted(stones, key=lambda s: notation.ALL_STONE_IDS.index(s.id)))
+    stones = tuple(sorted(stones, key=lambda s: ALL_STONE_IDS.index(s.id)))
     off = [i for i in ("h3", "h4", "a5", "a6") if i not in ids]
-    team = st.sampled_from(["home", "away"])
+    team: st.SearchStrategy[Team] = st.sampled_from(TEAMS)
     return Position(
         ruleset=draw(st.sampled_from(["standard", "ko", "final", "strict", "quick"])),
         settings=tuple(sorted(draw(st.fixed_dictionaries(
@@ -479,14 +484,15 @@ def positions(draw: st.DrawFn) -> Position:
         part=Part(draw(st.sampled_from(["period", "break", "shootout"])), draw(st.integers(1, 3)),
                   draw(st.integers(0, 360_000))),
         restart=draw(st.booleans()),
-        privilege=draw(st.none() | st.builds(Privilege, team, st.just(1), st.sampled_from([2, 3]))),
+        privilege=draw(st.one_of(st.none(), st.builds(Privilege, team, st.just(1), st.sampled_from([2, 3])))),
         stones=stones,
         puck=Puck(*bodies[-1]),
         excluded=(tuple(i for i in off if i[0] == "h"), tuple(i for i in off if i[0] == "a")),
         deferred=(draw(st.integers(0, 3)), draw(st.integers(0, 3))),
-        first_starter=draw(st.none() | team),
-        result=draw(st.none() | st.builds(Result, st.none() | team, st.sampled_from(["TIME", "FORFEIT"]))),
-        penalty_shot=draw(st.none() | team),
+        first_starter=draw(st.one_of(st.none(), team)),
+        result=draw(st.one_of(st.none(), st.builds(Result, st.one_of(st.none(), team),
+                                                   st.sampled_from(["TIME", "FORFEIT"])))),
+        penalty_shot=draw(st.one_of(st.none(), team)),
     )
 
 

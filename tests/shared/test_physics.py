@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from shared import effects
 from shared import geometry as g
@@ -278,15 +279,15 @@ def test_I_4_goal_frame_and_net_stop_the_puck():
 class _CountingLib:
     """Chipmunk's cffi lib, counting ``cpShapeFree`` calls (everything else passes through)."""
 
-    def __init__(self, lib: object) -> None:
-        self.lib = lib
+    def __init__(self, lib: Any) -> None:
+        self.lib = lib  # cffi's lib object has no types
         self.freed = 0
 
     def __getattr__(self, name: str) -> object:
         if name == "cpShapeFree":
             def free(pointer: object) -> None:
                 self.freed += 1
-                self.lib.cpShapeFree(pointer)  # type: ignore[attr-defined]
+                self.lib.cpShapeFree(pointer)
             return free
         return getattr(self.lib, name)
 

@@ -20,11 +20,11 @@ IDS = ("h1", "h2", "h3", "h4", "h5", "h6", "a1", "a2", "a3", "a4", "a5", "a6")
 
 
 @st.composite
-def positions_and_flicks(draw) -> tuple[Position, Flick]:  # type: ignore[no-untyped-def]
+def positions_and_flicks(draw: st.DrawFn) -> tuple[Position, Flick]:
     """Up to 12 stones and the puck on free, allowed spots, and a flick of one stone at up to full speed."""
     count = draw(st.integers(1, len(IDS)))
     placed: list[tuple[float, float, float]] = []
-    spots = []
+    spots: list[tuple[float, float]] = []
     for _ in range(count + 1):
         r = S.stone_radius if len(spots) < count else S.puck_radius
         x = draw(st.floats(-g.HALF_LENGTH + r, g.HALF_LENGTH - r))
@@ -146,12 +146,12 @@ def _crease_and_frame_shots() -> list[tuple[Position, Flick]]:
     """Field stones driven across the crease, into the goal and at full speed into the side frames from
     outside (where the solver lets a stone sink into a tube for a step), with a goalie in the crease."""
     v = max_flick_speed(S)
-    shots = []
+    shots: list[tuple[Position, Flick]] = []
     for k in range(24):
         x0, y0 = 505.0 + (k % 12) * 3.5, (1 if k % 2 else -1) * (64.0 + (k // 12) * 6.0)
         angle = math.radians(-60 + (k * 37) % 120)
         flick = Flick("home", "h2", v * math.sin(angle) * 0.5, -math.copysign(v * math.cos(angle), y0))
-        stones = (Stone("h2", "home", "field", x0, y0), Stone("a1", "away", "goalie", 470.0, 0.0))
+        stones: tuple[Stone, ...] = (Stone("h2", "home", "field", x0, y0), Stone("a1", "away", "goalie", 470.0, 0.0))
         shots.append((Position(seed=k, stones=stones, puck=Puck(0.0, 0.0)), flick))
     for k in range(12):
         angle = math.radians(-50 + k * 9)

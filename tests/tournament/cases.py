@@ -26,7 +26,7 @@ from shared.tournament.events import (
     apply,
     fold,
 )
-from shared.tournament.model import Player, Points, Side, Stage, Tournament
+from shared.tournament.model import CardKind, Player, Points, Side, Stage, Tournament
 from shared.tournament.pairing import Pairing, pair
 from sprtec.commands.bench_tournament import simulated_score
 
@@ -92,7 +92,7 @@ class Case:
 
 
 def play(t: Tournament, *, walkovers: dict[tuple[str, str], str] | None = None,
-         cards: tuple[tuple[str, str, str], ...] = ()) -> tuple[Tournament, Pairing]:
+         cards: tuple[tuple[str, CardKind, str], ...] = ()) -> tuple[Tournament, Pairing]:
     """Pair the next round, apply it and record a result for every match; ``walkovers`` maps a pair of ids
     (either order) to the winning side; ``cards`` are (player, card, reason) given in this round."""
     pairing = pair(t)
@@ -114,7 +114,7 @@ def play(t: Tournament, *, walkovers: dict[tuple[str, str], str] | None = None,
         events.append(RecordResult(stage=pairing.stage, round=pairing.round, home=m.home, away=m.away,
                                    score=score, shootout=shootout))
     for pid, card, reason in cards:
-        events.append(GiveCard(stage=pairing.stage, round=pairing.round, player=pid, card=card,  # type: ignore[arg-type]
+        events.append(GiveCard(stage=pairing.stage, round=pairing.round, player=pid, card=card,
                                reason=reason))
     return fold(t, events), pairing
 

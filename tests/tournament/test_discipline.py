@@ -3,6 +3,8 @@ served by the next match and carried into the next stage."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.tournament.course import follow
 from shared.tournament.events import GiveCard, MarkAbsent, apply
 from shared.tournament.model import Player, Stage, Tournament, TournamentSettings
@@ -12,10 +14,10 @@ from tests.tournament.builders import doc, m, pairing_of, players, refusal, row,
 from tests.tournament.cases import play
 
 
-def _ten(**settings: object) -> Tournament:
+def _ten(**settings: Any) -> Tournament:
     """Ten players, a five-round Swiss."""
     return Tournament(seed=3, players=tuple(Player(id=p, name=p.upper()) for p in "abcdefghij"),
-                      stages=(Stage(rounds=5),), settings=TournamentSettings(**settings))  # type: ignore[arg-type]
+                      stages=(Stage(rounds=5),), settings=TournamentSettings(**settings))
 
 
 def _line(t: Tournament, player: str) -> tuple[int, int, bool]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from shared.model import Part, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Privilege
+from shared.model import Part, Position, PowerPlayState, PowerPlaySwapIn, PowerPlaySwapOut, Privilege, Stone
 from shared.referee import goalie_reset, power_play
-from tests.referee.builders import SETTINGS, position, stone
+from tests.referee.builders import SETTINGS, on_board, position, stone
 
 
-def out_of_crease(**fields: object) -> Position:
+def out_of_crease(**fields: Any) -> Position:
     """Home's goalie h1 has left its crease (home defends x < 0); home to move."""
     base = position(stone("h2", -200.0, 50.0), stone("a2", 200.0, 50.0), to_move="home")
     stones = tuple(s.at(-380.0, 100.0) if s.id == "h1" else s for s in base.stones)
@@ -26,7 +27,7 @@ def test_XIII_1_every_stone_of_a_power_play_team_in_its_crease_is_eligible():
     """XIII.1: the sixth stone is a field stone; the goalie never is eligible."""
     start, _ = in_power_play()
     moved = replace(start, stones=tuple(s.at(-470.0, 30.0) if s.id == "h7" else s for s in start.stones))
-    assert moved.stone("h7").role == "field"  # type: ignore[union-attr]
+    assert on_board(moved, "h7").role == "field"
     assert power_play.penalty_eligible(moved, "home", SETTINGS) == ("h7",)
     assert power_play.penalty_eligible(position(), "home", SETTINGS) == ()
 
@@ -118,7 +119,7 @@ def test_XVI_2_A19_power_play_allowed_in_overtime():
 # --------------------------------------------------------------------------- XII.2-XII.5
 
 
-def goalie_at(x: float, y: float, puck: tuple[float, float] = (0.0, 0.0), *others) -> Position:  # type: ignore[no-untyped-def]
+def goalie_at(x: float, y: float, puck: tuple[float, float] = (0.0, 0.0), *others: Stone) -> Position:
     """Home's goalie h1 at (x, y), plus other stones."""
     base = position(*others, puck=puck)
     return replace(base, stones=tuple(s.at(x, y) if s.id == "h1" else s for s in base.stones))

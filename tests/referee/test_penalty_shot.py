@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.events import AtRest, BodyState, Event, MoveRecord
-from shared.model import Flick, PenaltyShotState, Placement, Position, PowerPlayState, Setup
+from shared.model import Flick, PenaltyShotState, Placement, Position, PowerPlayState, Setup, Team
 from shared.referee import penalty_shot as ps
-from tests.referee.builders import SETTINGS, contact, position, region, stone
+from tests.referee.builders import SETTINGS, contact, on_board, position, region, stone
 
 
-def shot(team: str = "home") -> tuple[Position, PenaltyShotState]:
+def shot(team: Team = "home") -> tuple[Position, PenaltyShotState]:
     """A penalty shot for ``team`` set up with the defaults (home defends x < 0, so home attacks x > 0)."""
     start = position(stone("h2", -200.0, 50.0), stone("a2", 200.0, 50.0), stone("a3", 450.0, 0.0), to_move="away")
-    shot_position, state, _ = ps.setup_shot(start, team, SETTINGS)  # type: ignore[arg-type]
+    shot_position, state, _ = ps.setup_shot(start, team)
     return shot_position, state
 
 
@@ -33,7 +33,8 @@ def track(
             flat += [round(x * 100), round(y * 100), 0, 0]
         keyframes.append(tuple(flat))
     final = tuple(BodyState(b, *frames.get(b, [origin[b]])[-1]) for b in bodies)
-    return MoveRecord(bodies, (*events, AtRest(steps)), steps, 480, 8, tuple(keyframes), final, ())
+    return MoveRecord(bodies=bodies, events=(*events, AtRest(steps)), steps=steps, step_hz=480, frame_steps=8,
+                      keyframes=tuple(keyframes), final=final, interventions=())
 
 
 def at_rest(start: Position, record: MoveRecord) -> Position:
@@ -75,9 +76,9 @@ def test_XV_11_A32_goalie_returns_for_a_team_in_power_play():
     start = position(stone("h2", -200.0, 50.0), stone("a7", 300.0, 0.0), to_move="home")
     start = replace(start, stones=tuple(s for s in start.stones if s.id != "a1"))
     pp = PowerPlayState("away", "a1", "a7")
-    shot_position, state, decisions = ps.setup_shot(start, "home", SETTINGS, pp)
+    shot_position, state, decisions = ps.setup_shot(start, "home", pp)
     assert state.goalie == "a1" and shot_position.stone("a1") is not None
-    assert shot_position.stone("a1").role == "goalie"  # type: ignore[union-attr]
+    assert on_board(shot_position, "a1").role == "goalie"
     assert [d.to_json() for d in decisions] == [{"code": "POWER_PLAY", "team": "away", "on": False}]
 
 
@@ -86,8 +87,9 @@ def test_XV_11_goalie_choice_must_be_on_the_goal_line_within_the_mouth():
     start, state = shot()
     ok = Setup("away", (Placement("a1", 498.2, -20.0),))
     assert ps.check_setup(start, state, ok, SETTINGS) is None
-    moved, _ = ps.apply_setup(start, state, ok, SETTINGS)
-    assert (moved.stone("a1").x, moved.stone("a1").y) == (498.0, -20.0)  # type: ignore[union-attr]
+    moved, _ = ps.apply_setup(start, state, ok)
+    a1 = on_board(moved, "a1")
+    assert (a1.x, a1.y) == (498.0, -20.0)
     off_line = ps.check_setup(start, state, Setup("away", (Placement("a1", 480.0, 0.0),)), SETTINGS)
     beside = ps.check_setup(start, state, Setup("away", (Placement("a1", 498.0, 30.0),)), SETTINGS)
     assert off_line is not None and off_line.code == "INVALID_SETUP" and "goal line" in off_line.message
@@ -99,7 +101,7 @@ def test_XV_11_shooter_choice_must_touch_the_circle_line_in_its_own_half():
     start, state = shot()
     choice = Setup("home", (Placement("h3", -60.0, 80.0),))
     assert ps.check_setup(start, state, choice, SETTINGS) is None
-    moved, new_state = ps.apply_setup(start, state, choice, SETTINGS)
+    moved, new_state = ps.apply_setup(start, state, choice)
     assert new_state.shooter == "h3" and moved.stone("h2") is None and moved.stone("h3") is not None
     wrong_half = ps.check_setup(start, state, Setup("home", (Placement("h2", 100.0, 0.0),)), SETTINGS)
     off_line = ps.check_setup(start, state, Setup("home", (Placement("h2", -150.0, 0.0),)), SETTINGS)
@@ -124,8 +126,8 @@ def test_XV_12_only_the_shooter_moves():
     start, state = shot()
     defender = ps.screen_flick(start, state, Flick("away", "a1", -500.0, 0.0), SETTINGS)
     other_stone = ps.screen_flick(start, state, Flick("home", "h3", 500.0, 0.0), SETTINGS)
-    assert defender is not None and defender.code == "NOT_YOUR_TURN"  # type: ignore[union-attr]
-    assert other_stone is not None and other_stone.code == "STONE_NOT_SELECTABLE"  # type: ignore[union-attr]
+    assert defender is not None and defender.code == "NOT_YOUR_TURN"
+    assert other_stone is not None and other_stone.code == "STONE_NOT_SELECTABLE"
 
 
 def test_XV_12_goal_with_the_second_move_scores():
@@ -156,7 +158,7 @@ def test_XV_12_fourth_move_refused():
     """XV.12: the shooter has only penalty_moves moves."""
     start, state = shot()
     refused = ps.screen_flick(start, replace(state, moves=3), Flick("home", "h2", 500.0, 0.0), SETTINGS)
-    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"
 
 
 # --------------------------------------------------------------------------- XV.13 failures
@@ -251,7 +253,7 @@ def test_XV_13h_backward_flick_fails_or_is_rejected():
     assert isinstance(failed, ps.PenaltyVerdict) and reasons(failed) == [("PENALTY_SHOT_ENDED", "h")]
     rejecting = replace(SETTINGS, penalty_backward="reject")
     refused = ps.screen_flick(start, state, Flick("home", "h2", -100.0, 500.0), rejecting)
-    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"
     assert ps.screen_flick(start, state, Flick("home", "h2", 0.0, 500.0), SETTINGS) is None
 
 

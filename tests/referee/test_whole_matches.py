@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.match import apply_action, legal_stones, prompts, settings_of
-from shared.model import Flick, Position
+from shared.model import Action, Flick, Position, Team
 from shared.outcome import ActionResult
 from shared.referee import clock, setup
 
-SHORT = {
+SHORT: dict[str, dict[str, Any]] = {
     "standard": {"period_ms": 1500},
     "strict": {"period_ms": 1500},
     "quick": {"period_ms": 2500},
@@ -86,7 +87,7 @@ def step(position: Position, rng: random.Random) -> ActionResult | None:
     return apply_action(position, flick) if flick is not None else None
 
 
-def _offer_action(kind: str, team: str, options: tuple[str, ...]):  # type: ignore[no-untyped-def]
+def _offer_action(kind: str, team: Team, options: tuple[str, ...]) -> Action:
     """The action an offer's button sends."""
     from shared.model import ACTION_TYPES
 

@@ -81,7 +81,7 @@ def test_XV_16_decided_shootout_ends_the_match():
     """XV.16: the deciding shot ends the match with MATCH_ENDED reason SHOOTOUT."""
     start = position(stone("h2", -100.0, 0.0), stone("a2", 100.0, 0.0))
     state = ShootoutState("home", 3, (("home", True), ("away", False), ("home", True)))
-    _, shot_state, _ = penalty_shot.setup_shot(start, "away", SETTINGS, in_shootout=True)
+    _, shot_state, _ = penalty_shot.setup_shot(start, "away", in_shootout=True)
     ended, _, following, decisions = shootout.after_shot(start, state, shot_state, False, SETTINGS)
     assert following is None and ended.result is not None and ended.result.winner == "home"
     assert decisions[0].to_json() == {"code": "MATCH_ENDED", "winner": "home", "reason": "SHOOTOUT"}
@@ -90,21 +90,21 @@ def test_XV_16_decided_shootout_ends_the_match():
 def test_XV_15_XV_17_only_the_shooter_may_move_so_no_trial_moves():
     """XV.15, XV.17: no practice flick exists; any other stone's flick during a shot is refused."""
     start = position(stone("h2", -100.0, 0.0), stone("h3", -300.0, 0.0), stone("a2", 100.0, 0.0))
-    shot, state, _ = penalty_shot.setup_shot(start, "home", SETTINGS, in_shootout=True)
+    shot, state, _ = penalty_shot.setup_shot(start, "home", in_shootout=True)
     refused = penalty_shot.screen_flick(shot, state, Flick("home", "h3", 300.0, 0.0), SETTINGS)
-    assert refused is not None and refused.code == "STONE_NOT_SELECTABLE"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "STONE_NOT_SELECTABLE"
 
 
 def test_XV_18_fifteen_seconds_from_the_first_flick():
     """XV.18, A42: the timer starts at the first flick; past 15 s a flick is refused and the shot fails."""
     start = position(stone("h2", -100.0, 0.0), stone("a2", 100.0, 0.0))
-    shot, state, _ = penalty_shot.setup_shot(start, "home", SETTINGS, in_shootout=True)
+    shot, state, _ = penalty_shot.setup_shot(start, "home", in_shootout=True)
     assert penalty_shot.elapse_shot(state, 20_000).shot_ms == 0  # aiming before the first flick is free
     running = penalty_shot.elapse_shot(replace(state, moves=1), 15_000)
     assert penalty_shot.expire(running, SETTINGS) is None
     late = penalty_shot.elapse_shot(running, 1)
     refused = penalty_shot.screen_flick(shot, late, Flick("home", "h2", 500.0, 0.0), SETTINGS)
-    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"  # type: ignore[union-attr]
+    assert refused is not None and refused.code == "ACTION_NOT_ALLOWED"
     verdict = penalty_shot.expire(late, SETTINGS)
     assert verdict is not None and verdict.ended and not verdict.scored and verdict.restart_by is None
     assert penalty_shot.expire(replace(late, in_shootout=False), SETTINGS) is None

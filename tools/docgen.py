@@ -3,8 +3,8 @@
 Why: a protocol document that drifts from the codec misleads everyone who writes a client in another
 language. The field tables are rendered from the messages' wire specs and the examples are real
 ``encode`` output, between ``<!-- BEGIN GENERATED: name -->`` / ``<!-- END GENERATED: name -->``
-markers; a test fails when the document differs, and ``python -m shared.protocol.docgen
-docs/PROTOCOL.md`` rewrites those sections.
+markers; a test fails when the document differs, and ``python -m tools.docgen docs/PROTOCOL.md``
+rewrites those sections.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from shared.protocol.codec import encode
 from shared.protocol.errors import CLOSE_MEANINGS, PROTOCOL_ERROR_CODES, RULE_ERROR_CODES, CloseCode
 from shared.protocol.specs import Struct, wire_fields
 from shared.protocol.trajectory import Trajectory
+from tools.rulesets_doc import setting_rows
 
 RECORDS: tuple[type, ...] = (m.Clocks, m.SeatInfo, m.Seats, m.RoomInfo, m.Score, m.RatingInfo, m.MatchLine,
                              m.BoardLine, m.RatingChange)
@@ -40,7 +41,12 @@ def _doc(obj: object) -> str:
 def _default(cls: type, name: str) -> str:
     """The value an optional field takes when it is left out, as the docs show it (nil, an empty map, ...)."""
     f = next(f for f in dataclasses.fields(cls) if f.name == name)
-    value = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+    if f.default is not dataclasses.MISSING:
+        value: object = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        value = f.default_factory()
+    else:
+        raise ValueError(f"{cls.__name__}.{name} is required: it has no default to show")
     return "nil" if value is None else "an empty map" if value == {} else json.dumps(value)
 
 
@@ -81,7 +87,7 @@ def render_codes() -> str:
     return "\n".join(out) + "\n"
 
 
-def examples() -> list[tuple[str, object]]:
+def examples() -> list[tuple[str, m.Message]]:
     """Representative messages, built from real values (positions from the basic setup)."""
     position = Position(seed=7, stones=basic_setup())
     clocks = m.Clocks(part_ms=360_000, move_ms=30_000, to_move="home", paused=False)
@@ -126,7 +132,7 @@ def render_examples() -> str:
     """Each example as the msgpack map in JSON notation, then its exact bytes in hex."""
     out: list[str] = []
     for title, msg in examples():
-        data = encode(msg)  # type: ignore[arg-type]
+        data = encode(msg)
         shown = json.dumps(msgpack.unpackb(data), ensure_ascii=False)
         out += [f"#### {title}: {len(data)} bytes", "", "```json", shown, "```", "", "```", *_hex(data), "```", ""]
     return "\n".join(out).rstrip() + "\n"
@@ -134,8 +140,6 @@ def render_examples() -> str:
 
 def render_settings() -> str:
     """The settings a client may override in CreateRoom and QuickMatch: type, unit, range, default, meaning."""
-    from shared.rulesets_doc import setting_rows
-
     out = ["| setting | type | unit | range | standard | meaning |", "|---|---|---|---|---|---|"]
     out += [f"| `{name}` | {kind} | {unit} | {allowed} | {default} | {meaning} |"
             for name, kind, unit, allowed, default, meaning in setting_rows()]

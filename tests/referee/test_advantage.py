@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shared.model import Privilege, TakePenalty
+from shared.model import Position, Privilege, TakePenalty
 from shared.referee import advantage
 from tests.referee.builders import SETTINGS, contact, position, region, stone
 
 
-def privileged(snapshot: tuple[str, ...] = ("a3",), remaining: int = 2):  # type: ignore[no-untyped-def]
+def privileged(snapshot: tuple[str, ...] = ("a3",), remaining: int = 2) -> Position:
     """Home plays a privilege; away's a3 stands in its crease (away defends x > 0)."""
     return position(
         stone("h2", 150.0, 0.0), stone("a3", 455.0, 0.0),
@@ -120,7 +120,7 @@ def test_XV_8_XV_10_shot_awarded_at_the_siren_is_taken():
     """XV.8, XV.10: a shot earned by a move begun before the siren (or a pending advantage, A43) is taken."""
     from shared.referee import penalty_shot
 
-    shot, state, _ = penalty_shot.setup_shot(privileged(), "home", SETTINGS)
+    shot, state, _ = penalty_shot.setup_shot(privileged(), "home")
     assert penalty_shot.at_siren(state).after_siren and shot.to_move == "home"
 
 

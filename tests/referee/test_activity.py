@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
+from shared.events import Event, MoveRecord
 from shared.model import ActivityCount, Count, Position
 from shared.outcome import RuleError
 from shared.referee import activity
@@ -13,7 +15,7 @@ from tests.referee.builders import SETTINGS, contact, position, record, stone
 # away (C) defends x > 0 and has withdrawn; home (O) has the puck in its own half (x < 0).
 
 
-def stalling(**fields: object) -> Position:
+def stalling(**fields: Any) -> Position:
     """All away stones retreated, the puck deep in home's half, home to move."""
     base = position(
         stone("h2", -300.0, 0.0), stone("h3", -200.0, 100.0), stone("h4", -200.0, -100.0), stone("h5", -400.0, 50.0),
@@ -25,10 +27,11 @@ def stalling(**fields: object) -> Position:
 
 def counting(count: int = 0, confirmed: int | None = None, limit: int = 5) -> ActivityCount:
     """A running count of home's moves by away."""
-    return ActivityCount("away", "home", limit, count, count if confirmed is None else confirmed)
+    return ActivityCount(counting="away", obliged="home", limit=limit, count=count,
+                         confirmed=count if confirmed is None else confirmed)
 
 
-def moved(start: Position, *events, **where: tuple[float, float]):  # type: ignore[no-untyped-def]
+def moved(start: Position, *events: Event, **where: tuple[float, float]) -> tuple[MoveRecord, Position]:
     """The record of a move and the position at rest it leads to."""
     rec = record(start, *events, moved=dict(where))
     final = {b.id: b for b in rec.final}
@@ -47,7 +50,7 @@ def test_XI_1_counting_starts_when_all_stones_retreated_and_puck_in_obliged_half
     result = activity.count_action(stalling(), None, Count("away"), SETTINGS)
     assert not isinstance(result, RuleError)
     state, decisions = result
-    assert state == ActivityCount("away", "home", 5)
+    assert state == ActivityCount(counting="away", obliged="home", limit=5)
     assert [d.to_json() for d in decisions] == [{"code": "ACTIVITY_COUNT", "team": "away", "count": 0, "limit": 5}]
 
 
