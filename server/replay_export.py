@@ -52,6 +52,7 @@ class StoredMatch:
     finished: bool
     initial_position: dict[str, Any]
     log: tuple[tuple[str, str | None, dict[str, Any] | None, int], ...]
+    players: tuple[str, str] | None = None  # the coaches' names (home, away)
 
 
 def read_match(data_dir: Path, match: str) -> StoredMatch:
@@ -66,7 +67,8 @@ def read_match(data_dir: Path, match: str) -> StoredMatch:
     try:
         match_id = _match_id(conn, match)
         row = conn.execute(
-            "SELECT initial_position, room_code, finished FROM matches WHERE id = ?", (match_id,)
+            "SELECT initial_position, room_code, finished, (SELECT name FROM players WHERE id = home_player),"
+            " (SELECT name FROM players WHERE id = away_player) FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
         if row is None:
             raise ExportError("NO_MATCH", f"no match {match!r} in {path}")
@@ -74,7 +76,8 @@ def read_match(data_dir: Path, match: str) -> StoredMatch:
             "SELECT kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? ORDER BY idx", (match_id,)
         ).fetchall()
         log = tuple((str(k), t, None if a is None else json.loads(a), int(ms)) for k, t, a, ms in rows)
-        return StoredMatch(match_id, str(row[1]), bool(row[2]), json.loads(row[0]), log)
+        players = (str(row[3]), str(row[4])) if row[3] and row[4] else None
+        return StoredMatch(match_id, str(row[1]), bool(row[2]), json.loads(row[0]), log, players)
     except sqlite3.Error as exc:
         raise ExportError("NO_DATA", f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
@@ -95,7 +98,7 @@ def build_scenario(stored: StoredMatch) -> notation.Scenario:
                 raise ExportError("BAD_LOG", f"match {stored.id}, log entry {index}: {exc}") from None
     except notation.NotationError as exc:
         raise ExportError("BAD_LOG", f"match {stored.id}: {exc}") from None
-    return notation.Scenario(position, tuple(entries), timed=True)
+    return notation.Scenario(position, tuple(entries), timed=True, players=stored.players)
 
 
 def scenario_text(stored: StoredMatch) -> str:

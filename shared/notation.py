@@ -99,12 +99,14 @@ class Scenario:
 
     ``timed`` (an addition, docs/SCENARIOS-EXTENSIONS.md): time passes only by moves and the scenario's
     ``elapse`` events - ``sprtec scenario`` then waits out no break by itself. An export sets it, because its
-    events already say how long every break lasted and a setup may be placed during one.
+    events already say how long every break lasted and a setup may be placed during one. ``players`` (an addition
+    too): the names of the coaches of an exported match, for replays; it changes nothing in the fold.
     """
 
     position: Position
     actions: tuple[ScenarioEntry, ...] = ()
     timed: bool = False
+    players: tuple[str, str] | None = None  # (home, away) coaches' names of an exported match (EXTENSIONS)
 
 
 # =========================================================================== JSON text
@@ -761,9 +763,10 @@ def scenario_from_json(data: dict[str, Any] | str | bytes) -> Scenario:
         raise NotationError(f"expected {SCENARIO_FORMAT!r} or {POSITION_FORMAT!r}, not {shown}", path="format",
                             code="INVALID_SCENARIO")
     for key in raw:
-        if key not in ("format", "position", "actions", "timed"):
-            raise NotationError(f"unknown field {key!r}; expected format, position, actions, timed",
+        if key not in ("format", "position", "actions", "timed", "players"):
+            raise NotationError(f"unknown field {key!r}; expected format, position, actions, timed, players",
                                 code="INVALID_SCENARIO")
+    players = _players(raw.get("players"))
     timed = raw.get("timed", False)
     if not isinstance(timed, bool):
         raise NotationError(f"expected true or false, not {_kind(timed)}", path="timed", code="INVALID_SCENARIO")
@@ -781,7 +784,18 @@ def scenario_from_json(data: dict[str, Any] | str | bytes) -> Scenario:
             raise NotationError(f"expected an action object, not {_kind(item)}", path=f"actions[{i}]",
                                 code="INVALID_ACTION")
         actions.append(event_from_json(item, path=f"actions[{i}]"))
-    return Scenario(position, tuple(actions), timed)
+    return Scenario(position, tuple(actions), timed, players)
+
+
+def _players(raw: Any) -> tuple[str, str] | None:
+    """The ``players`` of a scenario: ``{"home": name, "away": name}`` (names of 1-64 characters), or absent."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"home", "away"} or not all(
+        isinstance(raw[t], str) and 1 <= len(raw[t]) <= 64 for t in TEAMS
+    ):
+        raise NotationError("expected {\"home\": name, \"away\": name}", path="players", code="INVALID_SCENARIO")
+    return str(raw["home"]), str(raw["away"])
 
 
 def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
@@ -793,6 +807,8 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
     }
     if scenario.timed:
         out["timed"] = True
+    if scenario.players is not None:
+        out["players"] = {"home": scenario.players[0], "away": scenario.players[1]}
     return out
 
 

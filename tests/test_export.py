@@ -260,8 +260,8 @@ def _expected_end(data_dir: Path, match_id: str) -> Position:
 
 @pytest.mark.slow
 async def test_a_bot_match_on_a_real_server_exports_and_replays_to_the_same_end(tmp_path: Path):
-    """A thinking bot and a random bot finish a short quick match; its export replays to the server's final
-    position and to the score both bots were told."""
+    """A thinking bot and a random bot finish a short quick match; its export names both coaches and replays to the
+    server's final position and to the score both bots were told."""
     server = Server(ServerConfig(port=0, data_dir=tmp_path, workers=0))
     port = await server.start()
     url = f"ws://127.0.0.1:{port}/"
@@ -280,6 +280,8 @@ async def test_a_bot_match_on_a_real_server_exports_and_replays_to_the_same_end(
     final = _final(scenario, results)
     assert len(scenario["actions"]) >= 2 and final == notation.position_to_json(expected)
     assert final["score"] == first["score"] == second["score"] and final["result"]["winner"] == first["winner"]
+    names = {first["seat"]: "bot", second["seat"]: "rnd"}
+    assert scenario["players"] == {"home": names["home"], "away": names["away"]}  # replays show who played
 
 
 @pytest.mark.slow
