@@ -79,13 +79,16 @@ class Server:
                            rating_of=self.players.rating_of)
         self.handlers.update(self.players.handlers())
         self._ws_server: WsServer | None = None
+        self.ready = asyncio.Event()  # set once the unfinished matches are back (start)
+        self._recovery: asyncio.Task[None] | None = None
         self.port = 0
         self.announcer = announcer or (LanAnnouncer() if config.lan else None)
 
     async def start(self) -> int:
-        """Recover unfinished matches, then listen; returns the actual port (for ``--port 0``)."""
+        """Listen at once and rebuild the unfinished matches meanwhile (``ready`` is set when they are back);
+        returns the actual port (for ``--port 0``). Connections of the first moments are welcomed and wait for
+        ``ready`` before anything needs a room, so a restart never refuses a connection."""
         self.store.listen(self._store_changed)
-        await self.recover()
         self._ws_server = await websockets.serve(
             self._handle,
             self.config.host,
@@ -99,6 +102,7 @@ class Server:
             open_timeout=OPEN_TIMEOUT_S,
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
+        self._recovery = asyncio.get_running_loop().create_task(self._recover_then_ready())
         if self.announcer is not None:
             await self.announcer.start(self.config.name or default_server_name(), self.config.host, self.port)
         return self.port
@@ -146,9 +150,13 @@ class Server:
             self.announcer.update(len(self.sessions))
 
     # ------------------------------------------------------------------ recovery
-    async def recover(self) -> int:
-        """Rebuild every unfinished match from its log (``server.recovery``); returns how many were resumed."""
-        return len(await recover(self.store, self.pool, self.lobby))
+    async def _recover_then_ready(self) -> None:
+        """Rebuild every unfinished match (``server.recovery``), then let waiting connections in."""
+        try:
+            rooms = await recover(self.store, self.pool, self.lobby)
+            log.info("%d unfinished matches resumed", len(rooms))
+        finally:
+            self.ready.set()
 
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
@@ -158,6 +166,8 @@ class Server:
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
         self.lobby.stop()
+        if self._recovery is not None and not self._recovery.done():
+            await self._recovery  # rooms being rebuilt are closed like the others
         rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:

@@ -16,7 +16,7 @@ from typing import Any
 
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
-from server.lifecycle import EventBus, RoomClosed
+from server.lifecycle import EventBus, PresenceChanged, RoomClosed
 from server.registry import Listing, QueueEntry, Registry
 from server.room import Connection, Room, RoomError
 from server.room_core import RoomCore
@@ -52,7 +52,9 @@ class Lobby:
         self.node = node
         self._connection_of = connection_of
         self._rating_of = rating_of
-        self.rooms: dict[str, Room] = {}
+        self.rooms: dict[str, Room] = {}  # the live rooms of this process, oldest first
+        self._seats: dict[int, set[str]] = {}  # player -> codes of rooms where he held a seat (checked on use)
+        bus.subscribe(PresenceChanged, self._presence_changed)
         self._pass_at: int | None = None  # when the next quick-match pass runs
         self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
 
@@ -65,6 +67,7 @@ class Lobby:
     async def adopt(self, room: Room) -> None:
         """Register a room this process runs (a recovered one) under its code."""
         self.rooms[room.code] = room
+        self._index_seats(room)
         await self.registry.update(self._listing(room))
 
     def _listing(self, room: Room) -> Listing:
@@ -92,6 +95,9 @@ class Lobby:
             return
         await room.close()
         self.rooms.pop(room.code, None)
+        for player in room.core.seats.values():
+            if player is not None:
+                self._seats.get(player, set()).discard(room.code)
         await self.registry.remove(room.code)
         self.bus.publish(RoomClosed(room=room.code))
         log.info("room %s closed (empty)", room.code)
@@ -108,8 +114,22 @@ class Lobby:
         return room
 
     def rooms_with_seat(self, player_id: int) -> list[Room]:
-        """Rooms where a player holds a seat (a returning coach)."""
-        return [r for r in self.rooms.values() if r.seat_of_player(player_id) is not None]
+        """Rooms where a player holds a seat (a returning coach), from the seat index: no scan of every room."""
+        codes = self._seats.get(player_id, set())
+        return [room for code in sorted(codes) if (room := self.rooms.get(code)) is not None
+                and room.seat_of_player(player_id) is not None]
+
+    def _index_seats(self, room: Room) -> None:
+        """Remember which players hold the room's seats."""
+        for player in room.core.seats.values():
+            if player is not None:
+                self._seats.setdefault(player, set()).add(room.code)
+
+    def _presence_changed(self, event: PresenceChanged) -> None:
+        """A room's seats may have changed: index the players holding them now."""
+        room = self.rooms.get(event.room)
+        if room is not None:
+            self._index_seats(room)
 
     @staticmethod
     def validate(ruleset: str, settings: dict[str, Any]) -> dict[str, Any]:

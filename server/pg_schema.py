@@ -135,7 +135,13 @@ ALTER TABLE rooms ADD COLUMN reserved BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE matches ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4 (server.schema's version 4): each log entry's position (compressed JSON) and move clock used.
+_V4 = """
+ALTER TABLE match_log ADD COLUMN position BYTEA;
+ALTER TABLE match_log ADD COLUMN turn_used INTEGER;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 VERSION = len(MIGRATIONS)
 
 

@@ -62,6 +62,8 @@ class EntryWrite:
     entry: LogEntry
     checkpoint: Checkpoint | None = None
     end: MatchEnd | None = None
+    position: bytes | None = None  # the position after the entry (server.position_blob), kept with it
+    turn_used: int = 0  # the move clock the team to move had used then
 
 
 Record = RoomRow | MatchStart | EntryWrite  # what a room may ask the store to write (in one transaction)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from server.constants import CHECKPOINT_EVERY
+from server.position_blob import pack as pack_position
 from shared import match as rules
 from shared import match_log, notation
 from shared.match import Prompt
@@ -66,6 +67,7 @@ class Resolved:
     ended: bytes | None = None
     broken: str | None = None
     checkpoint: Checkpoint | None = None  # every CHECKPOINT_EVERY entries: the position to store with this one
+    position_blob: bytes | None = None  # the position after the entry, packed here (the worker) for its log row
 
 
 def deadline_ms(settings: Settings, prompt: Prompt) -> int:
@@ -114,7 +116,7 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
         checkpoint = Checkpoint(after=entry.index + 1, position=after, turn_used=turn_used)
     resolved = Resolved(entry=entry, position=after, decisions=outcome.decisions, turn_used=turn_used,
                         duration_ms=outcome.duration_ms, accepted=outcome.accepted, error=outcome.error,
-                        prompts=prompts, checkpoint=checkpoint)
+                        prompts=prompts, checkpoint=checkpoint, position_blob=pack_position(after))
     trajectory = None
     if outcome.record is not None:
         trajectory = with_relocations(Trajectory.from_record(outcome.record), after, outcome.decisions)

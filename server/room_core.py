@@ -118,7 +118,7 @@ class LiveMatch:
 
     id: str
     seed: int
-    initial: Position
+    initial: Position | None  # the match's start (None for a recovered match: it is in the store already)
     position: Position
     started: bool = False
     log_len: int = 0
@@ -144,9 +144,10 @@ class RoomCore:
 
     def __init__(self, *, code: str, ruleset: str, overrides: dict[str, object], private: bool,
                  match_id: str, seed: int, history_size: int, rated: bool = False,
-                 reserved: dict[Team, tuple[int, str]] | None = None) -> None:
+                 reserved: dict[Team, tuple[int, str]] | None = None, first: Position | None = None) -> None:
         """``rated``: the match counts for ratings. ``reserved``: seats held for these players (id, name) from the
-        start - a tournament's table - which only they may take and which stay theirs when they leave."""
+        start - a tournament's table - which only they may take and which stay theirs when they leave. ``first``:
+        the match's position when it is known already (recovery), else the ruleset's opening is set up."""
         self.code = code
         self.ruleset = ruleset
         self.overrides = dict(overrides)
@@ -169,7 +170,8 @@ class RoomCore:
         self.presence_due: int | None = None  # when the coalesced spectators' count goes out
         self._history_size = history_size
         self._coach_actions = 0  # the coaches' own actions in this match (an abandoned-at-start match has none)
-        first = match_log.new_match(ruleset, overrides, seed)
+        if first is None:
+            first = match_log.new_match(ruleset, overrides, seed)
         self.match = LiveMatch(id=match_id, seed=seed, initial=first, position=first)
 
     # ------------------------------------------------------------------ the lifecycle
@@ -396,6 +398,7 @@ class RoomCore:
         state.version_base = self.version + 1
         home, away = self.seats["home"], self.seats["away"]
         assert home is not None and away is not None
+        assert state.initial is not None, "only a fresh match starts"
         start = MatchStart(match_id=state.id, room_code=self.code, seed=state.seed, ruleset=self.ruleset,
                            overrides=self.overrides, initial=state.initial, home_player=home, away_player=away,
                            version_base=state.version_base, rated=self.rated)
@@ -483,7 +486,8 @@ class RoomCore:
         position = resolved.position
         result = position.result
         end = None if result is None else MatchEnd(winner=result.winner, reason=result.reason, score=position.score)
-        write = EntryWrite(match_id=state.id, entry=entry, checkpoint=resolved.checkpoint, end=end)
+        write = EntryWrite(match_id=state.id, entry=entry, checkpoint=resolved.checkpoint, end=end,
+                           position=resolved.position_blob, turn_used=resolved.turn_used)
         state.position = position
         state.log_len += 1
         if entry.input is not None and not isinstance(entry.input, Timeout | Forfeit):

@@ -113,7 +113,14 @@ ALTER TABLE rooms ADD COLUMN reserved INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: every log entry keeps the position it produced and the move clock used then, so a restart reads the
+# last row of each match instead of replaying its log through the physics (checkpoints stay readable for older logs).
+_V4 = """
+ALTER TABLE match_log ADD COLUMN position BLOB;
+ALTER TABLE match_log ADD COLUMN turn_used INTEGER;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 VERSION = len(MIGRATIONS)
 
 

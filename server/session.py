@@ -86,6 +86,7 @@ class Host(Protocol):
     lobby: Lobby
     players: Players
     handlers: dict[type, Handler]
+    ready: asyncio.Event  # set once a restarted server's rooms are back
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -239,6 +240,7 @@ class Session:
         await self.server.register(self)
         log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address)
         await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token, self.player_id))
+        await self.server.ready.wait()  # a restarted server rebuilds its rooms first (a second or two)
         await self._come_back()
         return True
 

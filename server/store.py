@@ -199,7 +199,7 @@ class Store:
     @classmethod
     def append_entry(cls, write: EntryWrite) -> list[Statement]:
         """An entry, its checkpoint and the match's end, as statements."""
-        out = [cls.append_log(write.match_id, write.entry)]
+        out = [cls.append_log(write.match_id, write.entry, write.position, write.turn_used)]
         if write.checkpoint is not None:
             out.append(cls.save_checkpoint(write.match_id, write.checkpoint))
         if write.end is not None:
@@ -252,13 +252,14 @@ class Store:
         )
 
     @staticmethod
-    def append_log(match_id: str, entry: LogEntry) -> Statement:
-        """Append one entry to a match's log."""
+    def append_log(match_id: str, entry: LogEntry, position: bytes | None = None, turn_used: int = 0) -> Statement:
+        """Append one entry to a match's log, with the position it produced (``server.position_blob``)."""
         kind, team, action, elapsed = entry_row(entry)
         return (
-            "INSERT INTO match_log (match_id, idx, kind, team, action, elapsed_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO match_log (match_id, idx, kind, team, action, elapsed_ms, position, turn_used)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (match_id, entry.index, kind, team, None if action is None else json.dumps(action, sort_keys=True),
-             elapsed),
+             elapsed, position, turn_used),
         )
 
     @staticmethod
@@ -345,6 +346,22 @@ class Store:
         if row is None:
             return None
         return Checkpoint(after=row[0], position=notation.position_from_json(json.loads(row[1])), turn_used=row[2])
+
+    def resting_points(self) -> dict[str, tuple[int, bytes, int]]:
+        """For every unfinished match of a stored room: (entries, the last entry's position blob, its move clock
+        used) - one read for all of them, where the last entry kept its position."""
+        rows = self._read.execute(
+            "SELECT l.match_id, l.idx + 1, l.position, l.turn_used FROM match_log l JOIN rooms r ON r.match_id ="
+            " l.match_id JOIN matches m ON m.id = l.match_id WHERE m.finished = 0 AND l.idx = (SELECT MAX(idx) FROM"
+            " match_log WHERE match_id = l.match_id) AND l.position IS NOT NULL"
+        ).fetchall()
+        return {str(r[0]): (int(r[1]), bytes(r[2]), int(r[3] or 0)) for r in rows}
+
+    def stored_positions(self, match_id: str) -> list[tuple[int, bytes | None, int | None]]:
+        """Every entry's (index, stored position blob, move clock used) of a match, in order (``sprtec verify``)."""
+        rows = self._read.execute("SELECT idx, position, turn_used FROM match_log WHERE match_id = ? ORDER BY idx",
+                                  (match_id,)).fetchall()
+        return [(int(r[0]), None if r[1] is None else bytes(r[1]), r[2]) for r in rows]
 
     def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
         """A match's entries in order, from index ``since``."""

@@ -32,8 +32,10 @@ action of the counting team but ``count`` the activity count may lapse (XI.3).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from shared import physics
 from shared.model import (
@@ -78,8 +80,18 @@ Handler = Callable[[Position, Action, Settings], ActionResult]
 
 
 def settings_of(position: Position) -> Settings:
-    """The settings the position is played with: its ruleset plus its overrides."""
-    return make_settings(position.ruleset, position.setting_overrides())
+    """The settings the position is played with: its ruleset plus its overrides (made once per distinct pair)."""
+    try:
+        return _settings(position.ruleset, position.settings)
+    except TypeError:  # an override that cannot be hashed (a list): made afresh
+        return make_settings(position.ruleset, position.setting_overrides())
+
+
+@functools.lru_cache(maxsize=256)
+def _settings(ruleset: str, overrides: tuple[tuple[str, Any], ...]) -> Settings:
+    """``make_settings`` of a position's ruleset and overrides; Settings is frozen, so one value serves every
+    position of a match (it was made again, and checked for sense, at every move)."""
+    return make_settings(ruleset, dict(overrides))
 
 
 # --------------------------------------------------------------------------- flick

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "tournament files (TOURNAMENT.md): `sprtec tournament standings|pair FILE`"),
     "players": ("players", "print the leaderboard of a server's data directory"),
     "player": ("player", "print a player's profile from a server's data directory"),
+    "verify": ("verify", "run every stored match again and check the positions its log kept"),
     "bench": ("bench", "benchmarks: `sprtec bench physics`, `sprtec bench server`"),
 }
 

@@ -1,8 +1,10 @@
-"""Recovery starts from the latest checkpoint and replays only the entries after it, to the same match."""
+"""Recovery takes each match's position from its last log row without any physics; a log written before entries
+kept their positions is still folded from its latest checkpoint, to the same match."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,8 @@ from tests.server.players import WireClient, play_until_end
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms": 60_000}
 
 
-async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """With a checkpoint every 2 entries, a restart replays at most 1 entry and equals a replay of the whole log."""
-    monkeypatch.setattr(server.resolve, "CHECKPOINT_EVERY", 2)
-    data = tmp_path / "data"
+async def _played(data: Path) -> tuple[str, Position, int, int]:
+    """A match of at least five entries, then the server stopped: its room code, position, log length, move clock."""
     first = Server(ServerConfig(port=0, data_dir=data, workers=0))
     await first.start()
     ann = await WireClient.connect(first.url, "ann")
@@ -33,9 +33,12 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
     await asyncio.wait_for(asyncio.gather(play_until_end(ann, 5), play_until_end(bob, 5)), 60)
     room = first.lobby.find(ann.code)
     await first.shutdown()  # waits for an entry in flight; the room then holds exactly what was committed
-    before, logged, turn_used = room.match.position, room.match.log_len, room.match.turn_used
-    assert logged >= 5
+    assert room.match.log_len >= 5
+    return ann.code, room.match.position, room.match.log_len, room.match.turn_used
 
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the entries every replay through the fold is given."""
     replayed: list[int] = []
     real_replay = match_log.replay
 
@@ -44,17 +47,66 @@ async def test_recovery_replays_from_the_checkpoint(tmp_path: Path, monkeypatch:
         return real_replay(initial, entries, turn_used)
 
     monkeypatch.setattr(match_log, "replay", counting_replay)
+    return replayed
+
+
+async def _recovered(data: Path, code: str) -> tuple[Position, int, int]:
+    """Start a server on the data, and the recovered match's position, log length and move clock."""
     second = Server(ServerConfig(port=0, data_dir=data, workers=0))
     try:
         await second.start()
-        again = second.lobby.find(ann.code)
-        assert replayed == [logged % 2]
-        assert notation.position_to_json(again.match.position) == notation.position_to_json(before)
-        assert (again.match.log_len, again.match.turn_used) == (logged, turn_used)
-        stored = second.store.match(again.match.id)
-        assert stored is not None
-        initial = notation.position_from_json(stored.initial_position)
-        whole, whole_used = real_replay(initial, second.store.log(stored.id))
-        assert notation.position_to_json(whole) == notation.position_to_json(before) and whole_used == turn_used
+        await second.ready.wait()
+        again = second.lobby.find(code)
+        return again.match.position, again.match.log_len, again.match.turn_used
     finally:
         await second.shutdown()
+
+
+async def test_a_restart_reads_the_last_position_and_replays_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Every entry kept its position: the restarted server is at the same position with no replay at all."""
+    data = tmp_path / "data"
+    code, before, logged, turn_used = await _played(data)
+    replayed = _counting(monkeypatch)
+    position, count, used = await _recovered(data, code)
+    assert replayed == []
+    assert notation.position_to_json(position) == notation.position_to_json(before)
+    assert (count, used) == (logged, turn_used)
+
+
+async def test_a_log_without_kept_positions_replays_from_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A log of an older server (no positions in its rows), checkpointed every 2 entries: at most 1 entry is
+    replayed, and the match is the same as a replay of the whole log."""
+    monkeypatch.setattr(server.resolve, "CHECKPOINT_EVERY", 2)
+    data = tmp_path / "data"
+    code, before, logged, turn_used = await _played(data)
+    with sqlite3.connect(data / "sprtec.sqlite3") as conn:
+        conn.execute("UPDATE match_log SET position = NULL, turn_used = NULL")
+    replayed = _counting(monkeypatch)
+    position, count, used = await _recovered(data, code)
+    assert replayed == [logged % 2]
+    assert notation.position_to_json(position) == notation.position_to_json(before)
+    assert (count, used) == (logged, turn_used)
+
+
+def test_sprtec_verify_proves_the_kept_positions_and_finds_a_forged_one(tmp_path: Path):
+    """`sprtec verify` agrees with a played match; after one kept position is replaced by another one, it names
+    that entry and exits 1."""
+    import subprocess
+    import sys
+
+    from server import position_blob
+
+    data = tmp_path / "data"
+    asyncio.run(_played(data))
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "sprtec", "verify", "--data", str(data)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0 and "all agree" in done.stdout, done.stdout + done.stderr
+    with sqlite3.connect(data / "sprtec.sqlite3") as conn:
+        (blob,) = conn.execute("SELECT position FROM match_log WHERE idx = 0").fetchone()
+        forged = position_blob.pack(position_blob.unpack(blob).__class__(seed=1))
+        conn.execute("UPDATE match_log SET position = ? WHERE idx = 2", (forged,))
+    done = subprocess.run(command, capture_output=True, text=True, cwd=root)
+    assert done.returncode == 1 and "entry 2" in done.stdout, done.stdout + done.stderr
