@@ -41,6 +41,9 @@ from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
 from server.session import Handler, Session
 from server.store import Health, Store
+from server.tournaments.handlers import TournamentRequests
+from server.tournaments.recovery import resume
+from server.tournaments.service import TournamentService
 from server.workers import Resolver, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
@@ -78,6 +81,9 @@ class Server:
                            registry=registry or InProcessRegistry(), connection_of=self.sessions.get,
                            rating_of=self.players.rating_of)
         self.handlers.update(self.players.handlers())
+        self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
+                                             session_of=self.sessions.get, rating_of=self.players.rating_of)
+        self.handlers.update(TournamentRequests(self.tournaments).handlers())
         self._ws_server: WsServer | None = None
         self.ready = asyncio.Event()  # set once the unfinished matches are back (start)
         self._recovery: asyncio.Task[None] | None = None
@@ -124,6 +130,7 @@ class Server:
             self.announcer.update(len(self.sessions))
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
+        self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
 
     def _tell_room(self, code: str, message: ServerMessage) -> None:
         """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments)."""
@@ -146,6 +153,7 @@ class Server:
         """Forget a connection that ended."""
         if self.sessions.get(session.player_id) is session:
             del self.sessions[session.player_id]
+        self.tournaments.unwatch(session)
         if self.announcer is not None:
             self.announcer.update(len(self.sessions))
 
@@ -155,6 +163,7 @@ class Server:
         try:
             rooms = await recover(self.store, self.pool, self.lobby)
             log.info("%d unfinished matches resumed", len(rooms))
+            await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:
             self.ready.set()
 
@@ -168,6 +177,7 @@ class Server:
         self.lobby.stop()
         if self._recovery is not None and not self._recovery.done():
             await self._recovery  # rooms being rebuilt are closed like the others
+        await self.tournaments.stop()
         rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:

@@ -141,7 +141,29 @@ ALTER TABLE match_log ADD COLUMN position BYTEA;
 ALTER TABLE match_log ADD COLUMN turn_used INTEGER;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# Version 5 (server.schema's version 5): tournaments and their event logs.
+_V5 = """
+CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    events INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE tournament_log (
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (tournament_id, idx)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 VERSION = len(MIGRATIONS)
 
 

@@ -120,7 +120,31 @@ ALTER TABLE match_log ADD COLUMN position BLOB;
 ALTER TABLE match_log ADD COLUMN turn_used INTEGER;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# Version 5: tournaments run by the server - each one's event log (folded by shared.tournament: the log is the
+# tournament) and its row: name, the hash of the organiser secret, the tournament file after the latest event
+# (the log's snapshot, for lists and exports), how many events the log holds, and its status.
+_V5 = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    events INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_log (
+    tournament_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (tournament_id, idx)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 VERSION = len(MIGRATIONS)
 
 

@@ -16,6 +16,18 @@ from shared.outcome import ErrorCode
 # The referee's refusals (SCENARIOS.md "Error codes"), sent unchanged in an Error message.
 RULE_ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 
+# The tournament engine's refusals (TOURNAMENT.md "Commands"), passed through unchanged in an Error message.
+TOURNAMENT_ERRORS: dict[str, str] = {
+    "BAD_FORMAT": "the tournament file or a value in the request is not of the contract's form",
+    "UNKNOWN_PLAYER": "a player id the tournament (or that stage) does not have",
+    "DUPLICATE_PLAYER": "an entry id the tournament has already",
+    "PLAYED_TWICE": "a player twice in one round",
+    "BAD_RESULT": "a result, card or walkover the contract refuses for that match or round",
+    "ROUND_ORDER": "the round cannot come now (a round is still being played, or results are out of order)",
+    "NOTHING_TO_PAIR": "the tournament is complete: there is no next round",
+    "NO_PAIRING": "no legal pairing of the next round exists",
+}
+
 # Refusals of the connection layer, the lobby and the room. Each keeps the connection usable.
 PROTOCOL_ERROR_CODES: dict[str, str] = {
     "BAD_MESSAGE": "the frame is not a valid message: not msgpack, not a map, a missing, extra or wrong field",
@@ -43,6 +55,17 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "STORE_UNAVAILABLE": "the server cannot save moves right now (disk full, read-only, I/O error): play is paused "
     "and nothing acknowledged is lost; a Notice says when play resumes",
     "INTERNAL": "the server failed to handle a valid request; the room is unchanged",
+    "TOURNAMENT_NOT_FOUND": "no tournament of this server has this id",
+    "NOT_ORGANISER": "only the holder of the tournament's organiser secret may do this (the secret is missing or "
+    "not the tournament's)",
+    "NOT_ENTERED": "the request needs an entry of yours in the tournament (or a match of yours: disputes, "
+    "corrections)",
+    "ALREADY_ENTERED": "this player coaches an entry of the tournament already, or the entry has its coach",
+    "BAD_ENTRY_CODE": "JoinTournament.code is not the code of an entry of this tournament that is still unclaimed",
+    "TOURNAMENT_CLOSED": "the tournament does not take this now (it has ended, or its state does not allow it: "
+    "check-in before the match, a round while tables are still open)",
+    "NO_CASE": "no open dispute or correction of this tournament has this number (or it is not for you to confirm)",
+    **{code: f"TOURNAMENT.md: {meaning}" for code, meaning in TOURNAMENT_ERRORS.items()},
 }
 
 ERROR_CODES: tuple[str, ...] = RULE_ERROR_CODES + tuple(PROTOCOL_ERROR_CODES)

@@ -608,6 +608,485 @@ class Pong:
     nonce: Annotated[int, Int(0, 2**32 - 1)]
 
 
+# --------------------------------------------------------------------------- tournaments (docs/PROTOCOL.md
+# "Tournaments"): the organiser's acts carry the tournament's organiser secret; players enter, check in, file
+# disputes and agree corrections; anyone may list and watch.
+
+TOURNAMENT_ID = Str(16, min_len=1)
+SECRET = Str(128, min_len=1)
+ENTRY = Str(32, min_len=1)  # a tournament file's player id (TOURNAMENT.md: 1-32 of [A-Za-z0-9_-])
+ENTRY_NAME = Str(64, min_len=1)
+STAGE = Int(0, 63)
+ROUND = Int(1, 999)
+TABLE = Int(1, 999)
+CASE = Int(1, MAX_INT)
+REASON = Str(500)
+CARD = Str(12, choices=("yellow", "red", "disqualified"))
+RULING = Str(8, choices=("stands", "changed", "replay"))
+MAX_TOURNAMENT_FILE_CHARS = 15_000  # a CreateTournament file fits a client frame; larger fields: RegisterEntries
+MAX_ENTRIES = 512  # players of one tournament
+ENTRIES_PER_REQUEST = 64  # entries one RegisterEntries may carry
+NO_SHOW_MS = 300_000  # a coach not at his table this long after it opens loses by walkover (the default)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForm:
+    """A player the organiser enters: his name as everyone sees it, club, category, rating (nil: none) and,
+    optionally, the id the tournament file calls him by (nil: the server chooses one)."""
+
+    name: Annotated[str, ENTRY_NAME]
+    club: Annotated[str, Str(64)] = ""
+    category: Annotated[str, Str(32)] = ""
+    rating: Annotated[int | None, Opt(Int(0, 9999))] = None
+    id: Annotated[str | None, Opt(ENTRY)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryCode:
+    """An entry and the one-use code its player claims it with (JoinTournament.code); the server keeps only a
+    hash of the code, so it is told once, to the organiser."""
+
+    entry: Annotated[str, ENTRY]
+    name: Annotated[str, ENTRY_NAME]
+    code: Annotated[str, Str(16, min_len=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLine:
+    """One entrant as the tournament knows him: whether a connected player coaches the entry (``claimed``),
+    whether he has checked in, and whether he has left the tournament (withdrawn or disqualified)."""
+
+    entry: Annotated[str, ENTRY]
+    name: Annotated[str, ENTRY_NAME]
+    club: Annotated[str, Str(64)]
+    category: Annotated[str, Str(32)]
+    rating: Annotated[int | None, Opt(Int(0, 9999))]
+    claimed: Annotated[bool, Bool()]
+    checked_in: Annotated[bool, Bool()]
+    out: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One line of the standings: the fields of TOURNAMENT.md's ``sprtec-standings/1`` row (``entry`` is its
+    ``player``) with the entrant's name; ``tiebreaks`` holds the stage system's criteria by their contract
+    names."""
+
+    rank: Annotated[int, Int(1, MAX_INT)]
+    shared: Annotated[bool, Bool()]
+    entry: Annotated[str, ENTRY]
+    name: Annotated[str, ENTRY_NAME]
+    points: Annotated[int, Int(-MAX_INT, MAX_INT)]
+    played: Annotated[int, Int(0, MAX_INT)]
+    wins: Annotated[int, Int(0, MAX_INT)]
+    draws: Annotated[int, Int(0, MAX_INT)]
+    losses: Annotated[int, Int(0, MAX_INT)]
+    byes: Annotated[int, Int(0, MAX_INT)]
+    goals_for: Annotated[int, Int(0, MAX_INT)]
+    goals_against: Annotated[int, Int(0, MAX_INT)]
+    tiebreaks: Annotated[dict[str, int], MapOf(Str(32, min_len=1), Int(-MAX_INT, MAX_INT), 8)]
+    yellow: Annotated[int, Int(0, MAX_INT)]
+    red: Annotated[int, Int(0, MAX_INT)]
+    suspended_next: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    """One match of the current round: its table number, the coaches (entries and names), the room to watch it
+    in (nil when it needs no table: a walkover set by the pairing), how it stands and, while it is played, the
+    score, the part and the part's time left (``part_ms``) when the update was made.
+
+    ``status``: ``waiting`` (the table is open, the coaches are coming; ``no_show_ms`` is the time left before
+    the one who is missing loses by walkover), ``playing``, ``ended`` (the result is in: ``score`` and, for a
+    knockout match decided by a shoot-out, ``shootout``), ``walkover`` (``walkover`` names the winner), or
+    ``replay`` (the organiser or both coaches ordered it played again: a new table opens). ``kind`` is
+    ``match``, ``final`` or ``third_place``."""
+
+    table: Annotated[int, TABLE]
+    home: Annotated[str, ENTRY]
+    away: Annotated[str, ENTRY]
+    home_name: Annotated[str, ENTRY_NAME]
+    away_name: Annotated[str, ENTRY_NAME]
+    kind: Annotated[str, Str(12, choices=("match", "final", "third_place"), open=True)]
+    ruleset: Annotated[str, RULESET]
+    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended", "walkover", "replay"), open=True)]
+    room: Annotated[str | None, Opt(ROOM_CODE)] = None
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+    part: Annotated[str | None, Opt(Str(16))] = None
+    part_ms: Annotated[int | None, Opt(MS)] = None
+    no_show_ms: Annotated[int | None, Opt(MS)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLine:
+    """One match of a knockout stage's bracket, every round known so far: the round, the kind, the coaches (the
+    better seed at home) and, once played, the result and the winner."""
+
+    round: Annotated[int, ROUND]
+    kind: Annotated[str, Str(12, choices=("match", "final", "third_place"), open=True)]
+    home: Annotated[str, ENTRY]
+    away: Annotated[str, ENTRY]
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+    winner: Annotated[str | None, Opt(ENTRY)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardLine:
+    """A card the organiser gave, for the coach's conduct in his match of one round, and why."""
+
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    entry: Annotated[str, ENTRY]
+    card: Annotated[str, CARD]
+    reason: Annotated[str, REASON]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseLine:
+    """A dispute or an agreed correction of one match (XVII).
+
+    ``kind`` ``dispute``: filed by one coach, decided by the organiser; ``status`` ``open``, ``stands``,
+    ``changed`` or ``replay``, with the organiser's ``ruling`` (his reason). ``kind`` ``correction``: proposed
+    by one coach (XVII.4), ``open`` until the other confirms it, then ``agreed``; ``proposal`` says what it does
+    (``replay``, or the corrected result)."""
+
+    id: Annotated[int, CASE]
+    kind: Annotated[str, Str(12, choices=("dispute", "correction"), open=True)]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    by: Annotated[str, ENTRY]
+    reason: Annotated[str, REASON]
+    status: Annotated[str, Str(8, choices=("open", "stands", "changed", "replay", "agreed"), open=True)]
+    ruling: Annotated[str, REASON] = ""
+    proposal: Annotated[str, Str(64)] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLine:
+    """One act of the audit log: when (ms since the epoch), who (``organiser``, ``server`` or an entry), what,
+    on what, and why."""
+
+    at_ms: Annotated[int, Int(0, MAX_INT, "ms")]
+    who: Annotated[str, Str(64, min_len=1)]
+    act: Annotated[str, Str(32, min_len=1)]
+    detail: Annotated[str, Str(200)]
+    reason: Annotated[str, REASON]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """One line of the list of tournaments: id, name, status (as in TournamentUpdate), the current stage and
+    round, entrants and tables being played."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    name: Annotated[str, Str(100)]
+    status: Annotated[str, Str(12, choices=("registering", "playing", "between", "finished", "ended"), open=True)]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, Int(0, 999)]
+    entries: Annotated[int, Int(0, MAX_INT)]
+    playing: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTournament:
+    """Create a tournament: from ``file`` (a TOURNAMENT.md file as JSON text, at most 15,000 characters; its
+    players are entries waiting to be claimed) or from fields (``name``, one stage of ``system`` with ``rounds``,
+    ``ruleset`` and ``settings``, ``seed``). ``no_show_ms``: a coach not at his table this long after it opens
+    loses by walkover (nil: 300000, five minutes); ``next_round_after_ms``: start each next round this long after
+    the last match of a round ends (nil: the organiser starts every round). Answered by TournamentCreated; the
+    creator is the organiser."""
+
+    file: Annotated[str | None, Opt(Str(MAX_TOURNAMENT_FILE_CHARS, min_len=2))] = None
+    name: Annotated[str | None, Opt(Str(100))] = None
+    system: Annotated[str | None, Opt(Str(12, choices=("swiss", "round_robin", "knockout")))] = None
+    rounds: Annotated[int | None, Opt(Int(1, 99))] = None
+    ruleset: Annotated[str | None, Opt(RULESET)] = None
+    settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)] = field(default_factory=dict)
+    seed: Annotated[int | None, Opt(Int(0, 2**31 - 1))] = None
+    no_show_ms: Annotated[int | None, Opt(Int(1000, 86_400_000, "ms"))] = None
+    next_round_after_ms: Annotated[int | None, Opt(Int(0, 86_400_000, "ms"))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterEntries:
+    """The organiser enters players (at most 64 a request); each gets a code his player claims the entry with.
+    After round 1 an entry is a late entry (Swiss stages only). Answered by EntriesRegistered."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    entries: Annotated[tuple[EntryForm, ...], ListOf(Struct(EntryForm), ENTRIES_PER_REQUEST)]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTournament:
+    """A player enters a tournament as himself (his display name; ``club`` and ``category`` as given), or, with
+    ``code``, becomes the coach of the entry the organiser registered for him. Answered by TournamentJoined."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    code: Annotated[str | None, Opt(Str(16, min_len=1))] = None
+    club: Annotated[str, Str(64)] = ""
+    category: Annotated[str, Str(32)] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckIn:
+    """Say a coach is here and plays: a player checks in his own entry; the organiser (``secret``) any
+    ``entry``. Entries not checked in when a round starts are absent from it. Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    entry: Annotated[str | None, Opt(ENTRY)] = None
+    secret: Annotated[str | None, Opt(SECRET)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawEntry:
+    """Leave the tournament after the current round (results stay): a player his own entry, the organiser
+    (``secret``) any ``entry``. Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    entry: Annotated[str | None, Opt(ENTRY)] = None
+    secret: Annotated[str | None, Opt(SECRET)] = None
+    reason: Annotated[str, REASON] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    """The organiser starts the next round: the server pairs it and opens a table per match (TableAssigned to
+    each coach). Answered by TournamentDone (``id``: the round's number)."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoStartRounds:
+    """The organiser lets the rounds run themselves: each next round starts ``after_ms`` after the last match of
+    a round ends (nil: he starts each round). Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    after_ms: Annotated[int | None, Opt(Int(0, 86_400_000, "ms"))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveCard:
+    """The organiser gives a card (yellow, red, disqualified) to a coach for his conduct in his match of
+    ``stage``/``round`` (nil: the current round), with a reason. Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    entry: Annotated[str, ENTRY]
+    card: Annotated[str, CARD]
+    reason: Annotated[str, Str(500, min_len=1)]
+    stage: Annotated[int | None, Opt(STAGE)] = None
+    round: Annotated[int | None, Opt(ROUND)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideResult:
+    """XVII.5: the organiser sets the result of the match at ``table`` of ``stage``/``round`` - a ``score`` (with
+    ``shootout`` for a drawn knockout match) or a ``walkover`` (the winning side) - with a reason. Answered by
+    TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    reason: Annotated[str, Str(500, min_len=1)]
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileDispute:
+    """A coach disputes a match of his (XVII, RULES.md 6.1: the organiser decides), with his reason. Answered by
+    TournamentDone (``id``: the case number)."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    reason: Annotated[str, Str(500, min_len=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveDispute:
+    """The organiser decides a dispute: the result ``stands``, is ``changed`` (to ``score``/``shootout`` or
+    ``walkover``), or the match is played again (``replay``: a new table opens), with his reason. Answered by
+    TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    case: Annotated[int, CASE]
+    ruling: Annotated[str, RULING]
+    reason: Annotated[str, Str(500, min_len=1)]
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeCorrection:
+    """XVII.4: a coach proposes to correct the result of a match of his (``score``/``shootout`` or
+    ``walkover``) or to play it again (``replay``); it is done when the other coach confirms it
+    (ConfirmCorrection). Answered by TournamentDone (``id``: the case number)."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    replay: Annotated[bool, Bool()] = False
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+    reason: Annotated[str, REASON] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmCorrection:
+    """XVII.4: the other coach of the match agrees to a proposed correction, which is then done. Answered by
+    TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    case: Annotated[int, CASE]
+
+
+@dataclass(frozen=True, slots=True)
+class EndTournament:
+    """The organiser ends the tournament now (no more rounds; results stand), with a reason. Answered by
+    TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    reason: Annotated[str, Str(500, min_len=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class WatchTournament:
+    """Follow a tournament: a TournamentUpdate at once, then one whenever it changes (at most four a second).
+    Any connection may watch, in a room or not; several tournaments at once."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+
+
+@dataclass(frozen=True, slots=True)
+class UnwatchTournament:
+    """Stop following a tournament. Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+
+
+@dataclass(frozen=True, slots=True)
+class ListTournaments:
+    """Ask for the tournaments of this server, newest first. Answered by TournamentList."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated:
+    """The answer to CreateTournament: the tournament's id, the organiser secret (told once: the server keeps
+    only its hash) and the entry codes of the file's players."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    entries: Annotated[tuple[EntryCode, ...], ListOf(Struct(EntryCode), MAX_ENTRIES)]
+
+
+@dataclass(frozen=True, slots=True)
+class EntriesRegistered:
+    """The answer to RegisterEntries: each new entry with its code."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    entries: Annotated[tuple[EntryCode, ...], ListOf(Struct(EntryCode), ENTRIES_PER_REQUEST)]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentJoined:
+    """The answer to JoinTournament: the entry this player coaches, and its name."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    entry: Annotated[str, ENTRY]
+    name: Annotated[str, ENTRY_NAME]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDone:
+    """A tournament request named by ``ref`` was carried out; ``id`` is what it made (a round's number, a case's
+    number), nil otherwise."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    ref: Annotated[str, Str(32, min_len=1)]
+    id: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableAssigned:
+    """Your next match: tournament, stage, round, table, the room to join (JoinRoom ``room``; a coach who
+    reconnects is taken to it after his Welcome), the ruleset, your seat, your opponent's name and the time
+    left (``no_show_ms``, from when this was sent) before a coach who is not at his table loses by walkover."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    room: Annotated[str, ROOM_CODE]
+    ruleset: Annotated[str, RULESET]
+    seat: Annotated[str, TEAM]
+    opponent: Annotated[str, ENTRY_NAME]
+    no_show_ms: Annotated[int | None, Opt(MS)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentUpdate:
+    """A tournament as it stands, pushed to its watchers on every change (coalesced: at most four a second).
+
+    ``sequence`` counts the updates pushed to the tournament's watchers (one more each time; a client that sees a
+    gap missed nothing but intermediate states); the first update a new watcher gets carries the latest pushed
+    number (0 before any). ``version`` counts the events in the tournament's log. ``status``:
+    ``registering`` (before round 1), ``playing`` (a round is being played), ``between`` (rounds), ``finished``,
+    ``ended`` (by the organiser). ``stage`` and ``round`` are the current (or last) round's; ``standings`` are
+    those of TOURNAMENT.md (of ``standings_stage`` after its round ``after_round``; ``complete`` once the whole
+    tournament is finished), ``tables`` the current round's matches, ``byes`` its byes, ``bracket`` every
+    knockout match known (empty in other stages), ``cards`` every card, ``suspended`` the entries suspended for
+    their next match, ``cases`` the disputes and corrections, ``audit`` the latest acts of the audit log (at
+    most 100), ``next_round_ms`` the time until the next round starts by itself (nil: not scheduled)."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    name: Annotated[str, Str(100)]
+    sequence: Annotated[int, Int(0, MAX_INT)]
+    version: Annotated[int, Int(0, MAX_INT)]
+    status: Annotated[str, Str(12, choices=("registering", "playing", "between", "finished", "ended"), open=True)]
+    system: Annotated[str, Str(12, choices=("swiss", "round_robin", "knockout"), open=True)]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, Int(0, 999)]
+    standings_stage: Annotated[int, STAGE]
+    after_round: Annotated[int, Int(0, 999)]
+    complete: Annotated[bool, Bool()]
+    entries: Annotated[tuple[EntryLine, ...], ListOf(Struct(EntryLine), MAX_ENTRIES)]
+    standings: Annotated[tuple[StandingLine, ...], ListOf(Struct(StandingLine), MAX_ENTRIES)]
+    tables: Annotated[tuple[TableLine, ...], ListOf(Struct(TableLine), MAX_ENTRIES // 2)]
+    byes: Annotated[tuple[str, ...], ListOf(ENTRY, MAX_ENTRIES)]
+    bracket: Annotated[tuple[BracketLine, ...], ListOf(Struct(BracketLine), MAX_ENTRIES)]
+    cards: Annotated[tuple[CardLine, ...], ListOf(Struct(CardLine), 4 * MAX_ENTRIES)]
+    suspended: Annotated[tuple[str, ...], ListOf(ENTRY, MAX_ENTRIES)]
+    cases: Annotated[tuple[CaseLine, ...], ListOf(Struct(CaseLine), 256)]
+    audit: Annotated[tuple[AuditLine, ...], ListOf(Struct(AuditLine), 100)]
+    next_round_ms: Annotated[int | None, Opt(MS)] = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentList:
+    """The answer to ListTournaments: this server's tournaments, newest first (at most 200)."""
+
+    tournaments: Annotated[tuple[TournamentInfo, ...], ListOf(Struct(TournamentInfo), 200)]
+
+
 # --------------------------------------------------------------------------- the registry
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
@@ -627,6 +1106,23 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     GetClaimCode,
     GetProfile,
     GetLeaderboard,
+    CreateTournament,
+    RegisterEntries,
+    JoinTournament,
+    CheckIn,
+    WithdrawEntry,
+    StartRound,
+    AutoStartRounds,
+    GiveCard,
+    OverrideResult,
+    FileDispute,
+    ResolveDispute,
+    ProposeCorrection,
+    ConfirmCorrection,
+    EndTournament,
+    WatchTournament,
+    UnwatchTournament,
+    ListTournaments,
     Ping,
 )
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
@@ -648,6 +1144,13 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Profile,
     Leaderboard,
     Rated,
+    TournamentCreated,
+    EntriesRegistered,
+    TournamentJoined,
+    TournamentDone,
+    TableAssigned,
+    TournamentUpdate,
+    TournamentList,
     Error,
     Pong,
 )
@@ -670,6 +1173,23 @@ ClientMessage = (
     | GetClaimCode
     | GetProfile
     | GetLeaderboard
+    | CreateTournament
+    | RegisterEntries
+    | JoinTournament
+    | CheckIn
+    | WithdrawEntry
+    | StartRound
+    | AutoStartRounds
+    | GiveCard
+    | OverrideResult
+    | FileDispute
+    | ResolveDispute
+    | ProposeCorrection
+    | ConfirmCorrection
+    | EndTournament
+    | WatchTournament
+    | UnwatchTournament
+    | ListTournaments
     | Ping
 )
 ServerMessage = (
@@ -691,6 +1211,13 @@ ServerMessage = (
     | Profile
     | Leaderboard
     | Rated
+    | TournamentCreated
+    | EntriesRegistered
+    | TournamentJoined
+    | TournamentDone
+    | TableAssigned
+    | TournamentUpdate
+    | TournamentList
     | Error
     | Pong
 )

@@ -1,0 +1,70 @@
+"""A new tournament from a CreateTournament request: the contract's file, or a one-stage file made from fields.
+
+Why checked here, before anything is stored: a tournament file comes from the network, so it is read by the
+engine (``shared.tournament.reading``: hostile until checked, the contract's codes) and followed (``course``);
+then every stage's matches must be playable on this server - its ruleset and settings are what a room accepts
+(``Lobby.validate``: ``BAD_SETTINGS`` naming the setting), and a knockout match must end with a winner, so its
+ruleset needs a shoot-out (``ko`` and ``final`` have one) or the result could not be recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from server.lobby import Lobby
+from server.room import RoomError
+from shared.protocol import MAX_ENTRIES, CreateTournament
+from shared.rulesets import coerce_setting, make_settings
+from shared.tournament.course import follow
+from shared.tournament.errors import TournamentError
+from shared.tournament.model import Stage, Tournament
+from shared.tournament.reading import parse, read_tournament
+from shared.tournament.writing import to_json
+
+
+def tournament_of(request: CreateTournament, *, seed: int) -> Tournament:
+    """The tournament the request describes (``seed`` when it names none); raises ``TournamentError`` or
+    ``RoomError`` (``BAD_SETTINGS``)."""
+    if request.file is not None:
+        if any(v is not None for v in (request.name, request.system, request.rounds, request.ruleset)) or \
+                request.settings:
+            raise TournamentError("BAD_FORMAT", "give either a tournament file or its fields, not both")
+        t = parse(request.file)
+    else:
+        stage: dict[str, Any] = {"system": request.system or "swiss", "rounds": request.rounds,
+                                 "settings": request.settings}
+        if request.ruleset is not None:
+            stage["ruleset"] = request.ruleset
+        t = read_tournament({"name": request.name or "", "seed": seed, "stages": [stage]})
+    if request.file is not None and request.seed is not None:
+        t = replace(t, seed=request.seed)
+    check_playable(t)
+    return t
+
+
+def check_playable(t: Tournament) -> None:
+    """Every stage's matches can be played in this server's rooms, and the field is within the protocol's bound."""
+    if len(t.players) > MAX_ENTRIES:
+        raise TournamentError("BAD_FORMAT", f"players: {len(t.players)}, at most {MAX_ENTRIES} on this server")
+    for index, stage in enumerate(t.stages):
+        for ruleset in _rulesets(stage):
+            try:
+                overrides = Lobby.validate(ruleset, stage_overrides(stage))
+            except RoomError as exc:
+                raise RoomError("BAD_SETTINGS", f"stage {index} ({ruleset}): {exc.message}") from None
+            settings = make_settings(ruleset, {name: coerce_setting(name, v) for name, v in overrides.items()})
+            if stage.system == "knockout" and not settings.shootout:
+                raise RoomError("BAD_SETTINGS", f"stage {index}: a knockout match needs a winner, but {ruleset} with "
+                                                "these settings has no shoot-out")
+    follow(read_tournament(to_json(t)))
+
+
+def stage_overrides(stage: Stage) -> dict[str, Any]:
+    """A stage's settings as a room's overrides (lists for tuples, as CreateRoom carries them)."""
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in stage.settings}
+
+
+def _rulesets(stage: Stage) -> tuple[str, ...]:
+    """The rulesets a stage's matches are played under (a knockout's final too)."""
+    return (stage.ruleset, stage.final_ruleset) if stage.system == "knockout" else (stage.ruleset,)

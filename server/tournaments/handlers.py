@@ -1,0 +1,407 @@
+"""The tournament requests a session routes here (``server.session.Host.handlers``): who may ask, and what it does.
+
+Why every check here: a request from the network is hostile until checked. The organiser's acts need the
+tournament's organiser secret (compared in constant time with the stored hash; ``NOT_ORGANISER`` otherwise, for a
+player and a spectator alike); a coach's acts need his entry (``NOT_ENTERED``) and, for disputes and corrections, a
+match of his. What the tournament file allows is the engine's to say: its ``TournamentError`` reaches the client
+as an ``Error`` with the contract's code (``BAD_RESULT``, ``ROUND_ORDER``, ...), and nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from server.room import RoomError
+from server.tournaments import credentials, records
+from server.tournaments.creation import tournament_of
+from server.tournaments.log import (
+    ORGANISER,
+    AutoStartSet,
+    CardGiven,
+    CheckedIn,
+    Claimed,
+    CorrectionAgreed,
+    CorrectionProposed,
+    Created,
+    DisputeFiled,
+    DisputeRuled,
+    Ended,
+    EntryAdded,
+    Event,
+    Outcome,
+    Row,
+    Withdrawn,
+)
+from server.tournaments.records import TournamentRow
+from server.tournaments.service import Running, TournamentService, new_seed
+from server.tournaments.state import TableKey, match_at, start
+from server.tournaments.tables import close_table
+from server.tournaments.views import current_round
+from shared.protocol import (
+    AutoStartRounds,
+    CheckIn,
+    ConfirmCorrection,
+    CreateTournament,
+    EndTournament,
+    EntriesRegistered,
+    EntryCode,
+    FileDispute,
+    GiveCard,
+    JoinTournament,
+    ListTournaments,
+    OverrideResult,
+    ProposeCorrection,
+    RegisterEntries,
+    ResolveDispute,
+    Score,
+    StartRound,
+    TournamentCreated,
+    TournamentDone,
+    TournamentJoined,
+    TournamentList,
+    UnwatchTournament,
+    WatchTournament,
+    WithdrawEntry,
+)
+from shared.tournament.course import follow
+from shared.tournament.errors import TournamentError
+from shared.tournament.model import Player, Side
+from shared.tournament.writing import to_json
+
+M = TypeVar("M")
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+def refusals(handler: Callable[[Any, Any, M], Awaitable[None]]) -> Callable[[Any, Any, M], Awaitable[None]]:
+    """The engine's refusals as the protocol's (``TournamentError`` -> ``RoomError`` with the contract's code)."""
+
+    @wraps(handler)
+    async def checked(self: Any, session: Any, message: M) -> None:
+        """Run the handler; a contract refusal becomes an Error for the client."""
+        try:
+            await handler(self, session, message)
+        except TournamentError as exc:
+            raise RoomError(exc.code, exc.message) from None
+
+    return checked
+
+
+class TournamentRequests:
+    """The requests of players, spectators and organisers about tournaments."""
+
+    def __init__(self, service: TournamentService) -> None:
+        self.service = service
+
+    def handlers(self) -> dict[type, Handler]:
+        """Each request type and its answer."""
+        table: dict[type, Any] = {
+            CreateTournament: self.create, RegisterEntries: self.register, JoinTournament: self.join,
+            CheckIn: self.check_in, WithdrawEntry: self.withdraw, StartRound: self.start_round,
+            AutoStartRounds: self.auto_start, GiveCard: self.give_card, OverrideResult: self.override,
+            FileDispute: self.dispute, ResolveDispute: self.resolve, ProposeCorrection: self.propose,
+            ConfirmCorrection: self.confirm, EndTournament: self.end, WatchTournament: self.watch,
+            UnwatchTournament: self.unwatch, ListTournaments: self.list,
+        }
+        return cast(dict[type, Handler], table)
+
+    # ------------------------------------------------------------------ the organiser
+    @refusals
+    async def create(self, session: Any, message: CreateTournament) -> None:
+        """A new tournament; its creator gets the organiser secret and the file's entry codes."""
+        service = self.service
+        t = tournament_of(message, seed=new_seed())
+        tournament_id = credentials.new_tournament_id()
+        while tournament_id in service.runs:
+            tournament_id = credentials.new_tournament_id()
+        secret = credentials.new_organiser_secret()
+        codes = {p.id: credentials.new_entry_code() for p in t.players}
+        created = Created(file=to_json(t), no_show_ms=message.no_show_ms or 300_000,
+                          next_round_after_ms=message.next_round_after_ms,
+                          code_hashes={entry: credentials.hashed(code) for entry, code in codes.items()})
+        row = Row(index=0, at_ms=service.now_ms(), actor=ORGANISER, event=created)
+        state = start(tournament_id, row)
+        stored = TournamentRow(id=tournament_id, name=t.name, secret_hash=credentials.hashed(secret), events=1,
+                               status="registering", created_at=row.at_ms / 1000)
+        await service.store.write([records.add_tournament(stored, state.tournament),
+                                   records.append_event(tournament_id, row)])
+        service.adopt(Running(state=state, secret_hash=stored.secret_hash))
+        entries = tuple(EntryCode(p.id, p.name[:64], codes[p.id]) for p in t.players)
+        await session.send(TournamentCreated(tournament_id, secret, entries))
+
+    @refusals
+    async def register(self, session: Any, message: RegisterEntries) -> None:
+        """The organiser enters players; each entry's code is told to him once."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            taken = set(run.state.tournament.player_ids())
+            events: list[Event] = []
+            answer: list[EntryCode] = []
+            for form in message.entries:
+                entry = form.id or _new_id(form.name, taken)
+                taken.add(entry)
+                code = credentials.new_entry_code()
+                player = Player(id=entry, name=form.name, club=form.club, rating=form.rating, category=form.category)
+                events.append(EntryAdded(player=player, code_hash=credentials.hashed(code)))
+                answer.append(EntryCode(entry, form.name, code))
+            await self.service.commit(run, events, ORGANISER)
+        await session.send(EntriesRegistered(run.id, tuple(answer)))
+
+    @refusals
+    async def start_round(self, session: Any, message: StartRound) -> None:
+        """The organiser starts the next round now."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            number = await self.service.start_round(run, ORGANISER)
+        await session.send(TournamentDone(run.id, "StartRound", number))
+
+    @refusals
+    async def auto_start(self, session: Any, message: AutoStartRounds) -> None:
+        """The organiser lets the rounds start by themselves (or stops them doing so)."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            await self.service.commit(run, [AutoStartSet(after_ms=message.after_ms)], ORGANISER)
+            if message.after_ms is None and run.auto_start is not None:
+                run.auto_start.cancel()
+                run.auto_start_at = None
+            self.service.round_may_be_over(run)
+        await session.send(TournamentDone(run.id, "AutoStartRounds"))
+
+    @refusals
+    async def give_card(self, session: Any, message: GiveCard) -> None:
+        """The organiser gives a card for a coach's conduct in his match of a round (the current one by default)."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            stage, number = current_round(run.state.tournament)
+            stage = message.stage if message.stage is not None else stage
+            number = message.round if message.round is not None else number
+            card = CardGiven(stage=stage, round=number, entry=message.entry, card=message.card, reason=message.reason)
+            await self.service.commit(run, [card], ORGANISER)
+        await session.send(TournamentDone(run.id, "GiveCard"))
+
+    @refusals
+    async def override(self, session: Any, message: OverrideResult) -> None:
+        """XVII.5: the organiser sets a match's result, with his reason."""
+        run = self._organiser(message.tournament, message.secret)
+        outcome = _outcome(message.score, message.walkover, message.shootout)
+        async with run.lock:
+            key = (message.stage, message.round, message.table)
+            match_at(run.state.tournament, key)
+            await self.service.record(run, key, outcome, source="override", reason=message.reason, actor=ORGANISER)
+        await session.send(TournamentDone(run.id, "OverrideResult"))
+
+    @refusals
+    async def resolve(self, session: Any, message: ResolveDispute) -> None:
+        """The organiser decides a dispute: the result stands, is changed, or the match is played again."""
+        run = self._organiser(message.tournament, message.secret)
+        outcome = _outcome(message.score, message.walkover, message.shootout) if message.ruling == "changed" else None
+        async with run.lock:
+            case = run.state.case(message.case)
+            if case is None or case.kind != "dispute" or case.status != "open":
+                raise RoomError("NO_CASE", f"tournament {run.id} has no open dispute {message.case}")
+            ruled = DisputeRuled(case=case.id, ruling=message.ruling, reason=message.reason, outcome=outcome)
+            await self._decided(run, ruled, (case.stage, case.round, case.table), ORGANISER)
+        await session.send(TournamentDone(run.id, "ResolveDispute", message.case))
+
+    @refusals
+    async def end(self, session: Any, message: EndTournament) -> None:
+        """The organiser ends the tournament: no more rounds; tables still waiting close."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            waiting = list(run.state.tables.values())
+            await self.service.commit(run, [Ended(reason=message.reason)], ORGANISER)
+            if run.auto_start is not None:
+                run.auto_start.cancel()
+                run.auto_start_at = None
+            for timer in run.no_shows.values():
+                timer.cancel()
+            for table in waiting:
+                if not self.service.started(table.room):
+                    await close_table(self.service.lobby, table.room)
+        await session.send(TournamentDone(run.id, "EndTournament"))
+
+    # ------------------------------------------------------------------ players, or the organiser for them
+    @refusals
+    async def join(self, session: Any, message: JoinTournament) -> None:
+        """A player enters as himself, or claims the entry the organiser registered for him (its code)."""
+        run = self.service.find(message.tournament)
+        async with run.lock:
+            self._open(run)
+            state = run.state
+            if state.entry_of(session.player_id) is not None:
+                raise RoomError("ALREADY_ENTERED", f"you coach {state.entry_of(session.player_id)} in {run.id}")
+            events: list[Event] = []
+            if message.code is not None:
+                entry = credentials.entry_with_code(state.code_hashes, message.code)
+                if entry is None:
+                    raise RoomError("BAD_ENTRY_CODE", f"no unclaimed entry of {run.id} has that code")
+                file_rating = state.tournament.player(entry).rating
+            else:
+                entry = _new_id(session.name, set(state.tournament.player_ids()))
+                file_rating = None
+                player = Player(id=entry, name=session.name, club=message.club, category=message.category)
+                events.append(EntryAdded(player=player))
+            rating = self._rating(run, session.player_id)
+            events.append(Claimed(entry=entry, player_id=session.player_id, name=session.name,
+                                  rating=rating if rating is not None else file_rating))
+            await self.service.commit(run, events, entry)
+        await session.send(TournamentJoined(run.id, entry, run.state.name_of(entry)[:64]))
+
+    @refusals
+    async def check_in(self, session: Any, message: CheckIn) -> None:
+        """A coach checks in his entry, or the organiser any entry."""
+        run, entry, actor = self._entry_or_organiser(session, message.tournament, message.entry, message.secret)
+        async with run.lock:
+            self._open(run)
+            if entry not in run.state.checked_in:
+                await self.service.commit(run, [CheckedIn(entry=entry)], actor)
+        await session.send(TournamentDone(run.id, "CheckIn"))
+
+    @refusals
+    async def withdraw(self, session: Any, message: WithdrawEntry) -> None:
+        """An entry leaves after the current round (its results stay)."""
+        run, entry, actor = self._entry_or_organiser(session, message.tournament, message.entry, message.secret)
+        async with run.lock:
+            self._open(run)
+            sc = follow(run.state.tournament).current
+            event = Withdrawn(entry=entry, stage=sc.index, after_round=sc.last_listed, reason=message.reason)
+            await self.service.commit(run, [event], actor)
+        await session.send(TournamentDone(run.id, "WithdrawEntry"))
+
+    @refusals
+    async def dispute(self, session: Any, message: FileDispute) -> None:
+        """A coach disputes a match of his; the organiser will decide (XVII)."""
+        run = self.service.find(message.tournament)
+        async with run.lock:
+            key = (message.stage, message.round, message.table)
+            entry = self._coach_of_match(run, session, key)
+            case = run.state.next_case()
+            filed = DisputeFiled(case=case, stage=key[0], round=key[1], table=key[2], by=entry, reason=message.reason)
+            await self.service.commit(run, [filed], entry)
+        await session.send(TournamentDone(run.id, "FileDispute", case))
+
+    @refusals
+    async def propose(self, session: Any, message: ProposeCorrection) -> None:
+        """XVII.4: a coach proposes to correct or replay a match of his; the other coach must confirm."""
+        run = self.service.find(message.tournament)
+        if message.replay and (message.score is not None or message.walkover is not None):
+            raise TournamentError("BAD_FORMAT", "a correction either replays the match or sets its result, not both")
+        outcome = None if message.replay else _outcome(message.score, message.walkover, message.shootout)
+        async with run.lock:
+            key = (message.stage, message.round, message.table)
+            entry = self._coach_of_match(run, session, key)
+            case = run.state.next_case()
+            proposed = CorrectionProposed(case=case, stage=key[0], round=key[1], table=key[2], by=entry,
+                                          replay=message.replay, outcome=outcome, reason=message.reason)
+            await self.service.commit(run, [proposed], entry)
+        await session.send(TournamentDone(run.id, "ProposeCorrection", case))
+
+    @refusals
+    async def confirm(self, session: Any, message: ConfirmCorrection) -> None:
+        """XVII.4: the other coach agrees; the correction is done (a replay opens a new table)."""
+        run = self.service.find(message.tournament)
+        async with run.lock:
+            case = run.state.case(message.case)
+            if case is None or case.kind != "correction" or case.status != "open":
+                raise RoomError("NO_CASE", f"tournament {run.id} has no open correction {message.case}")
+            key = (case.stage, case.round, case.table)
+            entry = self._coach_of_match(run, session, key)
+            if entry == case.by:
+                raise RoomError("NO_CASE", f"case {case.id} is your own proposal: the other coach confirms it")
+            await self._decided(run, CorrectionAgreed(case=case.id, by=entry), key, entry)
+        await session.send(TournamentDone(run.id, "ConfirmCorrection", message.case))
+
+    # ------------------------------------------------------------------ anyone
+    @refusals
+    async def watch(self, session: Any, message: WatchTournament) -> None:
+        """Follow a tournament's updates."""
+        await self.service.watch(self.service.find(message.tournament), session)
+
+    @refusals
+    async def unwatch(self, session: Any, message: UnwatchTournament) -> None:
+        """Stop following a tournament."""
+        run = self.service.find(message.tournament)
+        run.watchers.pop(session, None)
+        await session.send(TournamentDone(run.id, "UnwatchTournament"))
+
+    async def list(self, session: Any, _message: ListTournaments) -> None:
+        """The tournaments of this server."""
+        await session.send(TournamentList(self.service.listing()[:200]))
+
+    # ------------------------------------------------------------------ checks
+    def _organiser(self, tournament_id: str, secret: str | None) -> Running:
+        """The tournament, when ``secret`` is its organiser secret (NOT_ORGANISER otherwise)."""
+        run = self.service.find(tournament_id)
+        if not credentials.is_secret(run.secret_hash, secret):
+            raise RoomError("NOT_ORGANISER", f"only the organiser of {run.id} may do this: the secret is not its")
+        return run
+
+    def _entry_or_organiser(self, session: Any, tournament_id: str, entry: str | None,
+                            secret: str | None) -> tuple[Running, str, str]:
+        """The entry a request is about and who acts: the organiser (with the secret) or the entry's coach."""
+        if secret is not None:
+            run = self._organiser(tournament_id, secret)
+            if entry is None:
+                raise TournamentError("BAD_FORMAT", "the organiser names the entry")
+            if entry not in run.state.tournament.player_ids():
+                raise TournamentError("UNKNOWN_PLAYER", f"tournament {run.id} has no entry {entry}")
+            return run, entry, ORGANISER
+        run = self.service.find(tournament_id)
+        own = run.state.entry_of(session.player_id)
+        if own is None or (entry is not None and entry != own):
+            raise RoomError("NOT_ENTERED", f"you coach no entry {entry or 'at all'} in {run.id}")
+        return run, own, own
+
+    def _coach_of_match(self, run: Running, session: Any, key: TableKey) -> str:
+        """The asker's entry, when he coaches the match at ``key`` (NOT_ENTERED otherwise)."""
+        entry = run.state.entry_of(session.player_id)
+        m = match_at(run.state.tournament, key)
+        if entry is None or entry not in (m.home, m.away):
+            raise RoomError("NOT_ENTERED", f"stage {key[0]} round {key[1]} table {key[2]} is not a match of yours")
+        return entry
+
+    def _open(self, run: Running) -> None:
+        """TOURNAMENT_CLOSED once the organiser ended the tournament."""
+        if run.state.ended is not None:
+            raise RoomError("TOURNAMENT_CLOSED", f"tournament {run.id} has ended ({run.state.ended})")
+
+    def _rating(self, run: Running, player_id: int) -> int | None:
+        """The player's rating on this server in the first stage's ruleset family (None: he has none)."""
+        if self.service.rating_of is None:
+            return None
+        found = self.service.rating_of(player_id, run.state.tournament.stages[0].ruleset)
+        return None if found is None else found[0]
+
+    async def _decided(self, run: Running, event: DisputeRuled | CorrectionAgreed, key: TableKey, actor: str) -> None:
+        """A ruling or an agreement is committed; a replay opens a new table for the match."""
+        await self.service.commit(run, [event], actor)
+        if key in run.state.replays:
+            await self.service.open_tables(run, [key])
+        self.service.round_may_be_over(run)
+
+
+def _outcome(score: Score | None, walkover: str | None, shootout: str | None) -> Outcome:
+    """A result given in a request: a score (and a shoot-out's winner) or a walkover, exactly one of them."""
+    if (score is None) == (walkover is None):
+        raise TournamentError("BAD_FORMAT", "give either a score or a walkover")
+    if walkover is not None and shootout is not None:
+        raise TournamentError("BAD_FORMAT", "a walkover has no shoot-out")
+    return Outcome(score=None if score is None else (score.home, score.away), walkover=cast(Side | None, walkover),
+                   shootout=cast(Side | None, shootout))
+
+
+def _new_id(name: str, taken: set[str]) -> str:
+    """An entry id from a name: its letters and digits without accents, lower case, unique in the tournament."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    base = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:24] or "player"
+    entry, number = base, 1
+    while entry in taken:
+        number += 1
+        entry = f"{base}-{number}"
+    return entry

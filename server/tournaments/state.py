@@ -1,0 +1,329 @@
+"""A tournament as its log folds: the engine's tournament file plus what only the server knows.
+
+Why a pure fold: the running service and recovery after a crash must reach the same tournament from the same
+log, so every change goes through ``apply`` (no I/O, no clock: each row carries its time), and the file's part
+goes through the engine (``shared.tournament.events.apply``), which refuses what the contract refuses with a
+``TournamentError`` - so a refused request changes nothing, and nothing in the log can build a file that
+``sprtec tournament`` would refuse. The value is never changed in place: ``apply`` returns a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from server.tournaments.log import (
+    SERVER,
+    AutoStartSet,
+    CardGiven,
+    CheckedIn,
+    Claimed,
+    CorrectionAgreed,
+    CorrectionProposed,
+    Created,
+    DisputeFiled,
+    DisputeRuled,
+    Ended,
+    EntryAdded,
+    Outcome,
+    ResultSet,
+    RoundStarted,
+    Row,
+    TableOpened,
+    Withdrawn,
+)
+from shared.tournament import events as engine
+from shared.tournament.course import follow
+from shared.tournament.errors import TournamentError
+from shared.tournament.model import Match, Round, Tournament
+from shared.tournament.reading import read_tournament
+from shared.tournament.writing import to_json as file_json
+
+TableKey = tuple[int, int, int]  # (stage, round, table)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Coach:
+    """The connected player who coaches an entry."""
+
+    player_id: int
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Table:
+    """A room a match is played in, since when (ms since the epoch)."""
+
+    stage: int
+    round: int
+    table: int
+    room: str
+    match_id: str
+    opened_at_ms: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Case:
+    """A dispute (decided by the organiser) or a correction (agreed by both coaches, XVII.4) of one match."""
+
+    id: int
+    kind: str  # "dispute" or "correction"
+    stage: int
+    round: int
+    table: int
+    by: str
+    reason: str
+    status: str = "open"  # dispute: open, stands, changed, replay; correction: open, agreed
+    ruling: str = ""
+    replay: bool = False
+    outcome: Outcome | None = None
+
+    def proposal(self) -> str:
+        """What a correction proposes, in words."""
+        if self.kind != "correction":
+            return ""
+        return "replay" if self.replay else (self.outcome or Outcome()).text()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Audit:
+    """One act of the audit log: when, who, what, on what, why."""
+
+    at_ms: int
+    who: str
+    act: str
+    detail: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentState:
+    """Everything a tournament is after its log's events (see the module docstring)."""
+
+    id: str
+    tournament: Tournament
+    version: int  # events folded
+    no_show_ms: int
+    next_round_after_ms: int | None
+    created_at_ms: int
+    code_hashes: Mapping[str, str] = field(default_factory=dict)  # unclaimed entry -> hash of its code
+    coaches: Mapping[str, Coach] = field(default_factory=dict)  # entry -> its coach
+    checked_in: frozenset[str] = frozenset()
+    tables: Mapping[TableKey, Table] = field(default_factory=dict)  # the rooms of matches still to be decided
+    replays: frozenset[TableKey] = frozenset()  # matches ordered played again, until their new table opens
+    sources: Mapping[TableKey, str] = field(default_factory=dict)  # how each result came (match, no_show, ...)
+    kinds: Mapping[TableKey, tuple[str, str]] = field(default_factory=dict)  # paired match -> (kind, ruleset)
+    cases: tuple[Case, ...] = ()
+    audit: tuple[Audit, ...] = ()
+    ended: str | None = None
+    last_result_at_ms: int = 0
+
+    def entry_of(self, player_id: int) -> str | None:
+        """The entry a player coaches in this tournament, if any."""
+        for entry, coach in self.coaches.items():
+            if coach.player_id == player_id:
+                return entry
+        return None
+
+    def name_of(self, entry: str) -> str:
+        """An entrant's name as everyone sees it."""
+        return self.tournament.player(entry).name
+
+    def case(self, number: int) -> Case | None:
+        """Case ``number``, if the tournament has it."""
+        return next((c for c in self.cases if c.id == number), None)
+
+    def next_case(self) -> int:
+        """The number the next dispute or correction gets."""
+        return 1 + max((c.id for c in self.cases), default=0)
+
+    def table_of_room(self, room: str) -> Table | None:
+        """The table played in room ``room``."""
+        return next((t for t in self.tables.values() if t.room == room), None)
+
+
+def start(tournament_id: str, row: Row) -> TournamentState:
+    """The tournament as its first event, ``Created``, makes it."""
+    event = row.event
+    if not isinstance(event, Created):
+        raise TournamentError("BAD_FORMAT", f"tournament {tournament_id}: its log does not begin with its creation")
+    t = read_tournament(dict(event.file))
+    follow(t)
+    audit = Audit(at_ms=row.at_ms, who=row.actor, act="create", detail=f"{len(t.players)} entries")
+    return TournamentState(id=tournament_id, tournament=t, version=1, no_show_ms=event.no_show_ms,
+                           next_round_after_ms=event.next_round_after_ms, created_at_ms=row.at_ms,
+                           code_hashes=dict(event.code_hashes), audit=(audit,))
+
+
+def fold(tournament_id: str, rows: Iterable[Row]) -> TournamentState:
+    """The tournament after every row of its log, in order."""
+    state: TournamentState | None = None
+    for row in rows:
+        state = start(tournament_id, row) if state is None else apply(state, row)
+    if state is None:
+        raise TournamentError("BAD_FORMAT", f"tournament {tournament_id} has an empty log")
+    return state
+
+
+def apply(state: TournamentState, row: Row) -> TournamentState:
+    """The tournament after one more row; raises ``TournamentError`` when the engine refuses its event."""
+    event = row.event
+    s = replace(state, version=state.version + 1)
+    if isinstance(event, EntryAdded):
+        p = event.player
+        s = _engine(s, engine.AddPlayer(player=p))
+        if event.code_hash:
+            s = replace(s, code_hashes={**s.code_hashes, p.id: event.code_hash})
+        return _audited(s, row, "register", f"{p.id} ({p.name})")
+    if isinstance(event, Claimed):
+        hashes = {k: v for k, v in s.code_hashes.items() if k != event.entry}
+        s = replace(s, code_hashes=hashes, coaches={**s.coaches, event.entry: Coach(player_id=event.player_id,
+                                                                                     name=event.name)})
+        if event.rating is not None and not s.tournament.results:
+            s = _rated(s, event.entry, event.rating)
+        return _audited(s, row, "claim", f"{event.entry} by {event.name}")
+    if isinstance(event, CheckedIn):
+        return _audited(replace(s, checked_in=s.checked_in | {event.entry}), row, "check-in", event.entry)
+    if isinstance(event, Withdrawn):
+        s = _engine(s, engine.Withdraw(stage=event.stage, player=event.entry, after_round=event.after_round))
+        return _audited(s, row, "withdraw", f"{event.entry} after stage {event.stage} round {event.after_round}",
+                        event.reason)
+    if isinstance(event, RoundStarted):
+        for player in event.absent:
+            s = _engine(s, engine.MarkAbsent(stage=event.stage, round=event.round, player=player))
+        s = _engine(s, engine.ApplyPairing(pairing=event.pairing))
+        paired = {(event.stage, event.round, m.table): (m.kind, m.ruleset) for m in event.pairing.matches}
+        s = replace(s, kinds={**s.kinds, **paired})
+        absent = f", absent {', '.join(event.absent)}" if event.absent else ""
+        return _audited(s, row, "start round", f"stage {event.stage} round {event.round}{absent}")
+    if isinstance(event, TableOpened):
+        key = (event.stage, event.round, event.table)
+        table = Table(stage=event.stage, round=event.round, table=event.table, room=event.room,
+                      match_id=event.match_id, opened_at_ms=row.at_ms)
+        return replace(s, tables={**s.tables, key: table}, replays=s.replays - {key})
+    if isinstance(event, ResultSet):
+        key = (event.stage, event.round, event.table)
+        s = _result(s, key, event.outcome, at_ms=row.at_ms)
+        s = replace(s, sources={**s.sources, key: event.source})
+        if event.source in ("match", "forfeit") and row.actor == SERVER:
+            return s
+        act = "walkover" if event.source == "no_show" else "override"
+        return _audited(s, row, act, f"{_where(key)}: {event.outcome.text()}", event.reason)
+    if isinstance(event, CardGiven):
+        card = engine.GiveCard(stage=event.stage, round=event.round, player=event.entry, card=event.card,  # type: ignore[arg-type]
+                               reason=event.reason)
+        return _audited(_engine(s, card), row, f"{event.card} card",
+                        f"{event.entry}, stage {event.stage} round {event.round}", event.reason)
+    if isinstance(event, AutoStartSet):
+        detail = "off" if event.after_ms is None else f"{event.after_ms} ms after a round's last match"
+        return _audited(replace(s, next_round_after_ms=event.after_ms), row, "auto-start", detail)
+    if isinstance(event, DisputeFiled):
+        case = Case(id=event.case, kind="dispute", stage=event.stage, round=event.round, table=event.table,
+                    by=event.by, reason=event.reason)
+        return _audited(replace(s, cases=(*s.cases, case)), row, "dispute",
+                        f"case {event.case}, {_where((event.stage, event.round, event.table))}", event.reason)
+    if isinstance(event, DisputeRuled):
+        case = _open_case(s, event.case)
+        key = (case.stage, case.round, case.table)
+        if event.ruling == "changed" and event.outcome is not None:
+            s = _result(s, key, event.outcome, at_ms=row.at_ms)
+            s = replace(s, sources={**s.sources, key: "ruling"})
+        elif event.ruling == "replay":
+            s = _replay(s, key)
+        s = _case_changed(s, replace(case, status=event.ruling, ruling=event.reason, outcome=event.outcome))
+        text = event.outcome.text() if event.ruling == "changed" and event.outcome else event.ruling
+        return _audited(s, row, "ruling", f"case {case.id}: {text}", event.reason)
+    if isinstance(event, CorrectionProposed):
+        case = Case(id=event.case, kind="correction", stage=event.stage, round=event.round, table=event.table,
+                    by=event.by, reason=event.reason, replay=event.replay, outcome=event.outcome)
+        return _audited(replace(s, cases=(*s.cases, case)), row, "propose correction",
+                        f"case {case.id}, {_where((case.stage, case.round, case.table))}: {case.proposal()}",
+                        event.reason)
+    if isinstance(event, CorrectionAgreed):
+        case = _open_case(s, event.case)
+        key = (case.stage, case.round, case.table)
+        if case.replay:
+            s = _replay(s, key)
+        elif case.outcome is not None:
+            s = _result(s, key, case.outcome, at_ms=row.at_ms)
+            s = replace(s, sources={**s.sources, key: "agreement"})
+        s = _case_changed(s, replace(case, status="agreed"))
+        return _audited(s, row, "agree correction", f"case {case.id}: {case.proposal()}", case.reason)
+    if isinstance(event, Ended):
+        return _audited(replace(s, ended=event.reason), row, "end", "the tournament", event.reason)
+    raise TournamentError("BAD_FORMAT", f"tournament {state.id}: {type(event).__name__} cannot follow its creation")
+
+
+# ---------------------------------------------------------------------------------------------------- matches
+
+
+def match_at(t: Tournament, key: TableKey) -> Match:
+    """The match at a table: table N of a round is its Nth match (the pairing lists them in table order)."""
+    stage, number, table = key
+    for r in t.results:
+        if (r.stage, r.round) == (stage, number):
+            matches = [e for e in r.matches if isinstance(e, Match)]
+            if 1 <= table <= len(matches):
+                return matches[table - 1]
+            break
+    raise TournamentError("BAD_RESULT", f"stage {stage} round {number} has no table {table}")
+
+
+def round_of(t: Tournament, stage: int, number: int) -> Round | None:
+    """A listed round."""
+    return next((r for r in t.results if (r.stage, r.round) == (stage, number)), None)
+
+
+def _result(s: TournamentState, key: TableKey, outcome: Outcome, *, at_ms: int) -> TournamentState:
+    """The match at ``key`` gets ``outcome`` (the engine checks it); its table is done."""
+    m = match_at(s.tournament, key)
+    event = engine.RecordResult(stage=key[0], round=key[1], home=m.home, away=m.away, score=outcome.score,
+                                walkover=outcome.walkover, shootout=outcome.shootout)
+    s = _engine(s, event)
+    tables = {k: v for k, v in s.tables.items() if k != key}
+    return replace(s, tables=tables, replays=s.replays - {key}, last_result_at_ms=at_ms)
+
+
+def _replay(s: TournamentState, key: TableKey) -> TournamentState:
+    """The match at ``key`` is played again: its result goes (the round is unfinished again) until a new table's
+    result comes."""
+    m = match_at(s.tournament, key)
+    s = _engine(s, engine.RecordResult(stage=key[0], round=key[1], home=m.home, away=m.away))
+    tables = {k: v for k, v in s.tables.items() if k != key}
+    return replace(s, tables=tables, replays=s.replays | {key}, sources={**s.sources, key: "replay"})
+
+
+def _engine(s: TournamentState, event: engine.Event) -> TournamentState:
+    """The file after one engine event (``TournamentError`` when the contract refuses it)."""
+    return replace(s, tournament=engine.apply(s.tournament, event))
+
+
+def _rated(s: TournamentState, entry: str, rating: int) -> TournamentState:
+    """The file with an entrant's rating replaced (before round 1: seeding by rating reads it)."""
+    players = tuple(replace(p, rating=rating) if p.id == entry else p for p in s.tournament.players)
+    t = read_tournament(file_json(replace(s.tournament, players=players)))
+    follow(t)
+    return replace(s, tournament=t)
+
+
+def _open_case(s: TournamentState, number: int) -> Case:
+    """An open case (``BAD_RESULT`` otherwise: the log names a case that is closed or does not exist)."""
+    case = s.case(number)
+    if case is None or case.status != "open":
+        raise TournamentError("BAD_RESULT", f"tournament {s.id} has no open case {number}")
+    return case
+
+
+def _case_changed(s: TournamentState, changed: Case) -> TournamentState:
+    """The state with one case replaced."""
+    return replace(s, cases=tuple(changed if c.id == changed.id else c for c in s.cases))
+
+
+def _audited(s: TournamentState, row: Row, act: str, detail: str, reason: str = "") -> TournamentState:
+    """The state with one more line in the audit log."""
+    return replace(s, audit=(*s.audit, Audit(at_ms=row.at_ms, who=row.actor, act=act, detail=detail, reason=reason)))
+
+
+def _where(key: TableKey) -> str:
+    """A match named by its stage, round and table."""
+    return f"stage {key[0]} round {key[1]} table {key[2]}"

@@ -1,0 +1,192 @@
+"""What watchers see of a tournament: a ``TournamentUpdate`` built from its state and its tables' live play.
+
+Why in two parts: the standings, the bracket, the entries, cards, cases and the audit change only when an event
+is logged, but following the file (``course.follow``) and ranking it cost milliseconds, so they are made once per
+version (``Board``); the live part - each table's status, score, part and time left - changes with every move and
+is cheap, so it is added at every push (``update``). Everything here is pure: the caller passes the live facts
+and the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.tournaments.state import TableKey, TournamentState
+from shared.protocol import (
+    AuditLine,
+    BracketLine,
+    CardLine,
+    CaseLine,
+    EntryLine,
+    RoomInfo,
+    Score,
+    StandingLine,
+    TableLine,
+    TournamentInfo,
+    TournamentUpdate,
+)
+from shared.tournament.course import follow
+from shared.tournament.model import Bye, Match, Tournament
+from shared.tournament.progress import Course
+from shared.tournament.standings import standings
+from shared.tournament.table import Standings
+
+AUDIT_SHOWN = 100  # the latest acts of the audit log an update carries
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LiveTable:
+    """What the bus has said about a table's room: whether its match started, its score, who is at the table."""
+
+    started: bool = False
+    score: tuple[int, int] = (0, 0)
+    present: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Board:
+    """The parts of an update that change only with the log (see the module docstring)."""
+
+    version: int
+    course: Course
+    standings: Standings
+    status: str
+    stage: int
+    round: int
+    lines: tuple[StandingLine, ...]
+    entries: tuple[EntryLine, ...]
+    bracket: tuple[BracketLine, ...]
+    cards: tuple[CardLine, ...]
+    suspended: tuple[str, ...]
+    cases: tuple[CaseLine, ...]
+    audit: tuple[AuditLine, ...]
+
+
+def board_of(state: TournamentState) -> Board:
+    """The log-dependent part of the tournament's updates."""
+    t = state.tournament
+    course = follow(t)
+    table = standings(course)
+    stage, number = current_round(t)
+    names = {p.id: p.name for p in t.players}
+    lines = tuple(StandingLine(row.rank, row.shared, row.player, names[row.player], row.points, row.played, row.wins,
+                               row.draws, row.losses, row.byes, row.goals_for, row.goals_against, dict(row.tiebreaks),
+                               row.yellow, row.red, row.suspended_next) for row in table.rows)
+    out = {w.player for w in t.withdrawn} | {c.player for c in t.discipline if c.card == "disqualified"}
+    entries = tuple(EntryLine(p.id, p.name, p.club, p.category, p.rating, p.id in state.coaches,
+                              p.id in state.checked_in, p.id in out) for p in t.players)
+    cards = tuple(CardLine(c.stage, c.round, c.player, c.card, c.reason) for c in t.discipline)
+    cases = tuple(CaseLine(c.id, c.kind, c.stage, c.round, c.table, c.by, c.reason, c.status, c.ruling, c.proposal())
+                  for c in state.cases)
+    audit = tuple(AuditLine(a.at_ms, a.who[:64], a.act, a.detail[:200], a.reason[:500])
+                  for a in state.audit[-AUDIT_SHOWN:])
+    return Board(version=state.version, course=course, standings=table, status=status_of(state, course), stage=stage,
+                 round=number, lines=lines, entries=entries, bracket=_bracket(course), cards=cards,
+                 suspended=tuple(row.player for row in table.rows if row.suspended_next), cases=cases, audit=audit)
+
+
+def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping[str, LiveTable],
+           room_info: Callable[[str], RoomInfo | None], now_ms: int, next_round_ms: int | None) -> TournamentUpdate:
+    """The whole update: the board, the current round's tables as they are played now, the time to the next round."""
+    t = state.tournament
+    tables: list[TableLine] = []
+    byes: list[str] = []
+    names = {p.id: p.name for p in t.players}
+    for r in t.results:
+        if (r.stage, r.round) != (board.stage, board.round):
+            continue
+        matches = [e for e in r.matches if isinstance(e, Match)]
+        byes = [e.player for e in r.matches if isinstance(e, Bye)]
+        for number, m in enumerate(matches, start=1):
+            key = (r.stage, r.round, number)
+            tables.append(_table_line(state, key, m, names, live, room_info, now_ms))
+    return TournamentUpdate(
+        tournament=state.id, name=t.name[:100], sequence=sequence, version=state.version, status=board.status,
+        system=t.stages[board.stage].system, stage=board.stage, round=board.round,
+        standings_stage=board.standings.stage, after_round=board.standings.after_round,
+        complete=board.standings.complete, entries=board.entries, standings=board.lines, tables=tuple(tables),
+        byes=tuple(byes), bracket=board.bracket, cards=board.cards, suspended=board.suspended, cases=board.cases,
+        audit=board.audit, next_round_ms=next_round_ms)
+
+
+def info_of(state: TournamentState, board: Board, playing: int) -> TournamentInfo:
+    """The tournament's line in TournamentList."""
+    return TournamentInfo(state.id, state.tournament.name[:100], board.status, board.stage, board.round,
+                          len(state.tournament.players), playing)
+
+
+def current_round(t: Tournament) -> tuple[int, int]:
+    """The (stage, round) of the last listed round; (0, 0) before round 1."""
+    if not t.results:
+        return 0, 0
+    last = max(t.results, key=lambda r: (r.stage, r.round))
+    return last.stage, last.round
+
+
+def status_of(state: TournamentState, course: Course) -> str:
+    """registering, playing, between, finished or ended (see TournamentUpdate)."""
+    if state.ended is not None:
+        return "ended"
+    if course.complete and not state.replays:
+        return "finished"
+    if not state.tournament.results:
+        return "registering"
+    sc = course.current
+    if sc.last_listed > sc.finished or state.tables or state.replays:
+        return "playing"
+    return "between"
+
+
+def _table_line(state: TournamentState, key: TableKey, m: Match, names: Mapping[str, str],
+                live: Mapping[str, LiveTable], room_info: Callable[[str], RoomInfo | None], now_ms: int) -> TableLine:
+    """One table of the current round as it stands now."""
+    kind, ruleset = state.kinds.get(key, ("match", state.tournament.stages[key[0]].ruleset))
+
+    def line(status: str, **rest: Any) -> TableLine:
+        """The table's line with what is known of its match."""
+        return TableLine(key[2], m.home, m.away, names[m.home], names[m.away], kind, ruleset, status, **rest)
+
+    if key in state.replays:
+        return line("replay")
+    if m.finished:
+        score = None if m.score is None else Score(*m.score)
+        return line("walkover" if m.walkover is not None else "ended", score=score, walkover=m.walkover,
+                    shootout=m.shootout)
+    table = state.tables.get(key)
+    if table is None:
+        return line("waiting")
+    seen = live.get(table.room, LiveTable())
+    if not seen.started:
+        return line("waiting", room=table.room, no_show_ms=max(0, table.opened_at_ms + state.no_show_ms - now_ms))
+    info = room_info(table.room)
+    score = Score(*seen.score)
+    part = part_ms = None
+    if info is not None:
+        score = info.score or score
+        part = info.part
+        part_ms = None if info.clocks is None else info.clocks.part_ms
+    return line("playing", room=table.room, score=score, part=part, part_ms=part_ms)
+
+
+def _bracket(course: Course) -> tuple[BracketLine, ...]:
+    """Every knockout match known of the current stage, with its result once played."""
+    sc = course.current
+    if sc.stage.system != "knockout":
+        return ()
+    lines: list[BracketLine] = []
+    for bracket in sc.brackets:
+        played: dict[frozenset[str], Match] = {}
+        if bracket.number <= len(sc.rounds):
+            played = {frozenset(e.players()): e for e in sc.rounds[bracket.number - 1].matches
+                      if isinstance(e, Match)}
+        for bm in bracket.matches:
+            m = played.get(frozenset((bm.home, bm.away)))
+            if m is None or not m.finished:
+                lines.append(BracketLine(bracket.number, bm.kind, bm.home, bm.away))
+                continue
+            score = None if m.score is None else Score(*m.score)
+            lines.append(BracketLine(bracket.number, bm.kind, bm.home, bm.away, score, m.walkover, m.shootout,
+                                     m.winner))
+    return tuple(lines)
