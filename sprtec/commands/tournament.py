@@ -1,22 +1,25 @@
 """``sprtec tournament ACTION``: the tournament commands of docs/TOURNAMENT.md.
 
-Why a table of actions: ``standings`` and ``pair`` read a tournament file; later actions (create, register,
-start-round, ... talking to a server) are added as rows of ``ACTIONS`` with their own arguments, without
-reshaping the command. The file actions print exactly the contract: one JSON object on standard output and
-exit 0, or ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that cannot be read is
-``BAD_FORMAT``); ``--pretty`` indents by two spaces.
+Why a table of actions: ``standings`` and ``pair`` read a tournament file; the organiser's actions (create,
+register, checkin, start-round, card, override, resolve, end, status - talking to a server; export, reading its data;
+run, a whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only when
+chosen (``tournament_actions``, ``tournament_run``). The file actions print exactly the contract: one JSON object
+on standard output and exit 0, or ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that
+cannot be read is ``BAD_FORMAT``); ``--pretty`` indents by two spaces.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-HELP = "tournament files (docs/TOURNAMENT.md): the standings, and the pairing of the next round"
+HELP = ("tournaments: the standings and next pairing of a file (docs/TOURNAMENT.md), and the organiser's acts on a "
+        "server (create, register, checkin, start-round, card, override, resolve, end, status, export, run)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -146,3 +149,38 @@ ACTIONS: dict[str, Action] = {
         run=_run_pair,
     ),
 }
+
+
+def _served(name: str, arguments: str, help_text: str, module: str = "tournament_actions") -> Action:
+    """An action that talks to a server (or reads its data), imported only when chosen."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        """The action's arguments."""
+        getattr(importlib.import_module(f"sprtec.commands.{module}"), arguments)(parser)
+
+    def run_it(args: argparse.Namespace) -> int:
+        """The action."""
+        return int(getattr(importlib.import_module(f"sprtec.commands.{module}"), name)(args))
+
+    return Action(help=help_text, add_arguments=add, run=run_it)
+
+
+ACTIONS.update({
+    "create": _served("run_create", "create_arguments",
+                      "create a tournament on a server from a file; prints its id and the entry codes"),
+    "register": _served("run_register", "register_arguments", "enter a player; prints his entry code"),
+    "checkin": _served("run_checkin", "checkin_arguments", "check an entry in (absent from rounds until then)"),
+    "start-round": _served("run_start_round", "start_round_arguments",
+                           "pair the next round and open its tables (--auto-after-ms: later rounds by themselves)"),
+    "card": _served("run_card", "card_arguments", "give a coach a yellow or red card, or disqualify him"),
+    "override": _served("run_override", "override_arguments", "set the result of a match (XVII.5), with a reason"),
+    "resolve": _served("run_resolve", "resolve_arguments",
+                       "decide a dispute: the result stands, is changed, or the match is replayed"),
+    "end": _served("run_end", "end_arguments", "end the tournament now (no more rounds)"),
+    "status": _served("run_status", "status_arguments",
+                      "the standings and tables, live in the terminal (--once: print once and exit)"),
+    "export": _served("run_export", "export_arguments",
+                      "write a tournament from a data directory: its file, standings (JSON, CSV), audit, replays"),
+    "run": _served("run", "add_arguments", "play a whole tournament of bots on a private server; prints the "
+                   "final standings", module="tournament_run"),
+})

@@ -1,0 +1,220 @@
+"""A headless coach for a whole tournament: enters, checks in, plays every match it is assigned, until the end.
+
+Why not ``sprtec bot``: a bot plays one match as a new player, but a tournament's table is held for the entry's
+coach, who must be the same player from round to round. This coach keeps one identity (its token, through the
+protocol follower ``shared.protocol.follower``) across its matches and across reconnections - the server may be
+restarted under it - claims its entry with the organiser's code (or enters itself), checks in, watches the
+tournament, and on every ``TableAssigned`` leaves its last room and joins the table; it plays like the bot (a
+prompt's answer, then ``shared.ai``'s flick at its level, or a random legal one) and stops when the tournament is
+over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from shared import ai
+from shared.model import Action, Position, Team
+from shared.protocol import (
+    MAX_SERVER_FRAME,
+    SERVER_MESSAGES,
+    CheckIn,
+    ClientMessage,
+    CloseCode,
+    Error,
+    JoinRoom,
+    JoinTournament,
+    Leave,
+    MatchEnded,
+    Resync,
+    TableAssigned,
+    TournamentJoined,
+    TournamentUpdate,
+    WatchTournament,
+    Welcome,
+    decode,
+    encode,
+)
+from shared.protocol.follower import Follower
+
+CLIENT_NAME = "sprtec-coach/0.1"
+QUIET_S = 5.0  # seconds without a message after which the coach resyncs its room
+RECONNECT_DELAYS_S = (0.5, 1.0, 2.0, 4.0)  # pauses between reconnection attempts (then 4 s each)
+GIVE_UP_S = 120.0  # the coach stops after this long without a connection
+OVER = ("finished", "ended")
+_THINKING = threading.Lock()
+
+
+@dataclass
+class CoachOptions:
+    """Who the coach is and how it plays: its name, the entry code to claim (None: it enters itself), and
+    ``shared.ai`` at a level (None: random legal flicks). A shoot-out is always played at the hard level: random
+    penalty shots hardly ever score, and a sudden death would go on for ever."""
+
+    name: str
+    code: str | None = None
+    level: str | None = "easy"
+    verbose: bool = False
+
+
+@dataclass
+class CoachReport:
+    """What the coach did: its entry, the matches it played (match ids) and the tournament's last update."""
+
+    entry: str = ""
+    matches: list[str] = field(default_factory=list)
+    last: TournamentUpdate | None = None
+
+
+async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: float = GIVE_UP_S) -> CoachReport:
+    """Coach one entry of ``tournament`` to the end of the tournament (reconnecting whenever the connection
+    drops); returns what it did."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    state = _Coach(tournament, options, Follower(CLIENT_NAME, name=options.name))
+    down_since: float | None = None
+    attempt = 0
+    while True:
+        try:
+            async with connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10) as ws:
+                down_since, attempt = None, 0
+                if await state.session(ws):
+                    return state.report
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code in (CloseCode.BAD_TOKEN, CloseCode.VERSION_MISMATCH):
+                raise RuntimeError(f"the server refused the coach: {closed.rcvd.reason}") from None
+        except (OSError, InvalidHandshake, TimeoutError):
+            pass
+        now = time.monotonic()
+        down_since = now if down_since is None else down_since
+        if now - down_since > give_up_s:
+            raise RuntimeError(f"no connection to {url} for {give_up_s:.0f} s")
+        await asyncio.sleep(RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)])
+        attempt += 1
+
+
+class _Coach:
+    """The coach's state across connections."""
+
+    def __init__(self, tournament: str, options: CoachOptions, follower: Follower) -> None:
+        self.tournament = tournament
+        self.options = options
+        self.follower = follower
+        self.report = CoachReport()
+        self.table: TableAssigned | None = None  # the latest table assigned
+        self.acted_on = -1  # the version the coach last decided on
+
+    async def session(self, ws: Any) -> bool:
+        """One connection: Hello, enter and watch, then play; True once the tournament is over."""
+        follower = self.follower
+        await _send(ws, follower.connected())
+        while True:
+            try:
+                frame = await asyncio.wait_for(ws.recv(), QUIET_S)
+            except TimeoutError:
+                room = follower.room
+                if room is not None and room.ended is None:
+                    self.acted_on = -1
+                    await _send(ws, [Resync(room.code, max(room.version, 0))])
+                continue
+            message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
+            replies = follower.receive(message, time.monotonic())
+            replies += self._tournament(message)
+            await _send(ws, replies)
+            if self.report.last is not None and self.report.last.status in OVER and self._idle():
+                return True
+            action = await self._decide()
+            if action is not None:
+                self.acted_on = follower.room.version if follower.room is not None else -1
+                await _rest(follower)
+                await _send(ws, follower.act(action, time.monotonic()))
+            await _send(ws, follower.tick(time.monotonic()))
+
+    def _tournament(self, message: object) -> list[ClientMessage]:
+        """What the tournament's messages call for: enter, check in, watch, go to the table assigned."""
+        tid = self.tournament
+        if isinstance(message, Welcome):
+            if not self.report.entry:
+                return [JoinTournament(tid, self.options.code), WatchTournament(tid)]
+            return [WatchTournament(tid)]
+        if isinstance(message, TournamentJoined):
+            self.report.entry = message.entry
+            return [CheckIn(tid)]
+        if isinstance(message, TournamentUpdate) and message.tournament == tid:
+            self.report.last = message
+        if isinstance(message, TableAssigned) and message.tournament == tid:
+            self.table = message
+            room = self.follower.room
+            if room is not None and room.code == message.room:
+                return []
+            self._say(f"table {message.table} of round {message.round}: room {message.room}")
+            going: list[ClientMessage] = [Leave()] if room is not None else []
+            return [*going, JoinRoom(message.room)]
+        if isinstance(message, MatchEnded):
+            if message.match_id not in self.report.matches:
+                self.report.matches.append(message.match_id)
+            room = self.follower.room
+            if room is not None and room.code == message.code:
+                return [Leave()]
+        if isinstance(message, Error):
+            self._say(f"{message.code}: {message.message}")
+            if message.code == "ALREADY_ENTERED" and not self.report.entry:
+                return []
+        self.follower.errors.clear()
+        return []
+
+    def _idle(self) -> bool:
+        """True when the coach plays no match now."""
+        room = self.follower.room
+        return room is None or room.ended is not None
+
+    async def _decide(self) -> Action | None:
+        """The action to send now (once per version): a prompt's answer, or a flick when it is to move."""
+        room = self.follower.room
+        if room is None or room.position is None or room.seat not in ("home", "away") or room.ended is not None:
+            return None
+        seats = room.seats
+        if seats is None or seats.home is None or seats.away is None or self.acted_on == room.version:
+            return None
+        if not (seats.home.connected and seats.away.connected):  # a table waiting for the other coach
+            return None
+        position, team = room.position, cast(Team, room.seat)
+        answer = ai.answer_prompt(position, team)
+        if answer is not None or position.to_move != team:
+            return answer
+        level = "hard" if position.part.kind == "shootout" else self.options.level
+        if level is not None:
+            return await asyncio.to_thread(_think, position, team, ai.LEVELS[level])
+        return ai.random_policy(position, team)
+
+    def _say(self, text: str) -> None:
+        """A line on standard error when verbose."""
+        if self.options.verbose:
+            print(f"coach {self.options.name}: {text}", file=sys.stderr, flush=True)
+
+
+def _think(position: Position, team: Team, level: ai.Level) -> Action | None:
+    """``shared.ai``'s choice, one search at a time in this process: the physics is not safe to run in several
+    threads at once, and several coaches share a process (``sprtec tournament run``)."""
+    with _THINKING:
+        return ai.choose_action_at(position, team, level)
+
+
+async def _send(ws: Any, messages: list[ClientMessage]) -> None:
+    """Send each message, in order."""
+    for message in messages:
+        await ws.send(encode(message))
+
+
+async def _rest(follower: Follower) -> None:
+    """Wait out the last move's playback (D3: the server takes no input before)."""
+    room = follower.room
+    left = 0.0 if room is None else room.moving_until - time.monotonic()
+    if left > 0:
+        await asyncio.sleep(left)
