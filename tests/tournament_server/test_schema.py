@@ -1,0 +1,58 @@
+"""The tournament tables: SQLite's migration to version 4, and its PostgreSQL twin with the same columns."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import asyncpg
+
+from server import pg_schema, schema
+from server.store import open_database
+
+TABLES = ("tournaments", "tournament_log")
+
+
+def _sqlite_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """The columns of the tournament tables, in order."""
+    return {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in TABLES}
+
+
+def test_a_version_3_database_migrates_to_4_keeping_its_rows(tmp_path: Path) -> None:
+    """A database written at version 3 gains the tournament tables and keeps its players and rooms."""
+    path = tmp_path / "sprtec.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for script in schema.MIGRATIONS[:3]:
+        conn.executescript(script)
+    conn.execute("PRAGMA user_version = 3")
+    conn.execute("INSERT INTO players (name, token_hash, created_at) VALUES ('ann', 'h', 0)")
+    conn.close()
+    open_database(tmp_path)
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION == 4
+        assert conn.execute("SELECT name FROM players").fetchall() == [("ann",)]
+        columns = _sqlite_columns(conn)
+    finally:
+        conn.close()
+    assert columns["tournament_log"] == ["tournament_id", "idx", "kind", "body", "actor", "at"]
+    assert columns["tournaments"] == ["id", "name", "secret_hash", "snapshot", "events", "status", "created_at"]
+
+
+async def test_the_postgresql_twin_has_the_same_tournament_columns(postgres_url: str) -> None:
+    """At version 4 PostgreSQL's tournament tables have SQLite's columns."""
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await pg_schema.migrate(conn, target=4)
+        rows = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = "
+                                "'public' ORDER BY ordinal_position")
+    finally:
+        await conn.close()
+    found: dict[str, list[str]] = {}
+    for row in rows:
+        if row["table_name"] in TABLES:
+            found.setdefault(row["table_name"], []).append(row["column_name"])
+    memory = sqlite3.connect(":memory:")
+    for script in schema.MIGRATIONS[:4]:
+        memory.executescript(script)
+    assert found == _sqlite_columns(memory)
