@@ -72,6 +72,7 @@ async def _run(args: argparse.Namespace, file: dict[str, Any], data: Path) -> in
     from client.practice import ServerProcess
     from sprtec.commands.tournament_actions import create
 
+    data.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(data, workers=0, log=data / "server.log", log_level="WARNING")
     server.start()
     coaches: list[asyncio.Task[CoachReport]] = []
