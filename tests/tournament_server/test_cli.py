@@ -1,0 +1,101 @@
+"""The organiser's ``sprtec tournament`` actions against a real server on port 0, and ``export`` from its data."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from server.app import Server
+from shared.protocol import FileDispute, JoinTournament, TournamentDone, TournamentJoined
+from sprtec.cli import main
+from tests.server.players import WireClient
+from tests.tournament_server.helpers import expect, file_of
+
+
+async def _sprtec(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run ``sprtec ARGV`` in a thread (it runs its own event loop) and capture what it printed."""
+    status = await asyncio.to_thread(main, list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+async def test_the_organisers_commands_run_a_tournament(server: Server, tmp_path: Path, config_dir: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """create keeps the secret (0600) and prints the entry codes; register, checkin, start-round, card, override,
+    resolve and end act with it; status --once prints the standings and tables; a refusal exits 1 with its code."""
+    path = tmp_path / "t.json"
+    path.write_text(file_of(2, stages=[{"system": "swiss", "rounds": 2}]))
+    url = server.url
+    status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", url, "--json")
+    assert status == 0
+    created = json.loads(out)
+    tid = created["tournament"]
+    secrets = config_dir / "tournaments.json"
+    assert stat.S_IMODE(os.stat(secrets).st_mode) == 0o600
+    assert json.loads(secrets.read_text())[url.rstrip("/")][tid]
+    status, out, _ = await _sprtec(capsys, "tournament", "register", tid, "--server", url, "--name", "Eva Malá",
+                                   "--club", "SK Brno", "--rating", "1700")
+    assert status == 0 and out.startswith("eva-mala Eva Malá: entry code ")
+    codes = {e["entry"]: e["code"] for e in created["entries"]}
+    codes["eva-mala"] = out.split()[-1]
+    coaches = {}
+    for entry, code in codes.items():
+        coaches[entry] = await WireClient.connect(url, f"cli-{entry}")
+        await coaches[entry].send(JoinTournament(tid, code))
+        await expect(coaches[entry], TournamentJoined)
+        assert (await _sprtec(capsys, "tournament", "checkin", tid, entry, "--server", url))[0] == 0
+    status, out, _ = await _sprtec(capsys, "tournament", "start-round", tid, "--server", url)
+    assert (status, out) == (0, "round 1 started\n")
+    status, out, _ = await _sprtec(capsys, "tournament", "status", tid, "--server", url, "--once")
+    assert status == 0 and "stage 0 round 1" in out and "Eva Malá" in out and "waiting" in out
+    state = server.tournaments.runs[tid].state
+    played = [m for m in state.tournament.results[0].matches if hasattr(m, "home")]
+    assert (await _sprtec(capsys, "tournament", "override", tid, "0", "1", "1", "--score", "3:1", "--reason",
+                          "paper sheet", "--server", url))[0] == 0
+    home = played[0].home  # type: ignore[union-attr]
+    assert (await _sprtec(capsys, "tournament", "card", tid, home, "yellow", "--reason", "stalling", "--server",
+                          url))[0] == 0
+    await coaches[home].send(FileDispute(tid, 0, 1, 1, "it was 3:2"))
+    case = (await expect(coaches[home], TournamentDone)).id
+    assert (await _sprtec(capsys, "tournament", "resolve", tid, str(case), "changed", "--score", "3:2", "--reason",
+                          "the sheet was wrong", "--server", url))[0] == 0
+    status, out, _ = await _sprtec(capsys, "tournament", "status", tid, "--server", url, "--once", "--json")
+    shown = json.loads(out)
+    assert shown["format"] == "sprtec-standings/1" and len(shown["standings"]) == 3
+    status, _, err = await _sprtec(capsys, "tournament", "start-round", tid, "--server", url, "--secret", "wrong")
+    assert status == 1 and "NOT_ORGANISER" in err
+    assert (await _sprtec(capsys, "tournament", "end", tid, "--reason", "done", "--server", url))[0] == 0
+    status, _, err = await _sprtec(capsys, "tournament", "start-round", tid, "--server", url)
+    assert status == 1 and "TOURNAMENT_CLOSED" in err
+    audit = [(a.act, a.reason) for a in server.tournaments.runs[tid].state.audit]
+    assert ("override", "paper sheet") in audit and ("ruling", "the sheet was wrong") in audit
+    assert ("yellow card", "stalling") in audit and ("end", "done") in audit
+
+
+async def test_export_writes_the_file_standings_audit_and_replays(server: Server, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """export reads the data directory: the tournament file (the contract's, so `standings` of it prints the
+    exported standings.json), standings CSV, the audit log; an unknown id exits 1."""
+    path = tmp_path / "t.json"
+    path.write_text(file_of(2, stages=[{"system": "swiss", "rounds": 1}]))
+    status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--json")
+    tid = json.loads(out)["tournament"]
+    out_dir = tmp_path / "out"
+    status, out, _ = await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.store.path.parent),
+                                   "--out", str(out_dir))
+    assert status == 0
+    written = {Path(line).name for line in out.splitlines()}
+    assert {"tournament.json", "standings.json", "standings.csv", "audit.json", "audit.csv"} <= written
+    status, standings, _ = await _sprtec(capsys, "tournament", "standings", str(out_dir / "tournament.json"))
+    assert standings == (out_dir / "standings.json").read_text()
+    header = (out_dir / "standings.csv").read_text().splitlines()[0]
+    assert header.startswith("rank,shared,player,name,points")
+    assert json.loads((out_dir / "audit.json").read_text())["audit"][0]["act"] == "create"
+    status, _, err = await _sprtec(capsys, "tournament", "export", "NOSUCH", "--data", str(server.store.path.parent),
+                                   "--out", str(out_dir))
+    assert status == 1 and "no tournament" in err
