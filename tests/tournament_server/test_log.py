@@ -113,3 +113,12 @@ def test_a_no_show_goes_to_the_coach_who_came_else_to_home() -> None:
     assert no_show_winner(("away",)) == "away"
     assert no_show_winner(("home",)) == "home"
     assert no_show_winner(()) == "home"
+
+
+def test_the_protocol_passes_every_code_of_the_engine_through() -> None:
+    """Each TOURNAMENT.md error code is an Error code of the protocol, with its meaning in docs/PROTOCOL.md."""
+    from shared.protocol.errors import PROTOCOL_ERROR_CODES, TOURNAMENT_ERRORS
+    from shared.tournament.errors import ERROR_CODES
+
+    assert tuple(TOURNAMENT_ERRORS) == ERROR_CODES
+    assert all(code in PROTOCOL_ERROR_CODES for code in ERROR_CODES)
