@@ -127,7 +127,7 @@ class Server:
         older = self.sessions.get(session.player_id)
         self.sessions[session.player_id] = session
         if self.announcer is not None:
-            self.announcer.update(len(self.sessions))
+            self.announcer.update(len(self.sessions), self.tournaments.running())
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
@@ -155,7 +155,7 @@ class Server:
             del self.sessions[session.player_id]
         self.tournaments.unwatch(session)
         if self.announcer is not None:
-            self.announcer.update(len(self.sessions))
+            self.announcer.update(len(self.sessions), self.tournaments.running())
 
     # ------------------------------------------------------------------ recovery
     async def _recover_then_ready(self) -> None:

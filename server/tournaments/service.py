@@ -35,6 +35,7 @@ from server.tournaments.state import Coach, Table, TableKey, TournamentState, ap
 from server.tournaments.tables import close_table, open_table
 from server.tournaments.views import Board, LiveTable, board_of, info_of, update
 from shared.protocol import ServerMessage, TableAssigned, TournamentInfo, encode
+from shared.protocol.discovery import RunningTournament
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
 from shared.tournament.events import MarkAbsent
@@ -393,6 +394,11 @@ class TournamentService:
                 m = match_at(run.state.tournament, (table.stage, table.round, table.table))
                 if entry in (m.home, m.away) and not self.started(table.room):
                     await self.assign(run, table, only=session.player_id)
+
+    def running(self) -> tuple[RunningTournament, ...]:
+        """The tournaments not yet over, as the LAN announcement lists them."""
+        return tuple(RunningTournament(id=run.id, name=run.state.tournament.name) for run in self.runs.values()
+                     if self.board(run).status not in ("finished", "ended"))
 
     def listing(self) -> tuple[TournamentInfo, ...]:
         """Every tournament's line, newest first."""
