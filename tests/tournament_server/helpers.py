@@ -11,7 +11,7 @@ import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from shared.protocol import (
     CheckIn,
@@ -29,6 +29,7 @@ from shared.protocol import (
 )
 from tests.server.players import WireClient
 
+M = TypeVar("M")
 UPDATE_WAIT_S = 30.0
 _SETUPS = itertools.count(1)  # display names are unique on a server: each setup's connections get their own
 
@@ -51,16 +52,16 @@ def file_of(players: int, *, stages: list[dict[str, Any]] | None = None, **top: 
 
 
 async def tournament(url: str, file: str, *, checked_in: int | None = None, no_show_ms: int = 60_000,
-                     next_round_after_ms: int | None = None) -> Setup:
-    """Create the tournament from ``file``; every entry claimed by a coach of its own; the first ``checked_in``
-    (all when None) check in."""
+                     next_round_after_ms: int | None = None, claimed_by: dict[str, WireClient] | None = None) -> Setup:
+    """Create the tournament from ``file``; every entry claimed by a coach of its own (``claimed_by`` gives some of
+    them an existing connection); the first ``checked_in`` (all when None) check in."""
     number = next(_SETUPS)
     organiser = await WireClient.connect(url, f"organiser-{number}")
     await organiser.send(CreateTournament(file=file, no_show_ms=no_show_ms, next_round_after_ms=next_round_after_ms))
     created = await expect(organiser, TournamentCreated)
     setup = Setup(created.tournament, created.secret, organiser)
     for index, entry in enumerate(created.entries):
-        coach = await WireClient.connect(url, f"coach-{number}-{entry.entry}")
+        coach = (claimed_by or {}).get(entry.entry) or await WireClient.connect(url, f"coach-{number}-{entry.entry}")
         await coach.send(JoinTournament(created.tournament, entry.code))
         joined = await expect(coach, TournamentJoined)
         assert joined.entry == entry.entry
@@ -71,7 +72,7 @@ async def tournament(url: str, file: str, *, checked_in: int | None = None, no_s
     return setup
 
 
-async def expect(client: WireClient, kind: type, where: Any = None) -> Any:
+async def expect(client: WireClient, kind: type[M], where: Any = None) -> M:
     """The next message of ``kind`` (for which ``where(message)`` holds, when given); an Error first fails the
     test, naming it."""
     while True:
@@ -81,7 +82,7 @@ async def expect(client: WireClient, kind: type, where: Any = None) -> Any:
         assert not isinstance(message, Error), message
 
 
-async def seen(client: WireClient, kind: type, where: Any) -> Any:
+async def seen(client: WireClient, kind: type[M], where: Any) -> M:
     """A message of ``kind`` for which ``where`` holds: one received already, or the next one."""
     for message in client.received:
         if isinstance(message, kind) and where(message):

@@ -12,6 +12,7 @@ import pytest
 
 from server.app import Server
 from shared.protocol import FileDispute, JoinTournament, TournamentDone, TournamentJoined
+from shared.tournament.model import Match
 from sprtec.cli import main
 from tests.server.players import WireClient
 from tests.tournament_server.helpers import expect, file_of
@@ -54,10 +55,10 @@ async def test_the_organisers_commands_run_a_tournament(server: Server, tmp_path
     status, out, _ = await _sprtec(capsys, "tournament", "status", tid, "--server", url, "--once")
     assert status == 0 and "stage 0 round 1" in out and "Eva Malá" in out and "waiting" in out
     state = server.tournaments.runs[tid].state
-    played = [m for m in state.tournament.results[0].matches if hasattr(m, "home")]
+    played = [m for m in state.tournament.results[0].matches if isinstance(m, Match)]
     assert (await _sprtec(capsys, "tournament", "override", tid, "0", "1", "1", "--score", "3:1", "--reason",
                           "paper sheet", "--server", url))[0] == 0
-    home = played[0].home  # type: ignore[union-attr]
+    home = played[0].home
     assert (await _sprtec(capsys, "tournament", "card", tid, home, "yellow", "--reason", "stalling", "--server",
                           url))[0] == 0
     await coaches[home].send(FileDispute(tid, 0, 1, 1, "it was 3:2"))

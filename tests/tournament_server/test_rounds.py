@@ -136,9 +136,11 @@ async def test_tournaments_are_listed_and_a_spectator_goes_from_the_update_to_a_
     assert [(t.tournament, t.entries) for t in listed.tournaments] == [(setup.tid, 2)]
     await _start(setup)
     update = await update_until(spectator, lambda u: bool(u.tables))
-    await spectator.send(Watch(update.tables[0].room))
+    room = update.tables[0].room
+    assert room is not None
+    await spectator.send(Watch(room))
     joined = await expect(spectator, RoomJoined)
-    assert joined.seat == "spectator" and joined.code == update.tables[0].room
+    assert joined.seat == "spectator" and joined.code == room
 
 
 async def test_the_stored_log_folds_to_the_running_tournament_and_its_snapshot(server: Server) -> None:
