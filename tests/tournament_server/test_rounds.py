@@ -151,3 +151,19 @@ async def test_the_stored_log_folds_to_the_running_tournament_and_its_snapshot(s
     folded = fold(setup.tid, records.log(server.store, setup.tid))
     assert folded == run.state
     assert records.snapshot(server.store, setup.tid) == dumps(run.state.tournament)
+
+
+async def test_a_coach_away_past_the_disconnect_grace_loses_by_walkover(server: Server) -> None:
+    """A coach whose connection drops in a running match and who does not come back within the stage's
+    disconnect grace forfeits (FORFEIT_DISCONNECTED): a walkover for the opponent with the contract's score."""
+    stages = [{"system": "swiss", "rounds": 1, "ruleset": "quick", "settings": {"disconnect_grace_ms": 1000}}]
+    setup = await tournament(server.url, file_of(2, stages=stages))
+    spectator, _ = await watcher(server.url, setup.tid)
+    await _start(setup)
+    tables = await asyncio.gather(sit(setup.coaches["p1"]), sit(setup.coaches["p2"]))
+    await update_until(spectator, lambda u: bool(u.tables) and u.tables[0].status == "playing")
+    await setup.coaches["p2"].close()
+    final = await update_until(spectator, lambda u: u.status == "finished")
+    assert final.tables[0].status == "walkover" and final.tables[0].walkover == tables[0].seat
+    rows = {row.entry: row for row in final.standings}
+    assert (rows["p1"].goals_for, rows["p2"].goals_against) == (5, 5)
