@@ -77,7 +77,7 @@ async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: flo
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-    state = _Coach(tournament, options, Follower(CLIENT_NAME, name=options.name))
+    state = _Coach(tournament, options, Follower(client=CLIENT_NAME, name=options.name))
     down_since: float | None = None
     attempt = 0
     while True:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from shared.protocol import (
     CheckIn,
+    ClientMessage,
     CreateTournament,
     Error,
     JoinRoom,
@@ -90,7 +91,7 @@ async def seen(client: WireClient, kind: type[M], where: Any) -> M:
     return await expect(client, kind, where)
 
 
-async def refused(client: WireClient, request: object) -> str:
+async def refused(client: WireClient, request: ClientMessage) -> str:
     """Send a request that must be refused; the Error's code."""
     await client.send(request)
     while True:

@@ -9,6 +9,7 @@ from server.app import Server
 from shared.protocol import (
     AutoStartRounds,
     CheckIn,
+    ClientMessage,
     EndTournament,
     EntriesRegistered,
     EntryForm,
@@ -28,7 +29,7 @@ from tests.server.players import WireClient
 from tests.tournament_server.helpers import expect, file_of, refused, tournament, watcher
 
 
-def _organiser_acts(tid: str, secret: str) -> list[object]:
+def _organiser_acts(tid: str, secret: str) -> list[ClientMessage]:
     """Every act that needs the organiser secret, with ``secret``."""
     return [
         StartRound(tid, secret),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from server.app import Server
 from shared.protocol import (
     CheckIn,
+    ClientMessage,
     ConfirmCorrection,
     EndTournament,
     FileDispute,
@@ -45,7 +46,7 @@ async def _start(setup: Setup) -> int:
     return int((await expect(setup.organiser, TournamentDone)).id or 0)
 
 
-async def _ok(client: WireClient, request: object) -> TournamentDone:
+async def _ok(client: WireClient, request: ClientMessage) -> TournamentDone:
     """A request that must be carried out."""
     await client.send(request)
     return await expect(client, TournamentDone)

@@ -1,4 +1,4 @@
-"""The tournament tables: SQLite's migration to version 4, and its PostgreSQL twin with the same columns."""
+"""The tournament tables: SQLite's migration to version 5, and its PostgreSQL twin with the same columns."""
 
 from __future__ import annotations
 
@@ -18,19 +18,19 @@ def _sqlite_columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
     return {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in TABLES}
 
 
-def test_a_version_3_database_migrates_to_4_keeping_its_rows(tmp_path: Path) -> None:
-    """A database written at version 3 gains the tournament tables and keeps its players and rooms."""
+def test_a_version_4_database_migrates_to_5_keeping_its_rows(tmp_path: Path) -> None:
+    """A database written at version 4 gains the tournament tables and keeps its players."""
     path = tmp_path / "sprtec.sqlite3"
     conn = sqlite3.connect(path, isolation_level=None)
-    for script in schema.MIGRATIONS[:3]:
+    for script in schema.MIGRATIONS[:4]:
         conn.executescript(script)
-    conn.execute("PRAGMA user_version = 3")
+    conn.execute("PRAGMA user_version = 4")
     conn.execute("INSERT INTO players (name, token_hash, created_at) VALUES ('ann', 'h', 0)")
     conn.close()
     open_database(tmp_path)
     conn = sqlite3.connect(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION == 5
         assert conn.execute("SELECT name FROM players").fetchall() == [("ann",)]
         columns = _sqlite_columns(conn)
     finally:
@@ -40,10 +40,10 @@ def test_a_version_3_database_migrates_to_4_keeping_its_rows(tmp_path: Path) -> 
 
 
 async def test_the_postgresql_twin_has_the_same_tournament_columns(postgres_url: str) -> None:
-    """At version 4 PostgreSQL's tournament tables have SQLite's columns."""
+    """At version 5 PostgreSQL's tournament tables have SQLite's columns."""
     conn = await asyncpg.connect(postgres_url)
     try:
-        await pg_schema.migrate(conn, target=4)
+        await pg_schema.migrate(conn, target=5)
         rows = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = "
                                 "'public' ORDER BY ordinal_position")
     finally:
@@ -53,6 +53,6 @@ async def test_the_postgresql_twin_has_the_same_tournament_columns(postgres_url:
         if row["table_name"] in TABLES:
             found.setdefault(row["table_name"], []).append(row["column_name"])
     memory = sqlite3.connect(":memory:")
-    for script in schema.MIGRATIONS[:4]:
+    for script in schema.MIGRATIONS[:5]:
         memory.executescript(script)
     assert found == _sqlite_columns(memory)

@@ -29,7 +29,7 @@ QUICK_ARGS = [arg for name, value in QUICK.items()
               for arg in ("--setting", f"{name}={','.join(map(str, value)) if isinstance(value, list) else value}")]
 
 
-def _quick(file: dict) -> dict:  # type: ignore[type-arg]
+def _quick(file: dict) -> dict:
     """The file with every stage's matches short."""
     for stage in file["stages"]:
         stage["settings"] = {**stage.get("settings", {}), **QUICK}
