@@ -201,8 +201,9 @@ class TournamentService:
                 continue
             session = self.session_of(coach.player_id)
             if session is not None:
-                await session.send(TableAssigned(run.id, table.stage, table.round, table.table, table.room, ruleset,
-                                                 seat, state.name_of(other)[:64], left))
+                await session.send(TableAssigned(tournament=run.id, stage=table.stage, round=table.round,
+                                                 table=table.table, room=table.room, ruleset=ruleset, seat=seat,
+                                                 opponent=state.name_of(other)[:64], no_show_ms=left))
 
     def round_may_be_over(self, run: Running) -> None:
         """When the round is over and the rounds run themselves, start the next one ``next_round_after_ms`` after

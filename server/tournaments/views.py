@@ -71,14 +71,18 @@ def board_of(state: TournamentState) -> Board:
     table = standings(course)
     stage, number = current_round(t)
     names = {p.id: p.name for p in t.players}
-    lines = tuple(StandingLine(row.rank, row.shared, row.player, names[row.player], row.points, row.played, row.wins,
-                               row.draws, row.losses, row.byes, row.goals_for, row.goals_against, dict(row.tiebreaks),
-                               row.yellow, row.red, row.suspended_next) for row in table.rows)
+    lines = tuple(StandingLine(rank=row.rank, shared=row.shared, entry=row.player, name=names[row.player],
+                               points=row.points, played=row.played, wins=row.wins, draws=row.draws,
+                               losses=row.losses, byes=row.byes, goals_for=row.goals_for,
+                               goals_against=row.goals_against, tiebreaks=dict(row.tiebreaks), yellow=row.yellow,
+                               red=row.red, suspended_next=row.suspended_next) for row in table.rows)
     out = {w.player for w in t.withdrawn} | {c.player for c in t.discipline if c.card == "disqualified"}
-    entries = tuple(EntryLine(p.id, p.name, p.club, p.category, p.rating, p.id in state.coaches,
-                              p.id in state.checked_in, p.id in out) for p in t.players)
+    entries = tuple(EntryLine(entry=p.id, name=p.name, club=p.club, category=p.category, rating=p.rating,
+                              claimed=p.id in state.coaches, checked_in=p.id in state.checked_in, out=p.id in out)
+                    for p in t.players)
     cards = tuple(CardLine(c.stage, c.round, c.player, c.card, c.reason) for c in t.discipline)
-    cases = tuple(CaseLine(c.id, c.kind, c.stage, c.round, c.table, c.by, c.reason, c.status, c.ruling, c.proposal())
+    cases = tuple(CaseLine(id=c.id, kind=c.kind, stage=c.stage, round=c.round, table=c.table, by=c.by,
+                           reason=c.reason, status=c.status, ruling=c.ruling, proposal=c.proposal())
                   for c in state.cases)
     audit = tuple(AuditLine(a.at_ms, a.who[:64], a.act, a.detail[:200], a.reason[:500])
                   for a in state.audit[-AUDIT_SHOWN:])
@@ -113,8 +117,9 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
 
 def info_of(state: TournamentState, board: Board, playing: int) -> TournamentInfo:
     """The tournament's line in TournamentList."""
-    return TournamentInfo(state.id, state.tournament.name[:100], board.status, board.stage, board.round,
-                          len(state.tournament.players), playing)
+    return TournamentInfo(tournament=state.id, name=state.tournament.name[:100], status=board.status,
+                          stage=board.stage, round=board.round, entries=len(state.tournament.players),
+                          playing=playing)
 
 
 def current_round(t: Tournament) -> tuple[int, int]:
@@ -146,7 +151,8 @@ def _table_line(state: TournamentState, key: TableKey, m: Match, names: Mapping[
 
     def line(status: str, **rest: Any) -> TableLine:
         """The table's line with what is known of its match."""
-        return TableLine(key[2], m.home, m.away, names[m.home], names[m.away], kind, ruleset, status, **rest)
+        return TableLine(table=key[2], home=m.home, away=m.away, home_name=names[m.home], away_name=names[m.away],
+                         kind=kind, ruleset=ruleset, status=status, **rest)
 
     if key in state.replays:
         return line("replay")
@@ -184,9 +190,9 @@ def _bracket(course: Course) -> tuple[BracketLine, ...]:
         for bm in bracket.matches:
             m = played.get(frozenset((bm.home, bm.away)))
             if m is None or not m.finished:
-                lines.append(BracketLine(bracket.number, bm.kind, bm.home, bm.away))
+                lines.append(BracketLine(round=bracket.number, kind=bm.kind, home=bm.home, away=bm.away))
                 continue
             score = None if m.score is None else Score(*m.score)
-            lines.append(BracketLine(bracket.number, bm.kind, bm.home, bm.away, score, m.walkover, m.shootout,
-                                     m.winner))
+            lines.append(BracketLine(round=bracket.number, kind=bm.kind, home=bm.home, away=bm.away, score=score,
+                                     walkover=m.walkover, shootout=m.shootout, winner=m.winner))
     return tuple(lines)

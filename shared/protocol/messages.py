@@ -651,7 +651,7 @@ class EntryCode:
     code: Annotated[str, Str(16, min_len=1)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EntryLine:
     """One entrant as the tournament knows him: whether a connected player coaches the entry (``claimed``),
     whether he has checked in, and whether he has left the tournament (withdrawn or disqualified)."""
@@ -666,7 +666,7 @@ class EntryLine:
     out: Annotated[bool, Bool()]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StandingLine:
     """One line of the standings: the fields of TOURNAMENT.md's ``sprtec-standings/1`` row (``entry`` is its
     ``player``) with the entrant's name; ``tiebreaks`` holds the stage system's criteria by their contract
@@ -690,7 +690,7 @@ class StandingLine:
     suspended_next: Annotated[bool, Bool()]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableLine:
     """One match of the current round: its table number, the coaches (entries and names), the room to watch it
     in (nil when it needs no table: a walkover set by the pairing), how it stands and, while it is played, the
@@ -719,7 +719,7 @@ class TableLine:
     no_show_ms: Annotated[int | None, Opt(MS)] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BracketLine:
     """One match of a knockout stage's bracket, every round known so far: the round, the kind, the coaches (the
     better seed at home) and, once played, the result and the winner."""
@@ -745,7 +745,7 @@ class CardLine:
     reason: Annotated[str, REASON]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CaseLine:
     """A dispute or an agreed correction of one match (XVII).
 
@@ -778,7 +778,7 @@ class AuditLine:
     reason: Annotated[str, REASON]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentInfo:
     """One line of the list of tournaments: id, name, status (as in TournamentUpdate), the current stage and
     round, entrants and tables being played."""
@@ -792,7 +792,7 @@ class TournamentInfo:
     playing: Annotated[int, Int(0, MAX_INT)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateTournament:
     """Create a tournament: from ``file`` (a TOURNAMENT.md file as JSON text, at most 15,000 characters; its
     players are entries waiting to be claimed) or from fields (``name``, one stage of ``system`` with ``rounds``,
@@ -873,7 +873,7 @@ class AutoStartRounds:
     after_ms: Annotated[int | None, Opt(Int(0, 86_400_000, "ms"))] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GiveCard:
     """The organiser gives a card (yellow, red, disqualified) to a coach for his conduct in his match of
     ``stage``/``round`` (nil: the current round), with a reason. Answered by TournamentDone."""
@@ -887,7 +887,7 @@ class GiveCard:
     round: Annotated[int | None, Opt(ROUND)] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OverrideResult:
     """XVII.5: the organiser sets the result of the match at ``table`` of ``stage``/``round`` - a ``score`` (with
     ``shootout`` for a drawn knockout match) or a ``walkover`` (the winning side) - with a reason. Answered by
@@ -916,7 +916,7 @@ class FileDispute:
     reason: Annotated[str, Str(500, min_len=1)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ResolveDispute:
     """The organiser decides a dispute: the result ``stands``, is ``changed`` (to ``score``/``shootout`` or
     ``walkover``), or the match is played again (``replay``: a new table opens), with his reason. Answered by
@@ -932,7 +932,7 @@ class ResolveDispute:
     shootout: Annotated[str | None, Opt(TEAM)] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProposeCorrection:
     """XVII.4: a coach proposes to correct the result of a match of his (``score``/``shootout`` or
     ``walkover``) or to play it again (``replay``); it is done when the other coach confirms it
@@ -1025,7 +1025,7 @@ class TournamentDone:
     id: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableAssigned:
     """Your next match: tournament, stage, round, table, the room to join (JoinRoom ``room``; a coach who
     reconnects is taken to it after his Welcome), the ruleset, your seat, your opponent's name and the time
@@ -1042,7 +1042,7 @@ class TableAssigned:
     no_show_ms: Annotated[int | None, Opt(MS)] = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentUpdate:
     """A tournament as it stands, pushed to its watchers on every change (coalesced: at most four a second).
 

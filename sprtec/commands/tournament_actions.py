@@ -240,15 +240,18 @@ def run_start_round(args: argparse.Namespace) -> int:
 
 def run_card(args: argparse.Namespace) -> int:
     """Give a card."""
-    return _organiser(args, lambda tid, secret: GiveCard(tid, secret, args.entry, args.card, args.reason, args.stage,
-                                                         args.round), TournamentDone,
+    return _organiser(args, lambda tid, secret: GiveCard(tournament=tid, secret=secret, entry=args.entry,
+                                                         card=args.card, reason=args.reason, stage=args.stage,
+                                                         round=args.round), TournamentDone,
                       lambda _a: f"{args.card} card to {args.entry}")
 
 
 def run_override(args: argparse.Namespace) -> int:
     """Set a match's result (XVII.5)."""
-    return _organiser(args, lambda tid, secret: OverrideResult(tid, secret, args.stage, args.round, args.table,
-                                                               args.reason, args.score, args.walkover, args.shootout),
+    return _organiser(args, lambda tid, secret: OverrideResult(tournament=tid, secret=secret, stage=args.stage,
+                                                               round=args.round, table=args.table, reason=args.reason,
+                                                               score=args.score, walkover=args.walkover,
+                                                               shootout=args.shootout),
                       TournamentDone, lambda _a: f"stage {args.stage} round {args.round} table {args.table} set")
 
 
@@ -257,8 +260,10 @@ def run_resolve(args: argparse.Namespace) -> int:
     if args.ruling == "changed" and args.score is None and args.walkover is None:
         print("sprtec tournament resolve: a changed result needs --score or --walkover", file=sys.stderr)
         return 2
-    return _organiser(args, lambda tid, secret: ResolveDispute(tid, secret, args.case, args.ruling, args.reason,
-                                                               args.score, args.walkover, args.shootout),
+    return _organiser(args, lambda tid, secret: ResolveDispute(tournament=tid, secret=secret, case=args.case,
+                                                               ruling=args.ruling, reason=args.reason,
+                                                               score=args.score, walkover=args.walkover,
+                                                               shootout=args.shootout),
                       TournamentDone, lambda _a: f"case {args.case}: {args.ruling}")
 
 

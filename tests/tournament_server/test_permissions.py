@@ -34,9 +34,10 @@ def _organiser_acts(tid: str, secret: str) -> list[ClientMessage]:
     return [
         StartRound(tid, secret),
         RegisterEntries(tid, secret, (EntryForm("Intruder"),)),
-        GiveCard(tid, secret, "p1", "red", "no reason"),
-        OverrideResult(tid, secret, 0, 1, 1, "no reason", Score(5, 0)),
-        ResolveDispute(tid, secret, 1, "stands", "no reason"),
+        GiveCard(tournament=tid, secret=secret, entry="p1", card="red", reason="no reason"),
+        OverrideResult(tournament=tid, secret=secret, stage=0, round=1, table=1, reason="no reason",
+                       score=Score(5, 0)),
+        ResolveDispute(tournament=tid, secret=secret, case=1, ruling="stands", reason="no reason"),
         EndTournament(tid, secret, "no reason"),
         AutoStartRounds(tid, secret, 1000),
         CheckIn(tid, "p2", secret),

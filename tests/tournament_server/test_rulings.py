@@ -3,6 +3,8 @@ organiser's overrides (XVII.5), withdrawals, late entries and the end - each kep
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.app import Server
 from shared.protocol import (
     CheckIn,
@@ -55,8 +57,24 @@ async def _ok(client: WireClient, request: ClientMessage) -> TournamentDone:
 async def _decide_round(setup: Setup, server: Server, number: int, scores: list[tuple[int, int]]) -> None:
     """The organiser sets every table of round ``number`` of stage 0 (the coaches never sat down)."""
     for table, (home, away) in enumerate(scores, start=1):
-        await _ok(setup.organiser, OverrideResult(setup.tid, setup.secret, 0, number, table, "played on paper",
-                                                  Score(home, away)))
+        await _ok(setup.organiser, _override(setup, number, table, "played on paper", score=Score(home, away)))
+
+
+def _override(setup: Setup, number: int, table: int, reason: str, **result: Any) -> OverrideResult:
+    """The organiser's override of a table of stage 0's round ``number``."""
+    return OverrideResult(tournament=setup.tid, secret=setup.secret, stage=0, round=number, table=table, reason=reason,
+                          **result)
+
+
+def _card(setup: Setup, entry: str, card: str, reason: str) -> GiveCard:
+    """The organiser's card for the entry's conduct in the current round."""
+    return GiveCard(tournament=setup.tid, secret=setup.secret, entry=entry, card=card, reason=reason)
+
+
+def _ruling(setup: Setup, case: int, ruling: str, reason: str, **result: Any) -> ResolveDispute:
+    """The organiser's ruling on a dispute."""
+    return ResolveDispute(tournament=setup.tid, secret=setup.secret, case=case, ruling=ruling, reason=reason,
+                          **result)
 
 
 def _pairs(server: Server, setup: Setup, number: int) -> list[tuple[str, str]]:
@@ -72,7 +90,7 @@ async def test_a_red_card_suspends_a_swiss_player_for_the_next_round(server: Ser
     spectator, _ = await watcher(server.url, setup.tid)
     await _start(setup)
     await _decide_round(setup, server, 1, [(2, 1), (0, 0)])
-    await _ok(setup.organiser, GiveCard(setup.tid, setup.secret, "p1", "red", "insulted the referee"))
+    await _ok(setup.organiser, _card(setup, "p1", "red", "insulted the referee"))
     update = await update_until(spectator, lambda u: u.cards and u.status == "between")
     assert update.suspended == ("p1",)
     assert [(c.entry, c.card, c.reason) for c in update.cards] == [("p1", "red", "insulted the referee")]
@@ -93,7 +111,7 @@ async def test_a_suspended_knockout_players_match_is_a_walkover_without_a_table(
     semis = _pairs(server, setup, 1)
     await _decide_round(setup, server, 1, [(3, 1), (2, 0)])
     winner = semis[0][0]
-    await _ok(setup.organiser, GiveCard(setup.tid, setup.secret, winner, "red", "violent conduct"))
+    await _ok(setup.organiser, _card(setup, winner, "red", "violent conduct"))
     await _start(setup)
     update = await update_until(spectator, lambda u: u.round == 2 and len(u.tables) == 2)
     final = next(t for t in update.tables if t.kind == "final")
@@ -121,8 +139,7 @@ async def test_a_dispute_is_decided_by_the_organiser_and_the_ruling_is_audited(s
     home, away = _pairs(server, setup, 1)[0]
     case = (await _ok(setup.coaches[away], FileDispute(setup.tid, 0, 1, 1, "his goal came after the siren"))).id
     assert case == 1
-    await _ok(setup.organiser, ResolveDispute(setup.tid, setup.secret, 1, "changed", "the video shows it",
-                                              Score(0, 0)))
+    await _ok(setup.organiser, _ruling(setup, 1, "changed", "the video shows it", score=Score(0, 0)))
     update = await update_until(spectator, lambda u: u.cases and u.cases[0].status == "changed")
     assert update.tables[0].score == Score(0, 0)
     assert {row.entry: row.points for row in update.standings} == {home: 1, away: 1}
@@ -132,7 +149,7 @@ async def test_a_dispute_is_decided_by_the_organiser_and_the_ruling_is_audited(s
     acts = [(a.who, a.act, a.reason) for a in update.audit]
     assert (away, "dispute", "his goal came after the siren") in acts
     assert ("organiser", "ruling", "the video shows it") in acts
-    assert await refused(setup.organiser, ResolveDispute(setup.tid, setup.secret, 1, "stands", "again")) == "NO_CASE"
+    assert await refused(setup.organiser, _ruling(setup, 1, "stands", "again")) == "NO_CASE"
 
 
 async def test_a_dispute_ruled_a_replay_gives_the_match_a_new_table(server: Server) -> None:
@@ -145,7 +162,7 @@ async def test_a_dispute_ruled_a_replay_gives_the_match_a_new_table(server: Serv
     await update_until(spectator, lambda u: u.status == "finished")  # both absent: a walkover to home
     home, away = _pairs(server, setup, 1)[0]
     await _ok(setup.coaches[away], FileDispute(setup.tid, 0, 1, 1, "the server lost my connection"))
-    await _ok(setup.organiser, ResolveDispute(setup.tid, setup.secret, 1, "replay", "play it again"))
+    await _ok(setup.organiser, _ruling(setup, 1, "replay", "play it again"))
     again = await sit(setup.coaches[home])
     assert again.room != first[0].room
     update = await update_until(spectator, lambda u: u.status == "finished")
@@ -162,8 +179,8 @@ async def test_both_coaches_agree_to_correct_a_result_xvii4(server: Server) -> N
     await _decide_round(setup, server, 1, [(4, 2)])
     home, away = _pairs(server, setup, 1)[0]
     outsider = next(e for e in setup.coaches if e not in (home, away))
-    case = (await _ok(setup.coaches[home], ProposeCorrection(setup.tid, 0, 1, 1, score=Score(2, 4),
-                                                             reason="we swapped the scores"))).id
+    case = (await _ok(setup.coaches[home], ProposeCorrection(tournament=setup.tid, stage=0, round=1, table=1,
+                                                             score=Score(2, 4), reason="we swapped the scores"))).id
     assert await refused(setup.coaches[home], ConfirmCorrection(setup.tid, case)) == "NO_CASE"  # type: ignore[arg-type]
     assert await refused(setup.coaches[outsider], ConfirmCorrection(setup.tid, case)) == "NOT_ENTERED"  # type: ignore[arg-type]
     update = await update_until(spectator, lambda u: bool(u.cases))
@@ -182,7 +199,8 @@ async def test_both_coaches_may_agree_to_replay_a_match_xvii4(server: Server) ->
     await _decide_round(setup, server, 1, [(1, 1)])
     home, away = _pairs(server, setup, 1)[0]
     opened = server.tournaments.runs[setup.tid].state.version
-    case = (await _ok(setup.coaches[away], ProposeCorrection(setup.tid, 0, 1, 1, replay=True))).id
+    case = (await _ok(setup.coaches[away], ProposeCorrection(tournament=setup.tid, stage=0, round=1,
+                                                                      table=1, replay=True))).id
     await _ok(setup.coaches[home], ConfirmCorrection(setup.tid, case))  # type: ignore[arg-type]
     table = server.tournaments.runs[setup.tid].state.tables[(0, 1, 1)]
     rooms = {(await seen(setup.coaches[e], TableAssigned, lambda m: m.room == table.room)).room
@@ -197,16 +215,14 @@ async def test_the_organiser_overrides_any_result_with_a_reason_xvii5(server: Se
     setup = await tournament(server.url, file_of(2, stages=[{"system": "swiss", "rounds": 1}]))
     spectator, _ = await watcher(server.url, setup.tid)
     await _start(setup)
-    await _ok(setup.organiser, OverrideResult(setup.tid, setup.secret, 0, 1, 1, "the away coach left the hall",
-                                              walkover="home"))
+    await _ok(setup.organiser, _override(setup, 1, 1, "the away coach left the hall", walkover="home"))
     update = await update_until(spectator, lambda u: u.status == "finished")
     assert update.tables[0].status == "walkover"
     (act,) = [a for a in update.audit if a.act == "override"]
     assert act.who == "organiser" and act.reason == "the away coach left the hall" and act.at_ms > 0
     version = server.tournaments.runs[setup.tid].state.version
-    assert await refused(setup.organiser, OverrideResult(setup.tid, setup.secret, 0, 1, 1, "nothing")) == "BAD_FORMAT"
-    assert await refused(setup.organiser, OverrideResult(setup.tid, setup.secret, 0, 1, 9, "no table",
-                                                         Score(1, 0))) == "BAD_RESULT"
+    assert await refused(setup.organiser, _override(setup, 1, 1, "nothing")) == "BAD_FORMAT"
+    assert await refused(setup.organiser, _override(setup, 1, 9, "no table", score=Score(1, 0))) == "BAD_RESULT"
     assert server.tournaments.runs[setup.tid].state.version == version
 
 
