@@ -42,6 +42,7 @@ from server.tournaments.state import TableKey, match_at, start
 from server.tournaments.tables import close_table
 from server.tournaments.views import current_round
 from shared.protocol import (
+    NO_SHOW_MS,
     AutoStartRounds,
     CheckIn,
     ConfirmCorrection,
@@ -119,7 +120,7 @@ class TournamentRequests:
             tournament_id = credentials.new_tournament_id()
         secret = credentials.new_organiser_secret()
         codes = {p.id: credentials.new_entry_code() for p in t.players}
-        created = Created(file=to_json(t), no_show_ms=message.no_show_ms or 300_000,
+        created = Created(file=to_json(t), no_show_ms=message.no_show_ms or NO_SHOW_MS,
                           next_round_after_ms=message.next_round_after_ms,
                           code_hashes={entry: credentials.hashed(code) for entry, code in codes.items()})
         row = Row(index=0, at_ms=service.now_ms(), actor=ORGANISER, event=created)

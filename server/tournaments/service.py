@@ -149,15 +149,17 @@ class TournamentService:
         t = state.tournament
         course = follow(t)
         first = pair_course(course)  # ROUND_ORDER while a round is played, NOTHING_TO_PAIR at the end
-        sc = course.current
-        reasons = sc.unavailable[first.round - 1] if first.stage == sc.index else {}
-        field_players = sc.field if first.stage == sc.index else ()
-        absent = tuple(p for p in field_players if p not in reasons and not self._ready(state, p))
+        sc = course.current  # the stage of that round (a finished stage's successor is reached already)
+        reasons = sc.unavailable[first.round - 1]
+        absent = tuple(p for p in sc.field if p not in reasons and not self._ready(state, p))
         for player in absent:
             t = engine_apply(t, MarkAbsent(stage=first.stage, round=first.round, player=player))
         pairing = pair(t) if absent else first
         await self.commit(run, [RoundStarted(stage=pairing.stage, round=pairing.round, absent=absent,
                                              pairing=pairing)], actor)
+        if run.auto_start is not None and run.auto_start is not asyncio.current_task():
+            run.auto_start.cancel()  # started by hand before its time
+            run.auto_start_at = None
         keys = [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None]
         await self.open_tables(run, keys)
         self.round_may_be_over(run)

@@ -107,7 +107,6 @@ class _Coach:
         self.options = options
         self.follower = follower
         self.report = CoachReport()
-        self.table: TableAssigned | None = None  # the latest table assigned
         self.acted_on = -1  # the version the coach last decided on
 
     async def session(self, ws: Any) -> bool:
@@ -126,6 +125,7 @@ class _Coach:
             message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
             replies = follower.receive(message, time.monotonic())
             replies += self._tournament(message)
+            follower.errors.clear()  # a refused action is decided again on the next version
             await _send(ws, replies)
             if self.report.last is not None and self.report.last.status in OVER and self._idle():
                 return True
@@ -149,7 +149,6 @@ class _Coach:
         if isinstance(message, TournamentUpdate) and message.tournament == tid:
             self.report.last = message
         if isinstance(message, TableAssigned) and message.tournament == tid:
-            self.table = message
             room = self.follower.room
             if room is not None and room.code == message.room:
                 return []
@@ -164,9 +163,6 @@ class _Coach:
                 return [Leave()]
         if isinstance(message, Error):
             self._say(f"{message.code}: {message.message}")
-            if message.code == "ALREADY_ENTERED" and not self.report.entry:
-                return []
-        self.follower.errors.clear()
         return []
 
     def _idle(self) -> bool:
