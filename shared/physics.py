@@ -34,6 +34,8 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import compress
+from operator import ne
 
 import pymunk
 import pymunk.batch
@@ -968,7 +970,8 @@ class _Move:
         # callbacks this move never uses; nothing is added or removed during a step, and bodies are taken
         # off between steps): the same cpSpaceStep call, so the same results.
         step, cspace = _lib.cpSpaceStep, self.cspace
-        read = self.world.reader.read
+        reader = self.world.reader
+        read = reader.read
         rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
         raw: list[tuple[bytes, tuple[int, ...]]] = []  # per keyframe: the live bodies' floats and their states
         quiet = 0
@@ -978,15 +981,21 @@ class _Move:
         # x, y, angle, vx, vy, ω per body still in the space, in ``bodies`` order: the puck is last, so
         # taking it out never reorders the stones
         floats = read(count)
-        raw.append((floats, tuple(self.state)))
+        states = tuple(self.state)
+        raw.append((floats, states))
+        # ``read`` inlined for the frames: the array never moves after the first read (bodies only leave)
+        array, each_body, each, args, view = reader.floats, _lib.cpSpaceEachBody, reader.each, reader.args, reader.view
+        size = 48 * count
         while True:
             base = self.step
+            worked = False  # a step's callbacks left work: bodies' states may have changed, a body may have left
             if self.probe:
                 for k in range(frame_steps):
                     self.step = base + k + 1
                     step(cspace, dt)
                     if self.after:
                         self._after_step()
+                        worked = True
                     after = read(count - len(removed))
                     self._measure_travel(floats, after)
                     floats = after
@@ -995,9 +1004,14 @@ class _Move:
                     step(cspace, dt)
                     if self.after:
                         self._after_step()
+                        worked = True
                 self.step = base + frame_steps
-            floats = read(count - len(removed))
-            raw.append((floats, tuple(self.state)))
+            if worked:
+                states, size = tuple(self.state), 48 * (count - len(removed))
+            array.num = 0
+            each_body(cspace, each, args)
+            floats = view[:size]
+            raw.append((floats, states))
             data = memoryview(floats).cast("d")
             moving = False
             if hint < len(data):
@@ -1027,8 +1041,7 @@ class _Move:
         """
         count, removed = len(self.built.bodies), self.removed
         unpack = _XYA.unpack_from
-        slots = [(48 * i, 48 * i + 24, 4 * i) for i in range(count)]  # a body's bytes and its first int
-        keys = [b""] * (4 * count)  # per body (at its first int): the bytes its ints were made from
+        keys: tuple[bytes, ...] = (b"",) * count  # per body: the bytes of x, y, angle its ints were made from
         current = [0] * (4 * count)  # the frame being built, starting from the previous one
         frames: list[tuple[int, ...]] = []
         previous: tuple[bytes, tuple[int, ...]] | None = None
@@ -1045,12 +1058,12 @@ class _Move:
                     x, y = removed[i]
                     current[4 * i:4 * i + 3] = (round(x * 100), round(y * 100), 0)
                 last_live = live
-            for o, e, j in slots[:live]:
-                key = floats[o:e]
-                if key != keys[j]:
-                    keys[j] = key
-                    x, y, a = unpack(floats, o)
-                    current[j:j + 3] = (round(x * 100), round(y * 100), round(a * 1000))
+                keys = keys[:live]
+            now = _body_keys(live).unpack(floats)  # every body's 24 bytes in one call, compared in C below
+            for i in compress(range(live), map(ne, now, keys)):
+                x, y, a = unpack(floats, 48 * i)
+                current[4 * i:4 * i + 3] = (round(x * 100), round(y * 100), round(a * 1000))
+            keys = now
             current[3::4] = state
             frames.append(tuple(current))
         return tuple(frames)
@@ -1106,6 +1119,12 @@ def _event_order(event: Event) -> tuple[int | str | bool, ...]:
 
 
 _SHAPE_A, _SHAPE_B = _ffi.new("cpShape **"), _ffi.new("cpShape **")
+
+
+@cache
+def _body_keys(bodies: int) -> struct.Struct:
+    """Splits a batch read of ``bodies`` bodies into each body's x, y and angle bytes (``_Move._keyframes``)."""
+    return struct.Struct("24s24x" * bodies)
 
 
 def _shapes_of(arb: pymunk.Arbiter) -> tuple[object, object]:
