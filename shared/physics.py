@@ -450,6 +450,7 @@ class _World:
         self.chipmunk_callbacks = [(h._handler.beginFunc, h._handler.separateFunc) for h in self.handlers]
         self.default_post_solve = self.handlers[0]._handler.postSolveFunc if self.handlers else None
         self.reader = _BodyReader(space)
+        self.shape_a, self.shape_b = _ffi.new("cpShape **"), _ffi.new("cpShape **")  # ``_Move._shapes_of``
 
     def load(self, position: Position, flick: Flick, settings: Settings) -> _Built:
         """Fill the space for one move: its bodies in the canonical order (stones as in ``position.stones``, then the
@@ -555,7 +556,8 @@ def _reused_world(key: _WorldKey) -> _World:
 class _Built:
     """One move's contents of a world: its bodies in ``bodies`` order (Chipmunk pointers), and every shape's name.
 
-    Shapes are known by their Chipmunk pointer, which is what a collision callback can get cheaply (``_shapes_of``)."""
+    Shapes are known by their Chipmunk pointer, which is what a collision callback can get cheaply
+    (``_Move._shapes_of``)."""
 
     world: _World
     bodies: tuple[str, ...]
@@ -694,6 +696,13 @@ class _Move:
         return found
 
     # ------------------------------------------------------------------ handlers
+    def _shapes_of(self, arb: pymunk.Arbiter) -> tuple[object, object]:
+        """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them (read
+        into the world's buffers: each thread has its own world, and the call releases the GIL)."""
+        shape_a, shape_b = self.world.shape_a, self.world.shape_b
+        _lib.cpArbiterGetShapes(arb._arbiter, shape_a, shape_b)
+        return shape_a[0], shape_b[0]
+
     def _install_handlers(self) -> None:
         """Point the world's collision handlers (``_World``) at this move's record-only callbacks."""
         self.handlers = self.world.handlers
@@ -718,7 +727,7 @@ class _Move:
 
         Chipmunk orders a pair's shapes by shape class (circle, segment, poly), so a body's circle
         always comes before a sensor's segment or box."""
-        a, b = _shapes_of(arb)
+        a, b = self._shapes_of(arb)
         sensor = self.sensors.get(b)
         if sensor is None:
             self._begin_contact(arb, a, b)
@@ -729,7 +738,7 @@ class _Move:
 
     def _separate(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """An arbiter ended: a contact (also when the puck is taken off the board) or a region sensor."""
-        a, b = _shapes_of(arb)
+        a, b = self._shapes_of(arb)
         sensor = self.sensors.get(b)
         if sensor is None:
             self._separate_contact(a, b)
@@ -857,7 +866,7 @@ class _Move:
 
     def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
-        sa, sb = _shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
+        sa, sb = self._shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
         pair = _pair(self.names[sa], self.names[sb])
         if pair in self.watch_slow:
             ti, n = _lib.cpArbiterTotalImpulse(arb._arbiter), _lib.cpArbiterGetNormal(arb._arbiter)
@@ -985,6 +994,7 @@ class _Move:
         raw.append((floats, states))
         # ``read`` inlined for the frames: the array never moves after the first read (bodies only leave)
         array, each_body, each, args, view = reader.floats, _lib.cpSpaceEachBody, reader.each, reader.args, reader.view
+        assert view is not None  # made by the first read
         size = 48 * count
         while True:
             base = self.step
@@ -1118,19 +1128,10 @@ def _event_order(event: Event) -> tuple[int | str | bool, ...]:
     return (event.step, 0)
 
 
-_SHAPE_A, _SHAPE_B = _ffi.new("cpShape **"), _ffi.new("cpShape **")
-
-
 @cache
 def _body_keys(bodies: int) -> struct.Struct:
     """Splits a batch read of ``bodies`` bodies into each body's x, y and angle bytes (``_Move._keyframes``)."""
     return struct.Struct("24s24x" * bodies)
-
-
-def _shapes_of(arb: pymunk.Arbiter) -> tuple[object, object]:
-    """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them."""
-    _lib.cpArbiterGetShapes(arb._arbiter, _SHAPE_A, _SHAPE_B)
-    return _SHAPE_A[0], _SHAPE_B[0]
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
