@@ -134,12 +134,15 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
                 after,
                 Clocks(after.part.clock_ms, move_ms, after.to_move, paused),
                 prompts,
-            )
+            ),
+            trusted=True,  # built here from the engine's outcome: sizes checked, values not (the same bytes)
         )
         ended = None
         if after.result is not None:
             result = after.result
-            ended = encode(MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason))
+            ended = encode(
+                MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason), trusted=True
+            )
     except ProtocolError as exc:
         return dataclasses.replace(resolved, broken=f"{exc.code}: {exc.message}")
     return dataclasses.replace(resolved, frame=frame, ended=ended)
