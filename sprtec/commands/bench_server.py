@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default=None, help="use a running server (ws://...) instead of starting one")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's pid, for its CPU")
     parser.add_argument("--spectators", type=int, default=0, help="spectators on one watched match (default 0)")
-    parser.add_argument("--fanout-moves", type=int, default=12, help="moves per fan-out phase (default 12)")
+    parser.add_argument("--fanout-moves", type=int, default=20, help="moves per fan-out phase (default 20)")
 
 
 # ---------------------------------------------------------------------- CPU accounting
@@ -258,6 +258,7 @@ class Bench:
         self.matches: list[Match] = []
         self.spectators: list[Any] = []
         self.seen: list[set[int]] = []  # per spectator: the versions of the watched match's MovePlayed it received
+        self.audience: list[int] = []  # per spectator: the spectator count of the last Presence it received
         self.readers: list[asyncio.Task[None]] = []
         self.paced = True  # the scheduler acts for every match; off during the fan-out phases
 
@@ -334,17 +335,20 @@ class Bench:
         except websockets.ConnectionClosed:
             pass
 
-    async def spectator_reader(self, ws: Any, seen: set[int]) -> None:
-        """A spectator's reader: the version of every MovePlayed it receives."""
+    async def spectator_reader(self, ws: Any, i: int) -> None:
+        """Spectator ``i``'s reader: the version of every MovePlayed it receives, the audience Presence tells."""
         import websockets
 
         from shared.protocol import peek
 
+        seen = self.seen[i]
         try:
             async for frame in ws:
                 msg = peek(frame)
                 if msg["t"] == "MovePlayed":
                     seen.add(msg["version"])
+                elif msg["t"] == "Presence":
+                    self.audience[i] = msg["spectators"]
         except websockets.ConnectionClosed:
             pass
 
@@ -439,11 +443,11 @@ class Bench:
         from shared.protocol import Watch, encode
 
         ws = await self.client(f"s{i}")
-        seen: set[int] = set()
         await self.send(ws, encode(Watch(code)))
         self.spectators.append(ws)
-        self.seen.append(seen)
-        self.readers.append(asyncio.create_task(self.spectator_reader(ws, seen)))
+        self.seen.append(set())
+        self.audience.append(0)
+        self.readers.append(asyncio.create_task(self.spectator_reader(ws, len(self.spectators) - 1)))
 
     async def setup(self) -> float:
         """Every match, then the spectators of the first one, in batches of handshakes; the seconds it took."""
@@ -454,6 +458,11 @@ class Bench:
         for first in range(0, self.args.spectators, CONNECT_BATCH):
             batch = range(first, min(self.args.spectators, first + CONNECT_BATCH))
             await asyncio.gather(*(self.setup_spectator(i, self.matches[0].code) for i in batch))
+        # each joining spectator's Presence goes to everyone already watching (N²/2 frames): let them all arrive
+        # before the run, so the clients' backlog does not show in its latencies
+        deadline = time.monotonic() + SERVER_START_S
+        while min(self.audience, default=self.args.spectators) < self.args.spectators and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
         return time.monotonic() - start
 
     # ------------------------------------------------------------------ the run
