@@ -94,6 +94,7 @@ WATCH: dict[str, int] = {
 _BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
 
 _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a batch read
+_VELOCITY = struct.Struct("3d")  # vx, vy, ω 24 bytes into a body's 48 bytes
 
 # A few calls go to Chipmunk through pymunk's cffi module instead of pymunk's wrappers, where the
 # wrapper costs several times the call and runs once per step, keyframe or callback (measured on the
@@ -642,6 +643,7 @@ class _Move:
         self.index = {name: i for i, name in enumerate(self.built.bodies)}
         self.step = 0  # the step just taken: kept by the loop per frame, by ``_after_step`` per step with work
         self.cspace = self.world.cspace  # Chipmunk counts steps (its timestamp): callbacks read the step there
+        self.shape_a, self.shape_b = self.world.shape_a, self.world.shape_b  # ``_shapes_of``
         self.events: list[Event] = []
         self.pending: list[_Pending] = []
         self.region_count: dict[tuple[str, str], int] = {}
@@ -699,7 +701,7 @@ class _Move:
     def _shapes_of(self, arb: pymunk.Arbiter) -> tuple[object, object]:
         """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them (read
         into the world's buffers: each thread has its own world, and the call releases the GIL)."""
-        shape_a, shape_b = self.world.shape_a, self.world.shape_b
+        shape_a, shape_b = self.shape_a, self.shape_b
         _lib.cpArbiterGetShapes(arb._arbiter, shape_a, shape_b)
         return shape_a[0], shape_b[0]
 
@@ -996,6 +998,7 @@ class _Move:
         array, each_body, each, args, view = reader.floats, _lib.cpSpaceEachBody, reader.each, reader.args, reader.view
         assert view is not None  # made by the first read
         size = 48 * count
+        velocity = _VELOCITY.unpack_from
         while True:
             base = self.step
             worked = False  # a step's callbacks left work: bodies' states may have changed, a body may have left
@@ -1022,12 +1025,12 @@ class _Move:
             each_body(cspace, each, args)
             floats = view[:size]
             raw.append((floats, states))
-            data = memoryview(floats).cast("d")
             moving = False
-            if hint < len(data):
-                vx, vy, w = data[hint], data[hint + 1], data[hint + 2]
+            if 8 * hint < size:
+                vx, vy, w = velocity(floats, 8 * hint)
                 moving = vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w
             if not moving:
+                data = memoryview(floats).cast("d")
                 for j in range(3, len(data), 6):
                     vx, vy, w = data[j], data[j + 1], data[j + 2]
                     if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
