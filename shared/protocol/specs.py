@@ -79,7 +79,10 @@ class Int(Spec):
             raise bad(where, f"{raw} is outside [{self.lo}, {self.hi}]")
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> int:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def describe(self) -> str:
         """``int [lo, hi] unit``."""
@@ -108,7 +111,10 @@ class Float(Spec):
             raise bad(where, f"{number} is outside [{self.lo}, {self.hi}]")
         return number
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> float:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def wire(self, value: Any, where: str) -> float:
         """A float, as ``dump`` makes an integer one."""
@@ -129,7 +135,10 @@ class Bool(Spec):
             raise bad(where, f"expected a boolean, got {_kind(raw)}")
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> bool:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def describe(self) -> str:
         """``bool``."""
@@ -160,7 +169,10 @@ class Str(Spec):
                 raise bad(where, "not valid UTF-8 (a lone surrogate)") from None
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> str:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def wire(self, value: Any, where: str) -> str:
         """The string, if it is not too long."""
@@ -308,7 +320,10 @@ class Json(Spec):
             return [self._check(v, f"{where}[{i}]", depth - 1) for i, v in enumerate(raw)]
         raise bad(where, f"unexpected {_kind(raw)}")
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> Any:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def wire(self, value: Any, where: str) -> Any:
         """The value itself (``dump`` copies it, arrays as lists: msgpack writes tuples the same), if no array,
