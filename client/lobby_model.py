@@ -16,6 +16,7 @@ from typing import Any
 
 from client import replay_library, user_settings
 from client.i18n import LANGUAGES, N_, _, ngettext
+from client.menu import QUIT, Item, focusable
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -32,7 +33,6 @@ from shared.protocol import (
 )
 from shared.rulesets import RULESETS, make_settings
 
-QUIT = "quit"
 REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
 NAME_LENGTH = 32  # the protocol's longest display name
@@ -72,17 +72,6 @@ class OpenReplay:
     """Open this saved replay in the window (not a protocol message: the navigator shows the replay view)."""
 
     path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One line of a lobby screen: a ``button``, a ``choice`` (cycled with ←/→), an ``input`` or a ``room``."""
-
-    label: str
-    command: str
-    kind: str = "button"
-    hint: str = ""
-    enabled: bool = True
 
 
 def _step(options: list[Any], current: Any, step: int) -> Any:
@@ -158,6 +147,30 @@ class LobbyModel:
         self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
 
     # ----------------------------------------------------------------- what to show
+    def heading(self) -> str:
+        """The game's name, large at the top."""
+        return "ŠPRTEC"
+
+    def subtitle(self) -> str:
+        """The game in both languages of its clubs, and the screen shown."""
+        return _("billiard-hockey · hokej stołowy  —  {screen}").format(screen=self.title())
+
+    def notes(self) -> tuple[str, ...]:
+        """The first-start hint, on the main menu until How to play was opened."""
+        if self.first_start and self.screen == "menu":
+            return (_("New here? Choose How to play — and F1 shows the keys on every screen"),)
+        return ()
+
+    def wide(self) -> bool:
+        """The lists (rooms, replays) take a wider panel."""
+        return self.screen in ("rooms", "replays")
+
+    def keys_help(self) -> str:
+        """The keys of the screen shown."""
+        if self.screen == "join":
+            return _("type the code   Enter join   Esc back")
+        return _("↑↓ choose   Enter select   ←→ change   Esc back   F1 help")
+
     def title(self) -> str:
         """The heading of the current screen."""
         return {
@@ -301,7 +314,7 @@ class LobbyModel:
         found = self.items()
         for _step in range(len(found)):
             self.focus = (self.focus + step) % len(found)
-            if found[self.focus].enabled:
+            if focusable(found[self.focus]):
                 return
 
     def focused(self) -> Item | None:

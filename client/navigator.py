@@ -8,6 +8,9 @@ snapshot → match again; left the room → lobby. When the lobby asks to play t
 the private room and, once seated there, starts the bot for it (``client.bot_process``) — on the private
 practice server and on any other server alike — and stops it by pid when the match ends or we leave. The
 results screen's "Save replay" goes through ``client.replay_saver``, which takes the server's answer here.
+
+A new player meets the name entry first (``client.name_entry``), and again whenever the server refuses his Hello;
+once welcomed he is in the lobby.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import arcade
 
@@ -22,16 +26,28 @@ from client import i18n, user_settings
 from client.bot_process import BotProcess
 from client.help_view import open_help
 from client.i18n import _
-from client.lobby_model import QUIT, LobbyModel, OpenHelp, OpenReplay, PlayBot
+from client.lobby_model import LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
-from client.net import NetLink
+from client.menu import QUIT
+from client.name_entry import Introduce, NameEntry
+from client.net import HELLO_REFUSALS, ConnectionEvent, NetLink, is_guest
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
 from client.state import MatchState
 from shared.model import Action
-from shared.protocol import Error, Leave, Rematch, RoomJoined, Welcome
+from shared.names import name_key
+from shared.protocol import (
+    CLIENT_MESSAGES,
+    ClientMessage,
+    Error,
+    Leave,
+    Rematch,
+    Rename,
+    RoomJoined,
+    Welcome,
+)
 
 
 class Navigator:
@@ -57,7 +73,9 @@ class Navigator:
         self.clock = clock
         self.state = MatchState()
         self.screen = ""
-        self.first_request: object | None = None  # sent once welcomed (``--room``, ``--quick``)
+        self.first_request: ClientMessage | None = None  # sent once welcomed (``--room``, ``--quick``)
+        self.wanted_name: str | None = None  # ``--name``: a returning player is renamed to it once welcomed
+        self.entry: NameEntry | None = None  # the name entry, while the player says who he is
         self.saver = ReplaySaver(self.link.request)  # "Save replay" of the results screen now shown
 
     # ----------------------------------------------------------------- the link every view polls
@@ -68,12 +86,15 @@ class Navigator:
             self.link.apply(self.state, message, now)
             if isinstance(message, RoomJoined):
                 self.lobby.answered()
+            self._identity_news(message)
             if isinstance(message, Welcome) and self.first_request is not None:
                 self.link.request(self.first_request)
                 self.first_request = None
             self._bot_news(message)
         self.link.poll(self.state, now)
         for message in self.link.other:
+            if isinstance(message, Error) and message.ref == "Hello":
+                continue  # the name entry's
             if not self.saver.take(message):
                 self.lobby.apply(message)
         self.link.other.clear()
@@ -82,6 +103,25 @@ class Navigator:
             self.bot_problem = self.lobby.error = problem
             self.state.note(problem, "error")
         self._follow()
+
+    def _identity_news(self, message: object) -> None:
+        """The name entry follows the Hello's answer: a refusal shows it (again), the Welcome leaves it for the lobby
+        (a name chosen there is proposed on the next new server); ``--name`` renames a returning player."""
+        refused = isinstance(message, Error) and message.ref == "Hello" and message.code in HELLO_REFUSALS
+        if refused and self.entry is None:
+            self.show_entry()
+        if self.entry is not None and (refused or isinstance(message, Welcome | Error | ConnectionEvent)):
+            self.entry.apply(message)
+        if not isinstance(message, Welcome):
+            return
+        if self.entry is not None:
+            self.entry = None
+            if not is_guest(message.player) and message.player != self.user.name:
+                self.apply_settings(self.user.changed(name=message.player))
+            self.show_lobby()
+        wanted, self.wanted_name = self.wanted_name, None
+        if wanted is not None and name_key(wanted) != name_key(message.player):
+            self.link.request(Rename(wanted))
 
     def _bot_news(self, message: object) -> None:
         """Start the bot once seated in the room created for it; forget the wish if the room was refused."""
@@ -105,7 +145,7 @@ class Navigator:
         """Switch to the screen the state calls for."""
         state = self.state
         if state.position is None:
-            if self.screen not in ("lobby", "", "replay"):
+            if self.screen not in ("lobby", "", "replay", "name"):
                 self.show_lobby()
         elif self.link.ended is not None and not state.busy:
             if self.screen != "results":
@@ -114,6 +154,27 @@ class Navigator:
             self.show_match()
 
     # ----------------------------------------------------------------- screens
+    def show_first(self) -> None:
+        """The first screen: the name entry for a new player who has not said who he is, else the lobby."""
+        if self.link.client.awaiting_name:
+            self.show_entry()
+        else:
+            self.show_lobby()
+
+    def show_entry(self) -> None:
+        """Ask who the player is on this server (the name he chose last is offered)."""
+        if self.entry is None:
+            self.entry = NameEntry(self.link.client.url, self.user.name)
+        self.screen = "name"
+        self.window.show_view(LobbyView(self.entry, self.entry_request, self.poll))
+
+    def entry_request(self, request: object) -> None:
+        """The name entry's answer goes into the Hello; Quit closes the window."""
+        if request == QUIT:
+            self.window.close()
+        elif isinstance(request, Introduce):
+            self.link.client.introduce(request.name, request.claim)
+
     def show_lobby(self) -> None:
         """The lobby menu."""
         self.screen = "lobby"
@@ -177,7 +238,7 @@ class Navigator:
                 self.bot_wanted = request
             else:
                 self.lobby.error = _("Not connected yet — try again in a moment")
-        elif not self.link.request(request):
+        elif isinstance(request, CLIENT_MESSAGES) and not self.link.request(cast(ClientMessage, request)):
             self.lobby.error = _("Not connected yet — try again in a moment")
 
     def choose(self, command: str) -> None:

@@ -1,7 +1,7 @@
 """A whole match in a real window, played as a person plays it: ``sprtec serve --port 0``, ``sprtec play`` on an X
-display (Xvfb), and mouse clicks and drags sent with xdotool — through the lobby to "Play the bot" with a
-30-second period, flicks pulled back on our stones, choices answered with clicks, the results screen, "Save
-replay", and the saved match opened from "My replays".
+display (Xvfb), and mouse clicks, drags and keys sent with xdotool — a name typed on the first start, through the
+lobby to "Play the bot" with a 30-second period, flicks pulled back on our stones, choices answered with clicks,
+the results screen, "Save replay", and the saved match opened from "My replays".
 
 Where to click comes from where the client draws: this test lays the same views out in a hidden window of the
 client's size (the layouts are pure functions of the window size and what is shown), and follows the match as a
@@ -130,6 +130,16 @@ class Person:
             time.sleep(0.03)
         self.run("mouseup", "1")
 
+    def type(self, text: str) -> None:
+        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle."""
+        self.run("type", "--delay", "60", text)
+        time.sleep(0.3)
+
+    def press(self, key: str) -> None:
+        """Press one key by its X name (``Return``, ``Escape``)."""
+        self.run("key", key)
+        time.sleep(0.3)
+
     def look(self, name: str) -> Path:
         """A screenshot of the display (to check pixels and to look at)."""
         path = self.shots / f"{name}.png"
@@ -216,23 +226,38 @@ def _answer(person: Person, mirror: Mirror, state: MatchState) -> bool:
     return True
 
 
-def _room_of(config: Path, seconds: float = 30.0) -> str:
-    """The room of the running match, as the client keeps it in its identity file."""
+def _kept(config: Path, field: str, seconds: float = 30.0) -> str:
+    """A field of the identity the client keeps for its one server, once it is there."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             servers = json.loads((config / "identity.json").read_text())["servers"]
-            rooms = [entry.get("room") for entry in servers.values() if entry.get("room")]
-            if rooms:
-                return str(rooms[0])
+            found = [entry.get(field) for entry in servers.values() if entry.get(field)]
+            if found:
+                return str(found[0])
         except (OSError, ValueError, KeyError):
             pass
         time.sleep(0.2)
-    raise AssertionError("the client never kept a running match in its identity file")
+    raise AssertionError(f"the client never kept a {field} in its identity file")
+
+
+def _enter_name(person: Person, mirror: Mirror, url: str, name: str, config: Path) -> None:
+    """The first start on a server asks who we are: type the name into the entry, Enter; the lobby follows."""
+    from client.name_entry import NameEntry
+
+    entry = NameEntry(url)
+    view = mirror.lay(LobbyView(entry, lambda request: None))
+    field = next(b for item, b in view.layout() if item.kind == "input")
+    person.click(field.left + field.width / 2, field.bottom + field.height / 2)
+    person.look("0-name-entry")
+    person.type(name)
+    person.press("Return")
+    assert _kept(config, "name") == name and _kept(config, "token")
 
 
 def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path):
-    """Lobby → Play the bot (30 s) → a match of flicks and clicks → results → Save replay → My replays opens it."""
+    """A name on the first start → lobby → Play the bot (30 s) → a match of flicks and clicks → results → Save replay
+    → My replays opens it."""
     home, config, shots = tmp_path / "home", tmp_path / "config", tmp_path / "shots"
     for folder in (home, config, shots):
         folder.mkdir()
@@ -248,7 +273,9 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
         try:
             person.find("sprtec", client)
             mirror = Mirror(person.width, person.height)
-            time.sleep(1.5)  # the lobby is welcomed by the server
+            time.sleep(1.5)  # the window shows its first screen
+            _enter_name(person, mirror, url, "Jana Nováková", config)
+            time.sleep(1.0)  # the lobby is welcomed by the server
             person.look("1-lobby")
             model = LobbyModel(origin=f"Server {url}")
             model.apply(Welcome(1, "sprtec", "guest", "t"))
@@ -265,7 +292,7 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
             x, y, _w = mirror.item(model, "bot")
             person.click(x, y)
 
-            room = _room_of(config)
+            room = _kept(config, "room")
             eyes, link, state = _follow(url, room)
             deadline = time.monotonic() + MATCH_SECONDS
             acted_on, acted_at, free_since, shot_taken = -1, 0.0, None, False
