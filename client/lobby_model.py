@@ -10,13 +10,14 @@ private room to create, for which the navigator then starts the bot (``client.bo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from client import replay_library, user_settings
 from client.i18n import LANGUAGES, N_, _, ngettext
-from client.menu import QUIT, Item, focusable
+from client.menu import QUIT, Item, OpenClaimCode, OpenLeaderboard, OpenProfile, focusable
+from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -26,6 +27,8 @@ from shared.protocol import (
     ListRooms,
     QueueStatus,
     QuickMatch,
+    Rename,
+    Renamed,
     RoomInfo,
     RoomList,
     Watch,
@@ -35,7 +38,6 @@ from shared.rulesets import RULESETS, make_settings
 
 REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
-NAME_LENGTH = 32  # the protocol's longest display name
 LEVEL_WORDS = {
     "easy": (N_("easy"), N_("A gentle start: the bot thinks little and misses often")),
     "medium": (N_("medium"), N_("A fair game for a club player")),
@@ -145,6 +147,7 @@ class LobbyModel:
         self.on_settings: Callable[[user_settings.UserSettings], None] | None = None  # applies and keeps them
         self.first_start = False  # show the first-start hint (until How to play was opened)
         self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
+        self.name_draft: str | None = None  # a new name being typed on the settings screen
 
     # ----------------------------------------------------------------- what to show
     def heading(self) -> str:
@@ -237,9 +240,13 @@ class LobbyModel:
                 Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
                 Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
                 Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online),
+                Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,
+                     group="players"),
+                Item(_("Leaderboard"), "leaderboard", hint=_("The best rated players of this server"),
+                     enabled=online, group="players"),
                 replays,
-                learn,
-                tune,
+                replace(learn, group="help"),
+                replace(tune, group="help"),
                 Item(_("Quit"), QUIT),
             ]
         if self.screen == "quick":
@@ -288,10 +295,18 @@ class LobbyModel:
                     Item(_("Join"), "join", enabled=online and bool(self.code) and self.pending is None),
                     Item(_("Back"), "back")]
         if self.screen == "rooms":
-            found = [Item(room_line(room), f"join:{room.code}", "room", _("Click to take the free seat"))
-                     if room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
-                     else Item(room_line(room), f"watch:{room.code}", "room", _("Click to watch this match"))
-                     for room in self.rooms]
+            found = []
+            for room in self.rooms:
+                free = room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
+                found.append(Item(room_line(room), f"{'join' if free else 'watch'}:{room.code}", "room",
+                                  _("Click to take the free seat") if free else _("Click to watch this match"),
+                                  group=f"room:{room.code}", weight=6))
+                for seat in (room.seats.home, room.seats.away):  # the coaches' profiles, beside their room
+                    found.append(Item("", "none", "text", enabled=False, group=f"room:{room.code}", weight=1.2)
+                                 if seat is None else
+                                 Item(seat.name, f"profile:{seat.name}", "room",
+                                      _("{name}'s profile").format(name=seat.name), group=f"room:{room.code}",
+                                      weight=1.2))
             if not found:
                 found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
                                   enabled=False))
@@ -332,6 +347,8 @@ class LobbyModel:
         elif name == "enter":
             if self.screen == "join":
                 return self.activate("join")
+            if self.screen == "settings" and item is not None and item.kind == "input":
+                return self.activate("rename")
             if item is not None and item.enabled:
                 return self.activate(item.command)
         elif name == "escape":
@@ -339,7 +356,7 @@ class LobbyModel:
         elif name == "backspace" and self.screen == "join":
             self.code = self.code[:-1]
         elif name == "backspace" and self.screen == "settings" and item is not None and item.kind == "input":
-            self._set(name=self.user.name[:-1])
+            self.name_draft = self.shown_name()[:-1]
         return None
 
     def type_text(self, text: str) -> None:
@@ -347,8 +364,8 @@ class LobbyModel:
         into the name on the settings screen."""
         item = self.focused()
         if self.screen == "settings" and item is not None and item.kind == "input":
-            name = self.user.name + "".join(c for c in text if c.isprintable())
-            self._set(name=name[:NAME_LENGTH])
+            name = self.shown_name() + "".join(c for c in text if c.isprintable())
+            self.name_draft = name[:MAX_NAME_CHARS]
             return
         if self.screen != "join":
             return
@@ -368,8 +385,17 @@ class LobbyModel:
                 self.ruleset = "quick"
             return ListRooms() if arg == "rooms" else None
         if verb == "back":
+            self.name_draft = None
             self._go("menu")
             return None
+        if verb == "rename":
+            return self._rename()
+        if verb == "claimcode":
+            return OpenClaimCode()
+        if verb == "profile":
+            return OpenProfile(arg or None)
+        if verb == "leaderboard":
+            return OpenLeaderboard(arg or "standard")
         if verb == "cycle":
             self._cycle(arg, 1)
             return None
@@ -430,9 +456,10 @@ class LobbyModel:
         def on(flag: bool) -> str:
             return _("on") if flag else _("off")
 
-        return [
-            Item(_("Name: {name}_").format(name=u.name), "input", "input",
-                 _("Type your name; every server you join sees it")),
+        found = [
+            Item(_("Name: {name}_").format(name=self.shown_name()), "input", "input",
+                 _("Type a new name, then Enter: the server renames you") if self.name_draft is not None else
+                 _("Your name on this server; type to change it")),
             Item(_("Volume: {percent} %").format(percent=round(u.volume * 100)), "cycle:volume", "choice",
                  _("Every sound")),
             Item(_("Effects: {percent} %").format(percent=round(u.effects * 100)), "cycle:effects", "choice",
@@ -445,8 +472,34 @@ class LobbyModel:
                  _("Shows the first body your stone meets (never in the strict ruleset)")),
             Item(_("Language: {language}").format(language=language), "cycle:language", "choice",
                  _("System follows your computer's language")),
-            Item(_("Back"), "back"),
         ]
+        if not self.practice:  # a private practice server is gone when the window closes
+            found.append(Item(_("Use this identity on another machine"), "claimcode",
+                              hint=_("A code to type on your other computer: it plays as you there too"),
+                              enabled=self.connected))
+        return [*found, Item(_("Back"), "back")]
+
+    def shown_name(self) -> str:
+        """The name on the settings screen: the one being typed, else the server's name for us."""
+        if self.name_draft is not None:
+            return self.name_draft
+        return self.player or self.user.name
+
+    def _rename(self) -> Rename | None:
+        """Enter on the name: ask the server for the typed name (checked as it checks names first)."""
+        draft = self.name_draft
+        if draft is None or self.pending is not None:
+            return None
+        try:
+            name = clean_name(draft)
+        except BadName as why:
+            self.error = _("That name cannot be used: {why}").format(why=why)
+            return None
+        if self.player is not None and name == self.player:
+            self.name_draft = None
+            return None
+        self.pending = "rename"
+        return Rename(name)
 
     def _set(self, **changes: Any) -> None:
         """Change the settings and hand them on to be applied and kept."""
@@ -503,6 +556,17 @@ class LobbyModel:
             self.queue = message
             if not message.queued and self.screen == "waiting":
                 self._go("menu")
+        elif isinstance(message, Renamed):
+            self.player, self.name_draft, self.pending = message.name, None, None
+            self.status = _("Connected as {player}").format(player=message.name)
+            self.error = _("You are {name} on this server now").format(name=message.name)
+            if message.name != self.user.name:
+                self._set(name=message.name)  # the name offered on the next new server
+        elif isinstance(message, Error) and message.ref == "Rename":
+            self.pending = None
+            self.error = _("“{name}” is taken on this server — choose another name").format(
+                name=self.name_draft or "") if message.code == "NAME_TAKEN" else \
+                _("The server refused that name: {why}").format(why=message.message)
         elif isinstance(message, Error):
             self.pending = None
             self.error = message.message

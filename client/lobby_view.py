@@ -24,7 +24,7 @@ from client.transform import Transform
 
 ITEM_HEIGHT = 46.0
 ROOM_HEIGHT = 34.0
-HEIGHTS = {"room": ROOM_HEIGHT, "text": 26.0, "big": 84.0}  # by kind; the others are ITEM_HEIGHT
+HEIGHTS = {"room": ROOM_HEIGHT, "text": 26.0, "big": 100.0}  # by kind; the others are ITEM_HEIGHT
 GAP = 10.0
 ROW_GAP = 4.0  # between the rows of a list
 INLINE_GAP = 6.0  # between items side by side
@@ -178,8 +178,8 @@ class LobbyView(arcade.View):
                 self._cells(key, item, b, palette.TEXT_DIM, 11.5, bold=False)
             else:
                 fit_text(self.texts, key, item.label, b.left + b.width / 2,
-                         b.bottom + b.height / 2 - (14 if big else 4), b.width,
-                         palette.WARNING if big else palette.TEXT, 40 if big else 13, "center", bold=True)
+                         b.bottom + b.height / 2 - (20 if big else 4), b.width,
+                         palette.WARNING if big else palette.TEXT, 56 if big else 13, "center", bold=True)
             return
         if item.cells:
             draw_menu_button(self.texts, key, b, lit, "", 12.5)
@@ -197,7 +197,7 @@ class LobbyView(arcade.View):
         for i, cell in enumerate(item.cells):
             start = stops[i] if i < len(stops) else 1.0
             end = stops[i + 1] if i + 1 < len(stops) else 1.0
-            fit_text(self.texts, f"{key}.{i}", cell, b.left + 10 + inner * start, b.bottom + b.height / 2 - size / 2.6,
+            fit_text(self.texts, f"{key}.{i}", cell, b.left + 10 + inner * start, b.bottom + b.height / 2 - size / 2.2,
                      inner * (end - start) - 8, color, size, bold=bold)
 
     # ----------------------------------------------------------------- input
@@ -215,7 +215,7 @@ class LobbyView(arcade.View):
             return
         if hit.command.startswith("cycle:") and x < hit.left + hit.width / 3:
             self.model.focus = self.buttons.index(hit)
-            self.model.key("left")
+            self._send(self.model.key("left"))
             return
         self._send(self.model.activate(hit.command))
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 from typing import Protocol
 
+from shared.protocol import ClientMessage
+
 QUIT = "quit"  # the command and request that closes the window
 TEXT_KINDS = ("text", "big")  # lines that only show something: never focused, never clicked
 
@@ -52,6 +54,11 @@ class OpenLeaderboard:
     """Show the leaderboard of ``ruleset``'s family (not a protocol message)."""
 
     ruleset: str = "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClaimCode:
+    """Show a claim code that takes this identity to another machine (not a protocol message)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,19 @@ class Menu(Protocol):
 
     def type_text(self, text: str) -> None:
         """Typed characters."""
+
+
+class LivePage(Menu, Protocol):
+    """A menu page over another screen that asks the server for what it shows and takes the answer."""
+
+    def first_request(self) -> ClientMessage | None:
+        """What to ask the server for when the page opens."""
+
+    def apply(self, message: object) -> bool:
+        """A server message; True when it was this page's."""
+
+    def settle_focus(self) -> None:
+        """Put the focus on an item that takes it."""
 
 
 def focusable(item: Item) -> bool:
@@ -155,8 +175,9 @@ class Page:
     def backspace(self) -> None:
         """Backspace does nothing unless a page has an input."""
 
-    def cycle(self, command: str, step: int) -> None:
-        """←/→ on a choice (pages with choices override it)."""
+    def cycle(self, command: str, step: int) -> object | None:
+        """←/→ on a choice (pages with choices override it); the request it gives."""
+        return None
 
     def move_focus(self, step: int) -> None:
         """Up/Down: the next item that takes the focus (wrapping)."""
@@ -187,7 +208,7 @@ class Page:
         if name in ("up", "down"):
             self.move_focus(-1 if name == "up" else 1)
         elif name in ("left", "right") and item is not None and item.kind == "choice":
-            self.cycle(item.command, -1 if name == "left" else 1)
+            return self.cycle(item.command, -1 if name == "left" else 1)
         elif name == "enter" and item is not None and focusable(item):
             return self.activate(item.command)
         elif name == "escape":

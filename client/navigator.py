@@ -24,14 +24,17 @@ import arcade
 
 from client import i18n, user_settings
 from client.bot_process import BotProcess
+from client.claim_code import ClaimPage
 from client.help_view import open_help
 from client.i18n import _
+from client.leaderboard_model import LeaderboardPage
 from client.lobby_model import LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
-from client.menu import QUIT
+from client.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, OpenProfile, WatchReplay
 from client.name_entry import Introduce, NameEntry
 from client.net import HELLO_REFUSALS, ConnectionEvent, NetLink, is_guest
+from client.profile_model import ProfilePage
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
@@ -77,6 +80,9 @@ class Navigator:
         self.wanted_name: str | None = None  # ``--name``: a returning player is renamed to it once welcomed
         self.entry: NameEntry | None = None  # the name entry, while the player says who he is
         self.saver = ReplaySaver(self.link.request)  # "Save replay" of the results screen now shown
+        self.fetcher = ReplaySaver(self.link.request)  # a profile's "watch this match"
+        self.overlays: list[tuple[LivePage | None, arcade.View]] = []  # pages (or a replay) over the screen, and
+        # the view each one covers
 
     # ----------------------------------------------------------------- the link every view polls
     def poll(self, state: MatchState | None = None, now: float | None = None) -> None:
@@ -95,7 +101,12 @@ class Navigator:
         for message in self.link.other:
             if isinstance(message, Error) and message.ref == "Hello":
                 continue  # the name entry's
-            if not self.saver.take(message):
+            page = self.top_page()
+            if page is not None and page.apply(message):
+                continue
+            if self.fetcher.take(message):
+                self._fetched()
+            elif not self.saver.take(message):
                 self.lobby.apply(message)
         self.link.other.clear()
         problem = self.bot.failed()
@@ -166,6 +177,7 @@ class Navigator:
         if self.entry is None:
             self.entry = NameEntry(self.link.client.url, self.user.name)
         self.screen = "name"
+        self.overlays.clear()
         self.window.show_view(LobbyView(self.entry, self.entry_request, self.poll))
 
     def entry_request(self, request: object) -> None:
@@ -178,11 +190,13 @@ class Navigator:
     def show_lobby(self) -> None:
         """The lobby menu."""
         self.screen = "lobby"
+        self.overlays.clear()
         self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
     def show_match(self) -> None:
         """The match view for the joined room (a first match marks the first-start hint as seen)."""
         self.screen = "match"
+        self.overlays.clear()
         view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave)
         view.aim_guide = self.user.aim_guide
         view.on_help = lambda: open_help(self.window, "play")
@@ -194,14 +208,16 @@ class Navigator:
         ended = self.link.ended
         assert ended is not None
         self.screen = "results"
+        self.overlays.clear()
         if self.bot.plays(self.state.room):
             self.bot.stop()
         self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
                                           lambda: self.saver.status))
 
-    def show_replay(self, path: Path) -> None:
-        """A saved replay, playing; Escape comes back to the lobby's "My replays"."""
+    def show_replay(self, path: Path, over: bool = False) -> None:
+        """A saved replay, playing; Escape comes back to the lobby's "My replays" (``over``: to the page it was
+        opened from)."""
         from client.replay_model import ReplayCursor, load
         from client.replay_view import ReplayView
         from shared.notation import NotationError
@@ -214,14 +230,78 @@ class Navigator:
         state = MatchState(names={"home": _("Home"), "away": _("Away"), **replay.names})
         cursor = ReplayCursor(replay)
         cursor.jump(state, 0, self.clock())
-        self.screen = "replay"
 
         def back() -> None:
             """Back to the list of replays."""
             self.screen = "lobby"
             self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
-        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock, close_to=back, autoplay=True))
+        if over:
+            self._cover(None)
+        else:
+            self.screen = "replay"
+        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock,
+                                         close_to=self.close_overlay if over else back, autoplay=True))
+
+    # ----------------------------------------------------------------- pages over a screen
+    def top_page(self) -> LivePage | None:
+        """The page shown now over the screen, if any."""
+        return self.overlays[-1][0] if self.overlays else None
+
+    def open_page(self, page: LivePage) -> None:
+        """Show ``page`` over what the window shows now (Back comes back to it) and ask the server for its news."""
+        self._cover(page)
+        first = page.first_request()
+        if first is not None and not self.link.request(first):
+            page.error = _("Not connected yet — try again in a moment")
+        page.settle_focus()
+        self.window.show_view(LobbyView(page, self.page_request, self.poll))
+
+    def _cover(self, page: LivePage | None) -> None:
+        """Remember the view that ``page`` (None: a replay) is about to cover."""
+        under = self.window.current_view
+        if under is not None:
+            self.overlays.append((page, under))
+
+    def close_overlay(self) -> None:
+        """Back to the view under the top page (or replay)."""
+        if not self.overlays:
+            self.show_lobby()
+            return
+        _page, under = self.overlays.pop()
+        self.window.show_view(under)
+
+    def page_request(self, request: object) -> None:
+        """A page's request: back, another page, a match's replay, or a message for the server."""
+        if isinstance(request, Close):
+            self.close_overlay()
+        elif isinstance(request, OpenProfile):
+            self.open_page(ProfilePage(request.player))
+        elif isinstance(request, OpenLeaderboard):
+            self.open_page(LeaderboardPage(request.ruleset))
+        elif isinstance(request, OpenClaimCode):
+            self.open_page(ClaimPage(self.clock))
+        elif isinstance(request, WatchReplay):
+            self.fetcher.ask(request.match_id, {"home": request.home, "away": request.away})
+            page = self.top_page()
+            if page is not None:
+                page.error = self.fetcher.status
+        elif isinstance(request, CLIENT_MESSAGES) and not self.link.request(cast(ClientMessage, request)):
+            page = self.top_page()
+            if page is not None:
+                page.error = _("Not connected yet — try again in a moment")
+
+    def _fetched(self) -> None:
+        """A replay a page asked for has come: open it over the page (or say why it was not saved)."""
+        page = self.top_page()
+        path, self.fetcher.saved = self.fetcher.saved, None
+        if path is None:
+            if page is not None:
+                page.error = self.fetcher.status
+            return
+        if page is not None:
+            page.error = ""
+        self.show_replay(path, over=True)
 
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
@@ -230,6 +310,8 @@ class Navigator:
             self.window.close()
         elif isinstance(request, OpenReplay):
             self.show_replay(request.path)
+        elif isinstance(request, OpenProfile | OpenLeaderboard | OpenClaimCode):
+            self.page_request(request)
         elif isinstance(request, OpenHelp):
             self._seen_intro()
             open_help(self.window, "play")

@@ -51,6 +51,7 @@ class ReplaySaver:
         self.asked: str | None = None
         self.names: dict[str, str] = {}
         self.status = ""
+        self.saved: Path | None = None  # the file the last answer was saved to
 
     def ask(self, match_id: str, names: dict[str, str] | None = None) -> None:
         """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches', kept beside it."""
@@ -78,6 +79,7 @@ class ReplaySaver:
         else:
             from client.replay_library import write_names
 
+            self.saved = path
             try:
                 write_names(path, self.names)
             except OSError:
