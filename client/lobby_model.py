@@ -17,6 +17,7 @@ from typing import Any
 from client import replay_library, user_settings
 from client.i18n import LANGUAGES, N_, _, ngettext
 from client.menu import QUIT, Item, OpenClaimCode, OpenLeaderboard, OpenProfile, focusable
+from client.rating_text import rating_text
 from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import (
     CancelQuickMatch,
@@ -31,6 +32,7 @@ from shared.protocol import (
     Renamed,
     RoomInfo,
     RoomList,
+    SeatInfo,
     Watch,
     Welcome,
 )
@@ -99,11 +101,16 @@ STATUS_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "ended": N_(
 
 
 def room_line(room: RoomInfo) -> str:
-    """One room of the list in words: code, ruleset, coaches with the score, the part and its time left (as the
-    list was made: ``RoomInfo.clocks``), status and spectators."""
-    free = _("free seat")
-    home = room.seats.home.name if room.seats.home else free
-    away = room.seats.away.name if room.seats.away else free
+    """One room of the list in words: code, ruleset, coaches with their ratings and the score, the part and its time
+    left (as the list was made: ``RoomInfo.clocks``), status and spectators."""
+    def coach(seat: SeatInfo | None) -> str:
+        """A coach's name with his rating beside it ("Jana 1512?"), or the free seat."""
+        if seat is None:
+            return _("free seat")
+        rating = rating_text(seat.rating, seat.provisional)
+        return f"{seat.name} {rating}" if rating else seat.name
+
+    home, away = coach(room.seats.home), coach(room.seats.away)
     if room.score is not None:
         match = f"{home} {room.score.home}:{room.score.away} {away}"
     else:
@@ -132,6 +139,7 @@ class LobbyModel:
         self.period: float | None = None
         self.move_clock: int | None = None
         self.private = practice
+        self.rated = False  # a created room is casual unless the player asks for a rated one
         self.code = ""
         self.rooms: tuple[RoomInfo, ...] = ()
         self.queue: QueueStatus | None = None
@@ -287,6 +295,9 @@ class LobbyModel:
                 kind = _("private") if self.private else _("public")
                 found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
                                   _("Private rooms are not listed; join by code")))
+                found.append(Item(_("Ratings: rated room") if self.rated else _("Ratings: casual room"),
+                                  "cycle:rated", "choice",
+                                  _("A rated room's matches change both coaches' ratings; a casual room's do not")))
                 found.append(Item(_("Create the room"), "create", enabled=ready))
             found.append(Item(_("Back"), "back"))
             return found
@@ -412,7 +423,7 @@ class LobbyModel:
             return CancelQuickMatch()
         if verb == "create":
             self.pending = "create"
-            return CreateRoom(self.ruleset, self.settings(), self.private)
+            return CreateRoom(self.ruleset, self.settings(), self.private, rated=self.rated)
         if verb == "bot":
             self.pending = "bot"
             return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
@@ -518,6 +529,8 @@ class LobbyModel:
             self.move_clock = _step(self.clock_choices(), self.move_clock, step)
         elif what == "private":
             self.private = not self.private
+        elif what == "rated":
+            self.rated = not self.rated
         elif what == "level":
             self.level = LEVELS[max(0, min(len(LEVELS) - 1, LEVELS.index(self.level) + step))]
         elif what == "quick_ruleset":

@@ -35,6 +35,7 @@ from client.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, O
 from client.name_entry import Introduce, NameEntry
 from client.net import HELLO_REFUSALS, ConnectionEvent, NetLink, is_guest
 from client.profile_model import ProfilePage
+from client.rating_text import results_lines
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
@@ -213,7 +214,15 @@ class Navigator:
             self.bot.stop()
         self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
-                                          lambda: self.saver.status))
+                                          lambda: self.saver.status, self.rating_lines))
+
+    def rating_lines(self) -> tuple[str, ...]:
+        """What the match that just ended did to both coaches' ratings ("rating…" until Rated comes)."""
+        ended = self.link.ended
+        if ended is None:
+            return ()
+        return results_lines(self.link.room_rated, self.link.rated_news, ended.match_id, self.state.coaches_named(),
+                            self.clock() - self.link.ended_at)
 
     def show_replay(self, path: Path, over: bool = False) -> None:
         """A saved replay, playing; Escape comes back to the lobby's "My replays" (``over``: to the page it was
@@ -324,7 +333,7 @@ class Navigator:
             self.lobby.error = _("Not connected yet — try again in a moment")
 
     def choose(self, command: str) -> None:
-        """A results button: ask for the rematch, save the replay, or go back to the lobby."""
+        """A results button: ask for the rematch, save the replay, open a coach's profile, or go back to the lobby."""
         if command == "rematch" and self.bot.plays(self.state.room) and self.bot_game is not None:
             game = self.bot_game
             self.leave()  # the bot plays one match: a rematch is a new private room with a new bot
@@ -336,6 +345,8 @@ class Navigator:
             self.saver.ask(self.link.ended.match_id, names)
         elif command == "lobby":
             self.leave()
+        elif command.startswith("profile:"):
+            self.page_request(OpenProfile(command.partition(":")[2]))
 
     def leave(self) -> None:
         """Leave the room and show the lobby (a coach leaving a running match resigns it; our bot is stopped)."""

@@ -36,19 +36,24 @@ from shared.protocol import (
     SERVER_MESSAGES,
     ClientMessage,
     ClockUpdate,
+    CreateRoom,
     Error,
     Hello,
+    JoinRoom,
     Left,
     MatchEnded,
     MovePlayed,
     Ping,
     Presence,
     ProtocolError,
+    QuickMatch,
+    Rated,
     RematchOffered,
     Renamed,
     RoomJoined,
     Seats,
     Snapshot,
+    Watch,
     Welcome,
     decode,
     encode,
@@ -355,6 +360,11 @@ class NetLink:
         self.connected = False
         self.player: str | None = None
         self.other: list[object] = []  # messages for other views (room lists, queue status)
+        self.ended_at = 0.0  # when ``ended`` arrived (the ratings' news follows it)
+        self.rated_news: Rated | None = None  # what the last rated match did to both coaches' ratings
+        self.room_rated: bool | None = None  # the room's matches are rated (None: not known, joined by its code)
+        self._asked_rated: bool | None = None  # rated or not, the room asked for last (CreateRoom, QuickMatch)
+        self._rated_room: str | None = None  # the room ``room_rated`` is about
         self._state: MatchState | None = None
         self._notes: list[str] = []
         self._acted = False  # an action was sent (a D3 refusal then refers to it)
@@ -384,6 +394,9 @@ class NetLink:
             self.player = message.player
             self.other.append(message)
         elif isinstance(message, RoomJoined):
+            if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
+                self.room_rated, self._rated_room = self._asked_rated, message.code
+            self._asked_rated = None
             state.room = message.code
             state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
             self._snapshot(state, message.snapshot, now)
@@ -415,7 +428,11 @@ class NetLink:
             state.note(message.message, "error")
             self.other.append(message)
         elif isinstance(message, MatchEnded):
-            self.ended = message
+            self.ended, self.ended_at = message, now
+        elif isinstance(message, Rated):
+            self.rated_news = message
+            for change in message.changes:
+                state.coaches.setdefault(change.team, change.player)
         elif isinstance(message, RematchOffered):
             self.rematch.add(message.team)
             state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
@@ -429,7 +446,8 @@ class NetLink:
         """Forget the room (after Left, or when going back to the lobby)."""
         state.reset()
         self._acted = False
-        self.ended, self.match_id = None, None
+        self.ended, self.match_id, self.rated_news = None, None, None
+        self.room_rated, self._rated_room = None, None
         self.rematch.clear()
 
     def send(self, action: Action) -> None:
@@ -439,7 +457,14 @@ class NetLink:
             self._notes.append(_("Not connected — the action was not sent"))
 
     def request(self, message: ClientMessage) -> bool:
-        """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
+        """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected. A room asked for
+        is known to be rated or casual (quick matches are rated); one joined by its code or watched is not."""
+        if isinstance(message, CreateRoom):
+            self._asked_rated = message.rated
+        elif isinstance(message, QuickMatch):
+            self._asked_rated = True
+        elif isinstance(message, JoinRoom | Watch):
+            self._asked_rated = None
         return self.client.send(message)
 
     def _snapshot(self, state: MatchState, snapshot: Snapshot, now: float) -> None:
@@ -450,6 +475,8 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
+            state.coaches.clear()
+            self.rated_news = None
             state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
@@ -474,11 +501,16 @@ class NetLink:
             if info is None:
                 free.append(team)
                 state.names.pop(team, None)
+                state.ratings.pop(team, None)
                 state.offline.discard(team)
                 if before is not None and state.position is not None:
                     state.note(_("{name} left the match").format(name=before))
                 continue
-            state.names[team] = info.name
+            state.names[team] = state.coaches[team] = info.name
+            if info.rating is None:
+                state.ratings.pop(team, None)
+            else:
+                state.ratings[team] = (info.rating, info.provisional)
             if info.connected:
                 state.offline.discard(team)
             else:

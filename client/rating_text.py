@@ -38,25 +38,21 @@ def change_text(change: RatingChange) -> str:
     return f"{change.before} → {after} ({signed(change.after - change.before)})"
 
 
-def results_line(rated: bool | None, news: Rated | None, match_id: str, names: Mapping[str, str],
-                 waited: float) -> str:
-    """The results screen's line about ratings, for both coaches.
+def results_lines(rated: bool | None, news: Rated | None, match_id: str, names: Mapping[str, str],
+                  waited: float) -> tuple[str, ...]:
+    """The results screen's lines about ratings: one per coach ("Jana 1512 → 1527 (+15)", "Jana rating…"), or one
+    line for a match that did not change them.
 
     ``rated`` is what this client knows of the match (True: a rated room or a quick match, False: casual, None: not
     known - a room joined by its code, or watched); ``news`` the ``Rated`` received (for ``match_id``, or another
     match's); ``waited`` the seconds since ``MatchEnded``."""
     if news is not None and news.match_id == match_id and news.changes:
         by_team = {change.team: change for change in news.changes}
-        parts = []
-        for team in ("home", "away"):
-            change = by_team.get(team)
-            if change is not None:
-                parts.append(_("{name} {change}").format(name=names.get(team, change.player),
-                                                          change=change_text(change)))
-        return "   ·   ".join(parts)
+        return tuple(_("{name} {change}").format(name=names.get(team, change.player), change=change_text(change))
+                     for team in ("home", "away") for change in (by_team.get(team),) if change is not None)
     if rated is False:
-        return _("Casual match — no rating changes")
+        return (_("Casual match — no rating changes"),)
     if waited < RATED_WAIT_S:
         who = [names[team] for team in ("home", "away") if team in names]
-        return "   ·   ".join(_("{name} rating…").format(name=name) for name in who) or _("rating…")
-    return _("Not rated — no rating changes")
+        return tuple(_("{name} rating…").format(name=name) for name in who) or (_("rating…"),)
+    return (_("Not rated — no rating changes"),)

@@ -170,3 +170,33 @@ def test_settings_offer_the_claim_code_on_a_real_server_only():
     practice = LobbyModel(practice=True)
     practice.activate("screen:settings")
     assert "claimcode" not in [item.command for item in practice.items()]
+
+
+def test_create_a_room_offers_rated_or_casual_and_the_bot_stays_casual():
+    """A created room is casual unless Ratings is switched to rated; Play the bot always creates a casual room."""
+    model = _online()
+    model.activate("screen:create")
+    assert model.activate("create").rated is False
+    model.answered()
+    model.activate("cycle:rated")
+    assert any(item.label == "Ratings: rated room" for item in model.items())
+    assert model.activate("create").rated is True
+    model.answered()
+    model.activate("screen:bot")
+    bot = model.activate("bot")
+    assert isinstance(bot, PlayBot) and bot.create.rated is False
+
+
+def test_ratings_stand_beside_the_names_in_the_hud_and_the_room_list():
+    """SeatInfo.rating beside the coach's name, "?" while provisional; a coach without one shows none."""
+    from dataclasses import replace
+
+    from client.lobby_model import room_line
+    from shared.protocol.messages import RoomInfo
+
+    seats = Seats(SeatInfo("Jana", True, rating=1512, provisional=True), SeatInfo("Piotr", True, rating=1620))
+    _client, state, _link = _joined(replace(_snapshot(), seats=seats))
+    hud = hud_model.build(state, 0.0)
+    assert hud.home.name == "Jana (you)  1512?" and hud.away.name == "Piotr  1620"
+    line = room_line(RoomInfo("K7QZ", "standard", Seats(seats.home, SeatInfo("Ola", True)), 0, "waiting"))
+    assert "Jana 1512? v Ola" in line

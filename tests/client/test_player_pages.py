@@ -1,6 +1,6 @@
 """The players' pages as models: the claim code counted down to its expiry, a profile's ratings ("?" while
-provisional), totals and last matches (a page at a time, each one watchable, each opponent a profile), and the
-leaderboard's families and pages as the server is asked for them."""
+provisional), totals and last matches (a page at a time, each one watchable, each opponent a profile), the
+leaderboard's families and pages as the server is asked for them, and the results' lines about the ratings."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from shared.protocol import (
     Leaderboard,
     MatchLine,
     Profile,
+    Rated,
+    RatingChange,
     RatingInfo,
     Score,
 )
@@ -160,3 +162,52 @@ def test_ratings_read_with_their_sign_and_their_mark():
     """"1512?" while provisional, a real minus sign on a loss, ±0 for no change."""
     assert rating_text.rating_text(1512, True) == "1512?" and rating_text.rating_text(None) == ""
     assert [rating_text.signed(d) for d in (15, -15, 0)] == ["+15", "−15", "±0"]
+
+
+def _rated(match_id: str = "m1") -> Rated:
+    """What a rated match did: the home coach won 15 points, the away coach lost 15 (both still provisional)."""
+    return Rated("K7QZ", match_id, (RatingChange("Ola", "away", "quick", 1498, 1483, 131, True),
+                                    RatingChange("Jana", "home", "quick", 1512, 1527, 131, True)))
+
+
+def test_the_results_say_what_the_match_did_to_both_ratings_once_rated_comes():
+    """A rated match: "rating…" for both coaches until Rated, then home's line and away's with before → after and
+    the change; a Rated of another match is not this one's."""
+    names = {"home": "Jana", "away": "Ola"}
+    assert rating_text.results_lines(True, None, "m1", names, 0.5) == ("Jana rating…", "Ola rating…")
+    assert rating_text.results_lines(True, _rated("m0"), "m1", names, 0.5) == ("Jana rating…", "Ola rating…")
+    assert rating_text.results_lines(True, _rated(), "m1", names, 0.5) == ("Jana 1512 → 1527? (+15)",
+                                                                           "Ola 1498 → 1483? (−15)")
+
+
+def test_a_casual_match_says_casual_and_an_unrated_one_says_so_after_a_while():
+    """A casual room says so at once; a room of unknown kind waits for Rated, then says it was not rated."""
+    names = {"home": "Jana", "away": "Ola"}
+    assert rating_text.results_lines(False, None, "m1", names, 0.0) == ("Casual match — no rating changes",)
+    assert rating_text.results_lines(None, None, "m1", names, rating_text.RATED_WAIT_S - 0.1)[0] == "Jana rating…"
+    assert rating_text.results_lines(None, None, "m1", names, rating_text.RATED_WAIT_S) == (
+        "Not rated — no rating changes",)
+
+
+def test_the_link_knows_a_room_it_asked_for_is_rated_and_keeps_the_coaches_names():
+    """CreateRoom{rated} and QuickMatch make the room's matches rated, a casual CreateRoom and a room joined by code
+    not (or not known); Rated is kept for the results, and a coach who left is still named there."""
+    from client.net import NetLink
+    from client.state import MatchState
+    from shared.protocol import CreateRoom, JoinRoom, MatchEnded, Presence, QuickMatch, RoomJoined, Seats
+    from tests.client.test_net import FakeClient, _snapshot
+
+    for request, known in ((CreateRoom("quick", {}, False, rated=True), True), (QuickMatch(None), True),
+                           (CreateRoom("quick", {}, False), False), (JoinRoom("K7QZ"), None)):
+        client, state = FakeClient(), MatchState()
+        link = NetLink(client)
+        link.request(request)
+        client.arrive(RoomJoined("ABCD", "home", "tok", _snapshot()), 0.0)
+        link.poll(state, 0.0)
+        assert link.room_rated is known, request
+    client.arrive(Presence("ABCD", Seats(_snapshot().seats.home, None), 0), 1.0)
+    client.arrive(MatchEnded("ABCD", "m1", Score(1, 0), "home", "RESIGNED"), 1.0)
+    client.arrive(_rated(), 1.5)
+    link.poll(state, 2.0)
+    assert link.rated_news == _rated() and link.ended_at == 2.0  # taken in by the poll at 2.0
+    assert state.names == {"home": "Jana"} and state.coaches_named() == {"home": "Jana", "away": "Piotr"}
