@@ -164,7 +164,7 @@ class LobbyView(arcade.View):
             fit_text(self.texts, "error", self.model.error, width / 2, bottom - 34, width - 40, palette.WARNING, 13,
                      "center", bold=True)
         else:
-            self.texts.draw("error", "", width / 2, bottom - 34)
+            self.texts.draw("error", "", width / 2, bottom - 34, anchor_x="center")  # one anchor for the slot
         self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
         self.texts.draw("status", self.model.status_line(), 14, 14, palette.TEXT_DIM, 11)
         self.texts.draw("keys", self.model.keys_help(), width - 14, 14, palette.TEXT_DIM, 11, "right")
@@ -172,14 +172,19 @@ class LobbyView(arcade.View):
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
         """One item: a large button (lit when focused, arrows on a choice), a row of a table, or a line of text."""
         key = f"item{index}"
+        if item.kind == "big":  # a code to read out: shrunk to fit, never cut
+            label = self.texts.get(key, item.label, b.left + b.width / 2, b.bottom + b.height / 2 - 20,
+                                   palette.WARNING, 56, "center", bold=True)
+            while label.content_width > b.width and label.font_size > 16:
+                label.font_size -= 2
+            self.texts.show(key)
+            return
         if item.kind in TEXT_KINDS:
-            big = item.kind == "big"
             if item.cells:
                 self._cells(key, item, b, palette.TEXT_DIM, 11.5, bold=False)
             else:
-                fit_text(self.texts, key, item.label, b.left + b.width / 2,
-                         b.bottom + b.height / 2 - (20 if big else 4), b.width,
-                         palette.WARNING if big else palette.TEXT, 56 if big else 13, "center", bold=True)
+                fit_text(self.texts, key, item.label, b.left + b.width / 2, b.bottom + b.height / 2 - 4, b.width,
+                         palette.TEXT, 13, "center", bold=True)
             return
         if item.cells:
             draw_menu_button(self.texts, key, b, lit, "", 12.5)

@@ -285,7 +285,7 @@ class Navigator:
         if isinstance(request, Close):
             self.close_overlay()
         elif isinstance(request, OpenProfile):
-            self.open_page(ProfilePage(request.player))
+            self.open_page(ProfilePage(request.player, self.lobby.player))
         elif isinstance(request, OpenLeaderboard):
             self.open_page(LeaderboardPage(request.ruleset))
         elif isinstance(request, OpenClaimCode):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from client.i18n import N_, _
+from client.i18n import N_, _, ngettext
 from client.menu import Close, Item, OpenProfile, Page, WatchReplay
 from client.rating_text import rating_text, signed
 from client.results_model import reason_text
@@ -26,9 +26,11 @@ RESULT_WORDS = {"win": N_("won"), "draw": N_("drawn"), "loss": N_("lost")}
 
 
 def family_line(info: RatingInfo) -> str:
-    """One family's rating: "standard 1512? · RD 143 · 12 matches"."""
-    return _("{family} {rating} · RD {rd} · {games} rated matches").format(
-        family=info.family, rating=rating_text(info.rating, info.provisional), rd=info.rd, games=info.games)
+    """One family's rating: "standard 1512? · RD 143 · 12 rated matches"."""
+    words = ngettext("{family} {rating} · RD {rd} · {games} rated match",
+                     "{family} {rating} · RD {rd} · {games} rated matches", info.games)
+    return words.format(family=info.family, rating=rating_text(info.rating, info.provisional), rd=info.rd,
+                        games=info.games)
 
 
 def match_cells(line: MatchLine) -> tuple[str, ...]:
@@ -43,10 +45,11 @@ def match_cells(line: MatchLine) -> tuple[str, ...]:
 class ProfilePage(Page):
     """One player's profile; ``player`` None is one's own."""
 
-    def __init__(self, player: str | None = None) -> None:
-        """Show ``player``'s profile once the server sends it."""
+    def __init__(self, player: str | None = None, me: str | None = None) -> None:
+        """Show ``player``'s profile once the server sends it; ``me`` is this client's own name there."""
         super().__init__()
         self.player = player
+        self.mine = player is None or (me is not None and name_key(me) == name_key(player))
         self.profile: Profile | None = None
         self.offset = 0  # the first of the last matches shown
         self.asking = True
@@ -64,7 +67,7 @@ class ProfilePage(Page):
 
     def subtitle(self) -> str:
         """Whose profile this is."""
-        if self.player is None:
+        if self.mine:
             return _("Your profile on this server")
         return _("A player of this server")
 
@@ -76,7 +79,8 @@ class ProfilePage(Page):
         ratings = sorted(profile.ratings, key=lambda r: (FAMILIES.index(r.family) if r.family in FAMILIES else 9,
                                                          r.family))
         lines = [family_line(info) for info in ratings] or [_("No rated match yet")]
-        lines.append(_("{played} matches: {won} won, {drawn} drawn, {lost} lost").format(
+        lines.append(ngettext("{played} match: {won} won, {drawn} drawn, {lost} lost",
+                              "{played} matches: {won} won, {drawn} drawn, {lost} lost", profile.played).format(
             played=profile.played, won=profile.won, drawn=profile.drawn, lost=profile.lost))
         return tuple(lines)
 
