@@ -218,3 +218,40 @@ def test_the_real_server_refuses_a_taken_name_and_welcomes_the_next(url, tmp_pat
         assert entry.welcomed.player == "Jana Nováková" and store.get(url).name == "Jana Nováková"
     finally:
         client.close()
+
+
+def test_a_name_asked_for_on_the_command_line_renames_a_returning_player(url, tmp_path: Path):  # noqa: F811
+    """``sprtec play --name``: a player the server knows as Jana, started with --name "Jana K", is renamed once
+    welcomed; the identity and the settings' offered name follow; no name entry is shown."""
+    import os
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.lobby_model import LobbyModel
+    from client.navigator import Navigator
+    from client.net import NetLink
+    from client.sound import Sounds
+
+    store = IdentityStore(tmp_path)
+    first = Coach(url, "Jana", store)
+    try:
+        until([first], first.welcomed, "Jana's first visit")
+    finally:
+        first.client.close()
+    window = arcade.Window(800, 500, "rename", visible=False)
+    client = NetClient(url, "Jana K", identity=store, ask_name=True)
+    nav = Navigator(window, NetLink(client), LobbyModel(), Sounds(muted=True))
+    nav.wanted_name = "Jana K"
+    client.start()
+    try:
+        nav.show_first()
+        deadline = time.monotonic() + 20
+        while nav.lobby.player != "Jana K" and time.monotonic() < deadline:
+            window.current_view.on_update(0.05)
+            time.sleep(0.02)
+        assert nav.screen == "lobby" and nav.lobby.player == "Jana K"
+        assert store.get(url).name == "Jana K" and nav.user.name == "Jana K"
+    finally:
+        client.close()
+        window.close()
