@@ -173,10 +173,10 @@ class LobbyView(arcade.View):
         """One item: a large button (lit when focused, arrows on a choice), a row of a table, or a line of text."""
         key = f"item{index}"
         if item.kind == "big":  # a code to read out: shrunk to fit, never cut
-            label = self.texts.get(key, item.label, b.left + b.width / 2, b.bottom + b.height / 2 - 20,
-                                   palette.WARNING, 56, "center", bold=True)
-            while label.content_width > b.width and label.font_size > 16:
-                label.font_size -= 2
+            code = self.texts.get(key, item.label, b.left + b.width / 2, b.bottom + b.height / 2 - 20,
+                                  palette.WARNING, 56, "center", bold=True)
+            while code.content_width > b.width and code.font_size > 16:
+                code.font_size -= 2
             self.texts.show(key)
             return
         if item.kind in TEXT_KINDS:

@@ -35,7 +35,7 @@ class ScriptedServer:
         self.sockets.append(socket)
         return socket
 
-    def answer(self, connection: int, message: object) -> list[object]:
+    def answer(self, connection: int, message: object) -> list[Error | Welcome]:
         """What the server says to a client's message."""
         if not isinstance(message, Hello):
             return []
@@ -101,14 +101,16 @@ def _pump(client: NetClient, entry: NameEntry, done: Callable[[], bool], seconds
     raise AssertionError("the name entry never got its answer")
 
 
-def _typed(entry: NameEntry, text: str) -> object | None:
-    """Type ``text`` into the focused input and press Enter."""
+def _typed(entry: NameEntry, text: str) -> Introduce | None:
+    """Type ``text`` into the focused input and press Enter; the answer it gives (None: refused on the entry)."""
     entry.focus = 0
     entry.type_text(text)
-    return entry.key("enter")
+    answer = entry.key("enter")
+    assert answer is None or isinstance(answer, Introduce)
+    return answer
 
 
-def test_a_taken_name_is_said_and_the_next_name_goes_on_the_same_connection(tmp_path: Path):
+def test_a_taken_name_is_said_and_the_next_name_goes_on_the_same_connection(tmp_path: Path) -> None:
     """No connection before the player answers; NAME_TAKEN shows on the entry; "Jana K" is welcomed on the same
     connection, and the identity keeps the token with the name for this server."""
     server = ScriptedServer(taken={"JANA"})
@@ -138,7 +140,7 @@ def test_a_taken_name_is_said_and_the_next_name_goes_on_the_same_connection(tmp_
         client.close()
 
 
-def test_a_name_the_client_can_tell_is_wrong_is_never_sent():
+def test_a_name_the_client_can_tell_is_wrong_is_never_sent() -> None:
     """A name of spaces or with a control character is refused on the entry itself, with the reason."""
     entry = NameEntry(URL)
     assert _typed(entry, "   ") is None and "visible character" in entry.error
@@ -146,7 +148,7 @@ def test_a_name_the_client_can_tell_is_wrong_is_never_sent():
     assert entry.activate("submit") is None and "U+202E" in entry.error and entry.pending is None
 
 
-def test_a_bad_claim_code_is_explained_and_a_good_one_takes_the_identity(tmp_path: Path):
+def test_a_bad_claim_code_is_explained_and_a_good_one_takes_the_identity(tmp_path: Path) -> None:
     """A wrong code: BAD_CLAIM in words, still on the claim screen; the right one is welcomed as its player."""
     server = ScriptedServer(taken={"Ola"}, claims={"K7QZ3XWA": "Ola"})
     store = IdentityStore(tmp_path)
@@ -162,15 +164,16 @@ def test_a_bad_claim_code_is_explained_and_a_good_one_takes_the_identity(tmp_pat
         assert entry.mode == "claim" and "unknown, used or expired" in entry.error
         entry.backspace()
         request = _typed(entry, "A")
-        client.introduce(request.name, request.claim)  # type: ignore[union-attr]
+        assert request is not None
+        client.introduce(request.name, request.claim)
         _pump(client, entry, lambda: entry.welcomed is not None)
-        assert entry.welcomed.player == "Ola" and store.get(URL).token == "7.claimed"
+        assert entry.welcomed is not None and entry.welcomed.player == "Ola" and store.get(URL).token == "7.claimed"
         assert [h.claim for _, h in server.hellos] == ["K7QZ3XWB", "K7QZ3XWA"]
     finally:
         client.close()
 
 
-def test_a_guest_says_no_name_and_a_kept_guest_name_is_never_asked_for(tmp_path: Path):
+def test_a_guest_says_no_name_and_a_kept_guest_name_is_never_asked_for(tmp_path: Path) -> None:
     """Play as a guest: Hello without a name, the server's guest-3 kept; the next start sends the token only."""
     server = ScriptedServer(taken=set())
     store = IdentityStore(tmp_path)
@@ -188,7 +191,7 @@ def test_a_guest_says_no_name_and_a_kept_guest_name_is_never_asked_for(tmp_path:
     assert not again.awaiting_name and again.name is None and again.token == "3.secret"
 
 
-def test_a_returning_player_is_not_asked(tmp_path: Path):
+def test_a_returning_player_is_not_asked(tmp_path: Path) -> None:
     """With a token kept for the server, the client connects at once (the entry is for new players only)."""
     store = IdentityStore(tmp_path)
     store.update(URL, token="3.secret", name="Jana")
@@ -196,7 +199,7 @@ def test_a_returning_player_is_not_asked(tmp_path: Path):
     assert NetClient("ws://other/", None, identity=store, ask_name=True).awaiting_name
 
 
-def test_the_real_server_refuses_a_taken_name_and_welcomes_the_next(url, tmp_path: Path):  # noqa: F811
+def test_the_real_server_refuses_a_taken_name_and_welcomes_the_next(url: str, tmp_path: Path) -> None:  # noqa: F811
     """Against ``sprtec serve``'s code: Jana exists; a new client asks for "JANA" (NAME_TAKEN on the entry), then
     "Jana Nováková" on the same connection, and is welcomed with that name."""
     jana = Coach(url, "Jana")
@@ -209,18 +212,23 @@ def test_the_real_server_refuses_a_taken_name_and_welcomes_the_next(url, tmp_pat
     entry = NameEntry(url)
     client.start()
     try:
-        client.introduce(_typed(entry, "JANA").name)  # type: ignore[union-attr]
+        first = _typed(entry, "JANA")
+        assert first is not None
+        client.introduce(first.name)
         _pump(client, entry, lambda: bool(entry.error), 20)
         assert "“JANA” is taken" in entry.error
         entry.name = ""
-        client.introduce(_typed(entry, "Jana Nováková").name)  # type: ignore[union-attr]
+        second = _typed(entry, "Jana Nováková")
+        assert second is not None
+        client.introduce(second.name)
         _pump(client, entry, lambda: entry.welcomed is not None, 20)
-        assert entry.welcomed.player == "Jana Nováková" and store.get(url).name == "Jana Nováková"
+        assert entry.welcomed is not None and entry.welcomed.player == "Jana Nováková"
+        assert store.get(url).name == "Jana Nováková"
     finally:
         client.close()
 
 
-def test_a_name_asked_for_on_the_command_line_renames_a_returning_player(url, tmp_path: Path):  # noqa: F811
+def test_a_name_asked_for_on_the_command_line_renames_a_returning_player(url: str, tmp_path: Path) -> None:  # noqa: F811
     """``sprtec play --name``: a player the server knows as Jana, started with --name "Jana K", is renamed once
     welcomed; the identity and the settings' offered name follow; no name entry is shown."""
     import os
@@ -248,7 +256,7 @@ def test_a_name_asked_for_on_the_command_line_renames_a_returning_player(url, tm
         nav.show_first()
         deadline = time.monotonic() + 20
         while nav.lobby.player != "Jana K" and time.monotonic() < deadline:
-            window.current_view.on_update(0.05)
+            nav.poll()
             time.sleep(0.02)
         assert nav.screen == "lobby" and nav.lobby.player == "Jana K"
         assert store.get(url).name == "Jana K" and nav.user.name == "Jana K"

@@ -28,7 +28,7 @@ from shared.protocol import (
 )
 
 
-def test_a_claim_code_reads_in_two_groups_and_counts_down_to_its_expiry():
+def test_a_claim_code_reads_in_two_groups_and_counts_down_to_its_expiry() -> None:
     """K7QZ3XWA shows as "K7QZ 3XWA" with the time left rounded up; at ten minutes it says it has expired and a new
     one is one click (asked once until it comes)."""
     now = [100.0]
@@ -66,7 +66,7 @@ def _profile(matches: int = 10) -> Profile:
     return Profile("Jana Nováková", 4, ratings, matches, 4, 3, 3, last)
 
 
-def test_a_profile_shows_ratings_per_family_with_rd_and_a_mark_while_provisional():
+def test_a_profile_shows_ratings_per_family_with_rd_and_a_mark_while_provisional() -> None:
     """The heading is the name; standard comes first with "1512?", quick "1488"; then the totals."""
     page = ProfilePage("jana nováková")
     assert page.first_request() == GetProfile("jana nováková")
@@ -76,7 +76,7 @@ def test_a_profile_shows_ratings_per_family_with_rd_and_a_mark_while_provisional
                             "10 matches: 4 won, 3 drawn, 3 lost")
 
 
-def test_a_profiles_matches_are_paged_and_each_plays_its_replay_with_both_names():
+def test_a_profiles_matches_are_paged_and_each_plays_its_replay_with_both_names() -> None:
     """Eight matches a page; a row is the player's score first, his result and the rating change ("casual" when
     not rated); it asks for that match's replay with the names on their seats; the opponent opens his profile."""
     page = ProfilePage()
@@ -98,7 +98,7 @@ def test_a_profiles_matches_are_paged_and_each_plays_its_replay_with_both_names(
     assert page.activate("back") == Close()
 
 
-def test_an_unknown_player_and_a_player_without_matches_say_so():
+def test_an_unknown_player_and_a_player_without_matches_say_so() -> None:
     """NO_PLAYER names the player asked for; a fresh player has no rating and no match yet."""
     page = ProfilePage("Nobody")
     assert page.apply(Error("NO_PLAYER", "no player of this server is called 'Nobody'", "GetProfile"))
@@ -109,7 +109,7 @@ def test_an_unknown_player_and_a_player_without_matches_say_so():
     assert [item.label for item in fresh.items()] == ["No finished match yet", "Back"]
 
 
-def test_a_profile_page_takes_only_its_own_players_profile():
+def test_a_profile_page_takes_only_its_own_players_profile() -> None:
     """Another player's Profile (an answer for another page) is not this page's."""
     page = ProfilePage("Ola")
     assert not page.apply(_profile()) and page.profile is None
@@ -123,7 +123,7 @@ def _board(family: str, offset: int, total: int) -> Leaderboard:
     return Leaderboard(family, offset, total, lines)
 
 
-def test_the_leaderboard_pages_through_a_family_and_opens_profiles():
+def test_the_leaderboard_pages_through_a_family_and_opens_profiles() -> None:
     """19 ranked players: pages at 0, 8 and 16 are asked for as they are shown; the first has no previous page and
     the last no next; a name opens its profile."""
     page = LeaderboardPage("ko")
@@ -146,7 +146,7 @@ def test_the_leaderboard_pages_through_a_family_and_opens_profiles():
     assert page.activate("previous") == GetLeaderboard("standard", 8, BOARD_PAGE)
 
 
-def test_the_leaderboard_family_changes_with_the_arrows_from_the_first_rank():
+def test_the_leaderboard_family_changes_with_the_arrows_from_the_first_rank() -> None:
     """→ on the family asks quick from rank 1; an empty family says nobody is ranked yet."""
     page = LeaderboardPage()
     page.apply(_board("standard", 0, 19))
@@ -158,7 +158,7 @@ def test_the_leaderboard_family_changes_with_the_arrows_from_the_first_rank():
     assert page.key("left") == GetLeaderboard("standard", 0, BOARD_PAGE)
 
 
-def test_ratings_read_with_their_sign_and_their_mark():
+def test_ratings_read_with_their_sign_and_their_mark() -> None:
     """"1512?" while provisional, a real minus sign on a loss, ±0 for no change."""
     assert rating_text.rating_text(1512, True) == "1512?" and rating_text.rating_text(None) == ""
     assert [rating_text.signed(d) for d in (15, -15, 0)] == ["+15", "−15", "±0"]
@@ -170,7 +170,7 @@ def _rated(match_id: str = "m1") -> Rated:
                                     RatingChange("Jana", "home", "quick", 1512, 1527, 131, True)))
 
 
-def test_the_results_say_what_the_match_did_to_both_ratings_once_rated_comes():
+def test_the_results_say_what_the_match_did_to_both_ratings_once_rated_comes() -> None:
     """A rated match: "rating…" for both coaches until Rated, then home's line and away's with before → after and
     the change; a Rated of another match is not this one's."""
     names = {"home": "Jana", "away": "Ola"}
@@ -180,7 +180,7 @@ def test_the_results_say_what_the_match_did_to_both_ratings_once_rated_comes():
                                                                            "Ola 1498 → 1483? (−15)")
 
 
-def test_a_casual_match_says_casual_and_an_unrated_one_says_so_after_a_while():
+def test_a_casual_match_says_casual_and_an_unrated_one_says_so_after_a_while() -> None:
     """A casual room says so at once; a room of unknown kind waits for Rated, then says it was not rated."""
     names = {"home": "Jana", "away": "Ola"}
     assert rating_text.results_lines(False, None, "m1", names, 0.0) == ("Casual match — no rating changes",)
@@ -189,7 +189,7 @@ def test_a_casual_match_says_casual_and_an_unrated_one_says_so_after_a_while():
         "Not rated — no rating changes",)
 
 
-def test_the_link_knows_a_room_it_asked_for_is_rated_and_keeps_the_coaches_names():
+def test_the_link_knows_a_room_it_asked_for_is_rated_and_keeps_the_coaches_names() -> None:
     """CreateRoom{rated} and QuickMatch make the room's matches rated, a casual CreateRoom and a room joined by code
     not (or not known); Rated is kept for the results, and a coach who left is still named there."""
     from client.net import NetLink

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ class World:
     url: str
     server: Server
     loop: asyncio.AbstractEventLoop
-    window: arcade.Window
+    window: Any  # arcade.Window
     nav: Navigator
     hud: dict[str, dict[str, str]]  # language: the HUD's name labels as drawn during the match
     folder: Path
@@ -89,7 +90,7 @@ def _rate(world_loop: asyncio.AbstractEventLoop, server: Server, player: int, ra
     _run(world_loop, server.store.write([PlayerRecords.save_rating(player, "quick", stored)]))
 
 
-def _render(window: arcade.Window, view: arcade.View, path: Path) -> None:
+def _render(window: Any, view: Any, path: Path) -> None:
     """Draw ``view`` as it is now and save the picture."""
     window.show_view(view)
     view.clear(color=palette.BACKGROUND)
@@ -130,8 +131,7 @@ def _play_rated_match(world: World, piotr: Coach) -> None:
                 i18n.set_language(language)
                 view = nav.window.current_view
                 _render(world.window, view, world.folder / f"hud-ratings-{language}.png")
-                world.hud[language] = {team: view.texts.peek(f"{team}.name").text for team in ("home", "away")}
-                nav.window.show_view(view)
+                world.hud[language] = {team: _text(view, f"{team}.name") for team in ("home", "away")}
             i18n.set_language("en")
         for coach_state, send in ((state, nav.send), (piotr.state, piotr.link.send)):
             seat = coach_state.seat
@@ -195,6 +195,20 @@ def _player_id(server: Server, name: str) -> int:
     return int(found[0])
 
 
+def _text(view: Any, key: str) -> str:
+    """The text of a view's label slot as last drawn."""
+    label = view.texts.peek(key)
+    assert label is not None, key
+    return str(label.text)
+
+
+def _menu(nav: Navigator) -> LobbyView:
+    """The menu the navigator shows now."""
+    view = nav.window.current_view
+    assert isinstance(view, LobbyView)
+    return view
+
+
 def _labels(view: LobbyView) -> list[str]:
     """The texts of a menu's items as drawn (cells joined)."""
     found = []
@@ -206,13 +220,13 @@ def _labels(view: LobbyView) -> list[str]:
     return found
 
 
-def test_the_hud_shows_both_coaches_ratings(world: World):
+def test_the_hud_shows_both_coaches_ratings(world: World) -> None:
     """During the rated match both names carry their rating; Jana's is provisional ("1512?"), in both languages."""
     assert world.hud["en"] == {"home": f"{ME} (you)  1512?", "away": f"{OPPONENT}  1620"}
     assert world.hud["cs"]["home"].endswith("1512?") and "(vy)" in world.hud["cs"]["home"]
 
 
-def test_the_results_show_the_rating_change_of_both_coaches(world: World):
+def test_the_results_show_the_rating_change_of_both_coaches(world: World) -> None:
     """The results screen names both coaches and says "before → after (±n)" for each, from the server's Rated."""
     view = world.window.current_view
     assert isinstance(view, ResultsView)
@@ -221,15 +235,15 @@ def test_the_results_show_the_rating_change_of_both_coaches(world: World):
     for language in LANGUAGES:
         i18n.set_language(language)
         _render(world.window, view, world.folder / f"results-rated-{language}.png")
-        lines = [view.texts.peek(f"ratings{i}").text for i in range(2)]
+        lines = [_text(view, f"ratings{i}") for i in range(2)]
         for change, line in zip(sorted(news.changes, key=lambda c: c.team != "home"), lines, strict=True):
             assert line.startswith(change.player) and f"{change.before} → {change.after}" in line and "(" in line
-        assert ME in view.texts.peek("score").text and OPPONENT in view.texts.peek("score").text
+        assert ME in _text(view, "score") and OPPONENT in _text(view, "score")
     i18n.set_language("en")
     assert sorted(c for _, c in view.results().profiles) == [f"profile:{ME}", f"profile:{OPPONENT}"]
 
 
-def test_my_profile_shows_the_rated_match(world: World):
+def test_my_profile_shows_the_rated_match(world: World) -> None:
     """Own profile from the results: the name, the quick rating with RD ("?" while provisional), one match played,
     and its row with Piotr, the score from Jana's side and the rating change."""
     nav = world.nav
@@ -243,10 +257,10 @@ def test_my_profile_shows_the_rated_match(world: World):
     try:
         for language in LANGUAGES:
             i18n.set_language(language)
-            view = nav.window.current_view
+            view = _menu(nav)
             _render(world.window, view, world.folder / f"profile-{language}.png")
-            assert view.texts.peek("title").text == ME
-            notes = " ".join(view.texts.peek(f"note{i}").text for i in range(3))
+            assert _text(view, "title") == ME
+            notes = " ".join(_text(view, f"note{i}") for i in range(3))
             assert f"quick {mine.after}{'?' if mine.provisional else ''}" in notes and f"RD {mine.rd}" in notes
             row = next(label for label in _labels(view) if label.startswith(OPPONENT))
             line = page.profile.last[0]  # type: ignore[union-attr]
@@ -259,7 +273,7 @@ def test_my_profile_shows_the_rated_match(world: World):
     assert isinstance(nav.window.current_view, ResultsView)
 
 
-def test_the_leaderboard_ranks_the_established_players_and_opens_a_profile(world: World):
+def test_the_leaderboard_ranks_the_established_players_and_opens_a_profile(world: World) -> None:
     """The quick family: the season's players by rating, eight a page, rank, name, rating and RD; the next page;
     a name opens that player's profile."""
     nav = world.nav
@@ -272,7 +286,7 @@ def test_the_leaderboard_ranks_the_established_players_and_opens_a_profile(world
     try:
         for language in LANGUAGES:
             i18n.set_language(language)
-            view = nav.window.current_view
+            view = _menu(nav)
             _render(world.window, view, world.folder / f"leaderboard-{language}.png")
             rows = [label for label in _labels(view) if label.startswith("1.") or label.startswith("2.")]
             assert rows[0] == "1. | Tomáš Dvořák | 1748 | 52 | 64" and rows[1].startswith("2. | Agnieszka Nowak")
@@ -291,7 +305,7 @@ def test_the_leaderboard_ranks_the_established_players_and_opens_a_profile(world
         nav.page_request(Close())
 
 
-def test_a_claim_code_is_shown_large_with_its_expiry(world: World):
+def test_a_claim_code_is_shown_large_with_its_expiry(world: World) -> None:
     """Settings → Use this identity on another machine: the server's code in two groups, "Expires in 10:00"."""
     nav = world.nav
     nav.page_request(OpenClaimCode())
@@ -301,18 +315,18 @@ def test_a_claim_code_is_shown_large_with_its_expiry(world: World):
     try:
         for language in LANGUAGES:
             i18n.set_language(language)
-            view = nav.window.current_view
+            view = _menu(nav)
             _render(world.window, view, world.folder / f"claim-code-{language}.png")
-            code = view.texts.peek("item0").text
+            code = _text(view, "item0")
             assert code.replace(" ", "") == page.code and len(code) == 9
-            assert view.texts.peek("item1").text.endswith(("10:00", "9:59"))
+            assert _text(view, "item1").endswith(("10:00", "9:59"))
     finally:
         i18n.set_language("en")
         nav.page_request(Close())
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: Path):
+def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: Path) -> None:
     """A new client of the server asks who the player is; "piotr KOWALSKI" is taken (NAME_TAKEN from the server,
     told on the entry); another name is welcomed and the lobby follows."""
     i18n.set_language(language)
@@ -321,15 +335,15 @@ def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: 
     client.start()
     try:
         nav.show_first()
-        view = world.window.current_view
-        assert nav.screen == "name" and isinstance(view, LobbyView)
+        view = _menu(nav)
+        assert nav.screen == "name"
         _render(world.window, view, world.folder / f"name-entry-{language}.png")
-        assert view.texts.peek("item0").text == i18n._("Name: {name}_").format(name="")
+        assert _text(view, "item0") == i18n._("Name: {name}_").format(name="")
         view.on_text("piotr KOWALSKI")
         view.on_key_press(arcade.key.ENTER, 0)
         _frames(nav, lambda: bool(view.model.error), "the server's NAME_TAKEN")
         _render(world.window, view, world.folder / f"name-taken-{language}.png")
-        error = view.texts.peek("error").text
+        error = _text(view, "error")
         assert "piotr KOWALSKI" in error and error == i18n._("“{name}” is taken on this server — choose another "
                                                              "name").format(name="piotr KOWALSKI")
         for _ in range(len("piotr KOWALSKI")):
