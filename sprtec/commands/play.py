@@ -184,7 +184,10 @@ def _sample(args: argparse.Namespace) -> int:
         match_view.arrangement = arrangement
         view = match_view
     else:
+        from client.rating_text import results_lines
+
         ended = samples.ended_match()
-        view = ResultsView(ended.state, ended.ended, lambda command: None)
+        view = ResultsView(ended.state, ended.ended, lambda command: None,  # a match of the engine: not rated
+                           ratings=lambda: results_lines(False, None, ended.ended.match_id, samples.NAMES, 0.0))
     window.show_view(view)
     return app.finish(window, args.screenshot, now)
