@@ -273,7 +273,7 @@ class RoomCore:
     def snapshot(self, now: int) -> Snapshot:
         """The whole state of the room at its current version."""
         return Snapshot(self.code, self.version, self.match.id, self.match.position, self.clocks(now),
-                        self.prompts(now), self.seats_info(now), len(self.spectators))
+                        self.prompts(now), self.seats_info(now), len(self.spectators), self.rated)
 
     def part_name(self) -> str | None:
         """The part being played, for the room list (``period 2``, ``break``), None before the match starts."""
@@ -287,7 +287,7 @@ class RoomCore:
         started = self.match.started
         score = Score(*self.match.position.score) if started else None
         return RoomInfo(self.code, self.ruleset, self.seats_info(now), len(self.spectators), self.status, score,
-                        self.clocks(now) if started else None, self.part_name())
+                        self.clocks(now) if started else None, self.part_name(), self.rated)
 
     def row(self) -> RoomRow:
         """The room as stored."""

@@ -161,7 +161,7 @@ class RoomInfo:
 
     ``clocks``: the match's clocks when the list was made (the part's time left, who is to move, paused), nil
     before the match starts and from older servers; ``part`` names the part being played (``period 2``,
-    ``overtime 1``, ``break``, ``shootout``), nil likewise.
+    ``overtime 1``, ``break``, ``shootout``), nil likewise; ``rated``: the room's matches count for ratings.
     """
 
     code: Annotated[str, ROOM_CODE]
@@ -172,6 +172,7 @@ class RoomInfo:
     score: Annotated[Score | None, Opt(Struct(Score))] = None
     clocks: Annotated[Clocks | None, Opt(Struct(Clocks))] = None
     part: Annotated[str | None, Opt(Str(16))] = None
+    rated: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +359,8 @@ class Welcome:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The whole state of a room at ``version``: what a client needs to draw it and to act."""
+    """The whole state of a room at ``version``: what a client needs to draw it and to act (``rated``: its matches
+    count for ratings)."""
 
     code: Annotated[str, ROOM_CODE]
     version: Annotated[int, VERSION]
@@ -368,6 +370,7 @@ class Snapshot:
     prompts: Annotated[tuple[dict[str, Any], ...], ListOf(PROMPT, 8)]
     seats: Annotated[Seats, Struct(Seats)]
     spectators: Annotated[int, Int(0, MAX_INT)]
+    rated: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -298,7 +298,7 @@ def _in_space(space: object) -> tuple[int, int, int]:
     """How many shapes, bodies (the static body included) and constraints a Chipmunk space holds."""
     from shared import physics
 
-    lib, ffi = physics._lib, physics._ffi
+    lib, ffi = physics._lib, physics._ffi  # type: ignore[attr-defined]
     shapes: list[object] = []
     bodies: list[object] = []
     constraints: list[object] = []
