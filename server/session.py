@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from websockets.exceptions import ConnectionClosed
 
 from server.abort import abort
-from server.constants import ABORT_LINGER_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
+from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.lobby import Lobby
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
@@ -31,7 +31,7 @@ from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import normalise_code
-from shared.names import BadName
+from shared.names import BadName, clean_chat, name_key
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
@@ -51,6 +51,8 @@ from shared.protocol import (
     Left,
     ListRooms,
     MatchEnded,
+    Mute,
+    Muted,
     Ping,
     Pong,
     ProtocolError,
@@ -59,6 +61,7 @@ from shared.protocol import (
     Rematch,
     Resync,
     RoomList,
+    Say,
     Score,
     ServerMessage,
     Watch,
@@ -108,6 +111,8 @@ class Session:
         self.token = ""
         self.room: Room | None = None
         self.bucket = TokenBucket(RATE_BURST, RATE_WINDOW_S, time.monotonic)
+        self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_WINDOW_S, time.monotonic)
+        self.muted: set[int] = set()  # players whose chat this connection does not receive (Mute)
         self.violations = 0
         self.strikes = 0
 
@@ -341,7 +346,8 @@ class Session:
     async def _create_room(self, message: CreateRoom) -> None:
         """Open a room and take its home seat."""
         self._must_be_free()
-        await self.server.lobby.create(self, message.ruleset, message.settings, message.private, message.rated)
+        await self.server.lobby.create(self, message.ruleset, message.settings, message.private, message.rated,
+                                       message.spectator_chat)
 
     async def _join_room(self, message: JoinRoom) -> None:
         """Take a free seat (or one's own again); a closed room's last match is told instead."""
@@ -385,6 +391,29 @@ class Session:
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
         await self._or_result(message.code, self._resync(message.code, message.since_version))
+
+    async def _say(self, message: Say) -> None:
+        """A line of chat or an emote in the connection's room (cleaned, rate-limited)."""
+        if (message.text is None) == (message.emote is None):
+            raise RoomError("BAD_MESSAGE", "Say carries either text or an emote")
+        text = None if message.text is None else clean_chat(message.text)
+        if message.text is not None and not text:
+            raise RoomError("BAD_MESSAGE", "the line has nothing printable left")
+        if not self.chat_bucket.take():
+            raise RoomError("RATE_LIMITED", f"chat: at most {CHAT_BURST} lines per {CHAT_WINDOW_S:g} seconds")
+        await self._room().chat(self, text, message.emote)
+
+    async def _mute(self, message: Mute) -> None:
+        """Stop or start receiving a player's chat."""
+        found = self.server.players.records.by_name_key(name_key(message.player)) or \
+            self.server.players.records.by_name(message.player)
+        if found is None:
+            raise RoomError("NO_PLAYER", f"no player of this server is called {message.player!r}")
+        if message.muted:
+            self.muted.add(found[0])
+        else:
+            self.muted.discard(found[0])
+        await self.send(Muted(found[1], message.muted))
 
     async def _replay(self, message: GetReplay) -> None:
         """A match's replay."""
@@ -449,4 +478,6 @@ _REQUESTS: dict[type, Callable[[Session, Any], Awaitable[None]]] = {
     Rematch: Session._rematch,
     Resync: Session._resync_request,
     GetReplay: Session._replay,
+    Say: Session._say,
+    Mute: Session._mute,
 }

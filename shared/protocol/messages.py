@@ -53,6 +53,9 @@ SEAT = Str(9, choices=("home", "away", "spectator"))
 RULESET = Str(16, choices=RULESETS, open=True)
 ROOM_CODE = Str(16, min_len=1)
 TOKEN = Str(128, min_len=1)
+SPECTATOR_CHAT = ("room", "spectators", "off")
+EMOTES = ("good luck", "well played", "nice shot", "oops", "thanks", "wow")  # the quick emotes of a room's chat
+CHAT_CHARS = 200  # the longest chat line (after the server strips control characters)
 CLAIM_CODE = Str(16, min_len=4)
 NAME = Str(32, min_len=1)
 VERSION = Int(0, MAX_INT)
@@ -206,13 +209,15 @@ class CreateRoom:
     """Open a room with a ruleset and setting overrides; the creator takes the home seat.
 
     ``rated``: the room's matches count for the players' ratings (left out: a casual room). Quick matches are
-    always rated.
+    always rated. ``spectator_chat``: ``room`` (spectators chat with everyone), ``spectators`` (spectators' chat
+    reaches only spectators) or ``off`` (spectators cannot chat).
     """
 
     ruleset: Annotated[str, RULESET]
     settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)]
     private: Annotated[bool, Bool()]
     rated: Annotated[bool, Bool()] = False
+    spectator_chat: Annotated[str, Str(10, choices=SPECTATOR_CHAT)] = "room"
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +335,27 @@ class GetLeaderboard:
     ruleset: Annotated[str, RULESET]
     offset: Annotated[int, Int(0, MAX_INT)] = 0
     limit: Annotated[int, Int(1, 100)] = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Chat in your room: a line of ``text`` or one of the quick ``emote`` names (exactly one of the two).
+
+    The server strips control and bidi characters, allows 5 lines per 10 s (RATE_LIMITED past it), refuses a coach
+    or spectator the organiser silenced (CHAT_MUTED) and a spectator where the room closed spectators' chat
+    (CHAT_CLOSED); everyone in the room who has not muted the speaker gets Chat.
+    """
+
+    text: Annotated[str | None, Opt(Str(CHAT_CHARS, min_len=1))] = None
+    emote: Annotated[str | None, Opt(Str(16, choices=EMOTES))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Stop (``muted``) or start again receiving a player's chat, by display name; answered by Muted."""
+
+    player: Annotated[str, NAME]
+    muted: Annotated[bool, Bool()] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,6 +547,26 @@ class Rated:
 
 
 @dataclass(frozen=True, slots=True)
+class Chat:
+    """A line of a room's chat: who said it (display name) from which seat (``spectator`` for a spectator), and its
+    ``text`` or ``emote``."""
+
+    code: Annotated[str, ROOM_CODE]
+    player: Annotated[str, NAME]
+    seat: Annotated[str, SEAT]
+    text: Annotated[str | None, Opt(Str(CHAT_CHARS, min_len=1))] = None
+    emote: Annotated[str | None, Opt(Str(16, choices=EMOTES, open=True))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Muted:
+    """You no longer receive (``muted``) or receive again ``player``'s chat."""
+
+    player: Annotated[str, NAME]
+    muted: Annotated[bool, Bool()]
+
+
+@dataclass(frozen=True, slots=True)
 class Notice:
     """News from the server about play itself, sent to every room it concerns (a person should see it).
 
@@ -630,6 +676,8 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     GetClaimCode,
     GetProfile,
     GetLeaderboard,
+    Say,
+    Mute,
     Ping,
 )
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
@@ -651,6 +699,8 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Profile,
     Leaderboard,
     Rated,
+    Chat,
+    Muted,
     Error,
     Pong,
 )
@@ -673,6 +723,8 @@ ClientMessage = (
     | GetClaimCode
     | GetProfile
     | GetLeaderboard
+    | Say
+    | Mute
     | Ping
 )
 ServerMessage = (
@@ -694,6 +746,8 @@ ServerMessage = (
     | Profile
     | Leaderboard
     | Rated
+    | Chat
+    | Muted
     | Error
     | Pong
 )
