@@ -50,7 +50,8 @@ def save_view(window, view, path: Path, now: float | None = None) -> Path:  # ty
         view.draw_at(now)
     else:
         view.on_draw()
-    image = arcade.get_image(0, 0, window.width, window.height)
+    # the framebuffer's alpha is not the picture's: saved with it, the dimmed menus looked washed out in a viewer
+    image = arcade.get_image(0, 0, window.width, window.height).convert("RGB")
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path)
     return path

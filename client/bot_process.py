@@ -6,6 +6,9 @@ protocol, the same search — so playing it teaches nothing online play contradi
 the window. One implementation serves both ways of playing it: practice on a private server and "Play the bot"
 in the lobby of any server. Its output goes to a temporary log file, never into the player's terminal; the
 file stays after the bot stops so a failure can be read.
+
+Each bot is a new player of its server, and a name is its holder's for good (docs/PROTOCOL.md "Players"), so a bot
+is named after its room ("bot (medium) K7QZP3"): a second bot on the same server is never refused NAME_TAKEN.
 """
 
 from __future__ import annotations
@@ -35,15 +38,21 @@ def stop_child(process: subprocess.Popen[Any] | None, seconds: float = STOP_SECO
 def bot_command(python: str, url: str, room: str, ruleset: str | None = None,
                 settings: Mapping[str, Any] | None = None, level: str | None = None) -> list[str]:
     """The command line of a bot that joins ``room`` on ``url`` (ruleset and settings as the room was created), at
-    ``level`` (easy, medium, hard; None: the bot's own default)."""
+    ``level`` (easy, medium, hard; None: the bot's own default), named after its level and its room."""
     command = [python, "-m", "sprtec", "bot", "--server", url, "--room", room]
     if level is not None:
-        command += ["--level", level, "--name", f"bot ({level})"]
+        command += ["--level", level]
+    command += ["--name", bot_name(room, level)]
     if ruleset is not None:
         command += ["--ruleset", ruleset]
     for name, value in sorted((settings or {}).items()):
         command += ["--setting", f"{name}={value}"]
     return command
+
+
+def bot_name(room: str, level: str | None = None) -> str:
+    """The bot's display name: its level and the room it was started for, so no two bots of a server share one."""
+    return f"bot ({level}) {room}" if level is not None else f"bot {room}"
 
 
 class BotProcess:

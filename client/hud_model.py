@@ -1,8 +1,8 @@
 """What the heads-up display says, as plain strings built from the client state (pure, no arcade).
 
 Why separate from drawing: the HUD must render only what the position carries (score, part and clock,
-move clock, turn, privilege, exclusions, power play, penalty shot, spectators) and tests check those
-words without a screen. Fields the engine does not carry yet simply produce no line.
+move clock, turn, privilege, exclusions, power play, penalty shot, spectators) and the coaches' names with their
+ratings, and tests check those words without a screen. Fields the engine does not carry yet simply produce no line.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.i18n import N_, _
+from client.rating_text import rating_text
 from client.state import MatchState
 from shared.model import Position, Team
 
@@ -145,6 +146,9 @@ def build(state: MatchState, now: float) -> Hud | None:
         clock = clock_text(move_ms) if moving and move_ms else None
         label = state.team_label(team)
         name = _("{name} (you)").format(name=label) if state.seat == team else label
+        rated = state.ratings.get(team)
+        if rated is not None:  # the coach's rating beside his name (SeatInfo.rating, "?" while provisional)
+            name = f"{name}  {rating_text(*rated)}"
         return TeamPanel(team, name, position.score_of(team), moving, clock,
                          team_notes(position, team))
 

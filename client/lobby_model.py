@@ -10,12 +10,15 @@ private room to create, for which the navigator then starts the bot (``client.bo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from client import replay_library, user_settings
 from client.i18n import LANGUAGES, N_, _, ngettext
+from client.menu import QUIT, Item, OpenClaimCode, OpenLeaderboard, OpenProfile, focusable
+from client.rating_text import rating_text
+from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import (
     CancelQuickMatch,
     CreateRoom,
@@ -25,17 +28,18 @@ from shared.protocol import (
     ListRooms,
     QueueStatus,
     QuickMatch,
+    Rename,
+    Renamed,
     RoomInfo,
     RoomList,
+    SeatInfo,
     Watch,
     Welcome,
 )
 from shared.rulesets import RULESETS, make_settings
 
-QUIT = "quit"
 REPLAYS_SHOWN = 10  # the newest saved replays "My replays" lists (the menu must fit the window)
 CODE_LENGTH = 16  # the protocol's longest room code
-NAME_LENGTH = 32  # the protocol's longest display name
 LEVEL_WORDS = {
     "easy": (N_("easy"), N_("A gentle start: the bot thinks little and misses often")),
     "medium": (N_("medium"), N_("A fair game for a club player")),
@@ -74,17 +78,6 @@ class OpenReplay:
     path: Path
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One line of a lobby screen: a ``button``, a ``choice`` (cycled with ←/→), an ``input`` or a ``room``."""
-
-    label: str
-    command: str
-    kind: str = "button"
-    hint: str = ""
-    enabled: bool = True
-
-
 def _step(options: list[Any], current: Any, step: int) -> Any:
     """The option ``step`` places from ``current`` in ``options``, stopping at the ends (arrows go in order)."""
     index = options.index(current) if current in options else options.index(None)
@@ -108,11 +101,16 @@ STATUS_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "ended": N_(
 
 
 def room_line(room: RoomInfo) -> str:
-    """One room of the list in words: code, ruleset, coaches with the score, the part and its time left (as the
-    list was made: ``RoomInfo.clocks``), status and spectators."""
-    free = _("free seat")
-    home = room.seats.home.name if room.seats.home else free
-    away = room.seats.away.name if room.seats.away else free
+    """One room of the list in words: code, ruleset, coaches with their ratings and the score, the part and its time
+    left (as the list was made: ``RoomInfo.clocks``), status and spectators."""
+    def coach(seat: SeatInfo | None) -> str:
+        """A coach's name with his rating beside it ("Jana 1512?"), or the free seat."""
+        if seat is None:
+            return _("free seat")
+        rating = rating_text(seat.rating, seat.provisional)
+        return f"{seat.name} {rating}" if rating else seat.name
+
+    home, away = coach(room.seats.home), coach(room.seats.away)
     if room.score is not None:
         match = f"{home} {room.score.home}:{room.score.away} {away}"
     else:
@@ -141,6 +139,7 @@ class LobbyModel:
         self.period: float | None = None
         self.move_clock: int | None = None
         self.private = practice
+        self.rated = False  # a created room is casual unless the player asks for a rated one
         self.code = ""
         self.rooms: tuple[RoomInfo, ...] = ()
         self.queue: QueueStatus | None = None
@@ -156,8 +155,33 @@ class LobbyModel:
         self.on_settings: Callable[[user_settings.UserSettings], None] | None = None  # applies and keeps them
         self.first_start = False  # show the first-start hint (until How to play was opened)
         self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
+        self.name_draft: str | None = None  # a new name being typed on the settings screen
 
     # ----------------------------------------------------------------- what to show
+    def heading(self) -> str:
+        """The game's name, large at the top."""
+        return "ŠPRTEC"
+
+    def subtitle(self) -> str:
+        """The game in both languages of its clubs, and the screen shown."""
+        return _("billiard-hockey · hokej stołowy  —  {screen}").format(screen=self.title())
+
+    def notes(self) -> tuple[str, ...]:
+        """The first-start hint, on the main menu until How to play was opened."""
+        if self.first_start and self.screen == "menu":
+            return (_("New here? Choose How to play — and F1 shows the keys on every screen"),)
+        return ()
+
+    def wide(self) -> bool:
+        """The lists (rooms, replays) take a wider panel."""
+        return self.screen in ("rooms", "replays")
+
+    def keys_help(self) -> str:
+        """The keys of the screen shown."""
+        if self.screen == "join":
+            return _("type the code   Enter join   Esc back")
+        return _("↑↓ choose   Enter select   ←→ change   Esc back   F1 help")
+
     def title(self) -> str:
         """The heading of the current screen."""
         return {
@@ -224,9 +248,13 @@ class LobbyModel:
                 Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
                 Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
                 Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online),
+                Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,
+                     group="players"),
+                Item(_("Leaderboard"), "leaderboard", hint=_("The best rated players of this server"),
+                     enabled=online, group="players"),
                 replays,
-                learn,
-                tune,
+                replace(learn, group="help"),
+                replace(tune, group="help"),
                 Item(_("Quit"), QUIT),
             ]
         if self.screen == "quick":
@@ -267,6 +295,9 @@ class LobbyModel:
                 kind = _("private") if self.private else _("public")
                 found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
                                   _("Private rooms are not listed; join by code")))
+                found.append(Item(_("Ratings: rated room") if self.rated else _("Ratings: casual room"),
+                                  "cycle:rated", "choice",
+                                  _("A rated room's matches change both coaches' ratings; a casual room's do not")))
                 found.append(Item(_("Create the room"), "create", enabled=ready))
             found.append(Item(_("Back"), "back"))
             return found
@@ -275,10 +306,18 @@ class LobbyModel:
                     Item(_("Join"), "join", enabled=online and bool(self.code) and self.pending is None),
                     Item(_("Back"), "back")]
         if self.screen == "rooms":
-            found = [Item(room_line(room), f"join:{room.code}", "room", _("Click to take the free seat"))
-                     if room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
-                     else Item(room_line(room), f"watch:{room.code}", "room", _("Click to watch this match"))
-                     for room in self.rooms]
+            found = []
+            for room in self.rooms:
+                free = room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
+                found.append(Item(room_line(room), f"{'join' if free else 'watch'}:{room.code}", "room",
+                                  _("Click to take the free seat") if free else _("Click to watch this match"),
+                                  group=f"room:{room.code}", weight=6))
+                for seat in (room.seats.home, room.seats.away):  # the coaches' profiles, beside their room
+                    found.append(Item("", "none", "text", enabled=False, group=f"room:{room.code}", weight=1.2)
+                                 if seat is None else
+                                 Item(seat.name, f"profile:{seat.name}", "room",
+                                      _("{name}'s profile").format(name=seat.name), group=f"room:{room.code}",
+                                      weight=1.2))
             if not found:
                 found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
                                   enabled=False))
@@ -301,7 +340,7 @@ class LobbyModel:
         found = self.items()
         for _step in range(len(found)):
             self.focus = (self.focus + step) % len(found)
-            if found[self.focus].enabled:
+            if focusable(found[self.focus]):
                 return
 
     def focused(self) -> Item | None:
@@ -319,6 +358,8 @@ class LobbyModel:
         elif name == "enter":
             if self.screen == "join":
                 return self.activate("join")
+            if self.screen == "settings" and item is not None and item.kind == "input":
+                return self.activate("rename")
             if item is not None and item.enabled:
                 return self.activate(item.command)
         elif name == "escape":
@@ -326,7 +367,7 @@ class LobbyModel:
         elif name == "backspace" and self.screen == "join":
             self.code = self.code[:-1]
         elif name == "backspace" and self.screen == "settings" and item is not None and item.kind == "input":
-            self._set(name=self.user.name[:-1])
+            self.name_draft = self.shown_name()[:-1]
         return None
 
     def type_text(self, text: str) -> None:
@@ -334,8 +375,8 @@ class LobbyModel:
         into the name on the settings screen."""
         item = self.focused()
         if self.screen == "settings" and item is not None and item.kind == "input":
-            name = self.user.name + "".join(c for c in text if c.isprintable())
-            self._set(name=name[:NAME_LENGTH])
+            name = self.shown_name() + "".join(c for c in text if c.isprintable())
+            self.name_draft = name[:MAX_NAME_CHARS]
             return
         if self.screen != "join":
             return
@@ -355,8 +396,17 @@ class LobbyModel:
                 self.ruleset = "quick"
             return ListRooms() if arg == "rooms" else None
         if verb == "back":
+            self.name_draft = None
             self._go("menu")
             return None
+        if verb == "rename":
+            return self._rename()
+        if verb == "claimcode":
+            return OpenClaimCode()
+        if verb == "profile":
+            return OpenProfile(arg or None)
+        if verb == "leaderboard":
+            return OpenLeaderboard(arg or "standard")
         if verb == "cycle":
             self._cycle(arg, 1)
             return None
@@ -373,7 +423,7 @@ class LobbyModel:
             return CancelQuickMatch()
         if verb == "create":
             self.pending = "create"
-            return CreateRoom(self.ruleset, self.settings(), self.private)
+            return CreateRoom(self.ruleset, self.settings(), self.private, rated=self.rated)
         if verb == "bot":
             self.pending = "bot"
             return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
@@ -417,9 +467,10 @@ class LobbyModel:
         def on(flag: bool) -> str:
             return _("on") if flag else _("off")
 
-        return [
-            Item(_("Name: {name}_").format(name=u.name), "input", "input",
-                 _("Type your name; every server you join sees it")),
+        found = [
+            Item(_("Name: {name}_").format(name=self.shown_name()), "input", "input",
+                 _("Type a new name, then Enter: the server renames you") if self.name_draft is not None else
+                 _("Your name on this server; type to change it")),
             Item(_("Volume: {percent} %").format(percent=round(u.volume * 100)), "cycle:volume", "choice",
                  _("Every sound")),
             Item(_("Effects: {percent} %").format(percent=round(u.effects * 100)), "cycle:effects", "choice",
@@ -432,8 +483,34 @@ class LobbyModel:
                  _("Shows the first body your stone meets (never in the strict ruleset)")),
             Item(_("Language: {language}").format(language=language), "cycle:language", "choice",
                  _("System follows your computer's language")),
-            Item(_("Back"), "back"),
         ]
+        if not self.practice:  # a private practice server is gone when the window closes
+            found.append(Item(_("Use this identity on another machine"), "claimcode",
+                              hint=_("A code to type on your other computer: it plays as you there too"),
+                              enabled=self.connected))
+        return [*found, Item(_("Back"), "back")]
+
+    def shown_name(self) -> str:
+        """The name on the settings screen: the one being typed, else the server's name for us."""
+        if self.name_draft is not None:
+            return self.name_draft
+        return self.player or self.user.name
+
+    def _rename(self) -> Rename | None:
+        """Enter on the name: ask the server for the typed name (checked as it checks names first)."""
+        draft = self.name_draft
+        if draft is None or self.pending is not None:
+            return None
+        try:
+            name = clean_name(draft)
+        except BadName as why:
+            self.error = _("That name cannot be used: {why}").format(why=why)
+            return None
+        if self.player is not None and name == self.player:
+            self.name_draft = None
+            return None
+        self.pending = "rename"
+        return Rename(name)
 
     def _set(self, **changes: Any) -> None:
         """Change the settings and hand them on to be applied and kept."""
@@ -452,6 +529,8 @@ class LobbyModel:
             self.move_clock = _step(self.clock_choices(), self.move_clock, step)
         elif what == "private":
             self.private = not self.private
+        elif what == "rated":
+            self.rated = not self.rated
         elif what == "level":
             self.level = LEVELS[max(0, min(len(LEVELS) - 1, LEVELS.index(self.level) + step))]
         elif what == "quick_ruleset":
@@ -490,6 +569,17 @@ class LobbyModel:
             self.queue = message
             if not message.queued and self.screen == "waiting":
                 self._go("menu")
+        elif isinstance(message, Renamed):
+            self.player, self.name_draft, self.pending = message.name, None, None
+            self.status = _("Connected as {player}").format(player=message.name)
+            self.error = _("You are {name} on this server now").format(name=message.name)
+            if message.name != self.user.name:
+                self._set(name=message.name)  # the name offered on the next new server
+        elif isinstance(message, Error) and message.ref == "Rename":
+            self.pending = None
+            self.error = _("“{name}” is taken on this server — choose another name").format(
+                name=self.name_draft or "") if message.code == "NAME_TAKEN" else \
+                _("The server refused that name: {why}").format(why=message.message)
         elif isinstance(message, Error):
             self.pending = None
             self.error = message.message

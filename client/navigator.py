@@ -8,6 +8,9 @@ snapshot → match again; left the room → lobby. When the lobby asks to play t
 the private room and, once seated there, starts the bot for it (``client.bot_process``) — on the private
 practice server and on any other server alike — and stops it by pid when the match ends or we leave. The
 results screen's "Save replay" goes through ``client.replay_saver``, which takes the server's answer here.
+
+A new player meets the name entry first (``client.name_entry``), and again whenever the server refuses his Hello;
+once welcomed he is in the lobby.
 """
 
 from __future__ import annotations
@@ -20,18 +23,34 @@ import arcade
 
 from client import i18n, user_settings
 from client.bot_process import BotProcess
+from client.claim_code import ClaimPage
 from client.help_view import open_help
 from client.i18n import _
-from client.lobby_model import QUIT, LobbyModel, OpenHelp, OpenReplay, PlayBot
+from client.leaderboard_model import LeaderboardPage
+from client.lobby_model import LobbyModel, OpenHelp, OpenReplay, PlayBot
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
-from client.net import NetLink
+from client.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, OpenProfile, WatchReplay
+from client.name_entry import Introduce, NameEntry
+from client.net import HELLO_REFUSALS, ConnectionEvent, NetLink, is_guest
+from client.profile_model import ProfilePage
+from client.rating_text import results_lines
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
 from client.sound import Sounds
 from client.state import MatchState
 from shared.model import Action
-from shared.protocol import Error, Leave, Rematch, RoomJoined, Welcome
+from shared.names import name_key
+from shared.protocol import (
+    CLIENT_MESSAGES,
+    ClientMessage,
+    Error,
+    Leave,
+    Rematch,
+    Rename,
+    RoomJoined,
+    Welcome,
+)
 
 
 class Navigator:
@@ -57,8 +76,13 @@ class Navigator:
         self.clock = clock
         self.state = MatchState()
         self.screen = ""
-        self.first_request: object | None = None  # sent once welcomed (``--room``, ``--quick``)
+        self.first_request: ClientMessage | None = None  # sent once welcomed (``--room``, ``--quick``)
+        self.wanted_name: str | None = None  # ``--name``: a returning player is renamed to it once welcomed
+        self.entry: NameEntry | None = None  # the name entry, while the player says who he is
         self.saver = ReplaySaver(self.link.request)  # "Save replay" of the results screen now shown
+        self.fetcher = ReplaySaver(self.link.request)  # a profile's "watch this match"
+        self.overlays: list[tuple[LivePage | None, arcade.View]] = []  # pages (or a replay) over the screen, and
+        # the view each one covers
 
     # ----------------------------------------------------------------- the link every view polls
     def poll(self, state: MatchState | None = None, now: float | None = None) -> None:
@@ -68,13 +92,21 @@ class Navigator:
             self.link.apply(self.state, message, now)
             if isinstance(message, RoomJoined):
                 self.lobby.answered()
+            self._identity_news(message)
             if isinstance(message, Welcome) and self.first_request is not None:
                 self.link.request(self.first_request)
                 self.first_request = None
             self._bot_news(message)
         self.link.poll(self.state, now)
         for message in self.link.other:
-            if not self.saver.take(message):
+            if isinstance(message, Error) and message.ref == "Hello":
+                continue  # the name entry's
+            page = self.top_page()
+            if page is not None and page.apply(message):
+                continue
+            if self.fetcher.take(message):
+                self._fetched()
+            elif not self.saver.take(message):
                 self.lobby.apply(message)
         self.link.other.clear()
         problem = self.bot.failed()
@@ -82,6 +114,25 @@ class Navigator:
             self.bot_problem = self.lobby.error = problem
             self.state.note(problem, "error")
         self._follow()
+
+    def _identity_news(self, message: object) -> None:
+        """The name entry follows the Hello's answer: a refusal shows it (again), the Welcome leaves it for the lobby
+        (a name chosen there is proposed on the next new server); ``--name`` renames a returning player."""
+        refused = isinstance(message, Error) and message.ref == "Hello" and message.code in HELLO_REFUSALS
+        if refused and self.entry is None:
+            self.show_entry()
+        if self.entry is not None and (refused or isinstance(message, Welcome | Error | ConnectionEvent)):
+            self.entry.apply(message)
+        if not isinstance(message, Welcome):
+            return
+        if self.entry is not None:
+            self.entry = None
+            if not is_guest(message.player) and message.player != self.user.name:
+                self.apply_settings(self.user.changed(name=message.player))
+            self.show_lobby()
+        wanted, self.wanted_name = self.wanted_name, None
+        if wanted is not None and name_key(wanted) != name_key(message.player):
+            self.link.request(Rename(wanted))
 
     def _bot_news(self, message: object) -> None:
         """Start the bot once seated in the room created for it; forget the wish if the room was refused."""
@@ -105,7 +156,7 @@ class Navigator:
         """Switch to the screen the state calls for."""
         state = self.state
         if state.position is None:
-            if self.screen not in ("lobby", "", "replay"):
+            if self.screen not in ("lobby", "", "replay", "name"):
                 self.show_lobby()
         elif self.link.ended is not None and not state.busy:
             if self.screen != "results":
@@ -114,14 +165,38 @@ class Navigator:
             self.show_match()
 
     # ----------------------------------------------------------------- screens
+    def show_first(self) -> None:
+        """The first screen: the name entry for a new player who has not said who he is, else the lobby."""
+        if self.link.client.awaiting_name:
+            self.show_entry()
+        else:
+            self.show_lobby()
+
+    def show_entry(self) -> None:
+        """Ask who the player is on this server (the name he chose last is offered)."""
+        if self.entry is None:
+            self.entry = NameEntry(self.link.client.url, self.user.name)
+        self.screen = "name"
+        self.overlays.clear()
+        self.window.show_view(LobbyView(self.entry, self.entry_request, self.poll))
+
+    def entry_request(self, request: object) -> None:
+        """The name entry's answer goes into the Hello; Quit closes the window."""
+        if request == QUIT:
+            self.window.close()
+        elif isinstance(request, Introduce):
+            self.link.client.introduce(request.name, request.claim)
+
     def show_lobby(self) -> None:
         """The lobby menu."""
         self.screen = "lobby"
+        self.overlays.clear()
         self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
     def show_match(self) -> None:
         """The match view for the joined room (a first match marks the first-start hint as seen)."""
         self.screen = "match"
+        self.overlays.clear()
         view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.leave)
         view.aim_guide = self.user.aim_guide
         view.on_help = lambda: open_help(self.window, "play")
@@ -133,14 +208,24 @@ class Navigator:
         ended = self.link.ended
         assert ended is not None
         self.screen = "results"
+        self.overlays.clear()
         if self.bot.plays(self.state.room):
             self.bot.stop()
         self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
-                                          lambda: self.saver.status))
+                                          lambda: self.saver.status, self.rating_lines))
 
-    def show_replay(self, path: Path) -> None:
-        """A saved replay, playing; Escape comes back to the lobby's "My replays"."""
+    def rating_lines(self) -> tuple[str, ...]:
+        """What the match that just ended did to both coaches' ratings ("rating…" until Rated comes)."""
+        ended = self.link.ended
+        if ended is None:
+            return ()
+        return results_lines(self.link.room_rated, self.link.rated_news, ended.match_id, self.state.coaches_named(),
+                            self.clock() - self.link.ended_at)
+
+    def show_replay(self, path: Path, over: bool = False) -> None:
+        """A saved replay, playing; Escape comes back to the lobby's "My replays" (``over``: to the page it was
+        opened from)."""
         from client.replay_model import ReplayCursor, load
         from client.replay_view import ReplayView
         from shared.notation import NotationError
@@ -153,14 +238,78 @@ class Navigator:
         state = MatchState(names={"home": _("Home"), "away": _("Away"), **replay.names})
         cursor = ReplayCursor(replay)
         cursor.jump(state, 0, self.clock())
-        self.screen = "replay"
 
         def back() -> None:
             """Back to the list of replays."""
             self.screen = "lobby"
             self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
 
-        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock, close_to=back, autoplay=True))
+        if over:
+            self._cover(None)
+        else:
+            self.screen = "replay"
+        self.window.show_view(ReplayView(cursor, state, self.sounds, self.clock,
+                                         close_to=self.close_overlay if over else back, autoplay=True))
+
+    # ----------------------------------------------------------------- pages over a screen
+    def top_page(self) -> LivePage | None:
+        """The page shown now over the screen, if any."""
+        return self.overlays[-1][0] if self.overlays else None
+
+    def open_page(self, page: LivePage) -> None:
+        """Show ``page`` over what the window shows now (Back comes back to it) and ask the server for its news."""
+        self._cover(page)
+        first = page.first_request()
+        if first is not None and not self.link.request(first):
+            page.error = _("Not connected yet — try again in a moment")
+        page.settle_focus()
+        self.window.show_view(LobbyView(page, self.page_request, self.poll))
+
+    def _cover(self, page: LivePage | None) -> None:
+        """Remember the view that ``page`` (None: a replay) is about to cover."""
+        under = self.window.current_view
+        if under is not None:
+            self.overlays.append((page, under))
+
+    def close_overlay(self) -> None:
+        """Back to the view under the top page (or replay)."""
+        if not self.overlays:
+            self.show_lobby()
+            return
+        _page, under = self.overlays.pop()
+        self.window.show_view(under)
+
+    def page_request(self, request: object) -> None:
+        """A page's request: back, another page, a match's replay, or a message for the server."""
+        if isinstance(request, Close):
+            self.close_overlay()
+        elif isinstance(request, OpenProfile):
+            self.open_page(ProfilePage(request.player, self.lobby.player))
+        elif isinstance(request, OpenLeaderboard):
+            self.open_page(LeaderboardPage(request.ruleset))
+        elif isinstance(request, OpenClaimCode):
+            self.open_page(ClaimPage(self.clock))
+        elif isinstance(request, WatchReplay):
+            self.fetcher.ask(request.match_id, {"home": request.home, "away": request.away})
+            page = self.top_page()
+            if page is not None:
+                page.error = self.fetcher.status
+        elif isinstance(request, CLIENT_MESSAGES) and not self.link.request(request):
+            page = self.top_page()
+            if page is not None:
+                page.error = _("Not connected yet — try again in a moment")
+
+    def _fetched(self) -> None:
+        """A replay a page asked for has come: open it over the page (or say why it was not saved)."""
+        page = self.top_page()
+        path, self.fetcher.saved = self.fetcher.saved, None
+        if path is None:
+            if page is not None:
+                page.error = self.fetcher.status
+            return
+        if page is not None:
+            page.error = ""
+        self.show_replay(path, over=True)
 
     # ----------------------------------------------------------------- commands
     def lobby_request(self, request: object) -> None:
@@ -169,6 +318,8 @@ class Navigator:
             self.window.close()
         elif isinstance(request, OpenReplay):
             self.show_replay(request.path)
+        elif isinstance(request, OpenProfile | OpenLeaderboard | OpenClaimCode):
+            self.page_request(request)
         elif isinstance(request, OpenHelp):
             self._seen_intro()
             open_help(self.window, "play")
@@ -177,11 +328,11 @@ class Navigator:
                 self.bot_wanted = request
             else:
                 self.lobby.error = _("Not connected yet — try again in a moment")
-        elif not self.link.request(request):
+        elif isinstance(request, CLIENT_MESSAGES) and not self.link.request(request):
             self.lobby.error = _("Not connected yet — try again in a moment")
 
     def choose(self, command: str) -> None:
-        """A results button: ask for the rematch, save the replay, or go back to the lobby."""
+        """A results button: ask for the rematch, save the replay, open a coach's profile, or go back to the lobby."""
         if command == "rematch" and self.bot.plays(self.state.room) and self.bot_game is not None:
             game = self.bot_game
             self.leave()  # the bot plays one match: a rematch is a new private room with a new bot
@@ -193,6 +344,8 @@ class Navigator:
             self.saver.ask(self.link.ended.match_id, names)
         elif command == "lobby":
             self.leave()
+        elif command.startswith("profile:"):
+            self.page_request(OpenProfile(command.partition(":")[2]))
 
     def leave(self) -> None:
         """Leave the room and show the lobby (a coach leaving a running match resigns it; our bot is stopped)."""

@@ -10,6 +10,11 @@ it reconnects with growing pauses and, once welcomed again, rejoins its room wit
 With an ``IdentityStore`` (``client.identity``) the token, the name and the seat of a running match outlive the
 process: a coach whose client closed or crashed starts again as the same player and is taken back to his
 match. A token the server refuses (close 4002) is forgotten and the client connects at once without one.
+
+A new player says who he is first (``ask_name``): the client does not connect until he has chosen a name, a claim
+code from another machine, or to play as a guest (``introduce``). A Hello the server refuses (the name is taken or
+not a name, the claim code does not work) waits the same way for another answer, which goes on the same connection
+while the server still waits for it, or on the next one (docs/PROTOCOL.md "Players").
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from client import move_list
 from client.i18n import _, team_word
@@ -27,20 +32,28 @@ from client.identity import IdentityStore
 from client.state import Clock, MatchState
 from shared.model import Action, other
 from shared.protocol import (
+    PROTOCOL_VERSION,
     SERVER_MESSAGES,
     ClientMessage,
     ClockUpdate,
+    CreateRoom,
     Error,
+    Hello,
+    JoinRoom,
     Left,
     MatchEnded,
     MovePlayed,
     Ping,
     Presence,
     ProtocolError,
+    QuickMatch,
+    Rated,
     RematchOffered,
+    Renamed,
     RoomJoined,
     Seats,
     Snapshot,
+    Watch,
     Welcome,
     decode,
     encode,
@@ -51,6 +64,8 @@ PING_SECONDS = 15.0
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
 BAD_TOKEN = 4002  # the close code of a resume token the server does not know (docs/PROTOCOL.md "Connecting")
+HELLO_TIMEOUT = 4001  # the close code of a connection that said no Hello within 10 s
+HELLO_REFUSALS = ("NAME_TAKEN", "BAD_NAME", "BAD_CLAIM")  # the server waits for another Hello after these
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +86,22 @@ class NetClient:
     """
 
     def __init__(self, url: str, name: str | None = None, connect: Callable | None = None,  # type: ignore[type-arg]
-                 identity: IdentityStore | None = None) -> None:
+                 identity: IdentityStore | None = None, ask_name: bool = False) -> None:
         """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests (it must
         return a context manager like websockets' sync connection); ``identity`` keeps the player's token, name
-        and running match on disk (None: in memory only)."""
+        and running match on disk (None: in memory only); ``ask_name``: a new player (no token, no name) is asked
+        who he is before the client connects (``introduce``)."""
         self.url = url
         self.identity = identity
         kept = identity.get(url) if identity is not None else None
-        self.follower = Follower(client=CLIENT_NAME, name=name or (kept.name if kept else None),
-                                 token=kept.token if kept else None)
+        kept_name = kept.name if kept is not None and kept.name and not is_guest(kept.name) else None
+        self.follower = Follower(client=CLIENT_NAME, name=name or kept_name, token=kept.token if kept else None)
+        self.claim: str | None = None  # a claim code from another machine, said instead of a name
+        self.awaiting_name = ask_name and self.follower.token is None and self.follower.name is None
+        self._introduced = threading.Event()  # set while the client knows what to say in Hello
+        if not self.awaiting_name:
+            self._introduced.set()
+        self._in_hello = False  # connected, and no Welcome yet on this connection
         if kept is not None and kept.room is not None:  # a coach's running match: the follower rejoins it
             self.follower.room = RoomView(code=kept.room, seat="home")
         self.inbox: queue.Queue[object] = queue.Queue()
@@ -106,6 +128,25 @@ class NetClient:
         return None if room is None else room.code
 
     # ----------------------------------------------------------------- arcade side (never blocks)
+    def introduce(self, name: str | None = None, claim: str | None = None) -> None:
+        """The player's answer to "who are you?": a display name, a claim code from another machine, or neither (a
+        guest). Said at once while the server waits for a Hello on this connection, else on the next one."""
+        with self._lock:
+            self.follower.name, self.claim = name, claim
+            self.awaiting_name = False
+            socket = self._socket if self._in_hello else None
+            hello = self._hello() if socket is not None else []
+        self._introduced.set()
+        for message in hello:
+            self.send(message)
+
+    def _hello(self) -> list[ClientMessage]:
+        """What to say on a new connection: the follower's Hello (the token, or the name), or the claim code."""
+        hello = self.follower.connected()
+        if self.follower.token is None and self.claim is not None:
+            return [Hello(PROTOCOL_VERSION, CLIENT_NAME, None, None, self.claim)]
+        return hello
+
     def start(self) -> None:
         """Start the network thread."""
         self._thread = threading.Thread(target=self._run, name="sprtec-net", daemon=True)
@@ -133,6 +174,13 @@ class NetClient:
     def arrive(self, message: object, now: float) -> None:
         """One decoded server message: the follower answers it (the replies are sent), the identity follows it,
         and it is queued for the views."""
+        if isinstance(message, Error) and message.ref == "Hello" and message.code in HELLO_REFUSALS:
+            with self._lock:  # the player answers again; the server waits for it (a while)
+                self.awaiting_name, self.claim = True, None
+                self._introduced.clear()
+        elif isinstance(message, Welcome):
+            with self._lock:
+                self._in_hello, self.claim = False, None  # a claim code is used once: we have a token now
         with self._lock:
             replies = self.follower.receive(message, now)
             self.follower.errors.clear()  # the views see every Error through the inbox
@@ -181,6 +229,8 @@ class NetClient:
         """Connect, read until the socket drops, reconnect with growing pauses until closed."""
         attempt = 0
         while not self._stop.is_set():
+            if not self._introduced.wait(0.2):  # a new player has not said who he is yet
+                continue
             try:
                 socket = self._open()
             except Exception as exc:
@@ -190,8 +240,8 @@ class NetClient:
                 continue
             attempt = 0
             with self._lock:
-                self._socket = socket
-                hello = self.follower.connected()
+                self._socket, self._in_hello = socket, True
+                hello = self._hello()
             self.inbox.put(ConnectionEvent("up"))
             try:
                 with socket:  # websockets' sync connection closes itself on leaving (17.1+ expects the with)
@@ -202,11 +252,13 @@ class NetClient:
                 if _close_code(exc) == BAD_TOKEN and self.token is not None:
                     self._forget_token()
                     continue  # connect again at once, as a new player
+                if _close_code(exc) == HELLO_TIMEOUT and self.awaiting_name:
+                    continue  # the server stopped waiting for the player's name: the next connection says it
                 if not self._stop.is_set():
                     self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
             finally:
                 with self._lock:
-                    self._socket = None
+                    self._socket, self._in_hello = None, False
             self._stop.wait(RECONNECT_DELAYS[0])
 
     def _forget_token(self) -> None:
@@ -255,7 +307,11 @@ class NetClient:
         """Keep the player's identity and running match on disk as messages arrive; False for a message only this
         thread needs (the refusal of rejoining a kept match that is over)."""
         if isinstance(message, Welcome):
-            self._keep(token=message.token, name=self.follower.name or message.player)
+            self._keep(token=message.token, name=message.player)  # the server's word: a returning player's own
+        elif isinstance(message, Renamed):
+            with self._lock:
+                self.follower.name = message.name
+            self._keep(name=message.name)
         elif isinstance(message, RoomJoined):
             if message.seat != "spectator":
                 self._keep(room=message.code, room_token=message.token)
@@ -267,6 +323,12 @@ class NetClient:
             self._keep(room=None, room_token=None)
             return False
         return True
+
+
+def is_guest(name: str) -> bool:
+    """True for a name the server gave a player who chose none (``guest-<n>``: names starting so are the server's
+    own, refused in a Hello, so one is never asked for again)."""
+    return name.casefold().startswith("guest-")
 
 
 def _close_code(exc: BaseException) -> int | None:
@@ -298,6 +360,11 @@ class NetLink:
         self.connected = False
         self.player: str | None = None
         self.other: list[object] = []  # messages for other views (room lists, queue status)
+        self.ended_at = 0.0  # when ``ended`` arrived (the ratings' news follows it)
+        self.rated_news: Rated | None = None  # what the last rated match did to both coaches' ratings
+        self.room_rated: bool | None = None  # the room's matches are rated (None: not known, joined by its code)
+        self._asked_rated: bool | None = None  # rated or not, the room asked for last (CreateRoom, QuickMatch)
+        self._rated_room: str | None = None  # the room ``room_rated`` is about
         self._state: MatchState | None = None
         self._notes: list[str] = []
         self._acted = False  # an action was sent (a D3 refusal then refers to it)
@@ -327,6 +394,9 @@ class NetLink:
             self.player = message.player
             self.other.append(message)
         elif isinstance(message, RoomJoined):
+            if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
+                self.room_rated, self._rated_room = self._asked_rated, message.code
+            self._asked_rated = None
             state.room = message.code
             state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
             self._snapshot(state, message.snapshot, now)
@@ -358,7 +428,11 @@ class NetLink:
             state.note(message.message, "error")
             self.other.append(message)
         elif isinstance(message, MatchEnded):
-            self.ended = message
+            self.ended, self.ended_at = message, now
+        elif isinstance(message, Rated):
+            self.rated_news = message
+            for change in message.changes:
+                state.coaches.setdefault(change.team, change.player)
         elif isinstance(message, RematchOffered):
             self.rematch.add(message.team)
             state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
@@ -372,7 +446,8 @@ class NetLink:
         """Forget the room (after Left, or when going back to the lobby)."""
         state.reset()
         self._acted = False
-        self.ended, self.match_id = None, None
+        self.ended, self.match_id, self.rated_news = None, None, None
+        self.room_rated, self._rated_room = None, None
         self.rematch.clear()
 
     def send(self, action: Action) -> None:
@@ -381,9 +456,16 @@ class NetLink:
         if not self.client.act(action, self._now):
             self._notes.append(_("Not connected — the action was not sent"))
 
-    def request(self, message: object) -> bool:
-        """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected."""
-        return self.client.send(cast(ClientMessage, message))  # the views build only client messages
+    def request(self, message: ClientMessage) -> bool:
+        """Send a lobby or room request (CreateRoom, Rematch, Leave, …); False while disconnected. A room asked for
+        is known to be rated or casual (quick matches are rated); one joined by its code or watched is not."""
+        if isinstance(message, CreateRoom):
+            self._asked_rated = message.rated
+        elif isinstance(message, QuickMatch):
+            self._asked_rated = True
+        elif isinstance(message, JoinRoom | Watch):
+            self._asked_rated = None
+        return self.client.send(message)
 
     def _snapshot(self, state: MatchState, snapshot: Snapshot, now: float) -> None:
         """A full snapshot: position, version, clocks, seats; a new match id after a rematch starts afresh."""
@@ -393,6 +475,8 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
+            state.coaches.clear()
+            self.rated_news = None
             state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
@@ -417,11 +501,16 @@ class NetLink:
             if info is None:
                 free.append(team)
                 state.names.pop(team, None)
+                state.ratings.pop(team, None)
                 state.offline.discard(team)
                 if before is not None and state.position is not None:
                     state.note(_("{name} left the match").format(name=before))
                 continue
-            state.names[team] = info.name
+            state.names[team] = state.coaches[team] = info.name
+            if info.rating is None:
+                state.ratings.pop(team, None)
+            else:
+                state.ratings[team] = (info.rating, info.provisional)
             if info.connected:
                 state.offline.discard(team)
             else:

@@ -3,9 +3,9 @@
 
 Why here: ``client.replay_saver`` keeps matches in ``~/sprtec-replays`` (or the current directory when the home
 is not writable), so "My replays" lists the ``.json`` files of both places, newest first, without a terminal.
-A scenario has no field for the coaches' names (SCENARIOS.md), so the saver writes them beside the replay as
-``<match>.players.json``; a replay file that carries a ``players`` object itself ({"home": …, "away": …}) is read
-too, the object set aside before the scenario is parsed.
+An exported scenario may carry the coaches' names as a ``players`` object ({"home": …, "away": …}); older servers'
+do not, so the saver also writes them beside the replay as ``<match>.players.json``. Both are read — the list and
+the replay alike — the object in the file first, set aside before the scenario is parsed.
 """
 
 from __future__ import annotations
@@ -71,6 +71,17 @@ def names_of(replay: Path) -> dict[str, str]:
         return {}
 
 
+def embedded_names(text: str) -> dict[str, str]:
+    """The coaches' names a scenario's text carries itself (its ``players`` object), else empty."""
+    if '"players"' not in text:
+        return {}
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return {}
+    return _names(raw.get("players")) if isinstance(raw, dict) else {}
+
+
 def write_names(replay: Path, names: dict[str, str]) -> None:
     """Keep the coaches' names beside a saved replay (nothing when none are known)."""
     clean = _names(names)
@@ -105,12 +116,13 @@ def find(home: Path | None = None, here: Path | None = None) -> list[ReplayFile]
                 continue
             seen.add(path.resolve())
             try:
-                head = path.read_text(encoding="utf-8", errors="replace")[:400]
+                text = path.read_text(encoding="utf-8", errors="replace")
                 modified = path.stat().st_mtime
             except OSError:
                 continue
+            head = text[:400]
             if "sprtec-scenario" not in head and "sprtec-position" not in head:
                 continue  # some other JSON file of the current directory
-            found.append(ReplayFile(path, modified, names_of(path)))
+            found.append(ReplayFile(path, modified, embedded_names(text) or names_of(path)))
     found.sort(key=lambda r: (-r.modified, str(r.path)))
     return found[:LIMIT]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client.i18n import _
-from shared.protocol import Error, GetReplay, Replay
+from shared.protocol import ClientMessage, Error, GetReplay, Replay
 
 FOLDER = "sprtec-replays"
 SAFE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")  # a match id that is safe as a file name (the server's are 12 hex)
@@ -40,7 +40,7 @@ def save(match_id: str, scenario: str, home: Path | None = None, here: Path | No
 class ReplaySaver:
     """The state of one results screen's "Save replay": what was asked, and the line the screen shows."""
 
-    def __init__(self, send: Callable[[object], bool], home: Path | None = None, here: Path | None = None,
+    def __init__(self, send: Callable[[ClientMessage], bool], home: Path | None = None, here: Path | None = None,
                  report: Callable[[str], None] = print) -> None:
         """``send`` sends a request (False while disconnected); ``report`` also gets the final line (the terminal,
         where the path can be copied); ``home`` and ``here`` replace the user's directories in tests."""
@@ -51,6 +51,7 @@ class ReplaySaver:
         self.asked: str | None = None
         self.names: dict[str, str] = {}
         self.status = ""
+        self.saved: Path | None = None  # the file the last answer was saved to
 
     def ask(self, match_id: str, names: dict[str, str] | None = None) -> None:
         """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches', kept beside it."""
@@ -78,6 +79,7 @@ class ReplaySaver:
         else:
             from client.replay_library import write_names
 
+            self.saved = path
             try:
                 write_names(path, self.names)
             except OSError:

@@ -1,9 +1,11 @@
-"""What the results screen says at the end of a match: the headline from this client's seat, the score, the
-reason in words, the rematch state, the buttons and what became of "Save replay" (pure: no arcade).
+"""What the results screen says at the end of a match: the headline from this client's seat, the score with both
+coaches' names, the reason in words, what the match did to their ratings, the rematch state, the buttons (the
+coaches' profiles among them) and what became of "Save replay" (pure: no arcade).
 
 Why: the end of a match must read at a glance — who won, by how much, and why it ended (regular time,
 sudden death, a shoot-out, a forfeit) — and both coaches must see whether the other wants a rematch. Anyone
-on the screen, coach or spectator, may keep the match as a replay file (``client.replay_saver``).
+on the screen, coach or spectator, may keep the match as a replay file (``client.replay_saver``). The ratings
+lines come from ``client.rating_text.results_lines``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Results:
-    """The results screen's words and its buttons as (label, command)."""
+    """The results screen's words and its buttons as (label, command); ``profiles`` are the coaches' profile buttons
+    (``profile:<name>``)."""
 
     headline: str
     score: str
@@ -35,6 +38,8 @@ class Results:
     rematch: str
     options: tuple[tuple[str, str], ...]
     saved: str = ""
+    ratings: tuple[str, ...] = ()
+    profiles: tuple[tuple[str, str], ...] = ()
 
 
 def reason_text(reason: str) -> str:
@@ -43,9 +48,10 @@ def reason_text(reason: str) -> str:
 
 
 def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
-          rematch: set[str] | frozenset[str] = frozenset(), saved: str = "") -> Results:
+          rematch: set[str] | frozenset[str] = frozenset(), saved: str = "", ratings: tuple[str, ...] = ()) -> Results:
     """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
-    ``saved`` is what became of "Save replay" (empty before it is pressed)."""
+    ``names`` are the coaches' (kept through the match, so one who left is still named); ``saved`` is what became
+    of "Save replay" (empty before it is pressed); ``ratings`` the lines about the ratings."""
     if winner is None:
         headline = _("A draw")
     elif seat is None:
@@ -68,4 +74,7 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
         options.append((_("Rematch"), "rematch"))
     options.append((_("Save replay"), "save"))
     options.append((_("Back to the lobby"), "lobby"))
-    return Results(headline, score, reason_text(reason), state, tuple(options), saved)
+    profiles = tuple((_("{name}'s profile").format(name=names[team]), f"profile:{names[team]}")
+                     for team in ("home", "away") if names.get(team))
+    return Results(headline=headline, score=score, reason=reason_text(reason), rematch=state, options=tuple(options),
+                   saved=saved, ratings=ratings, profiles=profiles)

@@ -1,5 +1,5 @@
-"""The results screen at the end of a match: who won, the score, why it ended, and rematch / save replay / back
-to the lobby (a VIEW module: it imports arcade).
+"""The results screen at the end of a match: who won, the score with both coaches' names, why it ended, what it did
+to their ratings, their profiles, and rematch / save replay / back to the lobby (a VIEW module: it imports arcade).
 
 Why over the final position: the coaches still see how the match ended on the board, dimmed, while the
 result reads large in front of it. The words come from ``client.results_model``. Once "Save replay" is pressed,
@@ -10,13 +10,14 @@ the terminal, where it can be copied), or why it was not saved.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import arcade
 
 from client import buttons, palette, results_model
 from client.board_view import BodyPainter, draw_board
 from client.help_view import global_key
-from client.hud_view import Texts
+from client.hud_view import Texts, fit_text
 from client.i18n import _
 from client.lobby_view import draw_menu_button
 from client.replay_saver import not_saved
@@ -26,7 +27,7 @@ from shared.match import settings_of
 from shared.protocol import MatchEnded
 
 BUTTON_WIDTH = 320.0
-PANEL_HEIGHT = 400.0  # the words and three buttons
+PANEL_HEIGHT = 490.0  # the words, the profiles' row and three buttons
 SAVED_HEIGHT = 36.0  # the line that tells where the replay was saved
 
 
@@ -35,11 +36,13 @@ class ResultsView(arcade.View):
 
     def __init__(self, state: MatchState, ended: MatchEnded, choose: Callable[[str], None],
                  rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None,
-                 saved: Callable[[], str] = str) -> None:
+                 saved: Callable[[], str] = str, ratings: Callable[[], tuple[str, ...]] = tuple) -> None:
         """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame;
-        ``saved`` tells what became of "Save replay" (empty before it is pressed)."""
+        ``saved`` tells what became of "Save replay" (empty before it is pressed); ``ratings`` the lines about the
+        coaches' ratings (``client.rating_text.results_lines``). A ``profile:<name>`` command opens a profile."""
         super().__init__()
         self.saved = saved
+        self.ratings = ratings
         self.state = state
         self.ended = ended
         self.choose = choose
@@ -54,7 +57,7 @@ class ResultsView(arcade.View):
         """The words of the screen now."""
         e = self.ended
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
-                                   self.state.names, self.rematch(), self.saved())
+                                   self.state.coaches_named(), self.rematch(), self.saved(), self.ratings())
 
     def frame_key(self) -> object:
         """Everything the screen shows: its words, the pointer and the window's size."""
@@ -90,14 +93,25 @@ class ResultsView(arcade.View):
         top = bottom + panel_h
         big = 40 if panel_h >= 320 else 28
         self.texts.draw("headline", r.headline, width / 2, top - 24 - big, palette.WARNING, big, "center", bold=True)
-        self.texts.draw("score", r.score, width / 2, top - 70 - big * 1.6, palette.TEXT, 22, "center", bold=True)
-        self.texts.draw("reason", r.reason, width / 2, top - 104 - big * 1.6, palette.TEXT_DIM, 14, "center")
-        self.texts.draw("rematch", r.rematch, width / 2, top - 134 - big * 1.6, palette.TEXT, 13, "center")
-        self.buttons = buttons.column(r.options, (width - BUTTON_WIDTH) / 2, top - 150 - big * 1.6, BUTTON_WIDTH,
-                                      44.0)
+        y = top - 70 - big * 1.6
+        fit_text(self.texts, "score", r.score, width / 2, y, panel_w - 32, palette.TEXT, 22, "center", bold=True)
+        self.texts.draw("reason", r.reason, width / 2, y - 34, palette.TEXT_DIM, 14, "center")
+        for i in range(2):
+            fit_text(self.texts, f"ratings{i}", r.ratings[i] if i < len(r.ratings) else "", width / 2, y - 62 - 22 * i,
+                     panel_w - 32, palette.TEXT, 13.5, "center", bold=True)
+        self.texts.draw("rematch", r.rematch, width / 2, y - 112, palette.TEXT, 13, "center")
+        profiles = buttons.fit_row(r.profiles, left + 16, left + panel_w - 16, y - 156, height=30.0)
+        if profiles:  # the row centred under the words
+            shift = (width - (profiles[-1].left + profiles[-1].width - profiles[0].left)) / 2 - profiles[0].left
+            profiles = [replace(b, left=b.left + shift) for b in profiles]
+        self.buttons = buttons.column(r.options, (width - BUTTON_WIDTH) / 2, y - 166, BUTTON_WIDTH, 44.0)
         for i, b in enumerate(self.buttons):
             lit = self.hover is not None and b.contains(*self.hover)
             draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 15)
+        for i, b in enumerate(profiles):
+            lit = self.hover is not None and b.contains(*self.hover)
+            draw_menu_button(self.texts, f"profile{i}", b, lit, b.label, 12, bold=False)
+        self.buttons += profiles
         self._draw_saved(r.saved, left, bottom, panel_w)
         self.texts.draw("keys", _("R rematch   S save replay   Esc back to the lobby"), width - 14, 14,
                         palette.TEXT_DIM, 11, "right")

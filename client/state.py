@@ -83,6 +83,8 @@ class MatchState:
     seat: Team | None = None
     room: str | None = None
     names: dict[str, str] = field(default_factory=dict)
+    coaches: dict[str, str] = field(default_factory=dict)  # every coach seen in this match (one who left stays)
+    ratings: dict[str, tuple[int, bool]] = field(default_factory=dict)  # team: (rating, provisional) beside names
     offline: set[str] = field(default_factory=set)  # the teams whose coach's connection is down
     spectators: int = 0
     free_seats: tuple[str, ...] = ()
@@ -285,6 +287,10 @@ class MatchState:
         """The display name of a team, marked while its coach is offline."""
         name = decision_text.team_name(team, self.names)
         return _("{name} (offline)").format(name=name) if team in self.offline else name
+
+    def coaches_named(self) -> dict[str, str]:
+        """Both coaches' names for the results: the seated ones, and one who has left the match by his name too."""
+        return {**self.coaches, **self.names}
 
     def team_name(self, team: Team) -> str:
         """The display name of a team, unmarked."""

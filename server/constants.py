@@ -25,6 +25,8 @@ MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP 
 # ---------------------------------------------------------------------- abuse (PEERS.md, Lichess round/play)
 RATE_BURST = RATE_LIMIT[0]  # messages a connection may send in a burst ...
 RATE_WINDOW_S = RATE_LIMIT[1] / 1000  # ... refilled over this many seconds (100 messages per 20 s)
+CHAT_BURST = 5  # chat lines a connection may send in a burst ...
+CHAT_WINDOW_S = 10.0  # ... refilled over this many seconds
 MAX_VIOLATIONS = MAX_INVALID_MESSAGES  # protocol violations (undecodable, wrong types) before the connection closes
 
 # ---------------------------------------------------------------------- rooms

@@ -75,12 +75,12 @@ class Lobby:
         return Listing(code=room.code, node=self.node, private=room.private, info=room.info())
 
     async def _open(self, ruleset: str, overrides: dict[str, Any], private: bool, *, rated: bool = False,
-                    reserved: dict[Team, tuple[int, str]] | None = None) -> Room:
+                    reserved: dict[Team, tuple[int, str]] | None = None, spectator_chat: str = "room") -> Room:
         """A fresh room with a code no other room has."""
         while True:
             core = RoomCore(code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
                             private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
-                            rated=rated, reserved=reserved)
+                            rated=rated, reserved=reserved, spectator_chat=spectator_chat)
             room = self.room(core)
             if await self.registry.claim(self._listing(room)):
                 break
@@ -146,10 +146,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ getting in
     async def create(self, member: Connection, ruleset: str, settings: dict[str, Any], private: bool,
-                     rated: bool = False) -> Room:
+                     rated: bool = False, spectator_chat: str = "room") -> Room:
         """Open a room; its creator takes the home seat (the room sends him RoomJoined)."""
         overrides = self.validate(ruleset, settings)
-        room = await self._open(ruleset, overrides, private, rated=rated)
+        room = await self._open(ruleset, overrides, private, rated=rated, spectator_chat=spectator_chat)
         await room.seat(member, "home")
         return room
 
@@ -158,7 +158,7 @@ class Lobby:
         """A room whose seats are held for two players (a tournament's table): each takes his seat with JoinRoom
         (or is taken to it when he reconnects), and the match starts when both are there."""
         return await self._open(ruleset, self.validate(ruleset, overrides), True, rated=rated,
-                                reserved={"home": home, "away": away})
+                                reserved={"home": home, "away": away}, spectator_chat="spectators")
 
     async def join(self, member: Connection, code: str) -> tuple[Room, Team]:
         """Take the free seat of a room - or one's own seat again (a returning coach is known by his player id)."""

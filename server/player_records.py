@@ -46,7 +46,7 @@ class PlayedMatch:
     ruleset: str
     rated: bool
     ended_at: float
-    rating_change: float | None
+    rating_change: float | None  # the shown (whole-number) change, as Rated told it
 
 
 class PlayerRecords:
@@ -198,5 +198,5 @@ class PlayerRecords:
                                    team="home" if home == player_id else "away", score=(sh or 0, sa or 0),
                                    winner=ending.get("winner"), reason=str(ending.get("reason", "")),
                                    ruleset=str(ruleset), rated=bool(rated), ended_at=float(ended or 0.0),
-                                   rating_change=None if before is None else float(after) - float(before)))
+                                   rating_change=None if before is None else float(int(after) - int(before))))
         return out

@@ -125,11 +125,14 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
                     paused)
     try:
         frame = encode(MovePlayed(stamp.code, stamp.version, entry.team or stamp.team, action, trajectory,
-                                  outcome.decisions, after, clocks, prompts))
+                                  outcome.decisions, after, clocks, prompts),
+                       trusted=True)  # built here from the engine's outcome: sizes checked, values not (same bytes)
         ended = None
         if after.result is not None:
             result = after.result
-            ended = encode(MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason))
+            ended = encode(
+                MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason), trusted=True
+            )
     except ProtocolError as exc:
         return dataclasses.replace(resolved, broken=f"{exc.code}: {exc.message}")
     return dataclasses.replace(resolved, frame=frame, ended=ended)

@@ -282,6 +282,17 @@ class Room:
             await self._carry_out(self.core.ask_rematch(member, self._now(), self._new_match_id(), new_seed()))
             self._reschedule()
 
+    async def chat(self, member: Connection, text: str | None, emote: str | None) -> None:
+        """A line of chat: straight to the room's members (not part of the match: no lock, no store)."""
+        await self._carry_out(self.core.chat(member, text, emote))
+
+    def silence(self, player_id: int, silenced: bool = True) -> None:
+        """The organiser silences a player in this room (or lets him speak again)."""
+        if silenced:
+            self.core.silenced.add(player_id)
+        else:
+            self.core.silenced.discard(player_id)
+
     async def store_changed(self, health: Health) -> None:
         """The store stopped or started saving moves: the core pauses or resumes and tells everyone."""
         if self.closed:

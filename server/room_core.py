@@ -38,6 +38,7 @@ from shared import match_log
 from shared.match_log import LogEntry
 from shared.model import Action, Forfeit, Position, Team, Timeout
 from shared.protocol import (
+    Chat,
     Clocks,
     ClockUpdate,
     Notice,
@@ -80,11 +81,13 @@ class RoomError(Exception):
 
 
 class Member(Protocol):
-    """What the room knows of a connection: whose it is. The room never touches its socket."""
+    """What the room knows of a connection: whose it is, and whose chat it does not want. The room never touches its
+    socket."""
 
     player_id: int
     name: str
     token: str
+    muted: set[int]  # players whose chat this connection does not receive
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,8 @@ class RoomCore:
 
     def __init__(self, *, code: str, ruleset: str, overrides: dict[str, object], private: bool,
                  match_id: str, seed: int, history_size: int, rated: bool = False,
-                 reserved: dict[Team, tuple[int, str]] | None = None, first: Position | None = None) -> None:
+                 reserved: dict[Team, tuple[int, str]] | None = None, first: Position | None = None,
+                 spectator_chat: str = "room") -> None:
         """``rated``: the match counts for ratings. ``reserved``: seats held for these players (id, name) from the
         start - a tournament's table - which only they may take and which stay theirs when they leave. ``first``:
         the match's position when it is known already (recovery), else the ruleset's opening is set up."""
@@ -159,6 +163,8 @@ class RoomCore:
         self.names: dict[int, str] = {}
         self.ratings: dict[int, tuple[int, bool]] = {}  # player -> (rating shown, provisional) in this room's family
         self.reserved = reserved is not None
+        self.spectator_chat = spectator_chat  # room, spectators (their chat reaches only spectators) or off
+        self.silenced: set[int] = set()  # players the organiser silenced in this room
         for team, (player, name) in (reserved or {}).items():
             self.seats[team], self.names[player] = player, name
         self.connected: dict[Team, Member | None] = {"home": None, "away": None}
@@ -273,7 +279,7 @@ class RoomCore:
     def snapshot(self, now: int) -> Snapshot:
         """The whole state of the room at its current version."""
         return Snapshot(self.code, self.version, self.match.id, self.match.position, self.clocks(now),
-                        self.prompts(now), self.seats_info(now), len(self.spectators))
+                        self.prompts(now), self.seats_info(now), len(self.spectators), self.rated)
 
     def part_name(self) -> str | None:
         """The part being played, for the room list (``period 2``, ``break``), None before the match starts."""
@@ -287,7 +293,7 @@ class RoomCore:
         started = self.match.started
         score = Score(*self.match.position.score) if started else None
         return RoomInfo(self.code, self.ruleset, self.seats_info(now), len(self.spectators), self.status, score,
-                        self.clocks(now) if started else None, self.part_name())
+                        self.clocks(now) if started else None, self.part_name(), self.rated)
 
     def row(self) -> RoomRow:
         """The room as stored."""
@@ -617,6 +623,22 @@ class RoomCore:
             if coach is not None:
                 effects.append(Broadcast(encode(RoomJoined(self.code, new_team, coach.token, snapshot)), (coach,)))
         return effects
+
+    # ------------------------------------------------------------------ chat
+    def chat(self, member: Member, text: str | None, emote: str | None) -> list[Effect]:
+        """A line of chat (``text`` already cleaned) or an emote, to everyone in the room who has not muted the
+        speaker - a spectator's only to spectators when the room says so. Not part of the match: not versioned, not
+        logged."""
+        team = self.team_of(member)
+        if team is None and member not in self.spectators:
+            raise RoomError("NOT_IN_ROOM", "join or watch a room to chat in it")
+        if member.player_id in self.silenced:
+            raise RoomError("CHAT_MUTED", "the organiser silenced you in this room")
+        if team is None and self.spectator_chat == "off":
+            raise RoomError("CHAT_CLOSED", "spectators cannot chat in this room")
+        audience = tuple(self.spectators) if team is None and self.spectator_chat == "spectators" else self.members()
+        to = tuple(m for m in audience if member.player_id not in m.muted)
+        return [Broadcast(encode(Chat(self.code, member.name, team or "spectator", text, emote)), to)]
 
     # ------------------------------------------------------------------ recovery
     def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str], now: int,

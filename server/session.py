@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from websockets.exceptions import ConnectionClosed
 
 from server.abort import abort
-from server.constants import ABORT_LINGER_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
+from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.lobby import Lobby
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
@@ -31,7 +31,7 @@ from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import normalise_code
-from shared.names import BadName
+from shared.names import BadName, clean_chat, name_key
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
@@ -51,6 +51,8 @@ from shared.protocol import (
     Left,
     ListRooms,
     MatchEnded,
+    Mute,
+    Muted,
     Ping,
     Pong,
     ProtocolError,
@@ -59,6 +61,7 @@ from shared.protocol import (
     Rematch,
     Resync,
     RoomList,
+    Say,
     Score,
     ServerMessage,
     Watch,
@@ -108,6 +111,8 @@ class Session:
         self.token = ""
         self.room: Room | None = None
         self.bucket = TokenBucket(RATE_BURST, RATE_WINDOW_S, time.monotonic)
+        self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_WINDOW_S, time.monotonic)
+        self.muted: set[int] = set()  # players whose chat this connection does not receive (Mute)
         self.violations = 0
         self.strikes = 0
 
@@ -317,50 +322,102 @@ class Session:
 
     # ------------------------------------------------------------------ requests
     async def _dispatch(self, message: object) -> None:
-        """Route one decoded request."""
+        """Route one decoded request: to its handler here (``_REQUESTS``), or to a service of the server."""
+        own = _REQUESTS.get(type(message))
+        if own is not None:
+            await own(self, message)
+        elif type(message) in self.server.handlers:
+            await self.server.handlers[type(message)](self, message)
+        else:
+            raise RoomError("UNKNOWN_MESSAGE", f"{type(message).__name__} is not a request")
+
+    async def _ping(self, message: Ping) -> None:
+        """Pong with the same nonce."""
+        await self.send(Pong(message.nonce))
+
+    async def _second_hello(self, _message: Hello) -> None:
+        """A second Hello is a protocol violation."""
+        await self.close(CloseCode.PROTOCOL_ERROR, "Hello may be sent only once")
+
+    async def _list_rooms(self, _message: ListRooms) -> None:
+        """The public rooms."""
+        await self.send(RoomList(await self.server.lobby.public_rooms()))
+
+    async def _create_room(self, message: CreateRoom) -> None:
+        """Open a room and take its home seat."""
+        self._must_be_free()
+        await self.server.lobby.create(self, message.ruleset, message.settings, message.private, message.rated,
+                                       message.spectator_chat)
+
+    async def _join_room(self, message: JoinRoom) -> None:
+        """Take a free seat (or one's own again); a closed room's last match is told instead."""
+        self._must_be_free()
+        await self._or_result(message.code, self.server.lobby.join(self, message.code))
+
+    async def _watch(self, message: Watch) -> None:
+        """Watch a room."""
+        self._must_be_free()
+        await self.server.lobby.watch(self, message.code)
+
+    async def _quick_match(self, message: QuickMatch) -> None:
+        """Queue for a quick match (answered QueueStatus while waiting)."""
+        self._must_be_free()
         lobby = self.server.lobby
-        match message:
-            case Ping(nonce=nonce):
-                await self.send(Pong(nonce))
-            case Hello():
-                await self.close(CloseCode.PROTOCOL_ERROR, "Hello may be sent only once")
-            case ListRooms():
-                await self.send(RoomList(await lobby.public_rooms()))
-            case CreateRoom(ruleset=ruleset, settings=settings, private=private, rated=rated):
-                self._must_be_free()
-                await lobby.create(self, ruleset, settings, private, rated)
-            case JoinRoom(code=code):
-                self._must_be_free()
-                await self._or_result(code, lobby.join(self, code))
-            case Watch(code=code):
-                self._must_be_free()
-                await lobby.watch(self, code)
-            case QuickMatch(ruleset=ruleset, settings=settings):
-                self._must_be_free()
-                if not await lobby.quick(self, ruleset, settings):
-                    await self.send(QueueStatus(True, ruleset, await lobby.waiting(ruleset)))
-            case CancelQuickMatch():
-                if not await lobby.cancel_quick(self):
-                    raise RoomError("NOT_IN_QUEUE", "you are not in the quick-match queue")
-                await self.send(QueueStatus(False, None, 0))
-            case Leave():
-                room = self._room()
-                idle = await room.leave(self)
-                await self.send(Left(room.code))
-                if idle:
-                    await lobby.close_if_idle(room)
-            case Act(action=action, version=version):
-                await self._room().act(self, action, version)
-            case Rematch():
-                await self._room().ask_rematch(self)
-            case Resync(code=code, since_version=since):
-                await self._or_result(code, self._resync(code, since))
-            case GetReplay(match_id=match_id):
-                await self.send_frame(await replay_frame(self.server.store.path.parent, match_id, self._follows))
-            case _ if type(message) in self.server.handlers:
-                await self.server.handlers[type(message)](self, message)
-            case _:
-                raise RoomError("UNKNOWN_MESSAGE", f"{type(message).__name__} is not a request")
+        if not await lobby.quick(self, message.ruleset, message.settings):
+            await self.send(QueueStatus(True, message.ruleset, await lobby.waiting(message.ruleset)))
+
+    async def _cancel_quick_match(self, _message: CancelQuickMatch) -> None:
+        """Leave the queue."""
+        if not await self.server.lobby.cancel_quick(self):
+            raise RoomError("NOT_IN_QUEUE", "you are not in the quick-match queue")
+        await self.send(QueueStatus(False, None, 0))
+
+    async def _leave(self, _message: Leave) -> None:
+        """Leave the room (a coach in a running match resigns it)."""
+        room = self._room()
+        idle = await room.leave(self)
+        await self.send(Left(room.code))
+        if idle:
+            await self.server.lobby.close_if_idle(room)
+
+    async def _act(self, message: Act) -> None:
+        """A coach's action."""
+        await self._room().act(self, message.action, message.version)
+
+    async def _rematch(self, _message: Rematch) -> None:
+        """Ask for a rematch."""
+        await self._room().ask_rematch(self)
+
+    async def _resync_request(self, message: Resync) -> None:
+        """What was missed (a closed room's last match is told instead)."""
+        await self._or_result(message.code, self._resync(message.code, message.since_version))
+
+    async def _say(self, message: Say) -> None:
+        """A line of chat or an emote in the connection's room (cleaned, rate-limited)."""
+        if (message.text is None) == (message.emote is None):
+            raise RoomError("BAD_MESSAGE", "Say carries either text or an emote")
+        text = None if message.text is None else clean_chat(message.text)
+        if message.text is not None and not text:
+            raise RoomError("BAD_MESSAGE", "the line has nothing printable left")
+        if not self.chat_bucket.take():
+            raise RoomError("RATE_LIMITED", f"chat: at most {CHAT_BURST} lines per {CHAT_WINDOW_S:g} seconds")
+        await self._room().chat(self, text, message.emote)
+
+    async def _mute(self, message: Mute) -> None:
+        """Stop or start receiving a player's chat."""
+        found = self.server.players.records.by_name_key(name_key(message.player)) or \
+            self.server.players.records.by_name(message.player)
+        if found is None:
+            raise RoomError("NO_PLAYER", f"no player of this server is called {message.player!r}")
+        if message.muted:
+            self.muted.add(found[0])
+        else:
+            self.muted.discard(found[0])
+        await self.send(Muted(found[1], message.muted))
+
+    async def _replay(self, message: GetReplay) -> None:
+        """A match's replay."""
+        await self.send_frame(await replay_frame(self.server.store.path.parent, message.match_id, self._follows))
 
     async def _resync(self, code: str, since: int) -> None:
         """Resync: the missed messages, a Snapshot, a ClockUpdate when nothing was missed, or STALE_VERSION."""
@@ -404,3 +461,23 @@ class Session:
         """ALREADY_IN_ROOM unless the connection is in no room."""
         if self.room is not None:
             raise RoomError("ALREADY_IN_ROOM", f"leave room {self.room.code} first")
+
+
+# The requests a session answers itself, by message type (the server's services answer others: Host.handlers).
+_REQUESTS: dict[type, Callable[[Session, Any], Awaitable[None]]] = {
+    Ping: Session._ping,
+    Hello: Session._second_hello,
+    ListRooms: Session._list_rooms,
+    CreateRoom: Session._create_room,
+    JoinRoom: Session._join_room,
+    Watch: Session._watch,
+    QuickMatch: Session._quick_match,
+    CancelQuickMatch: Session._cancel_quick_match,
+    Leave: Session._leave,
+    Act: Session._act,
+    Rematch: Session._rematch,
+    Resync: Session._resync_request,
+    GetReplay: Session._replay,
+    Say: Session._say,
+    Mute: Session._mute,
+}

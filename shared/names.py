@@ -57,3 +57,11 @@ def printable(text: str) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def clean_chat(raw: str) -> str:
+    """A chat line as it may be shown: controls, separators, bidi and other format characters removed (not
+    escaped: nobody wants to read ``\\u202e``), runs of spaces made one, trimmed; '' when nothing is left."""
+    kept = "".join(" " if char.isspace() else char for char in unicodedata.normalize("NFC", raw)
+                   if unicodedata.category(char) not in _FORBIDDEN_CATEGORIES or char.isspace())
+    return " ".join(part for part in kept.split(" ") if part)

@@ -1,13 +1,16 @@
 """The physics of one move: ``simulate(position, flick, settings) -> MoveRecord`` (DESIGN.md "A move").
 
 Why this shape: a move must be a pure function of (position, flick, settings, seed) on one build
-(PHYSICS-NOTES §2), so every move builds a fresh pymunk Space in a canonical order (stones in the
-order of ``position.stones``, then the puck; static shapes in a fixed order), steps it at a fixed
-1/step_hz with pinned iterations and slop, and never uses threads. This is the only module of the
-project that imports pymunk; the referee only sees the facts of ``shared.events``.
+(PHYSICS-NOTES §2), so every move starts from the state of a fresh space, filled in a canonical
+order (stones in the order of ``position.stones``, then the puck; static shapes in a fixed order),
+steps it at a fixed 1/step_hz with pinned iterations and slop, and never uses threads. The space is
+not built anew for each move but reused, emptied and reset (``_World``): bit for bit what a fresh one
+gives, without the cost of building it. This is the only module of the project that imports pymunk;
+the referee only sees the facts of ``shared.events``.
 
 Cost (PHYSICS-NOTES §1; the budget is 1.25x a bare pymunk loop of the same steps, ``sprtec bench
-physics``): the hot loop is ``space.step`` in chunks of ``frame_steps`` with one flag test per step.
+physics``): the hot loop is Chipmunk's ``cpSpaceStep`` in chunks of ``frame_steps`` with one flag test
+per step.
 Table friction is a PivotJoint + GearJoint per body (C side, no velocity_func). Regions are static
 sensor shapes (``region_sensors``) whose shape filters let each meet only the bodies whose
 transitions the referee reads during a move, so the overlap tests run in C, no goalie or resting
@@ -27,9 +30,12 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import compress
+from operator import ne
 
 import pymunk
 import pymunk.batch
@@ -88,6 +94,7 @@ WATCH: dict[str, int] = {
 _BODY_FILTERS = {cat: pymunk.ShapeFilter(categories=cat) for cat in (CAT_PUCK, CAT_FIELD, CAT_GOALIE)}
 
 _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a batch read
+_VELOCITY = struct.Struct("3d")  # vx, vy, ω 24 bytes into a body's 48 bytes
 
 # A few calls go to Chipmunk through pymunk's cffi module instead of pymunk's wrappers, where the
 # wrapper costs several times the call and runs once per step, keyframe or callback (measured on the
@@ -95,10 +102,13 @@ _XYA = struct.Struct("3d")  # x, y, angle at the start of a body's 48 bytes in a
 # 2.1 us against 0.8 us). pyproject pins pymunk ~= 6.9.0; the tests cover every such call.
 
 
+_EACH_BODY = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+
+
 class _BodyReader:
     """Reads x, y, angle, vx, vy, ω of every body in the space (``_BODY_FIELDS``, in insertion order,
     the static body last) as bytes: ``pymunk.batch.get_space_bodies`` with its argument struct and
-    arrays made once instead of on every call. The arrays are freed with the reader (pymunk 6.9's
+    arrays made once per world instead of on every call. The arrays are freed with the reader (pymunk 6.9's
     ``batch.Buffer`` never frees them: about 1 kB a move)."""
 
     def __init__(self, space: pymunk.Space) -> None:
@@ -110,8 +120,12 @@ class _BodyReader:
         self.args.intArray = self.ints
         self.space = space  # keeps the C space alive while this reads it
         self.cspace = space._space
-        self.each = _ffi.addressof(_lib, "pmSpaceBodyGetIteratorFuncBatched")
+        self.each = _EACH_BODY
         self.view: _ffi.buffer | None = None
+
+    def start(self) -> None:
+        """A new move: its first read may grow (and move) the array."""
+        self.view = None
 
     def read(self, bodies: int) -> bytes:
         """The 48 bytes of each of the first ``bodies`` bodies. The first read sizes the array; bodies are
@@ -120,7 +134,8 @@ class _BodyReader:
         _lib.cpSpaceEachBody(self.cspace, self.each, self.args)
         if self.view is None:
             self.view = _ffi.buffer(self.floats.arr, 48 * bodies)
-        return self.view[: 48 * bodies]
+        floats: bytes = self.view[: 48 * bodies]
+        return floats
 
 
 # Keyframe states (events.MoveRecord).
@@ -270,15 +285,17 @@ def _wall_boxes() -> tuple[tuple[float, float, float, float], ...]:
 def _static_finaliser(static: pymunk.Body) -> Callable[[object], None]:
     """What frees a static shape made through Chipmunk (a wall or a sensor): what pymunk does for its own
     shapes (leave the space if still in one, detach, free). It holds the static body, so the body
-    outlives the shape as it does for a pymunk shape."""
+    outlives the shape as it does for a pymunk shape, and Chipmunk's lib, which a world kept until the
+    interpreter exits (a thread's, ``_LOCAL``) may outlive as a module global."""
+    lib, null = _lib, _ffi.NULL
 
     def free(pointer: object, body: pymunk.Body = static) -> None:  # ``body``: held, never used
         """Free the shape at ``pointer`` the way pymunk frees its own shapes."""
-        cspace = _lib.cpShapeGetSpace(pointer)
-        if cspace != _ffi.NULL:
-            _lib.cpSpaceRemoveShape(cspace, pointer)
-        _lib.cpShapeSetBody(pointer, _ffi.NULL)
-        _lib.cpShapeFree(pointer)
+        cspace = lib.cpShapeGetSpace(pointer)
+        if cspace != null:
+            lib.cpSpaceRemoveShape(cspace, pointer)
+        lib.cpShapeSetBody(pointer, null)
+        lib.cpShapeFree(pointer)
 
     return free
 
@@ -320,113 +337,278 @@ def _materials(settings: Settings) -> tuple[dict[int, tuple[float, float]], dict
     return values, exact
 
 
-# --------------------------------------------------------------------------- building a space
+# --------------------------------------------------------------------------- the reused space
+#
+# Building a space per move (a pymunk Space, 13 bodies with their shapes and joints as pymunk objects, 93 static
+# shapes) and tearing it down again cost about as much as a third of the move's steps. So each thread keeps one
+# ``_World`` per set of static settings: a space whose walls and sensors are made once. A move adds its bodies
+# (made through Chipmunk, not pymunk) and then the static shapes, exactly as a fresh space would be filled, and
+# takes everything out again when it is over.
+#
+# Why the static shapes are added again for every move instead of staying in the space: Chipmunk pairs a new leaf
+# of its bounding-box tree with the leaves it overlaps and walks those pairs, in list order, for every leaf that
+# did not move in a step; that order is the order arbiters enter the solver, and the solver's order changes
+# results once a body has several contacts (PHYSICS-NOTES §2, the racked cluster). Statics inserted after the
+# bodies make the same pairs in the same order as in a fresh space; bodies inserted into a tree already holding
+# the statics would make them in another order. Adding and removing 93 shapes costs about 50 us.
+#
+# What else Chipmunk keeps from one move to the next, and why the move starts from the state of a fresh space:
+# * the shape id counter: a shape's hash id (given at insertion) orders the tree's leaf set, which is walked
+#   every step to re-fit moved leaves, so the counter is set back to 0 and the bodies' shapes get 0..n-1 again;
+# * the space's timestamp (the step number the callbacks read, arbiter ages, the contact-buffer ring) and the
+#   last dt (step 1 scales cached impulses by dt/prev_dt, 0 in a fresh space): both set back to 0;
+# * arbiters, cached arbiters, contact pairs and tree leaves of the last move: removing a shape removes its
+#   arbiters (separate callbacks fire into Chipmunk's own no-ops, ``_Move._detach``) and its leaf and pairs, so
+#   the space is empty again; pooled arbiters, pairs, nodes and contact buffers are re-initialised on reuse;
+# * the trees' own stamps cannot be set, but only their order matters (leaf stamps are compared with each other,
+#   all taken during the move); a world is retired long before the 32-bit stamp could wrap (``_STAMP_LIMIT``);
+# * sleeping stays off (no idle times), bodies, shapes and joints are new in every move, and the collision
+#   handlers are the same in every move of a world (the world's settings decide them).
+# tests/shared/test_space_reuse.py checks moves in any order against fresh spaces, in this and other processes.
+
+_STAMP_LIMIT = 2**31  # tree stamps a world may use; one move uses at most ~15,000 (bodies, statics, steps)
+_WORLDS_PER_THREAD = 4  # worlds kept per thread, one per distinct static settings, the oldest dropped first
+
+
+@dataclass(frozen=True, slots=True)
+class _WorldKey:
+    """What a world's space and static shapes depend on: solver settings, shape materials, and whether it is the
+    bare loop's (no sensors, no collision handlers)."""
+
+    iterations: int
+    slop: float
+    materials: tuple[tuple[int, tuple[float, float]], ...]
+    exact: tuple[tuple[int, tuple[float, float]], ...]
+    bare: bool
+
+
+def _world_key(settings: Settings, *, bare: bool = False) -> _WorldKey:
+    """The key of the world a move with ``settings`` is simulated in (``bare``: the bare loop's)."""
+    values, exact = _materials(settings)
+    return _WorldKey(settings.solver_iterations, settings.collision_slop, tuple(sorted(values.items())),
+                     tuple(sorted(exact.items())), bare)
+
+
+class _World:
+    """A space, its walls and sensors made once, its collision handlers installed once: one move at a time.
+
+    ``load`` fills it for a move as a fresh space would be filled, ``unload`` empties it again (see above).
+    ``busy`` while a move is loaded: a move started meanwhile (another ``_Move`` built before this one ran) gets a
+    world of its own.
+    """
+
+    def __init__(self, key: _WorldKey) -> None:
+        space = pymunk.Space(threaded=False)
+        space.iterations = key.iterations
+        space.collision_slop = key.slop
+        space.gravity = (0.0, 0.0)
+        space.damping = 1.0
+        self.key = key
+        self.space = space
+        self.cspace = space._space
+        self.static = space.static_body
+        self.materials = dict(key.materials)
+        self.busy = False
+        self.stamps = 0  # tree stamps used so far (``_STAMP_LIMIT``)
+        self.names: dict[object, str] = {}
+        self.sensors: dict[object, Sensed] = {}
+        # Made through Chipmunk with the same calls in the same order as pymunk's Segment and setters (pymunk's
+        # shape classes and setters cost several times the C calls, and nothing asks pymunk for a static shape:
+        # callbacks know shapes by pointer). The world owns them: freed with it (``_static_finaliser``).
+        self.static_shapes: list[object] = []  # the walls (``walls`` order), then the sensors
+        cstatic, free = self.static._body, _static_finaliser(self.static)
+        for a, b, radius, kind, name in _wall_specs():
+            pointer = _ffi.gc(_lib.cpSegmentShapeNew(cstatic, a, b, radius), free)
+            e, u = self.materials[kind]
+            _lib.cpShapeSetElasticity(pointer, e)
+            _lib.cpShapeSetFriction(pointer, u)
+            _lib.cpShapeSetCollisionType(pointer, kind)
+            self.names[pointer] = name
+            self.static_shapes.append(pointer)
+        if not key.bare:
+            for vertices, sensed, shape_filter in _sensor_specs():
+                if isinstance(vertices, tuple):
+                    made = _lib.cpSegmentShapeNew(cstatic, vertices[0], vertices[1], 0.0)
+                else:
+                    made = _lib.cpPolyShapeNew(cstatic, 4, vertices, _IDENTITY, 0.0)
+                pointer = _ffi.gc(made, free)
+                _lib.cpShapeSetSensor(pointer, True)
+                _lib.cpShapeSetFilter(pointer, shape_filter)  # the callbacks know sensors by pointer: no collision type
+                self.sensors[pointer] = sensed
+                self.static_shapes.append(pointer)
+        # Record-only callbacks on the default handler (it sees every pair; sensors meet bodies through their
+        # filters); a pair handler only where a pre_solve must set exact materials. One handler instead of one
+        # per pair of collision types: the callbacks tell contacts from sensors by the shape anyway. Each move
+        # points the handlers' begin and separate at itself and gives Chipmunk's own callbacks back when it is
+        # over. The bare loop's world has none.
+        self.handlers: list[pymunk.CollisionHandler] = []
+        if not key.bare:
+            self.handlers.append(space.add_default_collision_handler())
+            for kind, (e, u) in key.exact:
+                h = space.add_collision_handler(PUCK, kind)
+                h.pre_solve = _exact_pair(e, u)
+                self.handlers.append(h)
+        self.chipmunk_callbacks = [(h._handler.beginFunc, h._handler.separateFunc) for h in self.handlers]
+        self.default_post_solve = self.handlers[0]._handler.postSolveFunc if self.handlers else None
+        self.reader = _BodyReader(space)
+        self.shape_a, self.shape_b = _ffi.new("cpShape **"), _ffi.new("cpShape **")  # ``_Move._shapes_of``
+
+    def load(self, position: Position, flick: Flick, settings: Settings) -> _Built:
+        """Fill the space for one move: its bodies in the canonical order (stones as in ``position.stones``, then the
+        puck), each with its circle and friction joints, then the static shapes; the flicked stone's velocity set.
+
+        The same Chipmunk calls in the same order as building a fresh space with pymunk objects did (pymunk's
+        Body, Circle, PivotJoint, GearJoint, their setters and ``Space.add``), from the state of a fresh space."""
+        lib, cspace, cstatic = _lib, self.cspace, self.static._body
+        lib.cpSpaceSetShapeIDCounter(cspace, 0)
+        lib.cpSpaceSetTimestamp(cspace, 0)
+        lib.cpSpaceSetCurrentTimeStep(cspace, 0.0)
+        rs, ms, puck = settings.stone_radius, settings.stone_mass, position.puck
+        specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD)
+                 for s in position.stones]
+        specs.append((PUCK_ID, puck.x, puck.y, settings.puck_radius, settings.puck_mass, PUCK, CAT_PUCK))
+        built = _Built(self, tuple(s[0] for s in specs), tuple(s[3] for s in specs), [], [], [], dict(self.names),
+                       self.sensors, self.static_shapes)
+        self.busy = True
+        for name, x, y, r, m, kind, category in specs:
+            body = lib.cpBodyNew(m, lib.cpMomentForCircle(m, 0.0, r, (0.0, 0.0)))
+            built.cbodies.append(body)
+            lib.cpBodySetPosition(body, (x, y))
+            shape = lib.cpCircleShapeNew(body, r, (0.0, 0.0))
+            built.shapes.append(shape)
+            e, u = self.materials[kind]
+            lib.cpShapeSetElasticity(shape, e)
+            lib.cpShapeSetFriction(shape, u)
+            lib.cpShapeSetCollisionType(shape, kind)
+            lib.cpShapeSetFilter(shape, _BODY_FILTERS[category])  # meets every body and wall, and its sensors
+            # Table friction (tank.py technique): the joints' max force is the sliding friction μ·m·g and
+            # the gear's max torque the friction torque of a sliding disc, (2/3)·μ·m·g·r.
+            pivot = lib.cpPivotJointNew2(cstatic, body, (0.0, 0.0), (0.0, 0.0))
+            gear = lib.cpGearJointNew(cstatic, body, 0.0, 1.0)
+            built.constraints.append((pivot, gear))
+            lib.cpConstraintSetMaxBias(pivot, 0.0)
+            lib.cpConstraintSetMaxForce(pivot, settings.table_friction * m * settings.gravity)
+            lib.cpConstraintSetMaxBias(gear, 0.0)
+            lib.cpConstraintSetMaxForce(gear, 2.0 / 3.0 * settings.table_spin_friction * m * settings.gravity * r)
+            lib.cpSpaceAddBody(cspace, body)
+            lib.cpSpaceAddShape(cspace, shape)
+            lib.cpSpaceAddConstraint(cspace, pivot)
+            lib.cpSpaceAddConstraint(cspace, gear)
+            built.names[shape] = name
+        add = lib.cpSpaceAddShape
+        for pointer in self.static_shapes:
+            add(cspace, pointer)
+        index = {name: i for i, name in enumerate(built.bodies)}
+        if flick.stone in index:
+            vx, vy = flick.vx, flick.vy
+            speed = math.hypot(vx, vy)
+            cap = max_flick_speed(settings)
+            if speed > cap:  # D3: v <= v_max; also what keeps every body under max_step_travel per step
+                vx, vy = vx * cap / speed, vy * cap / speed
+            lib.cpBodySetVelocity(built.cbodies[index[flick.stone]], (vx, vy))
+        self.reader.start()
+        return built
+
+    def unload(self, built: _Built, steps: int) -> None:
+        """Take the move's bodies, joints and shapes out and free them, then the static shapes: empty again.
+
+        Chipmunk's own callbacks must be back on the handlers (``_Move._detach``): removing a shape ends its
+        arbiters, which calls their separate callbacks."""
+        lib, cspace, null = _lib, self.cspace, _ffi.NULL
+        for body, shape, (pivot, gear) in zip(built.cbodies, built.shapes, built.constraints, strict=True):
+            if lib.cpBodyGetSpace(body) != null:  # not taken off the board during the move
+                lib.cpSpaceRemoveConstraint(cspace, pivot)
+                lib.cpSpaceRemoveConstraint(cspace, gear)
+                lib.cpSpaceRemoveShape(cspace, shape)
+                lib.cpSpaceRemoveBody(cspace, body)
+        remove = lib.cpSpaceRemoveShape
+        for pointer in self.static_shapes:
+            remove(cspace, pointer)
+        for body, shape, (pivot, gear) in zip(built.cbodies, built.shapes, built.constraints, strict=True):
+            lib.cpConstraintFree(pivot)
+            lib.cpConstraintFree(gear)
+            lib.cpShapeFree(shape)
+            lib.cpBodyFree(body)
+        built.cbodies.clear()
+        built.shapes.clear()
+        built.constraints.clear()
+        self.stamps += len(built.bodies) + len(self.static_shapes) + steps
+        self.busy = False
+
+
+_LOCAL = threading.local()  # per thread: the worlds by key (a thread simulates one move at a time)
+
+
+def _reused_world(key: _WorldKey) -> _World:
+    """This thread's world for ``key``, made on first use; a new one when it is busy or has used its stamps."""
+    worlds: dict[_WorldKey, _World] | None = getattr(_LOCAL, "worlds", None)
+    if worlds is None:
+        worlds = _LOCAL.worlds = {}
+    world = worlds.get(key)
+    if world is None or world.busy or world.stamps > _STAMP_LIMIT:
+        worlds.pop(key, None)
+        world = worlds[key] = _World(key)
+        while len(worlds) > _WORLDS_PER_THREAD:
+            del worlds[next(iter(worlds))]
+    return world
 
 
 @dataclass(slots=True)
 class _Built:
-    """A space with the move's bodies, in ``bodies`` order, and the names of every shape.
+    """One move's contents of a world: its bodies in ``bodies`` order (Chipmunk pointers), and every shape's name.
 
-    Shapes are known by their Chipmunk pointer (``shape._shape``), which is what a collision callback
-    can get cheaply (``_shapes_of``)."""
+    Shapes are known by their Chipmunk pointer, which is what a collision callback can get cheaply
+    (``_Move._shapes_of``)."""
 
-    space: pymunk.Space
+    world: _World
     bodies: tuple[str, ...]
     radii: tuple[float, ...]
-    body_objs: list[pymunk.Body]
-    shapes: list[pymunk.Shape]
-    constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]]
+    cbodies: list[object]
+    shapes: list[object]
+    constraints: list[tuple[object, object]]
     names: dict[object, str]
     sensors: dict[object, Sensed]
-    static_shapes: list[object]  # made through Chipmunk: the walls (``walls`` order), then the sensors
+    static_shapes: list[object]  # the walls (``walls`` order), then the sensors
+
+    @property
+    def space(self) -> pymunk.Space:
+        """The world's space."""
+        return self.world.space
+
+    def body_position(self, i: int) -> tuple[float, float]:
+        """Where body ``i`` is now."""
+        p = _lib.cpBodyGetPosition(self.cbodies[i])
+        return p.x, p.y
 
 
-def build_space(position: Position, flick: Flick, settings: Settings, *, sensors: bool = True) -> _Built:
-    """A fresh space for the move, built in the canonical order, with the flicked stone's velocity set.
+def build_space(position: Position, flick: Flick, settings: Settings, *, bare: bool = False,
+                reuse: bool = False) -> _Built:
+    """A space filled for the move (``_World.load``): this thread's reused world, or a world made for this move.
 
-    ``sensors`` False leaves out the region sensors: that is the bare loop ``sprtec bench physics``
-    compares against (same bodies, walls, friction joints and step).
+    ``bare`` leaves out the region sensors and the collision handlers: the bare loop ``sprtec bench physics``
+    compares against (same bodies, walls, friction joints and step). Empty it with ``release``.
     """
-    space = pymunk.Space(threaded=False)
-    space.iterations = settings.solver_iterations
-    space.collision_slop = settings.collision_slop
-    space.gravity = (0.0, 0.0)
-    space.damping = 1.0
-    values, _ = _materials(settings)
-    names: dict[object, str] = {}
-    sensors_of: dict[object, Sensed] = {}
-    # The walls' then the sensors' Chipmunk shapes. The space owns them, so they live exactly as long as
-    # it does, also when a caller keeps only ``.space`` (the bare side of ``sprtec bench physics``).
-    static_shapes: list[object] = []
-    space._sprtec_static_shapes = static_shapes  # type: ignore[attr-defined]
-    static = space.static_body
-    rs, ms = settings.stone_radius, settings.stone_mass
-    specs = [(s.id, s.x, s.y, rs, ms, STONE, CAT_GOALIE if s.role == "goalie" else CAT_FIELD) for s in position.stones]
-    specs.append((PUCK_ID, position.puck.x, position.puck.y, settings.puck_radius, settings.puck_mass, PUCK, CAT_PUCK))
-    bodies: list[pymunk.Body] = []
-    shapes: list[pymunk.Shape] = []
-    constraints: list[tuple[pymunk.Constraint, pymunk.Constraint]] = []
-    for name, x, y, r, m, kind, category in specs:
-        body = pymunk.Body(m, pymunk.moment_for_circle(m, 0.0, r))
-        body.position = (x, y)
-        shape = pymunk.Circle(body, r)
-        shape.elasticity, shape.friction = values[kind]
-        shape.collision_type = kind
-        shape.filter = _BODY_FILTERS[category]  # collides with every body and wall; picks the sensors it meets
-        # Table friction (tank.py technique): the joints' max force is the sliding friction μ·m·g and
-        # the gear's max torque the friction torque of a sliding disc, (2/3)·μ·m·g·r.
-        pivot = pymunk.PivotJoint(static, body, (0.0, 0.0), (0.0, 0.0))
-        pivot.max_bias = 0.0
-        pivot.max_force = settings.table_friction * m * settings.gravity
-        gear = pymunk.GearJoint(static, body, 0.0, 1.0)
-        gear.max_bias = 0.0
-        gear.max_force = 2.0 / 3.0 * settings.table_spin_friction * m * settings.gravity * r
-        space.add(body, shape, pivot, gear)
-        names[shape._shape] = name
-        bodies.append(body)
-        shapes.append(shape)
-        constraints.append((pivot, gear))
-    # Walls and sensors are made and added through Chipmunk directly, with the same calls in the same
-    # order as pymunk's Segment, setters and add (so the same Chipmunk state): pymunk's shape classes,
-    # setters and add cost several times the C calls, and nothing asks pymunk for a static shape
-    # (callbacks know shapes by pointer, the t0 query goes through ``static_shapes``).
-    cspace, cstatic, free = space._space, static._body, _static_finaliser(static)
-    gc, add_shape = _ffi.gc, _lib.cpSpaceAddShape
-    new_segment = _lib.cpSegmentShapeNew
-    set_e, set_u, set_type = _lib.cpShapeSetElasticity, _lib.cpShapeSetFriction, _lib.cpShapeSetCollisionType
-    for a, b, radius, kind, name in _wall_specs():
-        pointer = gc(new_segment(cstatic, a, b, radius), free)
-        e, u = values[kind]
-        set_e(pointer, e)
-        set_u(pointer, u)
-        set_type(pointer, kind)
-        add_shape(cspace, pointer)
-        names[pointer] = name
-        static_shapes.append(pointer)
-    if sensors:
-        for vertices, sensed, shape_filter in _sensor_specs():
-            if isinstance(vertices, tuple):
-                made = _lib.cpSegmentShapeNew(cstatic, vertices[0], vertices[1], 0.0)
-            else:
-                made = _lib.cpPolyShapeNew(cstatic, 4, vertices, _IDENTITY, 0.0)
-            pointer = _ffi.gc(made, free)
-            _lib.cpShapeSetSensor(pointer, True)
-            _lib.cpShapeSetFilter(pointer, shape_filter)  # the callbacks know sensors by pointer: no collision type
-            _lib.cpSpaceAddShape(cspace, pointer)
-            sensors_of[pointer] = sensed
-            static_shapes.append(pointer)
-    index = {name: i for i, (name, *_rest) in enumerate(specs)}
-    if flick.stone in index:
-        vx, vy = flick.vx, flick.vy
-        speed = math.hypot(vx, vy)
-        cap = max_flick_speed(settings)
-        if speed > cap:  # D3: v <= v_max; also what keeps every body under max_step_travel per step
-            vx, vy = vx * cap / speed, vy * cap / speed
-        bodies[index[flick.stone]].velocity = (vx, vy)
-    return _Built(
-        space, tuple(s[0] for s in specs), tuple(s[3] for s in specs), bodies, shapes, constraints, names, sensors_of,
-        static_shapes
-    )
+    key = _world_key(settings, bare=bare)
+    world = _reused_world(key) if reuse else _World(key)
+    return world.load(position, flick, settings)
+
+
+def release(built: _Built, steps: int = 0) -> None:
+    """Empty the world ``built`` was loaded into (``steps``: how many it took), ready for the next move."""
+    built.world.unload(built, steps)
+
+
+def bare_loop(position: Position, flick: Flick, settings: Settings, steps: int, *, reuse: bool = True) -> None:
+    """The bare pymunk loop the benches compare a move against: the same bodies, walls, goals and friction joints,
+    no sensors, handlers, keyframes or rest checks, stepped ``steps`` times with the same ``cpSpaceStep`` call as
+    ``simulate``, in this thread's reused world (``reuse``) or a world made for it."""
+    built = build_space(position, flick, settings, bare=True, reuse=reuse)
+    step, cspace, dt = _lib.cpSpaceStep, built.world.cspace, 1.0 / settings.step_hz
+    try:
+        for _ in range(steps):
+            step(cspace, dt)
+    finally:
+        release(built, steps)
 
 
 # --------------------------------------------------------------------------- one move
@@ -448,16 +630,20 @@ class _Pending:
 class _Move:
     """The state of one move while it is being simulated: handlers record into it, the loop reads it."""
 
-    def __init__(self, position: Position, flick: Flick, settings: Settings, *, probe: bool = False) -> None:
+    def __init__(
+        self, position: Position, flick: Flick, settings: Settings, *, probe: bool = False, reuse: bool = True
+    ) -> None:
         self.position = position
         self.settings = settings
-        self.built = build_space(position, flick, settings)
-        self.space = self.built.space
+        self.built = build_space(position, flick, settings, reuse=reuse)
+        self.world = self.built.world
+        self.space = self.world.space
         self.names = self.built.names
         self.sensors = self.built.sensors
         self.index = {name: i for i, name in enumerate(self.built.bodies)}
         self.step = 0  # the step just taken: kept by the loop per frame, by ``_after_step`` per step with work
-        self.cspace = self.space._space  # Chipmunk counts steps (its timestamp): callbacks read the step there
+        self.cspace = self.world.cspace  # Chipmunk counts steps (its timestamp): callbacks read the step there
+        self.shape_a, self.shape_b = self.world.shape_a, self.world.shape_b  # ``_shapes_of``
         self.events: list[Event] = []
         self.pending: list[_Pending] = []
         self.region_count: dict[tuple[str, str], int] = {}
@@ -512,28 +698,27 @@ class _Move:
         return found
 
     # ------------------------------------------------------------------ handlers
-    def _install_handlers(self) -> None:
-        """Record-only callbacks on the default handler, which sees every pair (sensors only meet bodies
-        through their filters); a pair handler only where a pre_solve must set exact materials.
+    def _shapes_of(self, arb: pymunk.Arbiter) -> tuple[object, object]:
+        """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them (read
+        into the world's buffers: each thread has its own world, and the call releases the GIL)."""
+        shape_a, shape_b = self.shape_a, self.shape_b
+        _lib.cpArbiterGetShapes(arb._arbiter, shape_a, shape_b)
+        return shape_a[0], shape_b[0]
 
-        One handler instead of one per pair of collision types: installing a handler costs pymunk
-        several attribute sets, and the callbacks tell contacts from sensors by the shape anyway."""
-        _, exact = _materials(self.settings)
-        self.handlers = [self.space.add_default_collision_handler()]
-        for kind, (e, u) in exact.items():
-            h = self.space.add_collision_handler(PUCK, kind)
-            h.pre_solve = _exact_pair(e, u)
-            self.handlers.append(h)
+    def _install_handlers(self) -> None:
+        """Point the world's collision handlers (``_World``) at this move's record-only callbacks."""
+        self.handlers = self.world.handlers
         # Chipmunk's own callbacks (pymunk 6.9 internals): given back once the move is over (``_detach``)
-        self.chipmunk_callbacks = [(h._handler.beginFunc, h._handler.separateFunc) for h in self.handlers]
-        self.default_post_solve = self.handlers[0]._handler.postSolveFunc
+        self.chipmunk_callbacks = self.world.chipmunk_callbacks
+        self.default_post_solve = self.world.default_post_solve
         for h in self.handlers:
             h.begin = self._begin
             h.separate = self._separate
 
     def _detach(self) -> None:
-        """Give every handler Chipmunk's own callbacks back: tearing the space down (pymunk's finalisers,
-        in whatever order the garbage collector picks) then calls no Python and records nothing."""
+        """Give every handler Chipmunk's own callbacks back: emptying the world for the next move (which ends
+        the arbiters left) then calls no Python and records nothing, and the next move starts from Chipmunk's
+        own handlers, as in a fresh space."""
         for h, (begin, separate) in zip(self.handlers, self.chipmunk_callbacks, strict=True):
             h._handler.beginFunc = begin
             h._handler.separateFunc = separate
@@ -544,7 +729,7 @@ class _Move:
 
         Chipmunk orders a pair's shapes by shape class (circle, segment, poly), so a body's circle
         always comes before a sensor's segment or box."""
-        a, b = _shapes_of(arb)
+        a, b = self._shapes_of(arb)
         sensor = self.sensors.get(b)
         if sensor is None:
             self._begin_contact(arb, a, b)
@@ -555,7 +740,7 @@ class _Move:
 
     def _separate(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """An arbiter ended: a contact (also when the puck is taken off the board) or a region sensor."""
-        a, b = _shapes_of(arb)
+        a, b = self._shapes_of(arb)
         sensor = self.sensors.get(b)
         if sensor is None:
             self._separate_contact(a, b)
@@ -612,7 +797,7 @@ class _Move:
             body, region = key
             if region in by_predicate:
                 i = self.index[body]
-                p = _lib.cpBodyGetPosition(self.built.body_objs[i]._body)  # Body.position without its Vec2d
+                p = _lib.cpBodyGetPosition(self.built.cbodies[i])
                 now = _region_predicate(region)(p.x, p.y, self.built.radii[i])
             else:
                 now = self.region_count.get(key, 0) > 0
@@ -683,7 +868,7 @@ class _Move:
 
     def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
-        sa, sb = _shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
+        sa, sb = self._shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
         pair = _pair(self.names[sa], self.names[sb])
         if pair in self.watch_slow:
             ti, n = _lib.cpArbiterTotalImpulse(arb._arbiter), _lib.cpArbiterGetNormal(arb._arbiter)
@@ -734,8 +919,7 @@ class _Move:
     def _take_off(self, body: str, against: str, state: int) -> None:
         """VI.5 / VI.3: the body leaves the simulation for the rest of the move (called between steps)."""
         i = self.index[body]
-        obj = self.built.body_objs[i]
-        x, y = obj.position.x, obj.position.y
+        x, y = self.built.body_position(i)
         if state == OFF_BOARD:
             ex, ey = g.board_contact_point(x, y)
             self.events.append(LeftBoard(self.step, body, ex, ey, against))
@@ -751,74 +935,22 @@ class _Move:
         pivot, gear = self.built.constraints[i]
         # Separate callbacks fire here: its contacts end (Separation), its regions stay as they were.
         self.removing = True
-        self.space.remove(pivot, gear, self.built.shapes[i], obj)
+        _lib.cpSpaceRemoveConstraint(self.cspace, pivot)  # the calls (and order) of pymunk's Space.remove
+        _lib.cpSpaceRemoveConstraint(self.cspace, gear)
+        _lib.cpSpaceRemoveShape(self.cspace, self.built.shapes[i])
+        _lib.cpSpaceRemoveBody(self.cspace, self.built.cbodies[i])
         self.removing = False
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> MoveRecord:
-        """Step to rest (D4) or the cap, keyframing every ``frame_steps`` steps.
-
-        Cost (the project's budget is 1.25x a bare loop of the same steps): a keyframe is one
-        ``pymunk.batch`` read, one copy of its bytes and the rest check on them; keyframes are quantised
-        only once the move is over (``_keyframes``).
-        """
+        """Step to rest (D4) or the cap, then empty the world for the next move and judge the position at rest."""
         s = self.settings
-        dt = 1.0 / s.step_hz
         frame_steps = max(1, s.step_hz // s.keyframe_hz)
-        rest_frames = math.ceil(s.rest_ms * s.step_hz / (1000 * frame_steps))
-        cap = s.move_cap_ms * s.step_hz // 1000
-        # Chipmunk's step without pymunk's wrapper (about 1.3 us a step: the lock flag, post-step lists and
-        # callbacks this move never uses; nothing is added or removed during a step, and bodies are taken
-        # off between steps): the same cpSpaceStep call, so the same results.
-        step, cspace = _lib.cpSpaceStep, self.cspace
-        read = _BodyReader(self.space).read
-        rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
-        raw: list[tuple[bytes, tuple[int, ...]]] = []  # per keyframe: the live bodies' floats and their states
-        quiet = 0
-        capped = False
-        hint = 3  # where the rest check looks first: the last body found moving usually still is
-        count, removed = len(self.built.bodies), self.removed
-        # x, y, angle, vx, vy, ω per body still in the space, in ``bodies`` order: the puck is last, so
-        # taking it out never reorders the stones
-        floats = read(count)
-        raw.append((floats, tuple(self.state)))
-        while True:
-            base = self.step
-            if self.probe:
-                for k in range(frame_steps):
-                    self.step = base + k + 1
-                    step(cspace, dt)
-                    if self.after:
-                        self._after_step()
-                    after = read(count - len(removed))
-                    self._measure_travel(floats, after)
-                    floats = after
-            else:
-                for _ in range(frame_steps):
-                    step(cspace, dt)
-                    if self.after:
-                        self._after_step()
-                self.step = base + frame_steps
-            floats = read(count - len(removed))
-            raw.append((floats, tuple(self.state)))
-            data = memoryview(floats).cast("d")
-            moving = False
-            if hint < len(data):
-                vx, vy, w = data[hint], data[hint + 1], data[hint + 2]
-                moving = vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w
-            if not moving:
-                for j in range(3, len(data), 6):
-                    vx, vy, w = data[j], data[j + 1], data[j + 2]
-                    if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
-                        moving, hint = True, j
-                        break
-            quiet = 0 if moving else quiet + 1
-            if quiet > rest_frames:
-                break
-            if self.step >= cap:
-                capped = True
-                break
-        self._detach()
+        try:
+            raw, floats, capped = self._step_to_rest(frame_steps)
+        finally:
+            self._detach()
+            self.world.unload(self.built, self.step)
         self.events.sort(key=_event_order)  # a canonical order inside each step (D6: the order is informative)
         self.events.append(AtRest(self.step, capped))
         final, interventions = self._referee(memoryview(floats).cast("d").tolist())
@@ -833,6 +965,85 @@ class _Move:
             interventions=interventions,
         )
 
+    def _step_to_rest(self, frame_steps: int) -> tuple[list[tuple[bytes, tuple[int, ...]]], bytes, bool]:
+        """Step to rest (D4) or the cap, keyframing every ``frame_steps`` steps: the keyframes' raw floats and
+        states, the last floats, and whether the cap ended the move.
+
+        Cost (the project's budget is 1.25x a bare loop of the same steps): a keyframe is one
+        ``pymunk.batch`` read, one copy of its bytes and the rest check on them; keyframes are quantised
+        only once the move is over (``_keyframes``).
+        """
+        s = self.settings
+        dt = 1.0 / s.step_hz
+        rest_frames = math.ceil(s.rest_ms * s.step_hz / (1000 * frame_steps))
+        cap = s.move_cap_ms * s.step_hz // 1000
+        # Chipmunk's step without pymunk's wrapper (about 1.3 us a step: the lock flag, post-step lists and
+        # callbacks this move never uses; nothing is added or removed during a step, and bodies are taken
+        # off between steps): the same cpSpaceStep call, so the same results.
+        step, cspace = _lib.cpSpaceStep, self.cspace
+        reader = self.world.reader
+        read = reader.read
+        rest_v2, rest_w = s.rest_speed * s.rest_speed, s.rest_spin
+        raw: list[tuple[bytes, tuple[int, ...]]] = []  # per keyframe: the live bodies' floats and their states
+        quiet = 0
+        capped = False
+        hint = 3  # where the rest check looks first: the last body found moving usually still is
+        count, removed = len(self.built.bodies), self.removed
+        # x, y, angle, vx, vy, ω per body still in the space, in ``bodies`` order: the puck is last, so
+        # taking it out never reorders the stones
+        floats = read(count)
+        states = tuple(self.state)
+        raw.append((floats, states))
+        # ``read`` inlined for the frames: the array never moves after the first read (bodies only leave)
+        array, each_body, each, args, view = reader.floats, _lib.cpSpaceEachBody, reader.each, reader.args, reader.view
+        assert view is not None  # made by the first read
+        size = 48 * count
+        velocity = _VELOCITY.unpack_from
+        while True:
+            base = self.step
+            worked = False  # a step's callbacks left work: bodies' states may have changed, a body may have left
+            if self.probe:
+                for k in range(frame_steps):
+                    self.step = base + k + 1
+                    step(cspace, dt)
+                    if self.after:
+                        self._after_step()
+                        worked = True
+                    after = read(count - len(removed))
+                    self._measure_travel(floats, after)
+                    floats = after
+            else:
+                for _ in range(frame_steps):
+                    step(cspace, dt)
+                    if self.after:
+                        self._after_step()
+                        worked = True
+                self.step = base + frame_steps
+            if worked:
+                states, size = tuple(self.state), 48 * (count - len(removed))
+            array.num = 0
+            each_body(cspace, each, args)
+            floats = view[:size]
+            raw.append((floats, states))
+            moving = False
+            if 8 * hint < size:
+                vx, vy, w = velocity(floats, 8 * hint)
+                moving = vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w
+            if not moving:
+                data = memoryview(floats).cast("d")
+                for j in range(3, len(data), 6):
+                    vx, vy, w = data[j], data[j + 1], data[j + 2]
+                    if vx * vx + vy * vy > rest_v2 or w > rest_w or -w > rest_w:
+                        moving, hint = True, j
+                        break
+            quiet = 0 if moving else quiet + 1
+            if quiet > rest_frames:
+                break
+            if self.step >= cap:
+                capped = True
+                break
+        return raw, floats, capped
+
     def _keyframes(self, raw: list[tuple[bytes, tuple[int, ...]]]) -> tuple[tuple[int, ...], ...]:
         """The keyframes: (x, y, angle, state) per body, x/y in 0.01 mm, angle in mrad (events.MoveRecord).
 
@@ -843,8 +1054,7 @@ class _Move:
         """
         count, removed = len(self.built.bodies), self.removed
         unpack = _XYA.unpack_from
-        slots = [(48 * i, 48 * i + 24, 4 * i) for i in range(count)]  # a body's bytes and its first int
-        keys = [b""] * (4 * count)  # per body (at its first int): the bytes its ints were made from
+        keys: tuple[bytes, ...] = (b"",) * count  # per body: the bytes of x, y, angle its ints were made from
         current = [0] * (4 * count)  # the frame being built, starting from the previous one
         frames: list[tuple[int, ...]] = []
         previous: tuple[bytes, tuple[int, ...]] | None = None
@@ -861,12 +1071,12 @@ class _Move:
                     x, y = removed[i]
                     current[4 * i:4 * i + 3] = (round(x * 100), round(y * 100), 0)
                 last_live = live
-            for o, e, j in slots[:live]:
-                key = floats[o:e]
-                if key != keys[j]:
-                    keys[j] = key
-                    x, y, a = unpack(floats, o)
-                    current[j:j + 3] = (round(x * 100), round(y * 100), round(a * 1000))
+                keys = keys[:live]
+            now = _body_keys(live).unpack(floats)  # every body's 24 bytes in one call, compared in C below
+            for i in compress(range(live), map(ne, now, keys)):
+                x, y, a = unpack(floats, 48 * i)
+                current[4 * i:4 * i + 3] = (round(x * 100), round(y * 100), round(a * 1000))
+            keys = now
             current[3::4] = state
             frames.append(tuple(current))
         return tuple(frames)
@@ -880,7 +1090,7 @@ class _Move:
                 self.max_travel = d
 
     # ------------------------------------------------------------------ at rest
-    def _referee(self, data: list[float]) -> tuple[tuple[BodyState, ...], tuple[Intervention, ...]]:
+    def _referee(self, data: Sequence[float]) -> tuple[tuple[BodyState, ...], tuple[Intervention, ...]]:
         """The final position: settled and quantised, then the 2.5-D interventions (VI.3-VI.5)."""
         b = self.built
         on_board = [i for i in range(len(b.bodies)) if i not in self.removed]
@@ -911,7 +1121,7 @@ _STATIC_HEADS = ("board", "frame", "net")
 _TRIGGER_REGIONS = frozenset(r for _, regions, how, _ in region_sensors() if how == TRIGGER for r in regions)
 
 
-def _event_order(event: Event) -> tuple:
+def _event_order(event: Event) -> tuple[int | str | bool, ...]:
     """Sort key: by step, then contacts and their effects in emission order (``sort`` is stable), then
     separations and region changes by their fields, so callback order never shows in the record."""
     if isinstance(event, Separation):
@@ -921,13 +1131,10 @@ def _event_order(event: Event) -> tuple:
     return (event.step, 0)
 
 
-_SHAPE_A, _SHAPE_B = _ffi.new("cpShape **"), _ffi.new("cpShape **")
-
-
-def _shapes_of(arb: pymunk.Arbiter) -> tuple[object, object]:
-    """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them."""
-    _lib.cpArbiterGetShapes(arb._arbiter, _SHAPE_A, _SHAPE_B)
-    return _SHAPE_A[0], _SHAPE_B[0]
+@cache
+def _body_keys(bodies: int) -> struct.Struct:
+    """Splits a batch read of ``bodies`` bodies into each body's x, y and angle bytes (``_Move._keyframes``)."""
+    return struct.Struct("24s24x" * bodies)
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -965,13 +1172,15 @@ def _region_predicate(region: str) -> Callable[[float, float, float], bool]:
 # --------------------------------------------------------------------------- the public API
 
 
-def simulate(position: Position, flick: Flick, settings: Settings) -> MoveRecord:
+def simulate(position: Position, flick: Flick, settings: Settings, *, reuse: bool = True) -> MoveRecord:
     """Simulate one flick from ``position`` to rest (D3, D4) and return its MoveRecord (shared.events).
 
     The 2.5-D draws are keyed by ``position.seed``, ``position.move_number`` and the index of the
-    contact event that caused them. A flick faster than ``max_flick_speed`` is slowed to it.
+    contact event that caused them. A flick faster than ``max_flick_speed`` is slowed to it. ``reuse``
+    False simulates in a space made for this move instead of this thread's reused one: the same record,
+    at the cost of building it (``sprtec bench physics`` shows both).
     """
-    return _Move(position, flick, settings).run()
+    return _Move(position, flick, settings, reuse=reuse).run()
 
 
 def rested_position(position: Position, record: MoveRecord) -> Position:

@@ -53,6 +53,9 @@ SEAT = Str(9, choices=("home", "away", "spectator"))
 RULESET = Str(16, choices=RULESETS, open=True)
 ROOM_CODE = Str(16, min_len=1)
 TOKEN = Str(128, min_len=1)
+SPECTATOR_CHAT = ("room", "spectators", "off")
+EMOTES = ("good luck", "well played", "nice shot", "oops", "thanks", "wow")  # the quick emotes of a room's chat
+CHAT_CHARS = 200  # the longest chat line (after the server strips control characters)
 CLAIM_CODE = Str(16, min_len=4)
 NAME = Str(32, min_len=1)
 VERSION = Int(0, MAX_INT)
@@ -161,7 +164,7 @@ class RoomInfo:
 
     ``clocks``: the match's clocks when the list was made (the part's time left, who is to move, paused), nil
     before the match starts and from older servers; ``part`` names the part being played (``period 2``,
-    ``overtime 1``, ``break``, ``shootout``), nil likewise.
+    ``overtime 1``, ``break``, ``shootout``), nil likewise; ``rated``: the room's matches count for ratings.
     """
 
     code: Annotated[str, ROOM_CODE]
@@ -172,6 +175,7 @@ class RoomInfo:
     score: Annotated[Score | None, Opt(Struct(Score))] = None
     clocks: Annotated[Clocks | None, Opt(Struct(Clocks))] = None
     part: Annotated[str | None, Opt(Str(16))] = None
+    rated: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,13 +209,15 @@ class CreateRoom:
     """Open a room with a ruleset and setting overrides; the creator takes the home seat.
 
     ``rated``: the room's matches count for the players' ratings (left out: a casual room). Quick matches are
-    always rated.
+    always rated. ``spectator_chat``: ``room`` (spectators chat with everyone), ``spectators`` (spectators' chat
+    reaches only spectators) or ``off`` (spectators cannot chat).
     """
 
     ruleset: Annotated[str, RULESET]
     settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)]
     private: Annotated[bool, Bool()]
     rated: Annotated[bool, Bool()] = False
+    spectator_chat: Annotated[str, Str(10, choices=SPECTATOR_CHAT)] = "room"
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +338,27 @@ class GetLeaderboard:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """Chat in your room: a line of ``text`` or one of the quick ``emote`` names (exactly one of the two).
+
+    The server strips control and bidi characters, allows 5 lines per 10 s (RATE_LIMITED past it), refuses a coach
+    or spectator the organiser silenced (CHAT_MUTED) and a spectator where the room closed spectators' chat
+    (CHAT_CLOSED); everyone in the room who has not muted the speaker gets Chat.
+    """
+
+    text: Annotated[str | None, Opt(Str(CHAT_CHARS, min_len=1))] = None
+    emote: Annotated[str | None, Opt(Str(16, choices=EMOTES))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Stop (``muted``) or start again receiving a player's chat, by display name; answered by Muted."""
+
+    player: Annotated[str, NAME]
+    muted: Annotated[bool, Bool()] = True
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive and round-trip measurement; the server answers Pong with the same nonce."""
 
@@ -358,7 +385,8 @@ class Welcome:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The whole state of a room at ``version``: what a client needs to draw it and to act."""
+    """The whole state of a room at ``version``: what a client needs to draw it and to act (``rated``: its matches
+    count for ratings)."""
 
     code: Annotated[str, ROOM_CODE]
     version: Annotated[int, VERSION]
@@ -368,6 +396,7 @@ class Snapshot:
     prompts: Annotated[tuple[dict[str, Any], ...], ListOf(PROMPT, 8)]
     seats: Annotated[Seats, Struct(Seats)]
     spectators: Annotated[int, Int(0, MAX_INT)]
+    rated: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,6 +544,26 @@ class Rated:
     code: Annotated[str, ROOM_CODE]
     match_id: Annotated[str, MATCH_ID]
     changes: Annotated[tuple[RatingChange, ...], ListOf(Struct(RatingChange), 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A line of a room's chat: who said it (display name) from which seat (``spectator`` for a spectator), and its
+    ``text`` or ``emote``."""
+
+    code: Annotated[str, ROOM_CODE]
+    player: Annotated[str, NAME]
+    seat: Annotated[str, SEAT]
+    text: Annotated[str | None, Opt(Str(CHAT_CHARS, min_len=1))] = None
+    emote: Annotated[str | None, Opt(Str(16, choices=EMOTES, open=True))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Muted:
+    """You no longer receive (``muted``) or receive again ``player``'s chat."""
+
+    player: Annotated[str, NAME]
+    muted: Annotated[bool, Bool()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1123,6 +1172,8 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     WatchTournament,
     UnwatchTournament,
     ListTournaments,
+    Say,
+    Mute,
     Ping,
 )
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
@@ -1151,6 +1202,8 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     TableAssigned,
     TournamentUpdate,
     TournamentList,
+    Chat,
+    Muted,
     Error,
     Pong,
 )
@@ -1190,6 +1243,8 @@ ClientMessage = (
     | WatchTournament
     | UnwatchTournament
     | ListTournaments
+    | Say
+    | Mute
     | Ping
 )
 ServerMessage = (
@@ -1218,6 +1273,8 @@ ServerMessage = (
     | TableAssigned
     | TournamentUpdate
     | TournamentList
+    | Chat
+    | Muted
     | Error
     | Pong
 )

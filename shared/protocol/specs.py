@@ -6,7 +6,9 @@ docs/PROTOCOL.md promises. A message field names its spec once, in its type hint
 (``Annotated[int, Int(0, 10)]``); the codec, the documentation table and the property tests all
 read it from there. ``load`` raises only
 ``ProtocolError``; ``dump`` applies the same checks so the server cannot send what a client would
-refuse.
+refuse. ``wire`` is ``dump`` for values this process built itself (the server's own broadcasts): the same
+wire form without checking types, ranges and choices, only sizes (how long a string or an array is, how deep a
+value nests), which settings chosen by a peer can push past what a receiver accepts.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import functools
 import math
 import typing
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 from shared.protocol.errors import ProtocolError
@@ -45,6 +49,15 @@ class Spec:
         """The value read from the wire; raises ProtocolError (never another exception) when invalid."""
         raise NotImplementedError
 
+    def wire(self, value: Any, where: str) -> Any:
+        """What ``dump`` writes for a value this process built, unchecked but for its size (ProtocolError)."""
+        return value  # scalars: ``dump`` gives back the value itself
+
+    @property
+    def plain(self) -> bool:
+        """Whether ``wire`` gives back every value unchanged and unchecked (its caller may skip the call)."""
+        return type(self).wire is Spec.wire
+
     def describe(self) -> str:
         """The wire type and range as docs/PROTOCOL.md writes it."""
         raise NotImplementedError
@@ -66,7 +79,10 @@ class Int(Spec):
             raise bad(where, f"{raw} is outside [{self.lo}, {self.hi}]")
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> int:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def describe(self) -> str:
         """``int [lo, hi] unit``."""
@@ -95,7 +111,14 @@ class Float(Spec):
             raise bad(where, f"{number} is outside [{self.lo}, {self.hi}]")
         return number
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> float:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
+
+    def wire(self, value: Any, where: str) -> float:
+        """A float, as ``dump`` makes an integer one."""
+        return float(value)
 
     def describe(self) -> str:
         """``float [lo, hi] unit``."""
@@ -112,7 +135,10 @@ class Bool(Spec):
             raise bad(where, f"expected a boolean, got {_kind(raw)}")
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> bool:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
 
     def describe(self) -> str:
         """``bool``."""
@@ -143,7 +169,16 @@ class Str(Spec):
                 raise bad(where, "not valid UTF-8 (a lone surrogate)") from None
         return raw
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> str:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
+
+    def wire(self, value: Any, where: str) -> str:
+        """The string, if it is not too long."""
+        if len(value) > self.max_len:
+            raise bad(where, f"length {len(value)} is outside [{self.min_len}, {self.max_len}]")
+        return value  # type: ignore[no-any-return]
 
     def describe(self) -> str:
         """``"a" | "b"`` for choices, else ``str (≤ n chars)``."""
@@ -166,6 +201,10 @@ class Opt(Spec):
     def dump(self, value: Any, where: str) -> Any:
         """nil for None, else the inner wire form."""
         return None if value is None else self.inner.dump(value, where)
+
+    def wire(self, value: Any, where: str) -> Any:
+        """nil for None, else the inner wire form."""
+        return None if value is None else self.inner.wire(value, where)
 
     def describe(self) -> str:
         """``<inner> or nil``."""
@@ -193,6 +232,15 @@ class ListOf(Spec):
             raise bad(where, f"expected at most {self.max_len} items")
         return [self.item.dump(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
+    def wire(self, value: Any, where: str) -> Any:
+        """The items' wire forms (the sequence itself when they are plain; msgpack writes tuples as arrays)."""
+        if len(value) > self.max_len:
+            raise bad(where, f"expected at most {self.max_len} items")
+        if self.item.plain:
+            return value
+        wire = self.item.wire
+        return [wire(v, where) for v in value]
+
     def describe(self) -> str:
         """``array (≤ n) of <item>``."""
         return f"array (≤ {self.max_len}) of {self.item.describe()}"
@@ -219,6 +267,13 @@ class MapOf(Spec):
         if not isinstance(value, dict) or len(value) > self.max_len:
             raise bad(where, f"expected a dict of at most {self.max_len} entries")
         return {self.key.dump(k, f"{where} key"): self.value.dump(v, f"{where}.{k}") for k, v in value.items()}
+
+    def wire(self, value: Any, where: str) -> dict[str, Any]:
+        """The values' wire forms; keys as they are, if not too long."""
+        if len(value) > self.max_len:
+            raise bad(where, f"expected a dict of at most {self.max_len} entries")
+        key, item = self.key.wire, self.value.wire
+        return {key(k, where): item(v, where) for k, v in value.items()}
 
     def describe(self) -> str:
         """``map (≤ n) of str to <value>``."""
@@ -265,7 +320,45 @@ class Json(Spec):
             return [self._check(v, f"{where}[{i}]", depth - 1) for i, v in enumerate(raw)]
         raise bad(where, f"unexpected {_kind(raw)}")
 
-    dump = load
+
+    def dump(self, value: Any, where: str) -> Any:
+        """The value, checked as ``load`` checks a received one."""
+        return self.load(value, where)
+
+    def wire(self, value: Any, where: str) -> Any:
+        """The value itself (``dump`` copies it, arrays as lists: msgpack writes tuples the same), if no array,
+        map or string in it is too long and it does not nest too deeply."""
+        self._bound(value, where, self.depth)
+        return value
+
+    def _bound(self, value: Any, where: str, depth: int) -> None:
+        """``value``'s sizes checked like ``_check`` does. The items of an array or map are told apart by type in C
+        (``map``, ``compress``): only strings are measured and only arrays and maps visited."""
+        kind = type(value)
+        if kind is str:
+            if len(value) > self.max_str:
+                raise bad(where, f"length {len(value)} is outside [0, {self.max_str}]")
+            return
+        if kind not in _NESTED:
+            return
+        if depth <= 0:
+            raise bad(where, "nested too deeply")
+        if len(value) > self.max_len:
+            raise bad(where, f"{len(value)} items, at most {self.max_len}")
+        if kind is dict:
+            if value and max(map(len, value)) > self.max_str:  # keys are strings (msgpack refuses what has no len)
+                raise bad(where, f"a key is longer than {self.max_str}")
+            value = value.values()
+        kinds = tuple(map(type, value))
+        if str in kinds and max(map(len, compress(value, map(is_, kinds, repeat(str))))) > self.max_str:
+            raise bad(where, f"a string is longer than {self.max_str}")
+        for item in compress(value, map(_NESTED.__contains__, kinds)):
+            self._bound(item, where, depth - 1)
+
+    @property
+    def plain(self) -> bool:
+        """Never: sizes are checked."""
+        return False
 
     def describe(self) -> str:
         """``any JSON value``."""
@@ -289,6 +382,10 @@ class Convert(Spec):
     def dump(self, value: Any, where: str) -> Any:
         """The JSON form from the owning module, checked like a received one."""
         return self.shape.load(self.to_wire()(value), where)
+
+    def wire(self, value: Any, where: str) -> Any:
+        """The JSON form from the owning module, its sizes checked."""
+        return self.shape.wire(self.to_wire()(value), where)
 
     def load(self, raw: Any, where: str) -> Any:
         """The value, or BAD_MESSAGE naming what the owning module refused."""
@@ -316,6 +413,10 @@ class Struct(Spec):
         if not isinstance(value, self.cls):
             raise bad(where, f"expected a {self.cls.__name__}")
         return dump_fields(value, where)
+
+    def wire(self, value: Any, where: str) -> dict[str, Any]:
+        """A map of the fields' wire forms (``wire_of``)."""
+        return wire_of(value, where)
 
     def load(self, raw: Any, where: str) -> Any:
         """The dataclass, every field checked; missing required or extra fields are refused."""
@@ -346,7 +447,23 @@ def wire_fields(cls: type) -> tuple[tuple[str, Spec, bool], ...]:
 
 def dump_fields(value: Any, where: str) -> dict[str, Any]:
     """Every field of a record in declaration order, as wire values."""
-    return {name: spec.dump(getattr(value, name), f"{where}.{name}") for name, spec, _ in wire_fields(type(value))}
+    return {name: spec.dump(getattr(value, name), f"{where}.{name}") for name, spec, _ in wire_fields(value.__class__)}
+
+
+_WIRE_PLANS: dict[type, tuple[tuple[str, Callable[[Any, str], Any] | None], ...]] = {}
+
+
+def wire_of(value: Any, where: str) -> dict[str, Any]:
+    """What ``dump_fields`` gives for a record this process built, without checking values (``Spec.wire``)."""
+    cls: type = value.__class__
+    plan = _WIRE_PLANS.get(cls)
+    if plan is None:  # per field, in declaration order, its name and its spec's ``wire`` (None where it is plain)
+        plan = _WIRE_PLANS[cls] = tuple((name, None if spec.plain else spec.wire) for name, spec, _ in wire_fields(cls))
+    out = {}
+    for name, wire in plan:
+        field = getattr(value, name)
+        out[name] = field if wire is None else wire(field, where)
+    return out
 
 
 def load_fields(cls: type, raw: Any, where: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -365,6 +482,9 @@ def load_fields(cls: type, raw: Any, where: str, skip: tuple[str, ...] = ()) -> 
         elif required:
             raise bad(where, f"missing field {name!r}")
     return values
+
+
+_NESTED = frozenset((list, tuple, dict))  # the Json values with items
 
 
 def _kind(raw: Any) -> str:

@@ -6,7 +6,8 @@ opens its lobby: quick match, play the bot, create a room with a ruleset and set
 running match. When nothing answers there, a club player can still play at once: the command starts a
 private server (``client.practice``) where the lobby offers only the bot. Either way the bot is the real
 ``sprtec bot`` as a child process (``client.bot_process``), stopped by pid. ``--room CODE`` joins at once,
-``--quick`` queues at once.
+``--quick`` queues at once. A player new to the server is asked for his name first (or a claim code from his other
+machine, or to play as a guest); ``--name NAME`` answers for him (and renames a returning player).
 
 Screenshots: ``--screenshot PATH`` saves the first screen the server's answer allows (the lobby once the
 room list arrived — the rooms screen — or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
@@ -33,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--room", help="join this room code at once")
     parser.add_argument("--quick", action="store_true", help="ask for a quick match at once")
     parser.add_argument("--ruleset", help="the ruleset for --quick (standard, ko, final, strict, quick)")
-    parser.add_argument("--name", help="your display name (default: the name in your settings)")
+    parser.add_argument("--name", help="your display name on this server (default: asked on the first visit, then "
+                        "the one the server keeps for you)")
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the view and exit")
     parser.add_argument("--view", choices=VIEWS, help="with --screenshot: draw a sample of this screen, no server")
     parser.add_argument("--wait", type=float, default=20.0, help="seconds a screenshot waits for the server")
@@ -100,7 +102,10 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
 
     user = user_settings.load()
     i18n.set_language(user.language or None)
-    client = NetClient(url, args.name or user.name or None, identity=None if practice else IdentityStore())
+    # a new player of a real server says who he is; a private practice server is forgotten at the end anyway
+    proposed = (user.name or None) if practice else None
+    client = NetClient(url, args.name or proposed, identity=None if practice else IdentityStore(),
+                       ask_name=not practice)
     client.start()
     bot = BotProcess()
     try:
@@ -116,6 +121,7 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
         if user.fullscreen and args.screenshot is None:
             window.set_fullscreen(True)
         window.on_fullscreen = lambda full: nav.apply_settings(nav.user.changed(fullscreen=full))  # F11 keeps it
+        nav.wanted_name = args.name
         if args.room:
             nav.first_request = JoinRoom(args.room)
         elif args.quick:
@@ -124,12 +130,14 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
         elif not practice and args.screenshot is not None:
             nav.first_request = ListRooms()  # the live lobby's picture: the rooms of the server
             lobby.screen = "rooms"
-        nav.show_lobby()
+        nav.show_first()
         if args.screenshot is not None:
             started = time.monotonic()
 
             def ready() -> bool:
                 """True once the server's answer the screenshot should show has arrived."""
+                if nav.screen == "name":
+                    return True  # a new player: the name entry is the first screen
                 if args.room or args.quick:
                     return nav.state.position is not None
                 if not practice:
@@ -176,7 +184,10 @@ def _sample(args: argparse.Namespace) -> int:
         match_view.arrangement = arrangement
         view = match_view
     else:
+        from client.rating_text import results_lines
+
         ended = samples.ended_match()
-        view = ResultsView(ended.state, ended.ended, lambda command: None)
+        view = ResultsView(ended.state, ended.ended, lambda command: None,  # a match of the engine: not rated
+                           ratings=lambda: results_lines(False, None, ended.ended.match_id, samples.NAMES, 0.0))
     window.show_view(view)
     return app.finish(window, args.screenshot, now)

@@ -38,13 +38,15 @@ def test_easier_levels_stray_from_the_chosen_flick_within_their_bounds():
 
 
 def test_sprtec_bot_takes_a_level():
-    """`sprtec bot --level easy` parses; the client's bot command passes the level and names the bot by it."""
+    """`sprtec bot --level easy` parses; the client's bot command passes the level and names the bot by it and its
+    room (a name is its player's for good, so the next bot of the server needs another)."""
     parser = argparse.ArgumentParser()
     bot.add_arguments(parser)
     args = parser.parse_args(["--server", "ws://h/", "--room", "AB", "--level", "easy"])
     assert args.level == "easy"
     command = bot_command("py", "ws://h/", "AB", level="easy")
-    assert command[-4:] == ["--level", "easy", "--name", "bot (easy)"]
+    assert command[-4:] == ["--level", "easy", "--name", "bot (easy) AB"]
+    assert bot_command("py", "ws://h/", "CD", level="easy")[-1] == "bot (easy) CD"
 
 
 def test_a_bot_we_stopped_is_not_reported_as_a_failure():

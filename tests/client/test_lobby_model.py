@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from client import placement, prompts, results_model, samples
-from client.lobby_model import QUIT, LobbyModel
+from client.lobby_model import LobbyModel
+from client.menu import QUIT, OpenProfile
 from shared.model import GoalieReset, Position
 from shared.protocol import (
     CreateRoom,
@@ -61,7 +62,8 @@ def test_join_by_code_types_only_letters_and_digits_and_enter_joins():
 
 
 def test_rooms_screen_lists_rooms_watch_or_join():
-    """A playing room is watched, a waiting room with a free seat is joined; entering the screen asks the list."""
+    """A playing room is watched, a waiting room with a free seat is joined, each coach beside his room opens his
+    profile; entering the screen asks the list."""
     model = _online()
     assert model.activate("screen:rooms") == ListRooms()
     seats = Seats(SeatInfo("Petr", True), SeatInfo("Ola", True))
@@ -71,7 +73,11 @@ def test_rooms_screen_lists_rooms_watch_or_join():
     items = model.items()
     assert "Petr v Ola" in items[0].label and "3 watching" in items[0].label
     assert model.activate(items[0].command) == Watch("PLAY1")
-    assert model.activate(items[1].command) == JoinRoom("WAIT2")
+    assert [model.activate(item.command) for item in items[1:3]] == [OpenProfile("Petr"), OpenProfile("Ola")]
+    assert {item.group for item in items[:3]} == {"room:PLAY1"}
+    assert model.activate(items[3].command) == JoinRoom("WAIT2")
+    assert model.activate(items[4].command) == OpenProfile("bot") and items[5].kind == "text"  # the free seat
+    assert items[6].command == "refresh"
 
 
 def test_quick_match_waits_and_a_refusal_returns_to_the_menu():

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from client import hud_model, results_model, samples, user_settings
 from client.lobby_model import LobbyModel, PlayBot
+from client.menu import OpenClaimCode
 from client.net import NetLink
-from shared.protocol import CreateRoom, Error, Presence, QuickMatch, SeatInfo, Seats, Welcome
+from shared.protocol import CreateRoom, Error, Presence, QuickMatch, Rename, Renamed, SeatInfo, Seats, Welcome
 from tests.client.test_net import FakeClient, _joined, _snapshot
 
 
@@ -132,10 +133,70 @@ def test_settings_change_at_once_and_are_kept_on_disk(config_dir):
     model.activate("screen:settings")
     model.activate("cycle:aim_guide")
     model.activate("cycle:language")
-    model.focus = 0
-    model.type_text("Jana")
-    assert seen[-1].aim_guide is False and seen[-1].language == "en" and seen[-1].name == "Jana"
+    assert seen[-1].aim_guide is False and seen[-1].language == "en"
     user_settings.save(seen[-1])
     assert user_settings.load() == seen[-1]
     (config_dir / user_settings.FILE).write_text('{"volume": "loud", "muted": 3, "name": 7}')
     assert user_settings.load() == user_settings.UserSettings()
+
+
+def test_settings_rename_on_the_server_and_say_when_the_name_is_taken():
+    """The name field starts from the server's name; Enter asks Rename; NAME_TAKEN keeps the typed name with the
+    reason; Renamed makes it the name shown and the one offered on the next new server."""
+    seen: list[user_settings.UserSettings] = []
+    model = _online()
+    model.on_settings = seen.append
+    model.activate("screen:settings")
+    model.focus = 0
+    assert model.items()[0].label == "Name: Jana_"
+    model.type_text(" K")
+    assert model.key("enter") == Rename("Jana K") and model.key("enter") is None  # once, until the answer
+    model.apply(Error("NAME_TAKEN", "another player is called 'Jana K'", "Rename"))
+    assert model.error == "“Jana K” is taken on this server — choose another name"
+    assert model.items()[0].label == "Name: Jana K_" and not seen
+    model.key("backspace")
+    model.type_text("Karel")
+    assert model.key("enter") == Rename("Jana Karel")
+    model.apply(Renamed("Jana Karel"))
+    assert model.player == "Jana Karel" and model.items()[0].label == "Name: Jana Karel_"
+    assert seen[-1].name == "Jana Karel" and "Jana Karel" in model.status_line()
+
+
+def test_settings_offer_the_claim_code_on_a_real_server_only():
+    """"Use this identity on another machine" opens the claim code; a private practice server has none."""
+    model = _online()
+    model.activate("screen:settings")
+    assert model.activate("claimcode") == OpenClaimCode()
+    practice = LobbyModel(practice=True)
+    practice.activate("screen:settings")
+    assert "claimcode" not in [item.command for item in practice.items()]
+
+
+def test_create_a_room_offers_rated_or_casual_and_the_bot_stays_casual():
+    """A created room is casual unless Ratings is switched to rated; Play the bot always creates a casual room."""
+    model = _online()
+    model.activate("screen:create")
+    assert model.activate("create").rated is False
+    model.answered()
+    model.activate("cycle:rated")
+    assert any(item.label == "Ratings: rated room" for item in model.items())
+    assert model.activate("create").rated is True
+    model.answered()
+    model.activate("screen:bot")
+    bot = model.activate("bot")
+    assert isinstance(bot, PlayBot) and bot.create.rated is False
+
+
+def test_ratings_stand_beside_the_names_in_the_hud_and_the_room_list():
+    """SeatInfo.rating beside the coach's name, "?" while provisional; a coach without one shows none."""
+    from dataclasses import replace
+
+    from client.lobby_model import room_line
+    from shared.protocol.messages import RoomInfo
+
+    seats = Seats(SeatInfo("Jana", True, rating=1512, provisional=True), SeatInfo("Piotr", True, rating=1620))
+    _client, state, _link = _joined(replace(_snapshot(), seats=seats))
+    hud = hud_model.build(state, 0.0)
+    assert hud.home.name == "Jana (you)  1512?" and hud.away.name == "Piotr  1620"
+    line = room_line(RoomInfo("K7QZ", "standard", Seats(seats.home, SeatInfo("Ola", True)), 0, "waiting"))
+    assert "Jana 1512? v Ola" in line

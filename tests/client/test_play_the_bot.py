@@ -57,8 +57,8 @@ def test_status_line_names_the_server_and_the_connection():
 def test_the_bot_joins_the_room_with_its_ruleset_and_settings():
     """The bot's command line names server, room, ruleset and each setting (sorted, k=v)."""
     command = bot_command("py", "ws://h:1/", "AB12", "quick", {"period_ms": 8000, "move_clock_ms": 2000})
-    assert command == ["py", "-m", "sprtec", "bot", "--server", "ws://h:1/", "--room", "AB12", "--ruleset", "quick",
-                       "--setting", "move_clock_ms=2000", "--setting", "period_ms=8000"]
+    assert command == ["py", "-m", "sprtec", "bot", "--server", "ws://h:1/", "--room", "AB12", "--name", "bot AB12",
+                       "--ruleset", "quick", "--setting", "move_clock_ms=2000", "--setting", "period_ms=8000"]
 
 
 def test_a_bot_that_fails_says_so_and_points_to_its_log():

@@ -1,7 +1,8 @@
 """A whole match in a real window, played as a person plays it: ``sprtec serve --port 0``, ``sprtec play`` on an X
-display (Xvfb), and mouse clicks and drags sent with xdotool — through the lobby to "Play the bot" with a
-30-second period, flicks pulled back on our stones, choices answered with clicks, the results screen, "Save
-replay", and the saved match opened from "My replays".
+display (Xvfb), and mouse clicks, drags and keys sent with xdotool — a name typed on the first start, through the
+lobby to "Create a room" (quick, a 30-second period, rated) that a headless ``sprtec bot --room CODE`` joins, flicks
+pulled back on our stones, choices answered with clicks, the results screen with both coaches' rating changes,
+"Save replay", and the saved match opened from "My replays".
 
 Where to click comes from where the client draws: this test lays the same views out in a hidden window of the
 client's size (the layouts are pure functions of the window size and what is shown), and follows the match as a
@@ -36,16 +37,19 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
 from client import samples  # noqa: E402
+from client.bot_process import BotProcess  # noqa: E402
 from client.lobby_model import LobbyModel  # noqa: E402
 from client.lobby_view import LobbyView  # noqa: E402
 from client.match_view import MatchView  # noqa: E402
 from client.net import NetClient, NetLink  # noqa: E402
+from client.rating_text import results_lines  # noqa: E402
 from client.results_view import ResultsView  # noqa: E402
 from client.state import MatchState  # noqa: E402
 from shared.match import legal_stones  # noqa: E402
 from shared.protocol import Watch, Welcome  # noqa: E402
 from tests.client.helpers import served  # noqa: E402
 
+ME = "Jana Nováková"
 MATCH_SECONDS = 100.0  # the whole match must end within this (a 30 s period, the moves' playback, the bot)
 PULL_MM = 110.0  # how far a person pulls back on a stone: a firm flick
 
@@ -129,6 +133,16 @@ class Person:
             self.run("mousemove", *self.at(start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t))
             time.sleep(0.03)
         self.run("mouseup", "1")
+
+    def type(self, text: str) -> None:
+        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle."""
+        self.run("type", "--delay", "60", text)
+        time.sleep(0.3)
+
+    def press(self, key: str) -> None:
+        """Press one key by its X name (``Return``, ``Escape``)."""
+        self.run("key", key)
+        time.sleep(0.3)
 
     def look(self, name: str) -> Path:
         """A screenshot of the display (to check pixels and to look at)."""
@@ -216,23 +230,74 @@ def _answer(person: Person, mirror: Mirror, state: MatchState) -> bool:
     return True
 
 
-def _room_of(config: Path, seconds: float = 30.0) -> str:
-    """The room of the running match, as the client keeps it in its identity file."""
+def _kept(config: Path, field: str, seconds: float = 30.0) -> str:
+    """A field of the identity the client keeps for its one server, once it is there."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             servers = json.loads((config / "identity.json").read_text())["servers"]
-            rooms = [entry.get("room") for entry in servers.values() if entry.get("room")]
-            if rooms:
-                return str(rooms[0])
+            found = [entry.get(field) for entry in servers.values() if entry.get(field)]
+            if found:
+                return str(found[0])
         except (OSError, ValueError, KeyError):
             pass
         time.sleep(0.2)
-    raise AssertionError("the client never kept a running match in its identity file")
+    raise AssertionError(f"the client never kept a {field} in its identity file")
+
+
+def _enter_name(person: Person, mirror: Mirror, url: str, name: str, config: Path) -> None:
+    """The first start on a server asks who we are: type the name into the entry, Enter; the lobby follows."""
+    from client.name_entry import NameEntry
+
+    entry = NameEntry(url)
+    view = mirror.lay(LobbyView(entry, lambda request: None))
+    field = next(b for item, b in view.layout() if item.kind == "input")
+    person.click(field.left + field.width / 2, field.bottom + field.height / 2)
+    person.look("0-name-entry")
+    person.type(name)
+    person.press("Return")
+    assert _kept(config, "name") == name and _kept(config, "token")
+
+
+def _step_left(person: Person, mirror: Mirror, model: LobbyModel, command: str, times: int) -> None:
+    """Click the left third of a choice ``times`` times (◀), and keep the model in step."""
+    x, y, width = mirror.item(model, command)
+    model.focus = [item.command for item in model.items()].index(command)
+    for _ in range(times):
+        person.click(x - width / 2 + 20, y)
+        model.key("left")
+
+
+def _rgb(pixel: object) -> tuple[int, ...]:
+    """A pixel of an RGB image as its three channels."""
+    assert isinstance(pixel, tuple)
+    return tuple(int(c) for c in pixel)
+
+
+def _on_screen(picture: Path, person: Person, labels: list) -> None:
+    """Each label (as the mirror laid it out) is drawn on the display: light text pixels at both ends of its width,
+    none just past them (a shorter or longer line - "rating…" - would not fill that box)."""
+    from PIL import Image
+
+    image = Image.open(picture).convert("RGB")
+
+    def lit(left: float, right: float, baseline: float) -> int:
+        """Light text pixels in a band from ``left`` to ``right`` above ``baseline`` (window coordinates)."""
+        top = person.y + person.height - baseline
+        return sum(1 for px in range(round(left), round(right)) for py in range(round(top) - 14, round(top) + 3)
+                   if min(_rgb(image.getpixel((person.x + px, py)))) > 200)
+
+    for label in labels:
+        assert label is not None and label.text
+        half = label.content_width / 2
+        left, right = label.x - half, label.x + half
+        assert lit(left, left + 12, label.y) and lit(right - 12, right, label.y), label.text
+        assert not lit(left - 40, left - 4, label.y) and not lit(right + 4, right + 40, label.y), label.text
 
 
 def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path):
-    """Lobby → Play the bot (30 s) → a match of flicks and clicks → results → Save replay → My replays opens it."""
+    """A name on the first start → lobby → Create a room, rated, quick, 30 s → a headless sprtec bot joins → a match
+    of flicks and clicks → results with both rating changes → Save replay → My replays opens it."""
     home, config, shots = tmp_path / "home", tmp_path / "config", tmp_path / "shots"
     for folder in (home, config, shots):
         folder.mkdir()
@@ -245,27 +310,32 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
         client = subprocess.Popen([sys.executable, "-m", "sprtec", "play", "--server", url, "--mute"], env=env,
                                   cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         mirror = eyes = None
+        bot = BotProcess()
         try:
             person.find("sprtec", client)
             mirror = Mirror(person.width, person.height)
-            time.sleep(1.5)  # the lobby is welcomed by the server
+            time.sleep(1.5)  # the window shows its first screen
+            _enter_name(person, mirror, url, ME, config)
+            time.sleep(1.0)  # the lobby is welcomed by the server
             person.look("1-lobby")
             model = LobbyModel(origin=f"Server {url}")
-            model.apply(Welcome(1, "sprtec", "guest", "t"))
-            x, y, _w = mirror.item(model, "screen:bot")
+            model.apply(Welcome(1, "sprtec", ME, "t"))
+            x, y, _w = mirror.item(model, "screen:create")
             person.click(x, y)
-            model.activate("screen:bot")
-            x, y, width = mirror.item(model, "cycle:period")
-            model.focus = [item.command for item in model.items()].index("cycle:period")
-            for _ in range(4):  # ◀ on the period: 5 → 3 → 2 → 1 → 0.5 minutes
-                person.click(x - width / 2 + 20, y)
-                model.key("left")
-            assert model.period == 0.5
-            person.look("2-bot-screen")
-            x, y, _w = mirror.item(model, "bot")
+            model.activate("screen:create")
+            _step_left(person, mirror, model, "cycle:ruleset", 1)  # standard → quick (one 5-minute period)
+            _step_left(person, mirror, model, "cycle:period", 4)  # ◀ on the period: 5 → 3 → 2 → 1 → 0.5 minutes
+            assert model.ruleset == "quick" and model.period == 0.5
+            x, y, _w = mirror.item(model, "cycle:rated")
+            person.click(x, y)  # casual → rated
+            model.activate("cycle:rated")
+            assert model.rated
+            person.look("2-create-a-rated-room")
+            x, y, _w = mirror.item(model, "create")
             person.click(x, y)
 
-            room = _room_of(config)
+            room = _kept(config, "room")
+            bot.start(url, room, "quick", {"period_ms": 30_000}, "easy")  # the opponent: a headless sprtec bot
             eyes, link, state = _follow(url, room)
             deadline = time.monotonic() + MATCH_SECONDS
             acted_on, acted_at, free_since, shot_taken = -1, 0.0, None, False
@@ -293,9 +363,18 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
             assert link.ended is not None, f"the match did not end in {MATCH_SECONDS:g} s ({len(ours)} flicks)"
             assert len(ours) >= 2, f"our flicks were not played: {state.moves}"
 
+            for _ in range(100):  # the ratings' news follows MatchEnded
+                if link.rated_news is not None:
+                    break
+                link.poll(state, time.monotonic())
+                time.sleep(0.1)
+            assert link.rated_news is not None and link.rated_news.match_id == link.ended.match_id
+            lines = results_lines(True, link.rated_news, link.ended.match_id, state.coaches_named(), 0.0)
+            assert lines[0].startswith(ME) and " → " in lines[0]
             time.sleep(4.0)  # the last move plays back, then the results screen
-            person.look("4-results")
-            results = mirror.lay(ResultsView(_as_coach(state), link.ended, lambda command: None))
+            results = mirror.lay(ResultsView(_as_coach(state), link.ended, lambda command: None,
+                                             ratings=lambda: lines))
+            _on_screen(person.look("4-results"), person, [results.texts.peek(f"ratings{i}") for i in range(2)])
             save = next(b for b in results.buttons if b.command == "save")
             person.click(save.left + save.width / 2, save.bottom + save.height / 2)
             saved = home / "sprtec-replays" / f"{link.ended.match_id}.json"
@@ -330,6 +409,7 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
             assert all(p in ((60, 66, 76), (30, 80, 200), (240, 240, 240)) for p in bar), bar  # the scrub bar
             assert client.poll() is None, "the client stopped"
         finally:
+            bot.stop()
             if eyes is not None:
                 eyes.close()
             if mirror is not None:

@@ -56,13 +56,18 @@ def test_saving_keeps_the_names_and_my_replays_lists_them(tmp_path: Path):
 
 
 def test_a_replay_file_with_a_players_object_shows_those_names(tmp_path: Path):
-    """A scenario that carries "players" reads with them (the object is set aside before parsing)."""
+    """A scenario that carries "players" reads with them (the object is set aside before parsing) and My replays
+    lists it by them; the object wins over a names file beside it, which still names a file without one."""
     raw = json.loads(_scenario_text(2))
     raw["players"] = {"home": "Novák", "away": "Kowalski"}
     path = tmp_path / "m.json"
     path.write_text(json.dumps(raw))
+    replay_library.write_names(path, {"home": "old", "away": "names"})
     assert load(path).names == {"home": "Novák", "away": "Kowalski"}
-    assert replay_library.find(tmp_path / "nohome", tmp_path)[0].path == path
+    listed = replay_library.find(tmp_path / "nohome", tmp_path)
+    assert listed[0].path == path and "Novák v Kowalski" in listed[0].label()
+    path.write_text(_scenario_text(2))
+    assert replay_library.find(tmp_path / "nohome", tmp_path)[0].names == {"home": "old", "away": "names"}
 
 
 def test_autoplay_plays_every_move_at_the_chosen_speed(window, tmp_path: Path):

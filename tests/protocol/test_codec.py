@@ -209,7 +209,7 @@ def test_encode_refuses_what_decode_would_refuse() -> None:
 def test_snapshot_has_the_documented_fields() -> None:
     """Snapshot carries what a client needs to draw a room and act (the brief's field list)."""
     assert set(Snapshot.__dataclass_fields__) == {
-        "code", "version", "position", "clocks", "prompts", "seats", "spectators", "match_id"
+        "code", "version", "position", "clocks", "prompts", "seats", "spectators", "match_id", "rated"
     }
 
 

@@ -3,7 +3,7 @@ wall times, checked by the effects it returns (like websockets' test_protocol.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -35,6 +35,7 @@ class Coach:
     player_id: int
     name: str
     token: str = "t"
+    muted: set[int] = field(default_factory=set)
 
 
 def _core() -> RoomCore:

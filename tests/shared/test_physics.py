@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
 from shared import effects
 from shared import geometry as g
@@ -277,50 +276,82 @@ def test_I_4_goal_frame_and_net_stop_the_puck():
 
 
 class _CountingLib:
-    """Chipmunk's cffi lib, counting ``cpShapeFree`` calls (everything else passes through)."""
+    """Chipmunk's cffi lib, counting the calls of the ``counted`` functions (everything passes through)."""
 
-    def __init__(self, lib: Any) -> None:
-        self.lib = lib  # cffi's lib object has no types
-        self.freed = 0
+    def __init__(self, lib: object, counted: tuple[str, ...]) -> None:
+        self.lib = lib
+        self.calls = dict.fromkeys(counted, 0)
 
     def __getattr__(self, name: str) -> object:
-        if name == "cpShapeFree":
-            def free(pointer: object) -> None:
-                self.freed += 1
-                self.lib.cpShapeFree(pointer)
-            return free
-        return getattr(self.lib, name)
+        real = getattr(self.lib, name)
+        if name not in self.calls:
+            return real
+
+        def counted(*args: object) -> object:
+            self.calls[name] += 1
+            return real(*args)
+
+        return counted
 
 
-def test_static_shapes_made_through_chipmunk_are_freed_with_the_space(monkeypatch):
-    """Walls and sensors are made through Chipmunk, not pymunk: tearing the space down frees every one."""
+def _in_space(space: object) -> tuple[int, int, int]:
+    """How many shapes, bodies (the static body included) and constraints a Chipmunk space holds."""
+    from shared import physics
+
+    lib, ffi = physics._lib, physics._ffi  # type: ignore[attr-defined]
+    shapes: list[object] = []
+    bodies: list[object] = []
+    constraints: list[object] = []
+    lib.cpSpaceEachShape(space, lib.ext_cpSpaceShapeIteratorFunc, ffi.new_handle(shapes))
+    lib.cpSpaceEachBody(space, lib.ext_cpSpaceBodyIteratorFunc, ffi.new_handle(bodies))
+    lib.cpSpaceEachConstraint(space, lib.ext_cpSpaceConstraintIteratorFunc, ffi.new_handle(constraints))
+    return len(shapes), len(bodies), len(constraints)
+
+
+def test_static_shapes_made_through_chipmunk_are_freed_with_their_world(monkeypatch):
+    """Walls and sensors are made through Chipmunk, not pymunk, once per world: dropping the world frees every one."""
     import gc
 
     from shared import physics
 
-    gc.collect()  # earlier tests' spaces must not be counted
-    counting = _CountingLib(physics._lib)
+    gc.collect()  # earlier tests' worlds must not be counted
+    counting = _CountingLib(physics._lib, ("cpShapeFree",))
     monkeypatch.setattr(physics, "_lib", counting)
-    position = _pos(basic_setup(), (0.0, 0.0))
-    built = physics.build_space(position, Flick("home", "h2", 2500.0, 0.0), S)
-    made = len(built.static_shapes)
+    world = physics._World(physics._world_key(S))
+    made = len(world.static_shapes)
     assert made == len(walls()) + len(physics.region_sensors())
-    built.space.step(1 / S.step_hz)
-    del built
+    simulate(_pos(basic_setup(), (0.0, 0.0)), Flick("home", "h2", 2500.0, 0.0), S)  # the thread's own world
+    counting.calls["cpShapeFree"] = 0
+    del world
     gc.collect()
-    assert counting.freed == made
+    assert counting.calls["cpShapeFree"] == made
 
 
-def test_static_shapes_live_as_long_as_the_space():
-    """A caller that keeps only the space (the bare side of ``sprtec bench physics``) still steps every wall."""
-    import gc
+def test_a_move_frees_its_bodies_and_leaves_its_world_empty(monkeypatch):
+    """Each move's bodies, circles and joints are made for it and freed when it ends; the reused world then holds
+    nothing but its static body, whatever the move did (here the puck is shot off the board, VI.5)."""
+    from shared import physics
 
+    counted = ("cpBodyFree", "cpShapeFree", "cpConstraintFree")
+    position = _pos(basic_setup(), (0.0, 0.0))
+    for flick in (Flick("home", "h2", 2500.0, 0.0), Flick("home", "h5", 0.0, 3000.0)):
+        counting = _CountingLib(physics._lib, counted)
+        monkeypatch.setattr(physics, "_lib", counting)
+        simulate(position, flick, S)
+        monkeypatch.undo()
+        bodies = len(position.stones) + 1
+        assert counting.calls == {"cpBodyFree": bodies, "cpShapeFree": bodies, "cpConstraintFree": 2 * bodies}
+        world = physics._reused_world(physics._world_key(S))
+        assert _in_space(world.cspace) == (0, 1, 0)
+
+
+def test_the_bare_loop_steps_every_wall_and_body():
+    """The bare space of ``sprtec bench physics`` holds the move's bodies and every wall (no sensors) until released."""
     from shared import physics
 
     position = _pos(basic_setup(), (0.0, 0.0))
-    space = physics.build_space(position, Flick("home", "h2", 2500.0, 0.0), S, sensors=False).space
-    gc.collect()
-    found: list[object] = []
-    handle = physics._ffi.new_handle(found)
-    physics._lib.cpSpaceEachShape(space._space, physics._lib.ext_cpSpaceShapeIteratorFunc, handle)
-    assert len(found) == len(position.stones) + 1 + len(walls())
+    built = physics.build_space(position, Flick("home", "h2", 2500.0, 0.0), S, bare=True, reuse=True)
+    bodies = len(position.stones) + 1
+    assert _in_space(built.world.cspace) == (bodies + len(walls()), bodies + 1, 2 * bodies)
+    physics.release(built)
+    assert _in_space(built.world.cspace) == (0, 1, 0)

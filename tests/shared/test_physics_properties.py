@@ -129,9 +129,9 @@ class _Stepwise(physics._Move):
 
     def _after_step(self) -> None:
         """Before the step's effects may take the puck off the board, where it touched things counts."""
-        for i, body in enumerate(self.built.body_objs):
+        for i in range(len(self.built.bodies)):
             if i not in self.removed:
-                self._see(i, body.position.x, body.position.y)
+                self._see(i, *self.built.body_position(i))
         super()._after_step()
 
     def _measure_travel(self, before: bytes, after: bytes) -> None:
