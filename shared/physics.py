@@ -1112,7 +1112,7 @@ class _Move:
                 reason = "ON_GOAL"
             x, y = effects.nearest_free_spot(placed, tx, ty, b.radii[i])
             where[i] = (x, y)
-            interventions.append(Intervention("RESPOT", b.bodies[i], x, y, reason))  # type: ignore[arg-type]
+            interventions.append(Intervention("RESPOT", b.bodies[i], x, y, reason))
         final = tuple(BodyState(name, *where[i]) for i, name in enumerate(b.bodies))
         return final, tuple(interventions)
 
