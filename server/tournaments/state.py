@@ -9,8 +9,9 @@ goes through the engine (``shared.tournament.events.apply``), which refuses what
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from server.tournaments.log import (
     SERVER,
@@ -167,91 +168,154 @@ def fold(tournament_id: str, rows: Iterable[Row]) -> TournamentState:
 
 def apply(state: TournamentState, row: Row) -> TournamentState:
     """The tournament after one more row; raises ``TournamentError`` when the engine refuses its event."""
-    event = row.event
-    s = replace(state, version=state.version + 1)
-    if isinstance(event, EntryAdded):
-        p = event.player
-        s = _engine(s, engine.AddPlayer(player=p))
-        if event.code_hash:
-            s = replace(s, code_hashes={**s.code_hashes, p.id: event.code_hash})
-        return _audited(s, row, "register", f"{p.id} ({p.name})")
-    if isinstance(event, Claimed):
-        hashes = {k: v for k, v in s.code_hashes.items() if k != event.entry}
-        s = replace(s, code_hashes=hashes, coaches={**s.coaches, event.entry: Coach(player_id=event.player_id,
-                                                                                     name=event.name)})
-        if event.rating is not None and not s.tournament.results:
-            s = _rated(s, event.entry, event.rating)
-        return _audited(s, row, "claim", f"{event.entry} by {event.name}")
-    if isinstance(event, CheckedIn):
-        return _audited(replace(s, checked_in=s.checked_in | {event.entry}), row, "check-in", event.entry)
-    if isinstance(event, Withdrawn):
-        s = _engine(s, engine.Withdraw(stage=event.stage, player=event.entry, after_round=event.after_round))
-        return _audited(s, row, "withdraw", f"{event.entry} after stage {event.stage} round {event.after_round}",
-                        event.reason)
-    if isinstance(event, RoundStarted):
-        for player in event.absent:
-            s = _engine(s, engine.MarkAbsent(stage=event.stage, round=event.round, player=player))
-        s = _engine(s, engine.ApplyPairing(pairing=event.pairing))
-        paired = {(event.stage, event.round, m.table): (m.kind, m.ruleset) for m in event.pairing.matches}
-        s = replace(s, kinds={**s.kinds, **paired})
-        absent = f", absent {', '.join(event.absent)}" if event.absent else ""
-        return _audited(s, row, "start round", f"stage {event.stage} round {event.round}{absent}")
-    if isinstance(event, TableOpened):
-        key = (event.stage, event.round, event.table)
-        table = Table(stage=event.stage, round=event.round, table=event.table, room=event.room,
-                      match_id=event.match_id, opened_at_ms=row.at_ms)
-        return replace(s, tables={**s.tables, key: table}, replays=s.replays - {key})
-    if isinstance(event, ResultSet):
-        key = (event.stage, event.round, event.table)
+    step = _STEPS.get(type(row.event))
+    if step is None:
+        kind = type(row.event).__name__
+        raise TournamentError("BAD_FORMAT", f"tournament {state.id}: {kind} cannot follow its creation")
+    return step(replace(state, version=state.version + 1), row, row.event)
+
+
+def _entry_added(s: TournamentState, row: Row, event: EntryAdded) -> TournamentState:
+    """An entry registered (by the organiser, or a late entry)."""
+    p = event.player
+    s = _engine(s, engine.AddPlayer(player=p))
+    if event.code_hash:
+        s = replace(s, code_hashes={**s.code_hashes, p.id: event.code_hash})
+    return _audited(s, row, "register", f"{p.id} ({p.name})")
+
+
+def _claimed(s: TournamentState, row: Row, event: Claimed) -> TournamentState:
+    """A player became the coach of an entry (his rating seeds it before round 1)."""
+    hashes = {k: v for k, v in s.code_hashes.items() if k != event.entry}
+    s = replace(s, code_hashes=hashes, coaches={**s.coaches, event.entry: Coach(player_id=event.player_id,
+                                                                                 name=event.name)})
+    if event.rating is not None and not s.tournament.results:
+        s = _rated(s, event.entry, event.rating)
+    return _audited(s, row, "claim", f"{event.entry} by {event.name}")
+
+
+def _checked_in(s: TournamentState, row: Row, event: CheckedIn) -> TournamentState:
+    """A coach is here and plays."""
+    return _audited(replace(s, checked_in=s.checked_in | {event.entry}), row, "check-in", event.entry)
+
+
+def _withdrawn(s: TournamentState, row: Row, event: Withdrawn) -> TournamentState:
+    """An entry leaves after a round."""
+    s = _engine(s, engine.Withdraw(stage=event.stage, player=event.entry, after_round=event.after_round))
+    return _audited(s, row, "withdraw", f"{event.entry} after stage {event.stage} round {event.after_round}",
+                    event.reason)
+
+
+def _round_started(s: TournamentState, row: Row, event: RoundStarted) -> TournamentState:
+    """A round paired, its absent entries marked first."""
+    for player in event.absent:
+        s = _engine(s, engine.MarkAbsent(stage=event.stage, round=event.round, player=player))
+    s = _engine(s, engine.ApplyPairing(pairing=event.pairing))
+    paired = {(event.stage, event.round, m.table): (m.kind, m.ruleset) for m in event.pairing.matches}
+    s = replace(s, kinds={**s.kinds, **paired})
+    absent = f", absent {', '.join(event.absent)}" if event.absent else ""
+    return _audited(s, row, "start round", f"stage {event.stage} round {event.round}{absent}")
+
+
+def _table_opened(s: TournamentState, row: Row, event: TableOpened) -> TournamentState:
+    """A match of the round got its room."""
+    key = (event.stage, event.round, event.table)
+    table = Table(stage=event.stage, round=event.round, table=event.table, room=event.room,
+                  match_id=event.match_id, opened_at_ms=row.at_ms)
+    return replace(s, tables={**s.tables, key: table}, replays=s.replays - {key})
+
+
+def _result_set(s: TournamentState, row: Row, event: ResultSet) -> TournamentState:
+    """A table's result, from its match, a no-show or an override (XVII.5)."""
+    key = (event.stage, event.round, event.table)
+    s = _result(s, key, event.outcome, at_ms=row.at_ms)
+    s = replace(s, sources={**s.sources, key: event.source})
+    if event.source in ("match", "forfeit") and row.actor == SERVER:
+        return s
+    act = "walkover" if event.source == "no_show" else "override"
+    return _audited(s, row, act, f"{_where(key)}: {event.outcome.text()}", event.reason)
+
+
+def _card_given(s: TournamentState, row: Row, event: CardGiven) -> TournamentState:
+    """A card of the discipline ledger."""
+    card = engine.GiveCard(stage=event.stage, round=event.round, player=event.entry, card=event.card,  # type: ignore[arg-type]
+                           reason=event.reason)
+    return _audited(_engine(s, card), row, f"{event.card} card",
+                    f"{event.entry}, stage {event.stage} round {event.round}", event.reason)
+
+
+def _auto_start_set(s: TournamentState, row: Row, event: AutoStartSet) -> TournamentState:
+    """Rounds start by themselves, or no longer."""
+    detail = "off" if event.after_ms is None else f"{event.after_ms} ms after a round's last match"
+    return _audited(replace(s, next_round_after_ms=event.after_ms), row, "auto-start", detail)
+
+
+def _dispute_filed(s: TournamentState, row: Row, event: DisputeFiled) -> TournamentState:
+    """A coach disputes a match (XVII)."""
+    case = Case(id=event.case, kind="dispute", stage=event.stage, round=event.round, table=event.table,
+                by=event.by, reason=event.reason)
+    return _audited(replace(s, cases=(*s.cases, case)), row, "dispute",
+                    f"case {event.case}, {_where((event.stage, event.round, event.table))}", event.reason)
+
+
+def _dispute_ruled(s: TournamentState, row: Row, event: DisputeRuled) -> TournamentState:
+    """The organiser decides a dispute: it stands, is changed or replayed."""
+    case = _open_case(s, event.case)
+    key = (case.stage, case.round, case.table)
+    if event.ruling == "changed" and event.outcome is not None:
         s = _result(s, key, event.outcome, at_ms=row.at_ms)
-        s = replace(s, sources={**s.sources, key: event.source})
-        if event.source in ("match", "forfeit") and row.actor == SERVER:
-            return s
-        act = "walkover" if event.source == "no_show" else "override"
-        return _audited(s, row, act, f"{_where(key)}: {event.outcome.text()}", event.reason)
-    if isinstance(event, CardGiven):
-        card = engine.GiveCard(stage=event.stage, round=event.round, player=event.entry, card=event.card,  # type: ignore[arg-type]
-                               reason=event.reason)
-        return _audited(_engine(s, card), row, f"{event.card} card",
-                        f"{event.entry}, stage {event.stage} round {event.round}", event.reason)
-    if isinstance(event, AutoStartSet):
-        detail = "off" if event.after_ms is None else f"{event.after_ms} ms after a round's last match"
-        return _audited(replace(s, next_round_after_ms=event.after_ms), row, "auto-start", detail)
-    if isinstance(event, DisputeFiled):
-        case = Case(id=event.case, kind="dispute", stage=event.stage, round=event.round, table=event.table,
-                    by=event.by, reason=event.reason)
-        return _audited(replace(s, cases=(*s.cases, case)), row, "dispute",
-                        f"case {event.case}, {_where((event.stage, event.round, event.table))}", event.reason)
-    if isinstance(event, DisputeRuled):
-        case = _open_case(s, event.case)
-        key = (case.stage, case.round, case.table)
-        if event.ruling == "changed" and event.outcome is not None:
-            s = _result(s, key, event.outcome, at_ms=row.at_ms)
-            s = replace(s, sources={**s.sources, key: "ruling"})
-        elif event.ruling == "replay":
-            s = _replay(s, key)
-        s = _case_changed(s, replace(case, status=event.ruling, ruling=event.reason, outcome=event.outcome))
-        text = event.outcome.text() if event.ruling == "changed" and event.outcome else event.ruling
-        return _audited(s, row, "ruling", f"case {case.id}: {text}", event.reason)
-    if isinstance(event, CorrectionProposed):
-        case = Case(id=event.case, kind="correction", stage=event.stage, round=event.round, table=event.table,
-                    by=event.by, reason=event.reason, replay=event.replay, outcome=event.outcome)
-        return _audited(replace(s, cases=(*s.cases, case)), row, "propose correction",
-                        f"case {case.id}, {_where((case.stage, case.round, case.table))}: {case.proposal()}",
-                        event.reason)
-    if isinstance(event, CorrectionAgreed):
-        case = _open_case(s, event.case)
-        key = (case.stage, case.round, case.table)
-        if case.replay:
-            s = _replay(s, key)
-        elif case.outcome is not None:
-            s = _result(s, key, case.outcome, at_ms=row.at_ms)
-            s = replace(s, sources={**s.sources, key: "agreement"})
-        s = _case_changed(s, replace(case, status="agreed"))
-        return _audited(s, row, "agree correction", f"case {case.id}: {case.proposal()}", case.reason)
-    if isinstance(event, Ended):
-        return _audited(replace(s, ended=event.reason), row, "end", "the tournament", event.reason)
-    raise TournamentError("BAD_FORMAT", f"tournament {state.id}: {type(event).__name__} cannot follow its creation")
+        s = replace(s, sources={**s.sources, key: "ruling"})
+    elif event.ruling == "replay":
+        s = _replay(s, key)
+    s = _case_changed(s, replace(case, status=event.ruling, ruling=event.reason, outcome=event.outcome))
+    text = event.outcome.text() if event.ruling == "changed" and event.outcome else event.ruling
+    return _audited(s, row, "ruling", f"case {case.id}: {text}", event.reason)
+
+
+def _correction_proposed(s: TournamentState, row: Row, event: CorrectionProposed) -> TournamentState:
+    """A coach proposes a correction (XVII.4)."""
+    case = Case(id=event.case, kind="correction", stage=event.stage, round=event.round, table=event.table,
+                by=event.by, reason=event.reason, replay=event.replay, outcome=event.outcome)
+    return _audited(replace(s, cases=(*s.cases, case)), row, "propose correction",
+                    f"case {case.id}, {_where((case.stage, case.round, case.table))}: {case.proposal()}",
+                    event.reason)
+
+
+def _correction_agreed(s: TournamentState, row: Row, event: CorrectionAgreed) -> TournamentState:
+    """The other coach agrees to it (XVII.4)."""
+    case = _open_case(s, event.case)
+    key = (case.stage, case.round, case.table)
+    if case.replay:
+        s = _replay(s, key)
+    elif case.outcome is not None:
+        s = _result(s, key, case.outcome, at_ms=row.at_ms)
+        s = replace(s, sources={**s.sources, key: "agreement"})
+    s = _case_changed(s, replace(case, status="agreed"))
+    return _audited(s, row, "agree correction", f"case {case.id}: {case.proposal()}", case.reason)
+
+
+def _ended(s: TournamentState, row: Row, event: Ended) -> TournamentState:
+    """The organiser ends the tournament."""
+    return _audited(replace(s, ended=event.reason), row, "end", "the tournament", event.reason)
+
+
+_STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = {
+    EntryAdded: _entry_added,
+    Claimed: _claimed,
+    CheckedIn: _checked_in,
+    Withdrawn: _withdrawn,
+    RoundStarted: _round_started,
+    TableOpened: _table_opened,
+    ResultSet: _result_set,
+    CardGiven: _card_given,
+    AutoStartSet: _auto_start_set,
+    DisputeFiled: _dispute_filed,
+    DisputeRuled: _dispute_ruled,
+    CorrectionProposed: _correction_proposed,
+    CorrectionAgreed: _correction_agreed,
+    Ended: _ended,
+}
+"""What each event of the log does to the tournament."""
 
 
 # ---------------------------------------------------------------------------------------------------- matches
