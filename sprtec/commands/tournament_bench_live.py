@@ -21,6 +21,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import websockets
+
+from client.practice import ServerProcess
+from shared import match as rules
+from shared import notation
+from shared.model import Flick
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    CheckIn,
+    CreateTournament,
+    EntryForm,
+    Hello,
+    JoinRoom,
+    JoinTournament,
+    RegisterEntries,
+    StartRound,
+    WatchTournament,
+    encode,
+    peek,
+)
 from sprtec.commands.bench_server import machine_busy, own_cpu, self_cpu, tree_cpu
 
 TARGET_P99_MS = 100.0
@@ -61,50 +82,48 @@ class Tally:
     updates: int = 0
 
 
-async def live(args: argparse.Namespace) -> float:
-    """Run the live benchmark and print its figures; returns the p99 in ms."""
-    import websockets
+@dataclass
+class Figures:
+    """What one measured window read off the server, the bench and the machine."""
 
-    from client.practice import ServerProcess
-    from shared import match as rules
-    from shared import notation
-    from shared.model import Flick
-    from shared.protocol import (
-        PROTOCOL_VERSION,
-        Act,
-        CheckIn,
-        CreateTournament,
-        EntryForm,
-        Hello,
-        JoinRoom,
-        JoinTournament,
-        RegisterEntries,
-        StartRound,
-        WatchTournament,
-        encode,
-        peek,
-    )
+    server_cpu: float
+    server_own: float
+    bench_cpu: float
+    busy: tuple[float, float]
+    wall: float
 
-    data = Path(tempfile.mkdtemp(prefix="sprtec-bench-tournament-"))
-    server = ServerProcess(data, args.workers, data / "server.log", "WARNING")
-    server.start()
-    url = await asyncio.to_thread(server.wait, SERVER_START_S)
-    if url is None:
-        server.stop()
-        raise SystemExit(f"sprtec bench tournament: {server.error or 'the server did not answer'}; see {data}")
-    assert server.process is not None
-    rng = random.Random(7)
-    tally = Tally()
-    tables: dict[str, Table] = {}
-    assigned = asyncio.Event()
+    @classmethod
+    def now(cls, pid: int) -> Figures:
+        """The counters at this moment."""
+        return cls(tree_cpu(pid), own_cpu(pid), self_cpu(), machine_busy(), time.monotonic())
 
-    async def connect(name: str) -> Any:
+
+class LiveBench:
+    """The organiser, the coaches and a watcher of one live tournament on a server subprocess."""
+
+    def __init__(self, args: argparse.Namespace, url: str) -> None:
+        self.args = args
+        self.url = url
+        self.rng = random.Random(7)
+        self.tally = Tally()
+        self.tables: dict[str, Table] = {}
+        self.assigned = asyncio.Event()
+        self.coaches: list[Any] = []
+        self.organiser: Any = None
+        self.spectator: Any = None
+        self.tournament = ""
+        self.secret = ""
+
+    # ------------------------------------------------------------------ connections
+    async def connect(self, name: str) -> Any:
         """A welcomed connection."""
-        ws = await websockets.connect(url, compression=None, max_size=2**20, open_timeout=60, ping_interval=None)
+        ws = await websockets.connect(self.url, compression=None, max_size=2**20, open_timeout=60,
+                                      ping_interval=None)
         await ws.send(encode(Hello(PROTOCOL_VERSION, "bench", None, name)))
         await ws.recv()
         return ws
 
+    @staticmethod
     async def answer(ws: Any) -> dict[str, Any]:
         """The next frame that is not a TournamentUpdate, as a raw map."""
         while True:
@@ -112,48 +131,60 @@ async def live(args: argparse.Namespace) -> float:
             if msg["t"] != "TournamentUpdate":
                 return msg
 
-    organiser = await connect("organiser")
-    await organiser.send(encode(CreateTournament(name="bench", system="swiss", rounds=1, ruleset="standard",
-                                                 settings=SETTINGS, no_show_ms=600_000)))
-    created = await answer(organiser)
-    tid, secret = created["tournament"], created["secret"]
-    codes: list[str] = []
-    for start in range(0, args.live_players, 64):
-        forms = tuple(EntryForm(f"Player {i}") for i in range(start, min(args.live_players, start + 64)))
-        await organiser.send(encode(RegisterEntries(tid, secret, forms)))
-        codes += [e["code"] for e in (await answer(organiser))["entries"]]
-    t0 = time.monotonic()
-    coaches = []
-    for index, code in enumerate(codes):
-        ws = await connect(f"b{index}")
-        await ws.send(encode(JoinTournament(tid, code)))
-        await answer(ws)
-        await ws.send(encode(CheckIn(tid)))
-        await answer(ws)
-        coaches.append(ws)
-    entered_s = time.monotonic() - t0
+    async def create(self) -> list[str]:
+        """The organiser creates the tournament and registers every player; returns their entry codes."""
+        self.organiser = await self.connect("organiser")
+        await self.organiser.send(encode(CreateTournament(name="bench", system="swiss", rounds=1, ruleset="standard",
+                                                          settings=SETTINGS, no_show_ms=600_000)))
+        created = await self.answer(self.organiser)
+        self.tournament, self.secret = created["tournament"], created["secret"]
+        codes: list[str] = []
+        players = self.args.live_players
+        for start in range(0, players, 64):
+            forms = tuple(EntryForm(f"Player {i}") for i in range(start, min(players, start + 64)))
+            await self.organiser.send(encode(RegisterEntries(self.tournament, self.secret, forms)))
+            codes += [e["code"] for e in (await self.answer(self.organiser))["entries"]]
+        return codes
 
-    def on_frame(ws: Any, frame: bytes) -> Any:
+    async def enter(self, codes: list[str]) -> None:
+        """Each coach claims his entry and checks in."""
+        for index, code in enumerate(codes):
+            ws = await self.connect(f"b{index}")
+            await ws.send(encode(JoinTournament(self.tournament, code)))
+            await self.answer(ws)
+            await ws.send(encode(CheckIn(self.tournament)))
+            await self.answer(ws)
+            self.coaches.append(ws)
+
+    # ------------------------------------------------------------------ frames
+    def on_frame(self, ws: Any, frame: bytes) -> Any:
         """One frame at a coach's connection; returns a reply to send, if any."""
         msg = peek(frame)
         kind = msg["t"]
         if kind == "TableAssigned":
-            new = tables.setdefault(msg["room"], Table(msg["room"]))
-            new.seats[msg["seat"]] = ws
-            if len(tables) * 2 == len(coaches) and all(len(t.seats) == 2 for t in tables.values()):
-                assigned.set()
-            return JoinRoom(msg["room"])
+            return self.on_assigned(ws, msg)
         if kind == "RoomJoined":
             msg, kind = msg["snapshot"], "Snapshot"
         if kind == "Error":
-            if tally.measuring:
-                tally.errors[msg["code"]] = tally.errors.get(msg["code"], 0) + 1
+            if self.tally.measuring:
+                self.tally.errors[msg["code"]] = self.tally.errors.get(msg["code"], 0) + 1
             return None
-        if kind not in ("Snapshot", "MovePlayed"):
-            return None
-        table = tables.get(msg["code"])
-        if table is None:
-            return None
+        table = self.tables.get(msg["code"]) if kind in ("Snapshot", "MovePlayed") else None
+        if table is not None:
+            self.on_position(ws, table, kind, msg)
+        return None
+
+    def on_assigned(self, ws: Any, msg: dict[str, Any]) -> JoinRoom:
+        """A coach's table: note his seat's connection, and sit down."""
+        new = self.tables.setdefault(msg["room"], Table(msg["room"]))
+        new.seats[msg["seat"]] = ws
+        if len(self.tables) * 2 == len(self.coaches) and all(len(t.seats) == 2 for t in self.tables.values()):
+            self.assigned.set()
+        return JoinRoom(msg["room"])
+
+    def on_position(self, ws: Any, table: Table, kind: str, msg: dict[str, Any]) -> None:
+        """A Snapshot or MovePlayed of a table: time the sender's flick, keep the newest position."""
+        tally = self.tally
         if kind == "MovePlayed" and table.sent is not None and msg["version"] == table.sent[0] + 1 and \
                 ws is table.seats.get(table.sent[1]):
             action = msg["action"]
@@ -166,91 +197,130 @@ async def live(args: argparse.Namespace) -> float:
                 tally.moves += tally.measuring
                 if msg["trajectory"] is not None:
                     table.at_rest = time.monotonic() + msg["trajectory"]["ms"] / 1000
-        return None
 
-    async def reader(ws: Any) -> None:
+    async def reader(self, ws: Any) -> None:
         """A coach's one reader."""
         try:
             async for frame in ws:
-                reply = on_frame(ws, frame)
+                reply = self.on_frame(ws, frame)
                 if reply is not None:
                     await ws.send(encode(reply))
         except websockets.ConnectionClosed:
             pass
 
-    async def watch_reader() -> None:
+    async def watch_reader(self) -> None:
         """A spectator of the tournament counts its updates."""
         try:
-            async for _frame in spectator:
-                if tally.measuring:
-                    tally.updates += 1
+            async for _frame in self.spectator:
+                if self.tally.measuring:
+                    self.tally.updates += 1
         except websockets.ConnectionClosed:
             pass
 
-    async def pace(table: Table, stop: float) -> None:
+    # ------------------------------------------------------------------ pacing
+    async def pace(self, table: Table, stop: float) -> None:
         """One flick (or a prompt's default) every move_every seconds, once the board is at rest."""
-        next_at = time.monotonic() + rng.uniform(0, args.move_every)
+        next_at = time.monotonic() + self.rng.uniform(0, self.args.move_every)
         while time.monotonic() < stop:
             await asyncio.sleep(max(0.0, max(next_at, table.at_rest) - time.monotonic()))
             raw = table.raw_position
             if raw is None or raw.get("result") is not None or table.sent is not None or len(table.seats) < 2:
                 await asyncio.sleep(0.05)
                 continue
-            next_at = time.monotonic() + args.move_every
-            prompt = next((p for p in table.prompts if p.get("default") is not None), None)
-            if prompt is not None:
-                table.sent = (table.version, prompt["team"], time.perf_counter())
-                await table.seats[prompt["team"]].send(encode(Act(notation.action_from_json(prompt["default"]),
-                                                                  table.version)))
-                continue
-            position = notation.position_from_json(raw)
-            if position.part.kind not in ("period", "overtime"):
-                continue
-            team = position.to_move
-            flick = Flick(team, rng.choice(rules.legal_stones(position, team)), rng.uniform(-1500, 1500),
-                          rng.uniform(-1500, 1500))
-            table.sent = (table.version, team, time.perf_counter())
-            await table.seats[team].send(encode(Act(flick, table.version)))
+            next_at = time.monotonic() + self.args.move_every
+            await self.act(table, raw)
 
-    readers = [asyncio.create_task(reader(ws)) for ws in coaches]
-    spectator = await connect("spectator")
-    await spectator.send(encode(WatchTournament(tid)))
-    watching = asyncio.create_task(watch_reader())
-    t0 = time.monotonic()
-    await organiser.send(encode(StartRound(tid, secret)))
-    await asyncio.wait_for(assigned.wait(), 60)
-    while any(t.raw_position is None or t.version < 1 for t in tables.values()) and time.monotonic() - t0 < 60:
-        await asyncio.sleep(0.05)
-    opened_s = time.monotonic() - t0
-    stop = time.monotonic() + args.warmup + args.duration
-    pacers = [asyncio.create_task(pace(t, stop)) for t in tables.values()]
-    await asyncio.sleep(args.warmup)
-    pid = server.process.pid
-    tally.measuring = True
-    cpu0, own0, mine0, busy0, w0 = tree_cpu(pid), own_cpu(pid), self_cpu(), machine_busy(), time.monotonic()
-    await asyncio.sleep(args.duration)
-    cpu1, own1, mine1, busy1, w1 = tree_cpu(pid), own_cpu(pid), self_cpu(), machine_busy(), time.monotonic()
-    bench_cpu = mine1 - mine0
-    tally.measuring = False
-    await asyncio.gather(*pacers)
-    for task in [*readers, watching]:
-        task.cancel()
-    await asyncio.gather(*(ws.close() for ws in [*coaches, organiser, spectator]), return_exceptions=True)
-    await asyncio.to_thread(server.stop, 60)
-    wall = w1 - w0
-    ordered = sorted(tally.latencies)
-    p50 = statistics.median(ordered) * 1000 if ordered else float("nan")
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000 if ordered else float("nan")
-    machine = 100 * (busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1])
-    print(f"live: {len(coaches)} players, {len(tables)} tables at once; entered and checked in in {entered_s:.1f} s, "
-          f"round paired and every match started in {opened_s:.1f} s")
-    slowest = ordered[-1] * 1000 if ordered else 0.0
-    print(f"live: flick -> MovePlayed p50 {p50:.1f} ms, p99 {p99:.1f} ms, slowest {slowest:.0f} ms over "
-          f"{len(ordered)} flicks ({len(ordered) / wall:.1f}/s asked {len(tables) / args.move_every:.1f}/s)")
-    print(f"live: server CPU {100 * (cpu1 - cpu0) / wall:.0f}% (its process {100 * (own1 - own0) / wall:.0f}%), "
-          f"bench {100 * bench_cpu / wall:.0f}%, machine {machine:.0f}% of all cores; "
-          f"{tally.updates} TournamentUpdates to the watcher ({tally.updates / wall:.1f}/s); refused: "
-          f"{tally.errors or 'none'}")
-    print(f"live: {'within' if p99 < TARGET_P99_MS else 'ABOVE'} the {TARGET_P99_MS:.0f} ms p99 target; server log in "
-          f"{data}/server.log")
-    return p99
+    async def act(self, table: Table, raw: dict[str, Any]) -> None:
+        """The table's next action: a prompt's default, else a random flick of the coach to move."""
+        prompt = next((p for p in table.prompts if p.get("default") is not None), None)
+        if prompt is not None:
+            table.sent = (table.version, prompt["team"], time.perf_counter())
+            await table.seats[prompt["team"]].send(encode(Act(notation.action_from_json(prompt["default"]),
+                                                              table.version)))
+            return
+        position = notation.position_from_json(raw)
+        if position.part.kind not in ("period", "overtime"):
+            return
+        team = position.to_move
+        rng = self.rng
+        flick = Flick(team, rng.choice(rules.legal_stones(position, team)), rng.uniform(-1500, 1500),
+                      rng.uniform(-1500, 1500))
+        table.sent = (table.version, team, time.perf_counter())
+        await table.seats[team].send(encode(Act(flick, table.version)))
+
+    # ------------------------------------------------------------------ the run
+    async def start_round(self) -> float:
+        """Start the round, wait until every table's match began; returns how long that took."""
+        t0 = time.monotonic()
+        await self.organiser.send(encode(StartRound(self.tournament, self.secret)))
+        await asyncio.wait_for(self.assigned.wait(), 60)
+        while any(t.raw_position is None or t.version < 1 for t in self.tables.values()) and \
+                time.monotonic() - t0 < 60:
+            await asyncio.sleep(0.05)
+        return time.monotonic() - t0
+
+    async def run(self, pid: int) -> tuple[float, float, Figures, Figures]:
+        """Enter, start, play and measure; returns (entered s, opened s, figures before, figures after)."""
+        codes = await self.create()
+        t0 = time.monotonic()
+        await self.enter(codes)
+        entered_s = time.monotonic() - t0
+        readers = [asyncio.create_task(self.reader(ws)) for ws in self.coaches]
+        self.spectator = await self.connect("spectator")
+        await self.spectator.send(encode(WatchTournament(self.tournament)))
+        watching = asyncio.create_task(self.watch_reader())
+        opened_s = await self.start_round()
+        stop = time.monotonic() + self.args.warmup + self.args.duration
+        pacers = [asyncio.create_task(self.pace(t, stop)) for t in self.tables.values()]
+        await asyncio.sleep(self.args.warmup)
+        self.tally.measuring = True
+        before = Figures.now(pid)
+        await asyncio.sleep(self.args.duration)
+        after = Figures.now(pid)
+        self.tally.measuring = False
+        await asyncio.gather(*pacers)
+        for task in [*readers, watching]:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in [*self.coaches, self.organiser, self.spectator]),
+                             return_exceptions=True)
+        return entered_s, opened_s, before, after
+
+    def report(self, entered_s: float, opened_s: float, before: Figures, after: Figures, log: Path) -> float:
+        """Print the run's figures; returns the p99 in ms."""
+        tally, tables = self.tally, self.tables
+        wall = after.wall - before.wall
+        ordered = sorted(tally.latencies)
+        p50 = statistics.median(ordered) * 1000 if ordered else float("nan")
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000 if ordered else float("nan")
+        machine = 100 * (after.busy[0] - before.busy[0]) / max(1.0, after.busy[1] - before.busy[1])
+        print(f"live: {len(self.coaches)} players, {len(tables)} tables at once; entered and checked in in "
+              f"{entered_s:.1f} s, round paired and every match started in {opened_s:.1f} s")
+        slowest = ordered[-1] * 1000 if ordered else 0.0
+        print(f"live: flick -> MovePlayed p50 {p50:.1f} ms, p99 {p99:.1f} ms, slowest {slowest:.0f} ms over "
+              f"{len(ordered)} flicks ({len(ordered) / wall:.1f}/s asked {len(tables) / self.args.move_every:.1f}/s)")
+        print(f"live: server CPU {100 * (after.server_cpu - before.server_cpu) / wall:.0f}% (its process "
+              f"{100 * (after.server_own - before.server_own) / wall:.0f}%), "
+              f"bench {100 * (after.bench_cpu - before.bench_cpu) / wall:.0f}%, machine {machine:.0f}% of all cores; "
+              f"{tally.updates} TournamentUpdates to the watcher ({tally.updates / wall:.1f}/s); refused: "
+              f"{tally.errors or 'none'}")
+        print(f"live: {'within' if p99 < TARGET_P99_MS else 'ABOVE'} the {TARGET_P99_MS:.0f} ms p99 target; "
+              f"server log in {log}")
+        return p99
+
+
+async def live(args: argparse.Namespace) -> float:
+    """Run the live benchmark against a server subprocess and print its figures; returns the p99 in ms."""
+    data = Path(tempfile.mkdtemp(prefix="sprtec-bench-tournament-"))
+    server = ServerProcess(data, args.workers, data / "server.log", "WARNING")
+    server.start()
+    url = await asyncio.to_thread(server.wait, SERVER_START_S)
+    if url is None:
+        server.stop()
+        raise SystemExit(f"sprtec bench tournament: {server.error or 'the server did not answer'}; see {data}")
+    assert server.process is not None
+    bench = LiveBench(args, url)
+    try:
+        entered_s, opened_s, before, after = await bench.run(server.process.pid)
+    finally:
+        await asyncio.to_thread(server.stop, 60)
+    return bench.report(entered_s, opened_s, before, after, data / "server.log")
