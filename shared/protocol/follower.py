@@ -57,6 +57,16 @@ class RoomView:
     rematch: set[str] = field(default_factory=set)
     moving_until: float = 0.0  # D3: the last move's playback ends then; the server takes no input before
 
+    def ours_to_decide(self, decided_on: int) -> tuple[Position, str] | None:
+        """The position and our team when we coach a running match with both seats taken and have not decided
+        on this version yet (``decided_on``, the version of our last decision); else None."""
+        seats = self.seats
+        if self.position is None or self.seat not in TEAMS or self.ended is not None or seats is None:
+            return None
+        if seats.home is None or seats.away is None or decided_on == self.version:
+            return None
+        return self.position, self.seat
+
 
 @dataclass(slots=True, kw_only=True)
 class Follower:

@@ -210,12 +210,10 @@ class _Bot:
     async def _decide(self) -> Action | None:
         """The action to send now (once per version), or None: a prompt's answer or a flick when to move."""
         room = self.follower.room
-        if room is None or room.position is None or room.seat not in ("home", "away") or room.ended is not None:
+        turn = room.ours_to_decide(self.acted_on) if room is not None else None
+        if room is None or turn is None:
             return None
-        seats = room.seats
-        if seats is None or seats.home is None or seats.away is None or self.acted_on == room.version:
-            return None
-        position, team = room.position, cast(Team, room.seat)
+        position, team = turn[0], cast(Team, turn[1])
         refusals = self.refusals if self.refused_version == room.version else 0
         if refusals >= MAX_REFUSALS:
             return None  # wait for the next version (or the quiet-time resync)

@@ -173,14 +173,14 @@ class _Coach:
     async def _decide(self) -> Action | None:
         """The action to send now (once per version): a prompt's answer, or a flick when it is to move."""
         room = self.follower.room
-        if room is None or room.position is None or room.seat not in ("home", "away") or room.ended is not None:
+        turn = room.ours_to_decide(self.acted_on) if room is not None else None
+        if room is None or turn is None:
             return None
         seats = room.seats
-        if seats is None or seats.home is None or seats.away is None or self.acted_on == room.version:
+        if seats is None or seats.home is None or seats.away is None or \
+                not (seats.home.connected and seats.away.connected):  # a table waiting for the other coach
             return None
-        if not (seats.home.connected and seats.away.connected):  # a table waiting for the other coach
-            return None
-        position, team = room.position, cast(Team, room.seat)
+        position, team = turn[0], cast(Team, turn[1])
         answer = ai.answer_prompt(position, team)
         if answer is not None or position.to_move != team:
             return answer

@@ -127,3 +127,12 @@ def test_a_rematch_snapshot_with_a_new_match_id_starts_afresh():
     assert follower.room is not None and follower.room.ended is not None
     follower.receive(_snapshot(2, "m2"), 2.0)
     assert follower.room.ended is None and follower.room.match_id == "m2"
+
+
+def test_a_coach_decides_once_per_version_and_a_spectator_never():
+    """ours_to_decide gives the position and team of a seated coach, not again on the version he decided on."""
+    room = _seated("away").room
+    assert room is not None and room.ours_to_decide(-1) == (START, "away")
+    assert room.ours_to_decide(3) is None
+    watcher = _seated("spectator").room
+    assert watcher is not None and watcher.ours_to_decide(-1) is None
