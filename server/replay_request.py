@@ -17,7 +17,8 @@ from pathlib import Path
 
 from server import replay_export
 from server.room import RoomError
-from shared.protocol import MAX_REPLAY_CHARS, MAX_SERVER_FRAME, Replay, encode
+from server.wire import outgoing
+from shared.protocol import MAX_REPLAY_CHARS, MAX_SERVER_FRAME, Replay
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ async def replay_frame(data_dir: Path, match_id: str, follows_room: Callable[[st
                                               "`sprtec export`")
     if len(text) > MAX_REPLAY_CHARS:
         raise too_large
-    frame = encode(Replay(match_id, text))
+    frame = outgoing(Replay(match_id, text))
     if len(frame) > MAX_SERVER_FRAME:  # only non-ASCII text can get here: characters are not bytes
         raise too_large
     return frame

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 
 from server.constants import CHECKPOINT_EVERY
 from server.position_blob import pack as pack_position
+from server.wire import outgoing
 from shared import match as rules
 from shared import match_log, notation
 from shared.match import Prompt
 from shared.match_log import Checkpoint, LogEntry
 from shared.model import Action, Forfeit, Position, Team, Timeout
 from shared.outcome import Decision, RuleError
-from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score, encode
+from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score
 from shared.protocol.trajectory import Trajectory, with_relocations
 from shared.rulesets import Settings
 
@@ -124,15 +125,12 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
     clocks = Clocks(after.part.clock_ms, match_log.move_ms_left(stamp.settings, after, turn_used), after.to_move,
                     paused)
     try:
-        frame = encode(MovePlayed(stamp.code, stamp.version, entry.team or stamp.team, action, trajectory,
-                                  outcome.decisions, after, clocks, prompts),
-                       trusted=True)  # built here from the engine's outcome: sizes checked, values not (same bytes)
+        frame = outgoing(MovePlayed(stamp.code, stamp.version, entry.team or stamp.team, action, trajectory,
+                                    outcome.decisions, after, clocks, prompts))
         ended = None
         if after.result is not None:
             result = after.result
-            ended = encode(
-                MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason), trusted=True
-            )
+            ended = outgoing(MatchEnded(stamp.code, stamp.match_id, Score(*after.score), result.winner, result.reason))
     except ProtocolError as exc:
         return dataclasses.replace(resolved, broken=f"{exc.code}: {exc.message}")
     return dataclasses.replace(resolved, frame=frame, ended=ended)

@@ -35,9 +35,10 @@ from server.room_core import (
 )
 from server.store import Health, Store, StoreUnavailable
 from server.tokens import new_seed
+from server.wire import outgoing
 from server.workers import Resolver
 from shared.model import Action, Team
-from shared.protocol import Clocks, RoomInfo, ServerMessage, Snapshot, encode
+from shared.protocol import Clocks, RoomInfo, ServerMessage, Snapshot
 from shared.rulesets import Settings
 
 log = logging.getLogger(__name__)
@@ -198,7 +199,7 @@ class Room:
 
     def tell(self, message: ServerMessage) -> None:
         """Send a message to everyone in the room now (a service's news: ratings, tournaments)."""
-        websockets.broadcast([m.ws for m in self.core.members()], encode(message))  # type: ignore[attr-defined]
+        websockets.broadcast([m.ws for m in self.core.members()], outgoing(message))  # type: ignore[attr-defined]
 
     async def watch(self, member: Connection) -> None:
         """Add a spectator (read-only); the spectators' count goes out coalesced."""

@@ -33,6 +33,7 @@ from server.lifecycle import LifecycleEvent, MatchFinished, MatchStarted, MoveAp
 from server.match_clock import MatchClock
 from server.records import EntryWrite, MatchEnd, MatchStart, Record, RoomRow
 from server.resolve import PromptInfo, Resolved, Stamp, deadline_ms, prompts_of
+from server.wire import outgoing
 from shared import match as rules
 from shared import match_log
 from shared.match_log import LogEntry
@@ -50,7 +51,6 @@ from shared.protocol import (
     SeatInfo,
     Seats,
     Snapshot,
-    encode,
 )
 from shared.rulesets import Settings, make_settings
 
@@ -304,7 +304,7 @@ class RoomCore:
     # ------------------------------------------------------------------ effects
     def _to_all(self, message: object) -> Broadcast:
         """``message`` to everyone in the room now."""
-        return Broadcast(encode(message), self.members())  # type: ignore[arg-type]
+        return Broadcast(outgoing(message), self.members())  # type: ignore[arg-type]
 
     def _presence(self, now: int) -> list[Effect]:
         """Tell everyone, and the bus, who is in the room now (a pending coalesced count goes with it)."""
@@ -322,7 +322,7 @@ class RoomCore:
         frames: list[bytes] = []
 
         def build(version: int) -> bytes:
-            frames.append(encode(make(version)))  # type: ignore[arg-type]
+            frames.append(outgoing(make(version)))  # type: ignore[arg-type]
             return frames[-1]
 
         self.history.append(build)
@@ -341,7 +341,7 @@ class RoomCore:
         ``RoomJoined`` is the first message a connection gets about a room: it is decided before the member joins
         the broadcasts, so what follows (the match's first Snapshot, Presence) reaches him after it.
         """
-        effects: list[Effect] = [Broadcast(encode(RoomJoined(self.code, team, member.token, self.snapshot(now))),
+        effects: list[Effect] = [Broadcast(outgoing(RoomJoined(self.code, team, member.token, self.snapshot(now))),
                                            (member,))]
         self.connected[team] = member
         self.match.absent.pop(team, None)
@@ -358,7 +358,7 @@ class RoomCore:
         The spectators' count reaches everyone coalesced (``presence_due``): a Presence to every member for every
         join would make a crowd of N joining cost N² frames.
         """
-        joined = Broadcast(encode(RoomJoined(self.code, "spectator", None, self.snapshot(now))), (member,))
+        joined = Broadcast(outgoing(RoomJoined(self.code, "spectator", None, self.snapshot(now))), (member,))
         self.spectators[member] = None
         self._count_changed(now)
         return [joined]
@@ -590,10 +590,10 @@ class RoomCore:
             raise RoomError("STALE_VERSION", f"room {self.code} is at version {self.version}; it never sent "
                                              f"{since}: Resync from 0 for a Snapshot")
         if since == self.version:
-            return [Broadcast(encode(ClockUpdate(self.code, self.clocks(now))), (member,))]
+            return [Broadcast(outgoing(ClockUpdate(self.code, self.clocks(now))), (member,))]
         missing = self.history.since(since)
         if missing is None:
-            return [Broadcast(encode(self.snapshot(now)), (member,))]
+            return [Broadcast(outgoing(self.snapshot(now)), (member,))]
         return [Broadcast(frame, (member,)) for frame in missing]
 
     # ------------------------------------------------------------------ rematch
@@ -621,7 +621,7 @@ class RoomCore:
         for new_team in TEAMS:
             coach = self.connected[new_team]
             if coach is not None:
-                effects.append(Broadcast(encode(RoomJoined(self.code, new_team, coach.token, snapshot)), (coach,)))
+                effects.append(Broadcast(outgoing(RoomJoined(self.code, new_team, coach.token, snapshot)), (coach,)))
         return effects
 
     # ------------------------------------------------------------------ chat
@@ -638,7 +638,7 @@ class RoomCore:
             raise RoomError("CHAT_CLOSED", "spectators cannot chat in this room")
         audience = tuple(self.spectators) if team is None and self.spectator_chat == "spectators" else self.members()
         to = tuple(m for m in audience if member.player_id not in m.muted)
-        return [Broadcast(encode(Chat(self.code, member.name, team or "spectator", text, emote)), to)]
+        return [Broadcast(outgoing(Chat(self.code, member.name, team or "spectator", text, emote)), to)]
 
     # ------------------------------------------------------------------ recovery
     def restore(self, state: LiveMatch, seats: dict[Team, int | None], names: dict[int, str], now: int,

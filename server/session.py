@@ -31,6 +31,7 @@ from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import normalise_code
+from server.wire import outgoing
 from shared.names import BadName, clean_chat, name_key
 from shared.protocol import (
     CLIENT_MESSAGES,
@@ -67,7 +68,6 @@ from shared.protocol import (
     Watch,
     Welcome,
     decode,
-    encode,
 )
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ class Session:
     async def send(self, message: ServerMessage) -> None:
         """Send one message; a connection that is already gone is ignored (its reader will clean up)."""
         try:
-            await self.ws.send(encode(message))
+            await self.ws.send(outgoing(message))
         except ConnectionClosed:
             pass
 

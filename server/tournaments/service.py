@@ -34,7 +34,8 @@ from server.tournaments.results import no_show_winner, outcome_of
 from server.tournaments.state import Coach, Table, TableKey, TournamentState, apply, match_at
 from server.tournaments.tables import close_table, open_table
 from server.tournaments.views import Board, LiveTable, board_of, info_of, update
-from shared.protocol import ServerMessage, TableAssigned, TournamentInfo, encode
+from server.wire import outgoing
+from shared.protocol import ServerMessage, TableAssigned, TournamentInfo
 from shared.protocol.discovery import RunningTournament
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
@@ -353,7 +354,7 @@ class TournamentService:
         """Wait out the interval, then send one update to every watcher."""
         await self.clock.sleep_until(self.clock.now_ms() + PUSH_INTERVAL_MS)
         run.sequence += 1
-        frame = encode(self.update_of(run, run.sequence))
+        frame = outgoing(self.update_of(run, run.sequence))
         websockets.broadcast([w.ws for w in run.watchers], frame)
 
     def update_of(self, run: Running, sequence: int) -> Any:

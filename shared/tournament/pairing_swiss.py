@@ -30,11 +30,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence, Set
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from shared.tournament import draws
 from shared.tournament.errors import TournamentError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def pair_swiss(
@@ -109,6 +111,8 @@ def _pairs(
     most_from = [len(p) for p in partners]  # most_from[j]: the most any player from place j down has met
     for j in range(n - 2, -1, -1):
         most_from[j] = max(most_from[j], most_from[j + 1])
+    import networkx as nx  # here, not at the top: importing it costs a starting server ~0.1 s it needs only to pair
+
     scale = (1 << draws.TIE_BITS) * (n // 2 + 1)
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(n))
