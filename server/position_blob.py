@@ -19,7 +19,7 @@ LEVEL = 6  # zlib's default: ~0.05 ms for a position
 
 def pack(position: Position) -> bytes:
     """The stored form of a position."""
-    text = json.dumps(notation.position_to_json(position), separators=(",", ":"), sort_keys=True)
+    text = json.dumps(notation.position_json(position), separators=(",", ":"), sort_keys=True)
     return zlib.compress(text.encode("utf-8"), LEVEL)
 
 

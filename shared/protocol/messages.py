@@ -86,7 +86,7 @@ def _decision_from_json(obj: dict[str, Any]) -> Decision:
 POSITION = Convert(
     "position",
     Json(depth=5, max_len=64, max_str=64),
-    _notation("position_to_json"),
+    _notation("position_json"),  # read only: the wire and the log share it
     _notation("position_from_json"),
     "position: the SCENARIOS.md position object",
 )
