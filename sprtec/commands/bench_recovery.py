@@ -4,8 +4,9 @@ his seat back, and the same data without kept positions (the old way: replaying 
 What is measured: a data directory as a crashed server leaves it - N rooms with unfinished matches of a few moves
 each, their players and tokens - is built once (the moves are real: one match is played through the engine, its
 log and kept positions are copied for every room under fresh ids), then ``sprtec serve`` is started on it as a child
-and 2N coaches connect at once with their tokens (retrying while the port is not open yet); the time from the
-start of the child until the last coach's ``RoomJoined`` is the figure. Then the positions are stripped from the log
+and 2N coaches connect at once with their tokens as soon as the port is open (one probe retrying every 10 ms says
+when); the time from the start of the child until the last coach's ``RoomJoined`` is the figure, and the time
+until the port opened is printed beside it. Then the positions are stripped from the log
 rows (as an older server wrote them) and the same is measured again: the ratio says what keeping positions buys.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import shutil
 import socket
 import sqlite3
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from server.constants import HISTORY_SIZE
@@ -97,10 +101,23 @@ def build(data: Path, matches: int) -> list[str]:
     return tokens
 
 
-async def _coach(url: str, token: str) -> None:
-    """Connect (again and again while the port is closed) with a token until the RoomJoined arrives."""
+async def _port_open(port: int) -> None:
+    """Return once the port accepts connections (one probe every 10 ms)."""
+    while True:
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        writer.close()
+        return
+
+
+async def _coach(url: str, token: str, open_port: asyncio.Future[None]) -> None:
+    """Once the port is open, connect with a token (again if refused) until the RoomJoined arrives."""
     import websockets
 
+    await open_port
     while True:
         try:
             async with websockets.connect(url, compression=None, max_size=2**20, open_timeout=30) as ws:
@@ -109,33 +126,68 @@ async def _coach(url: str, token: str) -> None:
                     if isinstance(decode(await ws.recv(), SERVER_MESSAGES, lenient=True), RoomJoined):
                         return
         except OSError:
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
 
 
-def restart(data: Path, tokens: list[str]) -> float:
+@dataclass(frozen=True)
+class Restart:
+    """One measured restart: until every coach had his seat, until the port opened, and the CPU both sides spent."""
+
+    seconds: float
+    port_open_s: float
+    server_cpu_s: float  # the server process and its physics workers
+    bench_cpu_s: float  # this process: the 2N coaches' connections
+
+
+def restart(data: Path, tokens: list[str]) -> Restart:
     """Start ``sprtec serve`` on the data and time it until every coach has his RoomJoined."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"ws://127.0.0.1:{port}/"
+    children0, self0 = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
+    opened_at = [0.0]
     child = subprocess.Popen([sys.executable, "-m", "sprtec", "serve", "--port", str(port), "--data", str(data),
                               "--log-level", "WARNING"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         async def everyone() -> None:
-            await asyncio.gather(*(_coach(url, t) for t in tokens))
+            """Every coach comes back as soon as the port is open (a probe says when: 2N connections retrying
+            every few ms while the server starts would take the CPU it starts with)."""
+            open_port = asyncio.ensure_future(_port_open(port))
+            open_port.add_done_callback(lambda _: opened_at.__setitem__(0, time.perf_counter() - started))
+            await asyncio.gather(*(_coach(url, t, open_port) for t in tokens))
 
         asyncio.run(everyone())
-        return time.perf_counter() - started
+        seconds = time.perf_counter() - started
     finally:
         child.terminate()
         child.wait(60)
+    children1, self1 = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
+    return Restart(seconds=seconds, port_open_s=opened_at[0],
+                   server_cpu_s=_cpu(children1) - _cpu(children0), bench_cpu_s=_cpu(self1) - _cpu(self0))
+
+
+def _cpu(usage: resource.struct_rusage) -> float:
+    """User and system seconds of a rusage."""
+    return usage.ru_utime + usage.ru_stime
+
+
+def _line(label: str, runs: list[Restart]) -> str:
+    """One variant's medians and runs."""
+    def median(get: Callable[[Restart], float]) -> float:
+        """The median of one figure over the runs."""
+        return statistics.median(get(r) for r in runs)
+
+    seconds, port = median(lambda r: r.seconds), median(lambda r: r.port_open_s)
+    server, bench = median(lambda r: r.server_cpu_s), median(lambda r: r.bench_cpu_s)
+    return (f"  {label:<26}{seconds:6.2f} s   runs {', '.join(f'{r.seconds:.2f}' for r in runs)}; port open after "
+            f"{port:.2f} s; CPU: server {server:.2f} s (its workers' start included), the coaches' clients "
+            f"{bench:.2f} s")
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the data once, measure both variants ``--repeat`` times, print medians and the ratio."""
-    import resource
-
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     work = Path(tempfile.mkdtemp(prefix="sprtec-bench-recovery-"))
@@ -157,9 +209,9 @@ def run(args: argparse.Namespace) -> int:
             replayed.append(restart(work / "data", tokens))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    k, r = statistics.median(kept), statistics.median(replayed)
+    k, r = statistics.median(x.seconds for x in kept), statistics.median(x.seconds for x in replayed)
     print(f"restart until every coach has his seat, {args.matches} matches (median of {args.repeat}):")
-    print(f"  kept positions (now):      {k:6.2f} s   runs {', '.join(f'{x:.2f}' for x in kept)}")
-    print(f"  replaying logs (older):    {r:6.2f} s   runs {', '.join(f'{x:.2f}' for x in replayed)}")
+    print(_line("kept positions (now):", kept))
+    print(_line("replaying logs (older):", replayed))
     print(f"  ratio replaying / kept:    {r / k:6.2f}x   (target: kept ≤ 2 s; history kept: {HISTORY_SIZE} versions)")
     return 0

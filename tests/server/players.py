@@ -2,9 +2,10 @@
 
 Why in the tests and not the bot: the tests need a client whose every step is visible (versions,
 messages received) and whose play is deterministic; it flicks the first selectable stone
-(``shared.match.legal_stones``) straight at the puck - real, legal moves through the real protocol. It does not use ``shared.protocol.follower`` on purpose: where the
-follower recovers (a version gap → ``Resync``, a refusal → wait and retry), this client asserts, so a test sees
-the server skip a version or refuse a move instead of having it papered over.
+(``shared.match.legal_stones``) straight at the puck - real, legal moves through the real protocol. It does not
+use ``shared.protocol.follower`` on purpose: where the follower recovers (a version gap → ``Resync``, a refusal →
+wait and retry), this client asserts, so a test sees the server skip a version or refuse a move instead of having
+it papered over.
 """
 
 from __future__ import annotations
