@@ -22,15 +22,18 @@ from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
+from server import logs
 from server.abort import abort
 from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.lobby import Lobby
+from server.metrics import Metrics
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
 from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import normalise_code
+from shared.model import Flick
 from shared.names import BadName, clean_chat, name_key
 from shared.protocol import (
     CLIENT_MESSAGES,
@@ -90,6 +93,7 @@ class Host(Protocol):
     players: Players
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
+    metrics: Metrics  # the operators' figures: connections here, flick latency
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -148,13 +152,19 @@ class Session:
 
     # ------------------------------------------------------------------ the connection's life
     async def run(self) -> None:
-        """Handshake, then serve requests until the connection closes; always leave the room cleanly."""
+        """Handshake, then serve requests until the connection closes; always leave the room cleanly.
+
+        Every line logged while serving this player carries his id (``server.logs.bind``: this task only)."""
+        connections = self.server.metrics.connections
+        connections.inc()
         try:
             if await self._hello():
-                await self._serve()
+                with logs.bind(player=self.player_id):
+                    await self._serve()
         except ConnectionClosed:
             pass
         finally:
+            connections.dec()
             await self._gone()
 
     async def _next(self, timeout: float | None) -> object | None:
@@ -243,7 +253,8 @@ class Session:
             self.player_id, self.name, self.token = identified.player_id, identified.name, identified.token
             break
         await self.server.register(self)
-        log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address)
+        log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address,
+                 extra={"player": self.player_id})
         await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token, self.player_id))
         await self.server.ready.wait()  # a restarted server rebuilds its rooms first (a second or two)
         await self._come_back()
@@ -298,8 +309,13 @@ class Session:
             if message is _REFUSED:
                 continue
             ref = type(message).__name__
+            room = self.room
             try:
-                await self._dispatch(message)
+                if room is None:
+                    await self._dispatch(message)
+                else:  # the lines this request logs name the room and its match
+                    with logs.bind(room=room.code, match=room.match.id):
+                        await self._dispatch(message)
             except RoomError as exc:
                 await self.error(exc.code, exc.message, ref, exc.retry_ms)
             except ConnectionClosed:
@@ -311,7 +327,8 @@ class Session:
     async def _gone(self) -> None:
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
         if self.player_id:
-            log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
+            log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code,
+                     extra={"player": self.player_id})
             self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
@@ -381,8 +398,14 @@ class Session:
             await self.server.lobby.close_if_idle(room)
 
     async def _act(self, message: Act) -> None:
-        """A coach's action."""
-        await self._room().act(self, message.action, message.version)
+        """A coach's action; a flick's time from its arrival to its MovePlayed broadcast is measured."""
+        room = self._room()
+        if not isinstance(message.action, Flick):
+            await room.act(self, message.action, message.version)
+            return
+        began = time.perf_counter()
+        await room.act(self, message.action, message.version)  # returns once committed and broadcast (or raises)
+        self.server.metrics.move_latency.observe(time.perf_counter() - began)
 
     async def _rematch(self, _message: Rematch) -> None:
         """Ask for a rematch."""
