@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import logging
 import resource
 import signal
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -132,23 +134,33 @@ def server_config(values: dict[str, object]) -> ServerConfig:
     )
 
 
-async def serve(config: ServerConfig) -> int:
-    """Start, print the URL, wait for a signal, shut down gracefully."""
+def _print_notice(text: str) -> None:
+    """A line for the person who started the server, on stderr whatever the log level (the text format)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def _log_notice(text: str) -> None:
+    """The same line as a log record (the JSON format: every stderr line is then one JSON object)."""
+    logging.getLogger("sprtec.serve").info("%s", text)
+
+
+async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_notice) -> int:
+    """Start, print the URL, wait for a signal, shut down gracefully; ``notice`` tells the operator what happens."""
     from server.app import Server
 
     server = Server(config)
     port = await server.start()
     print(f"ws://{config.host}:{port}/", flush=True)
-    print(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}", file=sys.stderr, flush=True)
+    notice(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}")
     if server.announcer is not None:
         urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
-        print(f"announcing {server.announcer.instance!r} on the LAN at {urls}", file=sys.stderr, flush=True)
+        notice(f"announcing {server.announcer.instance!r} on the LAN at {urls}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    print("sprtec server shutting down", file=sys.stderr, flush=True)
+    notice("sprtec server shutting down")
     await server.shutdown()
     return 0
 
@@ -164,12 +176,20 @@ def run(args: argparse.Namespace) -> int:
     chosen = log_options(values)
     logs.configure(chosen.level, chosen.fmt)
     config = server_config(values)
+    text = chosen.fmt == "text"
     try:
-        return asyncio.run(serve(config))
+        return asyncio.run(serve(config, _print_notice if text else _log_notice))
     except StoreOpenError as problem:
-        print(f"sprtec serve: {problem}", file=sys.stderr)
+        _failure(f"sprtec serve: {problem}", text)
         return 1
     except OSError as problem:  # the port is taken, the address is not ours
-        print(f"sprtec serve: cannot listen on {config.host}:{config.port}: {problem.strerror or problem}",
-              file=sys.stderr)
+        _failure(f"sprtec serve: cannot listen on {config.host}:{config.port}: {problem.strerror or problem}", text)
         return 1
+
+
+def _failure(text: str, plain: bool) -> None:
+    """Why the server could not start: one line on stderr, or one JSON log record at ERROR."""
+    if plain:
+        print(text, file=sys.stderr)
+    else:
+        logging.getLogger("sprtec.serve").error("%s", text)
