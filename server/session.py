@@ -15,6 +15,7 @@ spectator, a coach waiting for an opponent).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -301,28 +302,39 @@ class Session:
         )
 
     async def _serve(self) -> None:
-        """Decode, police and dispatch requests until the connection ends."""
-        while True:
-            message = await self._next(None)
-            if message is None:
-                return
-            if message is _REFUSED:
-                continue
-            ref = type(message).__name__
-            room = self.room
-            try:
-                if room is None:
-                    await self._dispatch(message)
-                else:  # the lines this request logs name the room and its match
-                    with logs.bind(room=room.code, match=room.match.id):
-                        await self._dispatch(message)
-            except RoomError as exc:
-                await self.error(exc.code, exc.message, ref, exc.retry_ms)
-            except ConnectionClosed:
-                raise
-            except Exception:  # a bug must not kill the connection's task or touch other rooms
-                log.exception("session %s: %s failed", self.player_id, ref)
-                await self.error("INTERNAL", "the server failed to handle this request; nothing changed", ref)
+        """Decode, police and dispatch requests until the connection ends.
+
+        The lines a request logs name the connection's room and match (``server.logs.bind``), bound again only when
+        they change: a move costs no new log context."""
+        bound_room: Room | None = None
+        bound_match = ""
+        with contextlib.ExitStack() as binding:
+            while True:
+                message = await self._next(None)
+                if message is None:
+                    return
+                if message is _REFUSED:
+                    continue
+                room = self.room
+                if room is not bound_room or (room is not None and room.match.id != bound_match):
+                    binding.close()
+                    if room is not None:
+                        binding.enter_context(logs.bind(room=room.code, match=room.match.id))
+                    bound_room, bound_match = room, "" if room is None else room.match.id
+                await self._answer(message)
+
+    async def _answer(self, message: object) -> None:
+        """Dispatch one request; a refusal or a bug is answered with an Error and the connection goes on."""
+        ref = type(message).__name__
+        try:
+            await self._dispatch(message)
+        except RoomError as exc:
+            await self.error(exc.code, exc.message, ref, exc.retry_ms)
+        except ConnectionClosed:
+            raise
+        except Exception:  # a bug must not kill the connection's task or touch other rooms
+            log.exception("session %s: %s failed", self.player_id, ref)
+            await self.error("INTERNAL", "the server failed to handle this request; nothing changed", ref)
 
     async def _gone(self) -> None:
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
