@@ -21,7 +21,17 @@ from prometheus_client.parser import text_string_to_metric_families
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.store import DATABASE
-from shared.protocol import CreateRoom, JoinRoom, Leave, MovePlayed, RoomJoined, Snapshot
+from shared.protocol import (
+    CancelQuickMatch,
+    CreateRoom,
+    JoinRoom,
+    Leave,
+    MovePlayed,
+    QueueStatus,
+    QuickMatch,
+    RoomJoined,
+    Snapshot,
+)
 from sprtec.commands.bench_recovery import build
 from tests.server.players import WireClient
 from tests.server.test_http_endpoints import get
@@ -165,6 +175,31 @@ async def test_metrics_after_two_coaches_play_equal_their_moves_connections_and_
         await bob.close()
         after = await _until(server, "sprtec_connections", 0)
         assert (after["sprtec_connections"], after["sprtec_moves_total"]) == (0, MOVES)
+    finally:
+        await server.shutdown()
+
+
+async def test_the_quick_match_queue_size_follows_players_joining_and_leaving_it(tmp_path: Path) -> None:
+    """One player queued for a ruleset nobody else wants: queue_size{quick_match} 1; he cancels: 0; two players
+    for the same ruleset are paired at once and leave it at 0."""
+    server = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+    await server.start()
+    try:
+        ann = await WireClient.connect(server.url, "ann")
+        await ann.send(QuickMatch("ko"))
+        assert (await ann.until(QueueStatus)).queued
+        assert (await scrape(server))["sprtec_queue_size{queue=quick_match}"] == 1
+        await ann.send(CancelQuickMatch())
+        assert not (await ann.until(QueueStatus)).queued
+        assert (await scrape(server))["sprtec_queue_size{queue=quick_match}"] == 0
+        bob = await WireClient.connect(server.url, "bob")
+        await ann.send(QuickMatch("quick"))
+        await ann.until(QueueStatus)
+        assert (await scrape(server))["sprtec_queue_size{queue=quick_match}"] == 1
+        await bob.send(QuickMatch("quick"))
+        await bob.until(RoomJoined)
+        samples = await _until(server, "sprtec_live_matches", 1)
+        assert (samples["sprtec_queue_size{queue=quick_match}"], samples["sprtec_live_matches"]) == (0, 1)
     finally:
         await server.shutdown()
 

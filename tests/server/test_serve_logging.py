@@ -16,6 +16,7 @@ import pytest
 from shared.protocol import CreateRoom, JoinRoom, Leave, MatchEnded, RoomJoined, Snapshot
 from sprtec.commands.serve import add_arguments, log_options, settings_from
 from tests.server.players import WireClient
+from tests.server.test_http_endpoints import get
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 120_000, "disconnect_grace_ms": 120_000}
@@ -23,8 +24,9 @@ START_S = 60.0  # how long the server may take to print its URL on a loaded mach
 
 
 async def _run_server(tmp_path: Path, toml: str, *argv: str) -> tuple[str, str, int]:
-    """Start `sprtec serve --config` with ``toml``, let two coaches start a match and one resign, stop the server
-    with SIGTERM; returns (room code, stderr, the resigning coach's player id)."""
+    """Start `sprtec serve --config` with ``toml`` (its /healthz answers), let two coaches start a match and one
+    resign (/metrics: both connected, no live match), stop the server with SIGTERM; returns (room code, stderr, the
+    resigning coach's player id)."""
     config = tmp_path / "sprtec.toml"
     config.write_text(f'port = 0\nworkers = 0\ndata = "{tmp_path / "data"}"\n{toml}', encoding="utf-8")
     child = await asyncio.create_subprocess_exec(
@@ -35,6 +37,8 @@ async def _run_server(tmp_path: Path, toml: str, *argv: str) -> tuple[str, str, 
         assert child.stdout is not None
         url = (await asyncio.wait_for(child.stdout.readline(), START_S)).decode().strip()
         assert url.startswith("ws://127.0.0.1:"), url
+        http = url.replace("ws://", "http://").rstrip("/")
+        assert (await get(f"{http}/healthz"))[0] == 200  # the Dockerfile's HEALTHCHECK on the same port
         ann = await WireClient.connect(url, "ann")
         await ann.send(CreateRoom("standard", SETTINGS, True))
         await ann.until(RoomJoined)
@@ -44,6 +48,8 @@ async def _run_server(tmp_path: Path, toml: str, *argv: str) -> tuple[str, str, 
         await ann.until(Snapshot)
         await ann.send(Leave())  # resigns: the match ends inside ann's request in the room
         await bob.until(MatchEnded)
+        status, _, metrics = await get(f"{http}/metrics")
+        assert status == 200 and "\nsprtec_connections 2.0\n" in metrics and "\nsprtec_live_matches 0.0\n" in metrics
         await ann.close()
         await bob.close()
         child.send_signal(signal.SIGTERM)
