@@ -16,6 +16,7 @@ import logging
 from pathlib import Path
 
 import websockets
+from prometheus_client import CollectorRegistry
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
@@ -34,8 +35,11 @@ from server.constants import (
     STORE_CLOSE_TIMEOUT_S,
 )
 from server.discovery import LanAnnouncer, default_server_name
+from server.http_endpoints import Checks, endpoints
+from server.instruments import MatchCounters
 from server.lifecycle import EventBus
 from server.lobby import Lobby
+from server.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
 from server.players import Players
 from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
@@ -69,9 +73,13 @@ class Server:
                  registry: Registry | None = None) -> None:
         self.config = config
         self.clock = clock or MonotonicClock()
+        self.metrics_registry = CollectorRegistry()  # this server's own families, served at /metrics
+        self.metrics = new_metrics(self.metrics_registry)
         self.store = Store(config.data_dir)
+        self.store.time_commits(self.metrics.store_commit_latency.observe)
         size = default_workers() if config.workers is None else config.workers
-        self.pool: WorkerPool | None = WorkerPool(size) if size > 0 else None
+        self.pool: WorkerPool | None = (WorkerPool(size, on_replaced=self.metrics.worker_restarts.inc)
+                                        if size > 0 else None)
         self.resolver = Resolver(self.pool)
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
@@ -86,6 +94,10 @@ class Server:
         self.handlers.update(TournamentRequests(self.tournaments).handlers())
         self._ws_server: WsServer | None = None
         self.ready = asyncio.Event()  # set once the unfinished matches are back (start)
+        self.draining = False  # set when shutdown begins: the node takes nobody new
+        self.match_counters = MatchCounters(self.bus, self.metrics)
+        self._measure_queues()
+        self.health = self._checks()
         self._recovery: asyncio.Task[None] | None = None
         self.port = 0
         self.announcer = announcer or (LanAnnouncer() if config.lan else None)
@@ -106,12 +118,33 @@ class Server:
             ping_timeout=PING_TIMEOUT_S,
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
+            process_request=endpoints(self.health, self.metrics_registry),  # /healthz, /readyz, /metrics
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
         self._recovery = asyncio.get_running_loop().create_task(self._recover_then_ready())
         if self.announcer is not None:
             await self.announcer.start(self.config.name or default_server_name(), self.config.host, self.port)
         return self.port
+
+    def _measure_queues(self) -> None:
+        """Rooms and queue lengths are read when /metrics is scraped: nothing to do per move or per request."""
+        pool = self.pool
+        self.metrics.rooms.set_function(lambda: len(self.lobby.rooms))
+        self.metrics.queue_size.labels(queue=QUICK_MATCH_QUEUE).set_function(lambda: self.lobby.queued)
+        self.metrics.queue_size.labels(queue=STORE_QUEUE).set_function(lambda: self.store.queued_writes)
+        self.metrics.queue_size.labels(queue=PHYSICS_QUEUE).set_function(lambda: pool.waiting if pool else 0)
+
+    def _checks(self) -> Checks:
+        """What /healthz and /readyz ask: a lost database means restart me; recovering, a paused store or a
+        shutdown in progress means send nobody here yet."""
+        checks = Checks()
+        checks.add_liveness("database", lambda: f"lost: {self.store.health.reason}"
+                            if self.store.health.lost else None)
+        checks.add_readiness("recovery", lambda: None if self.ready.is_set() else "resuming unfinished matches")
+        checks.add_readiness("store", lambda: None if self.store.health.ok
+                             else f"not committing: {self.store.health.reason}")
+        checks.add_readiness("shutdown", lambda: "shutting down" if self.draining else None)
+        return checks
 
     @property
     def url(self) -> str:
@@ -162,6 +195,7 @@ class Server:
         """Rebuild every unfinished match (``server.recovery``), then let waiting connections in."""
         try:
             rooms = await recover(self.store, self.pool, self.lobby)
+            self.match_counters.resumed(room.match.id for room in rooms if room.status == "playing")
             log.info("%d unfinished matches resumed", len(rooms))
             await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:
@@ -170,6 +204,7 @@ class Server:
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
         """Stop accepting, close every connection with 1001 and a reason, finish moves in flight, flush."""
+        self.draining = True
         if self.announcer is not None:
             await self.announcer.close()  # the LAN's goodbye first: browsers drop the server at once
         if self._ws_server is not None:

@@ -57,6 +57,7 @@ class Lobby:
         bus.subscribe(PresenceChanged, self._presence_changed)
         self._pass_at: int | None = None  # when the next quick-match pass runs
         self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
+        self.queued = 0  # players in the quick-match queue after this process's last change to it (the metric)
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
@@ -86,7 +87,8 @@ class Lobby:
                 break
         self.rooms[room.code] = room
         await self.store.write(self.store.statements((core.row(),)))
-        log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public")
+        log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public",
+                 extra={"room": room.code, "match": core.match.id})
         return room
 
     async def close_if_idle(self, room: Room) -> None:
@@ -100,7 +102,7 @@ class Lobby:
                 self._seats.get(player, set()).discard(room.code)
         await self.registry.remove(room.code)
         self.bus.publish(RoomClosed(room=room.code))
-        log.info("room %s closed (empty)", room.code)
+        log.info("room %s closed (empty)", room.code, extra={"room": room.code})
 
     def find(self, code: str) -> Room:
         """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND; BAD_MESSAGE for a string that
@@ -216,6 +218,7 @@ class Lobby:
             await room.seat(here[0][0], "home")
             await room.seat(here[1][0], "away")
             seated.update((pairing.first.player_id, pairing.second.player_id))
+        self.queued = await self.registry.waiting(None)
         self._schedule_pass(result.next_pass_ms)
         return seated
 
@@ -245,7 +248,10 @@ class Lobby:
 
     async def cancel_quick(self, member: Connection) -> bool:
         """Leave the quick-match queue."""
-        return await self.registry.leave_queue(member.player_id)
+        left = await self.registry.leave_queue(member.player_id)
+        if left:
+            self.queued = await self.registry.waiting(None)
+        return left
 
     async def waiting(self, ruleset: str | None) -> int:
         """How many wait in the quick-match queue for ``ruleset`` (None: all)."""

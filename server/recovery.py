@@ -71,5 +71,6 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby) -> list[R
         room.restore(state, seats, names, store.count_actions(stored.id))
         await lobby.adopt(room)
         rooms.append(room)
-        log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count)
+        log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count,
+                 extra={"room": row.code, "match": stored.id})
     return rooms

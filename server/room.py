@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import websockets
 
+from server import logs
 from server.clock import WallClock
 from server.lifecycle import EventBus
 from server.records import Record
@@ -215,10 +216,11 @@ class Room:
 
     async def _presence_later(self) -> None:
         """Wait until the coalesced Presence is due and send it."""
-        while not self.closed and self.core.presence_due is not None:
-            await self.clock.sleep_until(self.core.presence_due)
-            async with self.lock:
-                await self._carry_out(self.core.flush_presence(self._now()))
+        with logs.bind(room=self.code, match=self.core.match.id, player=None):  # not the player who started it
+            while not self.closed and self.core.presence_due is not None:
+                await self.clock.sleep_until(self.core.presence_due)
+                async with self.lock:
+                    await self._carry_out(self.core.flush_presence(self._now()))
 
     async def detach(self, member: Connection) -> bool:
         """``member``'s connection went away (the seat waits for him); True when the room may close now."""
@@ -328,6 +330,11 @@ class Room:
 
     async def _run_timer(self) -> None:
         """Sleep until the next clock event and apply it, unless the room changed meanwhile."""
+        with logs.bind(room=self.code, match=self.core.match.id, player=None):  # not the player who started it
+            await self._timer_loop()
+
+    async def _timer_loop(self) -> None:
+        """The timer's body (see ``_run_timer``)."""
         me = asyncio.current_task()
         while not self.closed:
             wake = self.core.next_wake()

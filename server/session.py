@@ -15,6 +15,7 @@ spectator, a coach waiting for an opponent).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -22,9 +23,11 @@ from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
+from server import logs
 from server.abort import abort
 from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.lobby import Lobby
+from server.metrics import Metrics
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
 from server.replay_request import replay_frame
@@ -32,6 +35,7 @@ from server.room import Room, RoomError
 from server.store import Store
 from server.tokens import normalise_code
 from server.wire import outgoing
+from shared.model import Flick
 from shared.names import BadName, clean_chat, name_key
 from shared.protocol import (
     CLIENT_MESSAGES,
@@ -90,6 +94,7 @@ class Host(Protocol):
     players: Players
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
+    metrics: Metrics  # the operators' figures: connections here, flick latency
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -148,13 +153,19 @@ class Session:
 
     # ------------------------------------------------------------------ the connection's life
     async def run(self) -> None:
-        """Handshake, then serve requests until the connection closes; always leave the room cleanly."""
+        """Handshake, then serve requests until the connection closes; always leave the room cleanly.
+
+        Every line logged while serving this player carries his id (``server.logs.bind``: this task only)."""
+        connections = self.server.metrics.connections
+        connections.inc()
         try:
             if await self._hello():
-                await self._serve()
+                with logs.bind(player=self.player_id):
+                    await self._serve()
         except ConnectionClosed:
             pass
         finally:
+            connections.dec()
             await self._gone()
 
     async def _next(self, timeout: float | None) -> object | None:
@@ -243,7 +254,8 @@ class Session:
             self.player_id, self.name, self.token = identified.player_id, identified.name, identified.token
             break
         await self.server.register(self)
-        log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address)
+        log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address,
+                 extra={"player": self.player_id})
         await self.send(Welcome(PROTOCOL_VERSION, SERVER_NAME, self.name, self.token, self.player_id))
         await self.server.ready.wait()  # a restarted server rebuilds its rooms first (a second or two)
         await self._come_back()
@@ -290,28 +302,45 @@ class Session:
         )
 
     async def _serve(self) -> None:
-        """Decode, police and dispatch requests until the connection ends."""
-        while True:
-            message = await self._next(None)
-            if message is None:
-                return
-            if message is _REFUSED:
-                continue
-            ref = type(message).__name__
-            try:
-                await self._dispatch(message)
-            except RoomError as exc:
-                await self.error(exc.code, exc.message, ref, exc.retry_ms)
-            except ConnectionClosed:
-                raise
-            except Exception:  # a bug must not kill the connection's task or touch other rooms
-                log.exception("session %s: %s failed", self.player_id, ref)
-                await self.error("INTERNAL", "the server failed to handle this request; nothing changed", ref)
+        """Decode, police and dispatch requests until the connection ends.
+
+        The lines a request logs name the connection's room and match (``server.logs.bind``), bound again only when
+        they change: a move costs no new log context."""
+        bound_room: Room | None = None
+        bound_match = ""
+        with contextlib.ExitStack() as binding:
+            while True:
+                message = await self._next(None)
+                if message is None:
+                    return
+                if message is _REFUSED:
+                    continue
+                room = self.room
+                if room is not bound_room or (room is not None and room.match.id != bound_match):
+                    binding.close()
+                    if room is not None:
+                        binding.enter_context(logs.bind(room=room.code, match=room.match.id))
+                    bound_room, bound_match = room, "" if room is None else room.match.id
+                await self._answer(message)
+
+    async def _answer(self, message: object) -> None:
+        """Dispatch one request; a refusal or a bug is answered with an Error and the connection goes on."""
+        ref = type(message).__name__
+        try:
+            await self._dispatch(message)
+        except RoomError as exc:
+            await self.error(exc.code, exc.message, ref, exc.retry_ms)
+        except ConnectionClosed:
+            raise
+        except Exception:  # a bug must not kill the connection's task or touch other rooms
+            log.exception("session %s: %s failed", self.player_id, ref)
+            await self.error("INTERNAL", "the server failed to handle this request; nothing changed", ref)
 
     async def _gone(self) -> None:
         """The connection ended: leave the quick-match queue and detach from the room (the seat waits)."""
         if self.player_id:
-            log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
+            log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code,
+                     extra={"player": self.player_id})
             self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
         self.server.unregister(self)
@@ -381,8 +410,14 @@ class Session:
             await self.server.lobby.close_if_idle(room)
 
     async def _act(self, message: Act) -> None:
-        """A coach's action."""
-        await self._room().act(self, message.action, message.version)
+        """A coach's action; a flick's time from its arrival to its MovePlayed broadcast is measured."""
+        room = self._room()
+        if not isinstance(message.action, Flick):
+            await room.act(self, message.action, message.version)
+            return
+        began = time.perf_counter()
+        await room.act(self, message.action, message.version)  # returns once committed and broadcast (or raises)
+        self.server.metrics.move_latency.observe(time.perf_counter() - began)
 
     async def _rematch(self, _message: Rematch) -> None:
         """Ask for a rematch."""

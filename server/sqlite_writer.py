@@ -20,6 +20,7 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +89,7 @@ class Writer:
         self._listeners: list[Callable[[Health], None]] = []
         self.health = Health(True)
         self.commits = 0
+        self.on_commit: Callable[[float], None] | None = None  # told each committed transaction's seconds
         self._thread = threading.Thread(target=self._run, name="sqlite-writer", daemon=True)
         self._thread.start()
 
@@ -103,6 +105,11 @@ class Writer:
                 job[1].settle(problem)
             return
         self._jobs.put(job)
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for the writer (not counting the batch it is committing)."""
+        return self._jobs.qsize()
 
     def close(self, timeout_s: float) -> bool:
         """Commit what is queued and stop; while the store fails, give up after ``timeout_s`` (the waiting jobs fail
@@ -192,6 +199,7 @@ class Writer:
             conn = self._conn if self._conn is not None else self._connect(self.path)
             self._conn = conn
             outcomes: list[list[int] | BaseException] = []
+            began = time.perf_counter()
             conn.execute("BEGIN IMMEDIATE")
             for statements, _ in batch:
                 conn.execute("SAVEPOINT job")
@@ -214,6 +222,8 @@ class Writer:
                 self._set_health(Health(False, str(exc)))
             return None
         self.commits += 1
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - began)
         return outcomes
 
     def _drop_connection(self) -> None:

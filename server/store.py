@@ -141,6 +141,15 @@ class Store:
         """Transactions committed so far (group commits)."""
         return self._writer.commits
 
+    @property
+    def queued_writes(self) -> int:
+        """Write jobs waiting for the writer thread."""
+        return self._writer.queued
+
+    def time_commits(self, observer: Callable[[float], None]) -> None:
+        """Call ``observer(seconds)`` (from the writer thread) after every committed transaction."""
+        self._writer.on_commit = observer
+
     def listen(self, listener: Callable[[Health], None]) -> None:
         """Call ``listener(health)`` on the running event loop whenever the store's health changes."""
         loop = asyncio.get_running_loop()

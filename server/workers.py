@@ -112,7 +112,9 @@ class _Worker:
 class WorkerPool:
     """``size`` worker processes fed by the event loop through pipes; see the module docstring."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, on_replaced: Callable[[], None] | None = None) -> None:
+        """``on_replaced``: called once for every worker that died and was replaced (the restarts metric)."""
+        self._on_replaced = on_replaced
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["server.resolve"])  # workers start with the engine imported
         self.size = size
@@ -120,6 +122,11 @@ class WorkerPool:
         self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+
+    @property
+    def waiting(self) -> int:
+        """Jobs queued for a worker and not handed out yet (the physics queue's length)."""
+        return len(self._waiting)
 
     def _spawn(self) -> _Worker:
         """Start one worker and watch its pipe."""
@@ -180,6 +187,8 @@ class WorkerPool:
         log.error("physics worker %s exited with %s; starting another", worker.process.pid, worker.process.exitcode)
         index = self._workers.index(worker)
         self._workers[index] = self._spawn()
+        if self._on_replaced is not None:
+            self._on_replaced()
 
     def close(self) -> None:
         """Stop the workers (they exit when their pipe closes); waiting jobs are cancelled."""

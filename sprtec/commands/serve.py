@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import logging
 import resource
 import signal
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,17 +24,22 @@ if TYPE_CHECKING:
     from server.app import ServerConfig
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
-CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name")  # of the --config file and the command line
+# The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
+CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "log_level", "log_format")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_LOG_FORMAT = "text"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--host, --port, --data, --config, --workers, --lan, --name, --log-level."""
+    """--host, --port, --data, --config, --workers, --lan, --name, --log-level, --log-format."""
     parser.add_argument(
         "--host", default=None, help=f"address to listen on (default {DEFAULT_HOST}; with --lan {LAN_HOST})"
     )
     parser.add_argument("--port", type=int, default=None, help=f"port, 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--data", default=None, help=f"data directory (default {DEFAULT_DATA_DIR})")
-    parser.add_argument("--config", default=None, help="a TOML file with host, port, data, workers, lan, name")
+    parser.add_argument("--config", default=None,
+                        help=f"a TOML file with any of {', '.join(CONFIG_KEYS)} (the command line wins)")
     parser.add_argument("--workers", type=int, default=None, help="physics worker processes (default: one per core)")
     parser.add_argument(
         "--lan",
@@ -42,10 +50,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
     parser.add_argument(
         "--log-level",
-        default="INFO",
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        default=None,
+        choices=LOG_LEVELS,
         help="INFO logs one line per connection, room and match event (default); WARNING only problems",
     )
+    parser.add_argument(
+        "--log-format",
+        default=None,
+        choices=logs_formats(),
+        help="text for people (default); json: one object a line with room, match and player ids, for a collector",
+    )
+
+
+def logs_formats() -> tuple[str, ...]:
+    """The log formats ``server.logs`` writes (imported late: ``sprtec --help`` stays quick)."""
+    from server.logs import FORMATS
+
+    return FORMATS
 
 
 def _whole_number(value: object, key: str) -> int:
@@ -55,10 +76,34 @@ def _whole_number(value: object, key: str) -> int:
     raise SystemExit(f"sprtec serve: {key} must be a whole number, not {value!r}")
 
 
+def _one_of(value: object, key: str, choices: tuple[str, ...]) -> str:
+    """A setting that must be one of ``choices`` (log_level, log_format); a wrong one ends the command."""
+    if isinstance(value, str) and value in choices:
+        return value
+    raise SystemExit(f"sprtec serve: {key} must be one of {', '.join(choices)}, not {value!r}")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LogOptions:
+    """How the server logs: the level and the format (``server.logs.configure``)."""
+
+    level: str = DEFAULT_LOG_LEVEL
+    fmt: str = DEFAULT_LOG_FORMAT
+
+
+def log_options(values: dict[str, object]) -> LogOptions:
+    """The log level and format of the merged settings (``settings_from``)."""
+    return LogOptions(level=_one_of(values.get("log_level", DEFAULT_LOG_LEVEL), "log_level", LOG_LEVELS),
+                      fmt=_one_of(values.get("log_format", DEFAULT_LOG_FORMAT), "log_format", logs_formats()))
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     """Defaults, then the config file, then the command line."""
-    from server.app import ServerConfig
+    return server_config(settings_from(args))
 
+
+def settings_from(args: argparse.Namespace) -> dict[str, object]:
+    """The config file's keys, each overridden by its command-line option when given."""
     values: dict[str, object] = {}
     if args.config:
         with open(args.config, "rb") as handle:
@@ -71,6 +116,13 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     for key in CONFIG_KEYS:
         if getattr(args, key) is not None:
             values[key] = getattr(args, key)
+    return values
+
+
+def server_config(values: dict[str, object]) -> ServerConfig:
+    """The server's configuration from the merged settings, with the defaults for what none of them set."""
+    from server.app import ServerConfig
+
     lan = bool(values.get("lan", False))
     return ServerConfig(
         host=str(values.get("host", LAN_HOST if lan else DEFAULT_HOST)),
@@ -82,23 +134,33 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-async def serve(config: ServerConfig) -> int:
-    """Start, print the URL, wait for a signal, shut down gracefully."""
+def _print_notice(text: str) -> None:
+    """A line for the person who started the server, on stderr whatever the log level (the text format)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def _log_notice(text: str) -> None:
+    """The same line as a log record (the JSON format: every stderr line is then one JSON object)."""
+    logging.getLogger("sprtec.serve").info("%s", text)
+
+
+async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_notice) -> int:
+    """Start, print the URL, wait for a signal, shut down gracefully; ``notice`` tells the operator what happens."""
     from server.app import Server
 
     server = Server(config)
     port = await server.start()
     print(f"ws://{config.host}:{port}/", flush=True)
-    print(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}", file=sys.stderr, flush=True)
+    notice(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}")
     if server.announcer is not None:
         urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
-        print(f"announcing {server.announcer.instance!r} on the LAN at {urls}", file=sys.stderr, flush=True)
+        notice(f"announcing {server.announcer.instance!r} on the LAN at {urls}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    print("sprtec server shutting down", file=sys.stderr, flush=True)
+    notice("sprtec server shutting down")
     await server.shutdown()
     return 0
 
@@ -110,14 +172,24 @@ def run(args: argparse.Namespace) -> int:
     from server import logs
     from server.store import StoreOpenError
 
-    logs.configure(args.log_level)
-    config = config_from(args)
+    values = settings_from(args)
+    chosen = log_options(values)
+    logs.configure(chosen.level, chosen.fmt)
+    config = server_config(values)
+    text = chosen.fmt == "text"
     try:
-        return asyncio.run(serve(config))
+        return asyncio.run(serve(config, _print_notice if text else _log_notice))
     except StoreOpenError as problem:
-        print(f"sprtec serve: {problem}", file=sys.stderr)
+        _failure(f"sprtec serve: {problem}", text)
         return 1
     except OSError as problem:  # the port is taken, the address is not ours
-        print(f"sprtec serve: cannot listen on {config.host}:{config.port}: {problem.strerror or problem}",
-              file=sys.stderr)
+        _failure(f"sprtec serve: cannot listen on {config.host}:{config.port}: {problem.strerror or problem}", text)
         return 1
+
+
+def _failure(text: str, plain: bool) -> None:
+    """Why the server could not start: one line on stderr, or one JSON log record at ERROR."""
+    if plain:
+        print(text, file=sys.stderr)
+    else:
+        logging.getLogger("sprtec.serve").error("%s", text)

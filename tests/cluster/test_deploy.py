@@ -32,7 +32,7 @@ DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 NODES = ("sprtec-1", "sprtec-2", "sprtec-3")
 # The clustered mode's options of `sprtec serve`, written into deploy/ before `sprtec serve` takes them.
-LEAD_OPTIONS = {"--redis", "--postgres", "--node-id", "--log-format"}
+LEAD_OPTIONS = {"--redis", "--postgres", "--node-id"}
 BASE_KINDS = {"Namespace", "Secret", "Deployment", "Service", "StatefulSet"}  # deploy/k8s/base: Redis, PostgreSQL
 
 
