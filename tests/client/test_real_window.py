@@ -135,9 +135,16 @@ class Person:
         self.run("mouseup", "1")
 
     def type(self, text: str) -> None:
-        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle."""
-        self.run("type", "--delay", "60", text)
+        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle. A letter outside
+        the keyboard's map (á) is typed through a spare key xdotool remaps and restores when its command ends, so
+        a window that reads the last key after that restore drops it: such a text ends with a space typed and
+        erased, which keeps the map until the letter is read."""
+        tail = not text[-1:].isascii()
+        self.run("type", "--delay", "60", text + (" " if tail else ""))
         time.sleep(0.3)
+        if tail:
+            self.run("key", "BackSpace")
+            time.sleep(0.3)
 
     def press(self, key: str) -> None:
         """Press one key by its X name (``Return``, ``Escape``)."""
