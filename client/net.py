@@ -382,65 +382,95 @@ class NetLink:
         self.client.tick(now)
 
     def apply(self, state: MatchState, message: object, now: float) -> None:
-        """One server message into the state."""
-        if isinstance(message, ConnectionEvent):
-            self.connected = message.kind == "up"
-            text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
-                    "failed": _("Cannot connect")}.get(message.kind, message.kind)
-            state.note(f"{text}{': ' + message.detail if message.detail else ''}",
-                       "info" if message.kind == "up" else "error")
-            self.other.append(message)
-        elif isinstance(message, Welcome):
-            self.player = message.player
-            self.other.append(message)
-        elif isinstance(message, RoomJoined):
-            if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
-                self.room_rated, self._rated_room = self._asked_rated, message.code
-            self._asked_rated = None
-            state.room = message.code
-            state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
-            self._snapshot(state, message.snapshot, now)
-            state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
-                       _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
-        elif isinstance(message, Snapshot):
-            self._snapshot(state, message, now)
-        elif isinstance(message, MovePlayed):
-            default = move_list.timed_out(state.open_defaults, message.team, message.action)
-            if default is not None:  # a choice closed by its timeout: say what was chosen for the coach
-                state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
-                    team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
-            state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
-                           team=message.team, action=default or message.action)
-            if (state.queue[-1].version if state.queue else state.version) == message.version:
-                state.set_prompts(message.prompts, not message.clocks.paused, now)
-            self._clocks(state, message.clocks, now)
-        elif isinstance(message, ClockUpdate):
-            state.run_prompts(not message.clocks.paused, now)
-            self._clocks(state, message.clocks, now)
-        elif isinstance(message, Presence):
-            self._presence(state, message.seats, message.spectators, now)
-        elif isinstance(message, Error):
-            # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
-            if message.ref == "Act" and message.retry_ms is not None and self._acted:
-                state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
-                state.note(_("The board is still moving — your action goes once it stops"))
-                return
-            state.note(message.message, "error")
-            self.other.append(message)
-        elif isinstance(message, MatchEnded):
-            self.ended, self.ended_at = message, now
-        elif isinstance(message, Rated):
-            self.rated_news = message
-            for change in message.changes:
-                state.coaches.setdefault(change.team, change.player)
-        elif isinstance(message, RematchOffered):
-            self.rematch.add(message.team)
-            state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
-        elif isinstance(message, Left):
-            self.leave_room(state)
+        """One server message into the state: its handler (``_HANDLERS``, by message type), else kept in ``other``
+        for the lobby."""
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
             self.other.append(message)
         else:
-            self.other.append(message)
+            handler(self, state, message, now)
+
+    def _on_connection(self, state: MatchState, message: ConnectionEvent, now: float) -> None:
+        """The connection came up, dropped or failed: said in the log, and kept for the lobby."""
+        self.connected = message.kind == "up"
+        text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
+                "failed": _("Cannot connect")}.get(message.kind, message.kind)
+        state.note(f"{text}{': ' + message.detail if message.detail else ''}",
+                   "info" if message.kind == "up" else "error")
+        self.other.append(message)
+
+    def _on_welcome(self, state: MatchState, message: Welcome, now: float) -> None:
+        """The server knows us: our display name, and the Welcome kept for the lobby."""
+        self.player = message.player
+        self.other.append(message)
+
+    def _on_room_joined(self, state: MatchState, message: RoomJoined, now: float) -> None:
+        """In a room (created, joined, watched, or back after a reconnect or a rematch): its snapshot and our seat."""
+        if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
+            self.room_rated, self._rated_room = self._asked_rated, message.code
+        self._asked_rated = None
+        state.room = message.code
+        state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
+        self._snapshot(state, message.snapshot, now)
+        state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
+                   _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
+
+    def _on_snapshot(self, state: MatchState, message: Snapshot, now: float) -> None:
+        """A whole state of the room (a resync, a rematch's first position)."""
+        self._snapshot(state, message, now)
+
+    def _on_move(self, state: MatchState, message: MovePlayed, now: float) -> None:
+        """A resolved move, queued for playback; a choice closed by its timeout says what was chosen for the
+        coach."""
+        default = move_list.timed_out(state.open_defaults, message.team, message.action)
+        if default is not None:
+            state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
+                team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
+        state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
+                       team=message.team, action=default or message.action)
+        if (state.queue[-1].version if state.queue else state.version) == message.version:
+            state.set_prompts(message.prompts, not message.clocks.paused, now)
+        self._clocks(state, message.clocks, now)
+
+    def _on_clock_update(self, state: MatchState, message: ClockUpdate, now: float) -> None:
+        """The clocks paused or resumed without a move; the prompts' countdowns follow them."""
+        state.run_prompts(not message.clocks.paused, now)
+        self._clocks(state, message.clocks, now)
+
+    def _on_presence(self, state: MatchState, message: Presence, now: float) -> None:
+        """Who is in the room changed."""
+        self._presence(state, message.seats, message.spectators, now)
+
+    def _on_error(self, state: MatchState, message: Error, now: float) -> None:
+        """A refusal: the D3 wait of our action (the board still moves) locks input until the follower resends
+        it; any other is said in the log and kept for the lobby."""
+        # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
+        if message.ref == "Act" and message.retry_ms is not None and self._acted:
+            state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
+            state.note(_("The board is still moving — your action goes once it stops"))
+            return
+        state.note(message.message, "error")
+        self.other.append(message)
+
+    def _on_match_ended(self, state: MatchState, message: MatchEnded, now: float) -> None:
+        """The match is over (the results screen takes it from ``ended``)."""
+        self.ended, self.ended_at = message, now
+
+    def _on_rated(self, state: MatchState, message: Rated, now: float) -> None:
+        """What the match did to both coaches' ratings."""
+        self.rated_news = message
+        for change in message.changes:
+            state.coaches.setdefault(change.team, change.player)
+
+    def _on_rematch(self, state: MatchState, message: RematchOffered, now: float) -> None:
+        """A coach asked for another match."""
+        self.rematch.add(message.team)
+        state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
+
+    def _on_left(self, state: MatchState, message: Left, now: float) -> None:
+        """We left the room (or it closed): forget it, and tell the lobby."""
+        self.leave_room(state)
+        self.other.append(message)
 
     def leave_room(self, state: MatchState) -> None:
         """Forget the room (after Left, or when going back to the lobby)."""
@@ -525,3 +555,20 @@ class NetLink:
                 state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)
         state.spectators = spectators
+
+
+# The message types NetLink applies to the match state, each with its handler; the rest go to ``other``.
+_HANDLERS: dict[type, Callable[[NetLink, MatchState, Any, float], None]] = {
+    ConnectionEvent: NetLink._on_connection,
+    Welcome: NetLink._on_welcome,
+    RoomJoined: NetLink._on_room_joined,
+    Snapshot: NetLink._on_snapshot,
+    MovePlayed: NetLink._on_move,
+    ClockUpdate: NetLink._on_clock_update,
+    Presence: NetLink._on_presence,
+    Error: NetLink._on_error,
+    MatchEnded: NetLink._on_match_ended,
+    Rated: NetLink._on_rated,
+    RematchOffered: NetLink._on_rematch,
+    Left: NetLink._on_left,
+}
