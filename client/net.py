@@ -26,23 +26,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client import move_list
+from client import match_history, move_list
+from client.chat import ChatLog
 from client.i18n import _, team_word
 from client.identity import IdentityStore
 from client.state import Clock, MatchState
-from shared.model import Action, other
+from shared.model import Action, Position, other
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
+    Chat,
     ClientMessage,
     ClockUpdate,
     CreateRoom,
     Error,
+    GetReplay,
     Hello,
     JoinRoom,
     Left,
     MatchEnded,
     MovePlayed,
+    Muted,
     Ping,
     Presence,
     ProtocolError,
@@ -50,6 +54,7 @@ from shared.protocol import (
     Rated,
     RematchOffered,
     Renamed,
+    Replay,
     RoomJoined,
     Seats,
     Snapshot,
@@ -349,6 +354,11 @@ class NetLink:
     without the last move's playback) locks input for the wait the server names; the follower sends it again after
     it, if nothing happened meanwhile, so the coach's aimed flick is not lost. A gap in versions is the follower's
     too (it asks for a Resync).
+
+    ``chat`` is the room's chat (``client.chat``): Chat and Muted go there, and so do the refusals of our Say and
+    Mute. A client that arrives in a match already under way (a spectator, a coach whose client restarted) asks for
+    the match so far (``GetReplay`` of the running match) and puts its moves before the ones it sees live
+    (``client.match_history``; re-running them takes a while, so it is done off the drawing thread).
     """
 
     def __init__(self, client: NetClient) -> None:
@@ -369,6 +379,9 @@ class NetLink:
         self._notes: list[str] = []
         self._acted = False  # an action was sent (a D3 refusal then refers to it)
         self._now = 0.0  # the monotonic time of the last poll
+        self.chat = ChatLog()
+        self._history_asked: tuple[str, Position] | None = None  # the match and position the history is asked up to
+        self._history: queue.Queue[tuple[str, list[move_list.MoveEntry] | None]] = queue.Queue()
 
     def poll(self, state: MatchState, now: float) -> None:
         """Apply every queued message to ``state`` (the follower already asked for what a gap missed)."""
@@ -377,6 +390,7 @@ class NetLink:
         for note in self._notes:
             state.note(note, "error")
         self._notes.clear()
+        self._take_history(state)
         self._state, self._now = state, now
         state.needs_resync = False
         self.client.tick(now)
@@ -393,6 +407,8 @@ class NetLink:
     def _on_connection(self, state: MatchState, message: ConnectionEvent, now: float) -> None:
         """The connection came up, dropped or failed: said in the log, and kept for the lobby."""
         self.connected = message.kind == "up"
+        if self.connected:
+            self.chat.muted.clear()  # mutes last as long as the connection (docs/PROTOCOL.md "Chat")
         text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
                 "failed": _("Cannot connect")}.get(message.kind, message.kind)
         state.note(f"{text}{': ' + message.detail if message.detail else ''}",
@@ -443,7 +459,12 @@ class NetLink:
 
     def _on_error(self, state: MatchState, message: Error, now: float) -> None:
         """A refusal: the D3 wait of our action (the board still moves) locks input until the follower resends
-        it; any other is said in the log and kept for the lobby."""
+        it; a refused chat line is said in the chat; any other is said in the log and kept for the lobby."""
+        if self.chat.refused(message):
+            return
+        if message.ref == "GetReplay" and self._history_asked is not None:
+            self._history_asked = None  # the match so far is not to be had (too large, or gone): the list starts here
+            return
         # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
         if message.ref == "Act" and message.retry_ms is not None and self._acted:
             state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
@@ -467,6 +488,46 @@ class NetLink:
         self.rematch.add(message.team)
         state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
 
+    def _on_chat(self, state: MatchState, message: Chat, now: float) -> None:
+        """A line of the room's chat."""
+        self.chat.hear(message)
+
+    def _on_muted(self, state: MatchState, message: Muted, now: float) -> None:
+        """The server confirmed a mute (or its end)."""
+        self.chat.muted_changed(message)
+
+    def _on_replay(self, state: MatchState, message: Replay, now: float) -> None:
+        """A match's replay: the match so far when we asked for it (rebuilt on a thread of its own); also kept for
+        the views that asked for one to save."""
+        asked = self._history_asked
+        if asked is not None and asked[0] == message.match_id:
+            self._history_asked = None
+            names = dict(state.names)
+            threading.Thread(target=self._rebuild_history, args=(message.match_id, message.scenario, asked[1], names),
+                             name="sprtec-history", daemon=True).start()
+        self.other.append(message)
+
+    def _rebuild_history(self, match_id: str, scenario: str, joined_at: Position, names: dict[str, str]) -> None:
+        """Re-run the replay up to the position we joined at (off the drawing thread) and hand the entries over."""
+        self._history.put((match_id, match_history.earlier_moves(scenario, joined_at, names)))
+
+    def _take_history(self, state: MatchState) -> None:
+        """Put the match so far, once rebuilt, before the moves seen live (for the match it was asked for)."""
+        while True:
+            try:
+                match_id, history = self._history.get_nowait()
+            except queue.Empty:
+                return
+            if history and match_id == self.match_id:
+                state.moves[:] = match_history.merged(history, state.moves)
+
+    def _ask_history(self, state: MatchState, snapshot: Snapshot) -> None:
+        """Arriving in a match already under way with an empty move list: ask for the match so far."""
+        if state.moves or snapshot.position.move_number == 0 or self._history_asked is not None:
+            return
+        if self.client.send(GetReplay(snapshot.match_id)):
+            self._history_asked = (snapshot.match_id, snapshot.position)
+
     def _on_left(self, state: MatchState, message: Left, now: float) -> None:
         """We left the room (or it closed): forget it, and tell the lobby."""
         self.leave_room(state)
@@ -479,6 +540,8 @@ class NetLink:
         self.ended, self.match_id, self.rated_news = None, None, None
         self.room_rated, self._rated_room = None, None
         self.rematch.clear()
+        self.chat.leave()
+        self._history_asked = None
 
     def send(self, action: Action) -> None:
         """Send a coach's action on the room's current version (the follower's: it has seen every message)."""
@@ -505,11 +568,13 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
+            state.moves.clear()  # the move list is this match's record
             state.coaches.clear()
             self.rated_news = None
             state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
+        self._ask_history(state, snapshot)
         state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)
         self._clocks(state, snapshot.clocks, now)
         self._presence(state, snapshot.seats, snapshot.spectators, now)
@@ -571,4 +636,7 @@ _HANDLERS: dict[type, Callable[[NetLink, MatchState, Any, float], None]] = {
     Rated: NetLink._on_rated,
     RematchOffered: NetLink._on_rematch,
     Left: NetLink._on_left,
+    Chat: NetLink._on_chat,
+    Muted: NetLink._on_muted,
+    Replay: NetLink._on_replay,
 }
