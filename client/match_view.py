@@ -97,7 +97,7 @@ class MatchView(arcade.View):
         self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
         self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
         self.show_log = True  # the last lines of the log under the board (a replay has its controls there)
-        self.chat: chat.ChatLog | None = getattr(link, "chat", None)  # the room's chat (None: no chat, a replay)
+        self.chat: chat.ChatLog | None = getattr(_net_link(link), "chat", None)  # None: no chat (a replay)
         self.chat_panel = ChatPanel()
 
     # ----------------------------------------------------------------- layout
@@ -449,7 +449,7 @@ class MatchView(arcade.View):
         seat = self.state.seat
         if seat is not None and seat in self.state.names:
             return self.state.names[seat]
-        return getattr(self.link, "player", None)
+        return getattr(_net_link(self.link), "player", None)
 
     def _chat_click(self, x: float, y: float) -> bool:
         """A click on the open chat panel: an emote, a mute, or the input line; True when the panel took it (a click
@@ -470,12 +470,13 @@ class MatchView(arcade.View):
 
     def _say(self, message: ClientMessage) -> None:
         """Send a chat request through the link (one that cannot chat, or a dropped connection, says so)."""
-        request = getattr(self.link, "request", None)
+        request = getattr(_net_link(self.link), "request", None)
         if self.chat is not None and (request is None or not request(message)):
             self.chat.notice(_("Not connected — the line was not sent"))
 
     def _chat_key_press(self, symbol: int, modifiers: int) -> bool:
-        """While typing every key is the chat's (never the match's): Enter sends, Escape stops, Backspace deletes;
+        """While typing every key is the chat's (never the match's): Enter sends the line and stops typing, Escape
+        stops (the line kept), Backspace deletes;
         otherwise C shows or hides the panel and Enter starts typing. True when the key was the chat's."""
         log = self.chat
         if log is None or self.state.room is None:
@@ -483,6 +484,7 @@ class MatchView(arcade.View):
         if log.typing:
             if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
                 line = log.take_line()
+                log.stop_typing()  # the keys are the match's again; Enter types the next line
                 if line is not None:
                     self._say(line)
             elif symbol == arcade.key.ESCAPE:
@@ -618,6 +620,14 @@ class MatchView(arcade.View):
             self.state.note(_("This view cannot play"), "error")
             return
         self.link.send(action)
+
+
+def _net_link(link: object) -> object:
+    """The network link behind a view's link: the link itself (``client.net.NetLink``, a test's), or the one the
+    navigator polls for every view (its ``link``); the chat and its requests are that link's."""
+    if hasattr(link, "chat"):
+        return link
+    return getattr(link, "link", link)
 
 
 def guide_words(guide: aim_cast.AimCast, seat: str | None) -> str:

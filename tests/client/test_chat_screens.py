@@ -129,8 +129,8 @@ def test_a_muted_player_and_the_chats_refusals(window, shots):
 
 
 def test_typing_never_reaches_the_match(window):
-    """With the chat typing, M, L and Escape are the chat's: the sound stays, the move list stays, the aim is not
-    touched; Enter sends the line; a click on the panel is not a press on the board."""
+    """With the chat typing, M, L, ? and Escape are the chat's: the sound stays, the move list stays, no help opens;
+    Enter sends the line and gives the keys back; a click on the panel is not a press on the board."""
     view, link = _view(window)
     muted, wanted = view.sounds.muted, view.list_wanted
     view.on_key_press(arcade.key.C, 0)
@@ -141,11 +141,14 @@ def test_typing_never_reaches_the_match(window):
         view.on_key_press(key, 0)
         view.on_text(char)
     assert view.sounds.muted == muted and view.list_wanted == wanted and link.chat.draft == "ml ?"
+    assert window.current_view is view
     view.on_key_press(arcade.key.BACKSPACE, 0)
     view.on_key_press(arcade.key.ENTER, 0)
-    assert link.requests == [Say(text="ml")] and link.chat.draft == ""
+    assert link.requests == [Say(text="ml")] and link.chat.draft == "" and not link.chat.typing
+    view.on_key_press(arcade.key.ENTER, 0)
+    view.on_text("x")
     view.on_key_press(arcade.key.ESCAPE, 0)
-    assert not link.chat.typing and view.confirm is None
+    assert not link.chat.typing and link.chat.draft == "x" and view.confirm is None
     view.draw_at(0.0)
     emote = next(b for b in view.chat_panel.buttons if b.command == "emote:thanks")
     view.on_mouse_press(emote.left + 4, emote.bottom + 4, arcade.MOUSE_BUTTON_LEFT, 0)
@@ -164,3 +167,29 @@ def test_the_corner_button_opens_the_chat_and_counts_unread_lines(window):
     assert button.label == "Chat (1)"
     view.on_mouse_press(button.left + 4, button.bottom + 4, arcade.MOUSE_BUTTON_LEFT, 0)
     assert link.chat.open and link.chat.unread == 0
+
+
+def test_the_chat_is_found_behind_a_link_that_wraps_the_network_link(window):
+    """The navigator is every view's link and holds the network link: the view chats through that one."""
+
+    class Wrapping:
+        """A link that polls for the views and keeps the network link (as client.navigator does)."""
+
+        def __init__(self) -> None:
+            """Wrap a network link."""
+            self.link = Sent()
+
+        def poll(self, state, now) -> None:
+            """No news."""
+
+        def send(self, action) -> None:
+            """Nothing to carry."""
+
+    wrapping = Wrapping()
+    view = MatchView(samples.match_state(moves=2), wrapping, clock=lambda: 0.0)
+    window.show_view(view)
+    assert view.chat is wrapping.link.chat
+    view.on_key_press(arcade.key.ENTER, 0)
+    view.on_text("ahoj")
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert wrapping.link.requests == [Say(text="ahoj")]
