@@ -4,9 +4,22 @@ some moves gets them in his move list from the server's replay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
 from client.chat import ChatLine, emote_request
 from shared.protocol import CreateRoom, JoinRoom, Say, Watch
-from tests.client.test_live import SETTINGS, Coach, _play, _room, until, url  # noqa: F401  (url: the server fixture)
+from tests.client.helpers import server_in_process
+from tests.client.test_live import SETTINGS, Coach, _play, _room, until
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> Iterator[str]:
+    """A real server on a free loopback port for the test."""
+    with server_in_process(tmp_path / "data") as found:
+        yield found
 
 
 def _heard(coach: Coach) -> list[ChatLine]:

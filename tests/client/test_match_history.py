@@ -47,7 +47,7 @@ def test_the_history_stops_at_the_position_joined_at():
 def test_a_position_the_replay_never_reaches_gives_no_history():
     """A snapshot of another match (or of a state the replay does not hold) is not matched to any move."""
     text, _ = _scenario(4)
-    other, other_actions = _scenario(8)
+    _other, other_actions = _scenario(8)
     elsewhere = build(samples.new_match(), tuple(other_actions)).position_at(8)
     assert match_history.earlier_moves(text, elsewhere, NAMES) is None
     assert match_history.earlier_moves("{not json", elsewhere, NAMES) is None
