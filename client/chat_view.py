@@ -27,9 +27,10 @@ SAMPLE = "Jana: dobrý tah, to byl pěkný odraz od mantinelu"  # to measure a c
 
 
 def panel_rect(board: Rect) -> Rect:
-    """Where the panel goes: the board's lower left corner, as wide as a column of text and never past the board."""
+    """Where the panel goes: the board's lower left corner, as wide as a column of text, never past the board and
+    below the banner that tells the referee's call (it stands 66 px under the board's top)."""
     width = min(340.0, board.width * 0.48)
-    height = min(300.0, board.height - 12)
+    height = min(300.0, board.height - 96)
     return Rect(board.left + 6, board.bottom + 6, width, height)
 
 
@@ -41,6 +42,13 @@ def seat_colour(seat: str) -> palette.Colour:
     return palette.WARNING if not seat else palette.TEXT_DIM
 
 
+def emote_columns(labels: list[str], width: float) -> int:
+    """How many emote buttons go in a row: three while every label fits a third of the panel (a button's label is
+    about 8.5 px a character, as ``client.buttons.row`` counts), else two."""
+    third = (width - 8) / 3
+    return 3 if all(len(label) * 8.5 + 16 <= third for label in labels) else 2
+
+
 class ChatPanel:
     """The chat panel: its rectangle, its buttons and its labels."""
 
@@ -50,6 +58,7 @@ class ChatPanel:
         self.rect: Rect | None = None
         self.buttons: list[buttons.Button] = []
         self.input: Rect | None = None
+        self.emote_rows = 2
         self._drawn = 0
 
     def _char_px(self) -> float:
@@ -70,10 +79,12 @@ class ChatPanel:
         laid = buttons.fit_row(mutes, inner_l, inner_r, top_row, height=BUTTON_H, gap=4) if mutes else []
         self.input = Rect(inner_l, rect.bottom + 6, inner_r - inner_l, 22)
         emotes = [(chat.emote_words(e), f"emote:{e}") for e in EMOTES]
-        half = len(emotes) // 2
-        first = self.input.top + 4
-        laid += buttons.fit_row(emotes[half:], inner_l, inner_r, first, height=BUTTON_H, gap=4)
-        laid += buttons.fit_row(emotes[:half], inner_l, inner_r, first + BUTTON_H + 4, height=BUTTON_H, gap=4)
+        per_row = emote_columns([label for label, _command in emotes], inner_r - inner_l)
+        rows = [emotes[i:i + per_row] for i in range(0, len(emotes), per_row)]
+        self.emote_rows = len(rows)
+        for n, row in enumerate(reversed(rows)):  # the first emotes on top
+            laid += buttons.fit_row(row, inner_l, inner_r, self.input.top + 4 + n * (BUTTON_H + 4), height=BUTTON_H,
+                                    gap=4)
         self.buttons = laid
 
     def draw(self, rect: Rect, log: chat.ChatLog, me: str | None, coaches: list[str],
@@ -96,7 +107,7 @@ class ChatPanel:
         assert self.input is not None
         has_mutes = any(b.command.startswith("mute:") for b in self.buttons)
         top = rect.top - 24 - (BUTTON_H + 6 if has_mutes else 0)
-        bottom = self.input.top + 2 * (BUTTON_H + 4) + 6
+        bottom = self.input.top + self.emote_rows * (BUTTON_H + 4) + 6
         count = max(0, int((top - bottom) // ROW))
         found = chat.rows(log.lines, int((rect.width - 16) / self._char_px()))[-count:] if count else []
         if not found:

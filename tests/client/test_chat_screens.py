@@ -193,3 +193,30 @@ def test_the_chat_is_found_behind_a_link_that_wraps_the_network_link(window):
     view.on_text("ahoj")
     view.on_key_press(arcade.key.ENTER, 0)
     assert wrapping.link.requests == [Say(text="ahoj")]
+
+
+def test_the_chat_in_czech_at_the_minimum_window(shots):
+    """At the smallest window the panel stays inside the board, and its words are Czech."""
+    from client import i18n
+    from client.layout import MIN_HEIGHT, MIN_WIDTH
+
+    i18n.set_language("cs")
+    win = arcade.Window(MIN_WIDTH, MIN_HEIGHT, "chat small", visible=False)
+    try:
+        link = Sent()
+        view = MatchView(samples.match_state(moves=4), link, clock=lambda: 0.0)
+        win.show_view(view)
+        link.chat.start_typing()
+        link.chat.hear(Chat("KL7R", "Petr", "spectator", emote="well played"))
+        link.chat.hear(Chat("KL7R", samples.NAMES["away"], "away", "Díky, příště vám to vrátíme"))
+        link.chat.type("Dobrá hra")
+        _render(win, view, shots / "chat-czech-minimum.png")
+        board, rect = view.layout().board, view.chat_panel.rect
+        assert rect is not None and board.left <= rect.left and rect.right <= board.right
+        assert board.bottom <= rect.bottom and rect.top <= board.top
+        seen = _read(view)
+        assert "Dobře zahráno!" in seen and "Dobrá hra|" in seen
+        assert {"Hodně štěstí!", "Páni!"} <= {b.label for b in view.chat_panel.buttons}
+    finally:
+        win.close()
+        i18n.set_language("en")
