@@ -60,6 +60,7 @@ def keys() -> tuple[Section, ...]:
         Section(_("Match"), (
             _("Mouse: press a stone, pull back, let go     Esc  cancel the aim, or leave (asks first)"),
             _("L  move list     PgUp PgDn  scroll it     Enter  confirm a placement"),
+            _("C  chat     Enter  type a line (every key is the chat's until Enter sends it or Esc)"),
         )),
         Section(_("Results and replays"), (
             _("R  rematch     S  save the replay     Esc  back to the menu"),

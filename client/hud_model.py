@@ -97,7 +97,8 @@ def grace_text(state: MatchState, now: float) -> str | None:
             continue
         name = state.team_name(team)
         seconds = (clock.at(now) + 999) // 1000
-        lines.append(f"{name} disconnected — {seconds // 60}:{seconds % 60:02d} to come back")
+        lines.append(_("{name} disconnected — {left} to come back").format(
+            name=name, left=f"{seconds // 60}:{seconds % 60:02d}"))
     return "   ·   ".join(lines) or None
 
 

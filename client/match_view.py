@@ -15,8 +15,9 @@ from typing import Protocol
 
 import arcade
 
-from client import aiming, buttons, hud_model, palette, placement, prompts, tooltips
+from client import aiming, buttons, chat, hud_model, palette, placement, prompts, tooltips
 from client.board_view import BodyPainter, draw_board
+from client.chat_view import ChatPanel, panel_rect
 from client.help_view import global_key
 from client.hud_view import (
     BOTTOM_BAR,
@@ -42,6 +43,7 @@ from client.transform import Transform, turned_for
 from shared import aim_cast
 from shared.match import legal_stones, settings_of
 from shared.model import Action, Position, other
+from shared.protocol import ClientMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,8 @@ class Link(Protocol):
 
 
 class MatchView(arcade.View):
-    """Shows one match; lets the seated coach aim and choose."""
+    """Shows one match; lets the seated coach aim and choose; coaches and spectators chat (a link with a ``chat``,
+    ``client.net.NetLink``'s, and a ``request`` to send its lines)."""
 
     def __init__(self, state: MatchState, link: Link | None = None, sounds: Sounds | None = None,
                  clock: Callable[[], float] = time.monotonic, on_leave: Callable[[], None] | None = None) -> None:
@@ -94,6 +97,8 @@ class MatchView(arcade.View):
         self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
         self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
         self.show_log = True  # the last lines of the log under the board (a replay has its controls there)
+        self.chat: chat.ChatLog | None = getattr(_net_link(link), "chat", None)  # None: no chat (a replay)
+        self.chat_panel = ChatPanel()
 
     # ----------------------------------------------------------------- layout
     def layout(self) -> MatchLayout:
@@ -141,7 +146,19 @@ class MatchView(arcade.View):
         return (self.window.width, self.window.height, hud_model.build(state, now), state.banner_at(now),
                 len(state.log), last, len(state.moves), state.version, id(state.position), choices, self.hover,
                 self.confirm, self.list_open, self.list_wanted, self.moves_panel.scroll, self.aim_guide,
-                self.arrangement is not None and tuple(sorted(self.arrangement.moved.items())))
+                self.arrangement is not None and tuple(sorted(self.arrangement.moved.items())), self._chat_key())
+
+    def _chat_key(self) -> object:
+        """What of the chat the picture shows (its lines are only ever appended, the oldest dropped)."""
+        log = self.chat
+        if log is None:
+            return None
+        return (len(log.lines), log.lines[-1] if log.lines else None, log.draft, log.open, log.typing,
+                tuple(sorted(log.muted)), log.unread)
+
+    def chat_shown(self) -> bool:
+        """The chat panel is open in a room (a replay or a still picture without a room has no chat)."""
+        return self.chat is not None and self.chat.open and self.state.room is not None
 
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
@@ -205,6 +222,12 @@ class MatchView(arcade.View):
         if laid.side is not None and not laid.side_docked:  # opened over the board: on top of it
             self.moves_panel.draw(laid.side, self.state.moves, self.state.names)
             self.moves_panel.texts.flush()
+        if self.chat_shown():
+            assert self.chat is not None
+            self.chat_panel.draw(panel_rect(laid.board), self.chat, self._me(), list(self.state.names.values()),
+                                 self.hover)
+        else:
+            self.chat_panel.rect = None
         self._draw_tooltip(tf, width, height)
         if self.confirm is not None:
             self.confirm_buttons = dialog_buttons(self.confirm.options, width, height)
@@ -216,6 +239,9 @@ class MatchView(arcade.View):
     def _draw_corner(self, laid: MatchLayout) -> None:
         """Help and Leave at the board's top right corner (mouse players need a way out besides Escape)."""
         options = [(_("Help"), "help")]
+        if self.chat is not None and self.state.room is not None:
+            unread = self.chat.unread
+            options.insert(0, (_("Chat ({n})").format(n=unread) if unread else _("Chat"), "chat"))
         if self.on_leave is not None:
             options.append((_("Leave"), "leave"))
         right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
@@ -391,6 +417,8 @@ class MatchView(arcade.View):
         if corner is not None:
             self.answer(corner.command)
             return
+        if self._chat_click(x, y):
+            return
         hit = buttons.hit(self.prompt_buttons, x, y)
         if hit is not None and self.state.seat is not None:
             self.command(hit.command)
@@ -415,6 +443,67 @@ class MatchView(arcade.View):
             self.state.note(reason, "error")
             return
         self.aim = aiming.Aim(stone.id, stone.x, stone.y, wx, wy)
+
+    def _me(self) -> str | None:
+        """This client's display name (a coach's from his seat, else the name the server welcomed us with)."""
+        seat = self.state.seat
+        if seat is not None and seat in self.state.names:
+            return self.state.names[seat]
+        return getattr(_net_link(self.link), "player", None)
+
+    def _chat_click(self, x: float, y: float) -> bool:
+        """A click on the open chat panel: an emote, a mute, or the input line; True when the panel took it (a click
+        anywhere else stops typing)."""
+        log = self.chat
+        what = self.chat_panel.click(x, y) if self.chat_shown() else None
+        if log is None or what is None:
+            if log is not None:
+                log.stop_typing()
+            return False
+        if what == "type":
+            log.start_typing()
+        elif what.startswith("emote:"):
+            self._say(chat.emote_request(what.partition(":")[2]))
+        elif what.startswith("mute:"):
+            self._say(log.mute_request(what.partition(":")[2]))
+        return True
+
+    def _say(self, message: ClientMessage) -> None:
+        """Send a chat request through the link (one that cannot chat, or a dropped connection, says so)."""
+        request = getattr(_net_link(self.link), "request", None)
+        if self.chat is not None and (request is None or not request(message)):
+            self.chat.notice(_("Not connected — the line was not sent"))
+
+    def _chat_key_press(self, symbol: int, modifiers: int) -> bool:
+        """While typing every key is the chat's (never the match's): Enter sends the line and stops typing, Escape
+        stops (the line kept), Backspace deletes;
+        otherwise C shows or hides the panel and Enter starts typing. True when the key was the chat's."""
+        log = self.chat
+        if log is None or self.state.room is None:
+            return False
+        if log.typing:
+            if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
+                line = log.take_line()
+                log.stop_typing()  # the keys are the match's again; Enter types the next line
+                if line is not None:
+                    self._say(line)
+            elif symbol == arcade.key.ESCAPE:
+                log.stop_typing()
+            elif symbol == arcade.key.BACKSPACE:
+                log.backspace()
+            return True
+        if symbol == arcade.key.C:
+            log.toggle()
+            return True
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.arrangement is None:
+            log.start_typing()
+            return True
+        return False
+
+    def on_text(self, text: str) -> None:
+        """Typed characters go to the chat's line while typing (and nowhere else)."""
+        if self.chat is not None and self.chat.typing:
+            self.chat.type(text.replace("\r", "").replace("\n", ""))
 
     def command(self, command: str) -> None:
         """A prompt button's command: open, confirm or cancel the arrangement, or send the chosen action."""
@@ -463,8 +552,11 @@ class MatchView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """Escape cancels an aim or an arrangement, else asks to leave (a running match: leaving resigns it);
         M mutes or unmutes the sound; Enter confirms an arrangement; L shows or hides the move list; F1 or ? help,
-        F11 full screen."""
-        if global_key(self.window, symbol, modifiers):
+        F11 full screen; C shows the chat, Enter types in it (every key is the chat's while typing)."""
+        typing = self.chat is not None and self.chat.typing
+        if (not typing or symbol in (arcade.key.F1, arcade.key.F11)) and global_key(self.window, symbol, modifiers):
+            return
+        if self._chat_key_press(symbol, modifiers):
             return
         if symbol == arcade.key.ESCAPE:
             if self.aim is not None or self.arrangement is not None:
@@ -507,6 +599,8 @@ class MatchView(arcade.View):
         self.confirm = None if command in ("stay", "leave!") else self.confirm
         if command == "help" and self.on_help is not None:
             self.on_help()
+        elif command == "chat" and self.chat is not None:
+            self.chat.toggle()
         elif command == "leave" and self.on_leave is not None:
             if self.running_for_me():
                 seat = self.state.seat
@@ -526,6 +620,14 @@ class MatchView(arcade.View):
             self.state.note(_("This view cannot play"), "error")
             return
         self.link.send(action)
+
+
+def _net_link(link: object) -> object:
+    """The network link behind a view's link: the link itself (``client.net.NetLink``, a test's), or the one the
+    navigator polls for every view (its ``link``); the chat and its requests are that link's."""
+    if hasattr(link, "chat"):
+        return link
+    return getattr(link, "link", link)
 
 
 def guide_words(guide: aim_cast.AimCast, seat: str | None) -> str:

@@ -54,7 +54,8 @@ class MoveListPanel:
         first, last = move_list.window(len(found), rows, self.scroll)
         self.scroll = len(found) - last
         title = _("Moves") if not self.scroll else _("Moves — scrolled back (PgDn or wheel to follow)")
-        self.texts.draw("title", title, rect.left + 8, rect.top - 18, palette.WARNING, 10.5, bold=True)
+        fit_text(self.texts, "title", title, rect.left + 8, rect.top - 18, rect.width - 14, palette.WARNING, 10.5,
+                 bold=True)
         if not found:
             self.texts.draw("empty", _("No moves yet"), rect.left + 8, rect.top - 40, palette.TEXT_DIM, FONT)
         else:

@@ -26,23 +26,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client import move_list
+from client import match_history, move_list
+from client.chat import ChatLog
 from client.i18n import _, team_word
 from client.identity import IdentityStore
 from client.state import Clock, MatchState
-from shared.model import Action, other
+from shared.model import Action, Position, other
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
+    Chat,
     ClientMessage,
     ClockUpdate,
     CreateRoom,
     Error,
+    GetReplay,
     Hello,
     JoinRoom,
     Left,
     MatchEnded,
     MovePlayed,
+    Muted,
     Ping,
     Presence,
     ProtocolError,
@@ -50,6 +54,7 @@ from shared.protocol import (
     Rated,
     RematchOffered,
     Renamed,
+    Replay,
     RoomJoined,
     Seats,
     Snapshot,
@@ -349,6 +354,11 @@ class NetLink:
     without the last move's playback) locks input for the wait the server names; the follower sends it again after
     it, if nothing happened meanwhile, so the coach's aimed flick is not lost. A gap in versions is the follower's
     too (it asks for a Resync).
+
+    ``chat`` is the room's chat (``client.chat``): Chat and Muted go there, and so do the refusals of our Say and
+    Mute. A client that arrives in a match already under way (a spectator, a coach whose client restarted) asks for
+    the match so far (``GetReplay`` of the running match) and puts its moves before the ones it sees live
+    (``client.match_history``; re-running them takes a while, so it is done off the drawing thread).
     """
 
     def __init__(self, client: NetClient) -> None:
@@ -369,6 +379,9 @@ class NetLink:
         self._notes: list[str] = []
         self._acted = False  # an action was sent (a D3 refusal then refers to it)
         self._now = 0.0  # the monotonic time of the last poll
+        self.chat = ChatLog()
+        self._history_asked: tuple[str, Position] | None = None  # the match and position the history is asked up to
+        self._history: queue.Queue[tuple[str, list[move_list.MoveEntry] | None]] = queue.Queue()
 
     def poll(self, state: MatchState, now: float) -> None:
         """Apply every queued message to ``state`` (the follower already asked for what a gap missed)."""
@@ -377,70 +390,148 @@ class NetLink:
         for note in self._notes:
             state.note(note, "error")
         self._notes.clear()
+        self._take_history(state)
         self._state, self._now = state, now
         state.needs_resync = False
         self.client.tick(now)
 
     def apply(self, state: MatchState, message: object, now: float) -> None:
-        """One server message into the state."""
-        if isinstance(message, ConnectionEvent):
-            self.connected = message.kind == "up"
-            text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
-                    "failed": _("Cannot connect")}.get(message.kind, message.kind)
-            state.note(f"{text}{': ' + message.detail if message.detail else ''}",
-                       "info" if message.kind == "up" else "error")
-            self.other.append(message)
-        elif isinstance(message, Welcome):
-            self.player = message.player
-            self.other.append(message)
-        elif isinstance(message, RoomJoined):
-            if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
-                self.room_rated, self._rated_room = self._asked_rated, message.code
-            self._asked_rated = None
-            state.room = message.code
-            state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
-            self._snapshot(state, message.snapshot, now)
-            state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
-                       _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
-        elif isinstance(message, Snapshot):
-            self._snapshot(state, message, now)
-        elif isinstance(message, MovePlayed):
-            default = move_list.timed_out(state.open_defaults, message.team, message.action)
-            if default is not None:  # a choice closed by its timeout: say what was chosen for the coach
-                state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
-                    team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
-            state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
-                           team=message.team, action=default or message.action)
-            if (state.queue[-1].version if state.queue else state.version) == message.version:
-                state.set_prompts(message.prompts, not message.clocks.paused, now)
-            self._clocks(state, message.clocks, now)
-        elif isinstance(message, ClockUpdate):
-            state.run_prompts(not message.clocks.paused, now)
-            self._clocks(state, message.clocks, now)
-        elif isinstance(message, Presence):
-            self._presence(state, message.seats, message.spectators, now)
-        elif isinstance(message, Error):
-            # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
-            if message.ref == "Act" and message.retry_ms is not None and self._acted:
-                state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
-                state.note(_("The board is still moving — your action goes once it stops"))
-                return
-            state.note(message.message, "error")
-            self.other.append(message)
-        elif isinstance(message, MatchEnded):
-            self.ended, self.ended_at = message, now
-        elif isinstance(message, Rated):
-            self.rated_news = message
-            for change in message.changes:
-                state.coaches.setdefault(change.team, change.player)
-        elif isinstance(message, RematchOffered):
-            self.rematch.add(message.team)
-            state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
-        elif isinstance(message, Left):
-            self.leave_room(state)
+        """One server message into the state: its handler (``_HANDLERS``, by message type), else kept in ``other``
+        for the lobby."""
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
             self.other.append(message)
         else:
-            self.other.append(message)
+            handler(self, state, message, now)
+
+    def _on_connection(self, state: MatchState, message: ConnectionEvent, now: float) -> None:
+        """The connection came up, dropped or failed: said in the log, and kept for the lobby."""
+        self.connected = message.kind == "up"
+        if self.connected:
+            self.chat.muted.clear()  # mutes last as long as the connection (docs/PROTOCOL.md "Chat")
+        text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
+                "failed": _("Cannot connect")}.get(message.kind, message.kind)
+        state.note(f"{text}{': ' + message.detail if message.detail else ''}",
+                   "info" if message.kind == "up" else "error")
+        self.other.append(message)
+
+    def _on_welcome(self, state: MatchState, message: Welcome, now: float) -> None:
+        """The server knows us: our display name, and the Welcome kept for the lobby."""
+        self.player = message.player
+        self.other.append(message)
+
+    def _on_room_joined(self, state: MatchState, message: RoomJoined, now: float) -> None:
+        """In a room (created, joined, watched, or back after a reconnect or a rematch): its snapshot and our seat."""
+        if message.code != self._rated_room:  # a new room (a rematch keeps the room, and whether it is rated)
+            self.room_rated, self._rated_room = self._asked_rated, message.code
+        self._asked_rated = None
+        state.room = message.code
+        state.seat = None if message.seat == "spectator" else message.seat  # type: ignore[assignment]
+        self._snapshot(state, message.snapshot, now)
+        state.note(_("Room {code}: you are watching").format(code=message.code) if state.seat is None else
+                   _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
+
+    def _on_snapshot(self, state: MatchState, message: Snapshot, now: float) -> None:
+        """A whole state of the room (a resync, a rematch's first position)."""
+        self._snapshot(state, message, now)
+
+    def _on_move(self, state: MatchState, message: MovePlayed, now: float) -> None:
+        """A resolved move, queued for playback; a choice closed by its timeout says what was chosen for the
+        coach."""
+        default = move_list.timed_out(state.open_defaults, message.team, message.action)
+        if default is not None:
+            state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
+                team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
+        state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
+                       team=message.team, action=default or message.action)
+        if (state.queue[-1].version if state.queue else state.version) == message.version:
+            state.set_prompts(message.prompts, not message.clocks.paused, now)
+        self._clocks(state, message.clocks, now)
+
+    def _on_clock_update(self, state: MatchState, message: ClockUpdate, now: float) -> None:
+        """The clocks paused or resumed without a move; the prompts' countdowns follow them."""
+        state.run_prompts(not message.clocks.paused, now)
+        self._clocks(state, message.clocks, now)
+
+    def _on_presence(self, state: MatchState, message: Presence, now: float) -> None:
+        """Who is in the room changed."""
+        self._presence(state, message.seats, message.spectators, now)
+
+    def _on_error(self, state: MatchState, message: Error, now: float) -> None:
+        """A refusal: the D3 wait of our action (the board still moves) locks input until the follower resends
+        it; a refused chat line is said in the chat; any other is said in the log and kept for the lobby."""
+        if self.chat.refused(message):
+            return
+        if message.ref == "GetReplay" and self._history_asked is not None:
+            self._history_asked = None  # the match so far is not to be had (too large, or gone): the list starts here
+            return
+        # The D3 refusal says how long the board still moves (server.room.Room._board_at_rest).
+        if message.ref == "Act" and message.retry_ms is not None and self._acted:
+            state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
+            state.note(_("The board is still moving — your action goes once it stops"))
+            return
+        state.note(message.message, "error")
+        self.other.append(message)
+
+    def _on_match_ended(self, state: MatchState, message: MatchEnded, now: float) -> None:
+        """The match is over (the results screen takes it from ``ended``)."""
+        self.ended, self.ended_at = message, now
+
+    def _on_rated(self, state: MatchState, message: Rated, now: float) -> None:
+        """What the match did to both coaches' ratings."""
+        self.rated_news = message
+        for change in message.changes:
+            state.coaches.setdefault(change.team, change.player)
+
+    def _on_rematch(self, state: MatchState, message: RematchOffered, now: float) -> None:
+        """A coach asked for another match."""
+        self.rematch.add(message.team)
+        state.note(_("{team} offers a rematch").format(team=state.team_label(message.team)))  # type: ignore
+
+    def _on_chat(self, state: MatchState, message: Chat, now: float) -> None:
+        """A line of the room's chat."""
+        self.chat.hear(message)
+
+    def _on_muted(self, state: MatchState, message: Muted, now: float) -> None:
+        """The server confirmed a mute (or its end)."""
+        self.chat.muted_changed(message)
+
+    def _on_replay(self, state: MatchState, message: Replay, now: float) -> None:
+        """A match's replay: the match so far when we asked for it (rebuilt on a thread of its own); also kept for
+        the views that asked for one to save."""
+        asked = self._history_asked
+        if asked is not None and asked[0] == message.match_id:
+            self._history_asked = None
+            names = dict(state.names)
+            threading.Thread(target=self._rebuild_history, args=(message.match_id, message.scenario, asked[1], names),
+                             name="sprtec-history", daemon=True).start()
+        self.other.append(message)
+
+    def _rebuild_history(self, match_id: str, scenario: str, joined_at: Position, names: dict[str, str]) -> None:
+        """Re-run the replay up to the position we joined at (off the drawing thread) and hand the entries over."""
+        self._history.put((match_id, match_history.earlier_moves(scenario, joined_at, names)))
+
+    def _take_history(self, state: MatchState) -> None:
+        """Put the match so far, once rebuilt, before the moves seen live (for the match it was asked for)."""
+        while True:
+            try:
+                match_id, history = self._history.get_nowait()
+            except queue.Empty:
+                return
+            if history and match_id == self.match_id:
+                state.moves[:] = match_history.merged(history, state.moves)
+
+    def _ask_history(self, state: MatchState, snapshot: Snapshot) -> None:
+        """Arriving in a match already under way with an empty move list: ask for the match so far."""
+        if state.moves or snapshot.position.move_number == 0 or self._history_asked is not None:
+            return
+        if self.client.send(GetReplay(snapshot.match_id)):
+            self._history_asked = (snapshot.match_id, snapshot.position)
+
+    def _on_left(self, state: MatchState, message: Left, now: float) -> None:
+        """We left the room (or it closed): forget it, and tell the lobby."""
+        self.leave_room(state)
+        self.other.append(message)
 
     def leave_room(self, state: MatchState) -> None:
         """Forget the room (after Left, or when going back to the lobby)."""
@@ -449,6 +540,8 @@ class NetLink:
         self.ended, self.match_id, self.rated_news = None, None, None
         self.room_rated, self._rated_room = None, None
         self.rematch.clear()
+        self.chat.leave()
+        self._history_asked = None
 
     def send(self, action: Action) -> None:
         """Send a coach's action on the room's current version (the follower's: it has seen every message)."""
@@ -475,11 +568,13 @@ class NetLink:
             self.ended = None
             self.rematch.clear()
             state.log.clear()
+            state.moves.clear()  # the move list is this match's record
             state.coaches.clear()
             self.rated_news = None
             state.note(_("A new match begins — you play the other end"))
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
+        self._ask_history(state, snapshot)
         state.set_prompts(snapshot.prompts, not snapshot.clocks.paused, now)
         self._clocks(state, snapshot.clocks, now)
         self._presence(state, snapshot.seats, snapshot.spectators, now)
@@ -525,3 +620,23 @@ class NetLink:
                 state.grace[team] = Clock(info.grace_ms, True, now)
         state.free_seats = tuple(free)
         state.spectators = spectators
+
+
+# The message types NetLink applies to the match state, each with its handler; the rest go to ``other``.
+_HANDLERS: dict[type, Callable[[NetLink, MatchState, Any, float], None]] = {
+    ConnectionEvent: NetLink._on_connection,
+    Welcome: NetLink._on_welcome,
+    RoomJoined: NetLink._on_room_joined,
+    Snapshot: NetLink._on_snapshot,
+    MovePlayed: NetLink._on_move,
+    ClockUpdate: NetLink._on_clock_update,
+    Presence: NetLink._on_presence,
+    Error: NetLink._on_error,
+    MatchEnded: NetLink._on_match_ended,
+    Rated: NetLink._on_rated,
+    RematchOffered: NetLink._on_rematch,
+    Left: NetLink._on_left,
+    Chat: NetLink._on_chat,
+    Muted: NetLink._on_muted,
+    Replay: NetLink._on_replay,
+}

@@ -40,3 +40,25 @@ def served(data: Path, workers: int | None) -> Iterator[str]:
         yield url
     finally:
         server.stop()
+
+
+@contextmanager
+def server_in_process(data: Path) -> Iterator[str]:
+    """A real server (physics in-line) on a free loopback port, on an event-loop thread of its own; yields its URL
+    and shuts it down afterwards."""
+    import asyncio
+    import threading
+
+    from server.app import Server, ServerConfig
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    server = Server(ServerConfig(port=0, data_dir=data, workers=0))
+    try:
+        port = asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
+        yield f"ws://127.0.0.1:{port}/"
+    finally:
+        asyncio.run_coroutine_threadsafe(server.shutdown(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)

@@ -2,7 +2,8 @@
 display (Xvfb), and mouse clicks, drags and keys sent with xdotool — a name typed on the first start, through the
 lobby to "Create a room" (quick, a 30-second period, rated) that a headless ``sprtec bot --room CODE`` joins, flicks
 pulled back on our stones, choices answered with clicks, the results screen with both coaches' rating changes,
-"Save replay", and the saved match opened from "My replays".
+"Save replay", and the saved match opened from "My replays". In the middle of the match a line is typed into the
+chat (Return, the words, Return) and reaches the room.
 
 Where to click comes from where the client draws: this test lays the same views out in a hidden window of the
 client's size (the layouts are pure functions of the window size and what is shown), and follows the match as a
@@ -52,6 +53,7 @@ from tests.client.helpers import served  # noqa: E402
 ME = "Jana Nováková"
 MATCH_SECONDS = 100.0  # the whole match must end within this (a 30 s period, the moves' playback, the bot)
 PULL_MM = 110.0  # how far a person pulls back on a stone: a firm flick
+CHAT_LINE = "ahoj, hezky m l c"  # typed into the chat mid-match: M, L and C are match keys, but not while typing
 
 
 def _free_display() -> int:
@@ -365,10 +367,16 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
                 if not shot_taken and len(ours) >= 2:
                     person.look("3-match")
                     shot_taken = True
+                    person.press("Return")  # chat: every key is the line's until Return sends it
+                    person.type(CHAT_LINE)
+                    person.press("Return")
+                    person.look("3-chat")
                 time.sleep(0.05)
             ours = [e for e in state.moves if e.team == "home" and " m/s" in e.what]
             assert link.ended is not None, f"the match did not end in {MATCH_SECONDS:g} s ({len(ours)} flicks)"
             assert len(ours) >= 2, f"our flicks were not played: {state.moves}"
+            heard = [(line.player, line.seat, line.text) for line in link.chat.lines]
+            assert (ME, "home", CHAT_LINE) in heard, f"the line typed in the chat did not reach the room: {heard}"
 
             for _ in range(100):  # the ratings' news follows MatchEnded
                 if link.rated_news is not None:
