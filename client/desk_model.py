@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.i18n import N_, _
+from client.lobby_model import part_words
 from client.menu import QUIT, Item, Page
 from shared.protocol import (
     AutoStartRounds,
@@ -147,8 +148,6 @@ RULINGS = {"stands": N_("the result stands"), "changed": N_("the result is chang
 RESULTS = ("score", "home", "away")  # a result given by hand: a score, or a walkover for home or away
 STATUS_WORDS = {"registering": N_("registration"), "playing": N_("round being played"),
                 "between": N_("between rounds"), "finished": N_("finished"), "ended": N_("ended")}
-PART_WORDS = {"p1": N_("1st period"), "p2": N_("2nd period"), "p3": N_("3rd period"), "overtime": N_("overtime"),
-              "break": N_("break"), "shootout": N_("shoot-out")}
 
 
 def clock_text(ms: int | None) -> str:
@@ -174,10 +173,9 @@ def result_text(table: TableLine) -> str:
 def table_state(table: TableLine) -> str:
     """How a table stands, in words: its part and time left, the no-show count-down, or its result."""
     if table.status == "playing":
-        part = _(PART_WORDS[table.part]) if table.part in PART_WORDS else (table.part or "")
-        return f"{part} {clock_text(table.part_ms)}".strip()
+        return f"{part_words(table.part) if table.part else ''} {clock_text(table.part_ms)}".strip()
     if table.status == "waiting":
-        return _("waiting for the coaches — walkover in {time}").format(time=clock_text(table.no_show_ms))
+        return _("waiting — walkover in {time}").format(time=clock_text(table.no_show_ms))
     if table.status == "replay":
         return _("to be played again")
     return _("finished")
@@ -350,7 +348,7 @@ class DeskModel(Page):
 
     def wide(self) -> bool:
         """Lists, forms and the tables take the wide panel."""
-        return self.screen not in ("confirm", "code", "address")
+        return self.screen not in ("code", "address")
 
     def keys_help(self) -> str:
         """The menu's keys."""
@@ -471,7 +469,7 @@ class DeskModel(Page):
         entries = self.entries()
         start = self.page * PAGE_ROWS
         found: list[Item] = []
-        stops = (0.0, 0.36, 0.6, 0.76)
+        stops = (0.0, 0.33, 0.56, 0.82)
         for entry in entries[start:start + PAGE_ROWS]:
             state = _("out") if entry.out else _("checked in") if entry.checked_in else _("not checked in")
             coach = self.codes.get(entry.entry, "") if not entry.claimed else _("claimed")
@@ -607,8 +605,8 @@ class DeskModel(Page):
     def _items_address(self) -> list[Item]:
         """The addresses, large (the view draws the QR code of the first beside them)."""
         found = [Item(url, "none", "big") for url in self.urls()[:3]]
-        found.append(Item(_("sprtec play finds this server on the LAN by itself; else type the address"), "none",
-                          "text"))
+        found.append(Item(_("sprtec play finds this server on the LAN;"), "none", "text"))
+        found.append(Item(_("elsewhere, type the address or scan the code"), "none", "text"))
         found.append(Item(_("Back"), "back"))
         return found
 
@@ -756,7 +754,7 @@ class DeskModel(Page):
             card, reason = self.form["card"], self.form["reason"].strip()
             return Pending(_("Give {name} a {card}: {reason}?").format(name=entry.name, card=_(CARDS[card]),
                                                                         reason=reason),
-                           _("A card cannot be taken back: the audit log keeps it; an override corrects a result."),
+                           _("A card cannot be taken back (the audit log keeps it); an override corrects a result."),
                            GiveCard(tournament=tid, secret=secret, entry=entry.entry, card=card, reason=reason))
         if verb == "override":
             return self._override_act(tid, secret)

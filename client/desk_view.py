@@ -77,12 +77,16 @@ class DeskView(LobbyView):
         arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, edge, 2 if lit else 1)
         key = f"item{index}"
         top = b.bottom + b.height
-        fit_text(self.texts, f"{key}.n", item.label, b.left + 10, top - 18, b.width - 20, palette.TEXT_DIM, 10)
-        third = (b.width - 20) / 3
-        fit_text(self.texts, f"{key}.h", home, b.left + 10, top - 50, third + 8, palette.TEXT, 12, bold=True)
-        fit_text(self.texts, f"{key}.r", result, b.left + b.width / 2, top - 54, third, palette.WARNING, 22,
-                 "center", bold=True)
-        fit_text(self.texts, f"{key}.a", away, b.left + b.width - 10, top - 50, third + 8, palette.TEXT, 12,
-                 "right", bold=True)
-        fit_text(self.texts, f"{key}.s", state, b.left + b.width / 2, b.bottom + 10, b.width - 20,
-                 palette.TEXT_DIM, 10.5, "center")
+        home_goals, _sep, away_goals = result.partition(":")
+        if not _sep or " " in away_goals:  # a walkover, a shoot-out or no score yet: the result in words below
+            home_goals, away_goals = "", ""
+        fit_text(self.texts, f"{key}.n", f"{item.label} · {state}", b.left + 10, top - 18, b.width - 20,
+                 palette.TEXT_DIM, 10)
+        names_width = b.width - 70
+        for row, (name, goals) in enumerate(((home, home_goals), (away, away_goals))):
+            y = top - 44 - 28 * row
+            fit_text(self.texts, f"{key}.name{row}", name, b.left + 10, y, names_width, palette.TEXT, 13, bold=True)
+            fit_text(self.texts, f"{key}.goals{row}", goals, b.left + b.width - 14, y - 2, 50, palette.WARNING, 20,
+                     "right", bold=True)
+        fit_text(self.texts, f"{key}.result", result if not home_goals else "", b.left + b.width - 14,
+                 b.bottom + 8, b.width - 20, palette.WARNING, 10, "right")

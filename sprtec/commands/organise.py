@@ -37,6 +37,7 @@ STOP_S = 15.0
 SCREENS = ("home", "create", "register", "entries", "tables", "standings", "card", "override", "disputes", "export",
            "address", "end")
 FINISHED = ("finished", "ended")
+CODES_FILE = "entry-codes.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -132,6 +133,7 @@ async def open_tournament(url: str, urls: list[str], data: Path, file_text: str 
                 return same[0][0].tournament, same[0][1]
             created = await connection.ask(CreateTournament(file=file_text), TournamentCreated)
             keep_secret(url, urls, data, created.tournament, created.secret)
+            keep_codes(data, created.tournament, {e.entry: e.code for e in created.entries})
             for entry in created.entries:
                 print(f"{entry.entry}\t{entry.name}\t{entry.code}", file=sys.stderr)
             return created.tournament, created.secret
@@ -140,6 +142,32 @@ async def open_tournament(url: str, urls: list[str], data: Path, file_text: str 
         return None, None
     finally:
         await connection.close()
+
+
+def codes_path() -> Path:
+    """Where the desk keeps the entry codes it was told, to show them again when it reopens (0600, like the
+    secrets: a code claims an entry)."""
+    from client.config_dir import config_dir
+
+    return config_dir() / CODES_FILE
+
+
+def kept_codes(data: Path, tournament: str) -> dict[str, str]:
+    """The entry codes kept for a tournament of this data directory."""
+    from client.config_dir import read_json
+
+    found = read_json(codes_path()).get(data_key(data), {}).get(tournament, {})
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def keep_codes(data: Path, tournament: str, codes: dict[str, str]) -> None:
+    """Keep a tournament's entry codes (0600)."""
+    from client.config_dir import read_json, write_private
+
+    path = codes_path()
+    kept = read_json(path)
+    kept.setdefault(data_key(data), {})[tournament] = dict(codes)
+    write_private(path, kept)
 
 
 def keep_secret(url: str, urls: list[str], data: Path, tournament: str, secret: str) -> None:
@@ -162,11 +190,9 @@ def _file_name(text: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server, open the tournament and the desk; stop the server when the desk closes."""
-    from server.discovery import interface_addresses
-
     def leave(signum: int, frame: object) -> None:
         """A signal ends the command normally, so the server is stopped in ``finally``."""
-        raise SystemExit(128 + signum)
+        raise Stopped(signum)
 
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(sig, leave)
@@ -180,34 +206,47 @@ def run(args: argparse.Namespace) -> int:
     data = data_directory(args.data)
     server = ServerProcess(data, args.port, args.name)
     try:
-        try:
-            port = server.start()
-        except RuntimeError as problem:
-            print(f"sprtec organise: {problem}", file=sys.stderr)
-            return 1
-        url = f"ws://127.0.0.1:{port}/"
-        urls = [f"ws://{address}:{port}/" for address in interface_addresses()]
-        if not wait_until_welcomed(url):
-            print(f"sprtec organise: the server at {url} does not answer", file=sys.stderr)
-            return 1
-        from shared.protocol import ProtocolError
-        from sprtec.commands.tournament_client import Refused
-
-        try:
-            tournament, secret = asyncio.run(open_tournament(url, urls, data, file_text))
-        except (Refused, ProtocolError) as problem:
-            print(f"sprtec organise: the tournament was not created: {problem}", file=sys.stderr)
-            return 1
-        print(json.dumps({"server": url, "urls": urls, "tournament": tournament, "data": str(data)}), flush=True)
-        if args.no_window:
-            while server.child is not None and server.child.poll() is None:
-                time.sleep(0.5)
-            return 1  # the server ended by itself
-        return _desk(args, url, urls, data, tournament, secret)
+        return _serve_and_desk(args, server, data, file_text)
+    except Stopped:
+        return 0
     finally:
         status = server.stop()
         if status is not None:
             print(f"sprtec organise: server stopped (exit status {status})", file=sys.stderr)
+
+
+class Stopped(Exception):
+    """SIGTERM, SIGINT or SIGHUP: the organiser (or his system) ends the command; the server is stopped."""
+
+
+def _serve_and_desk(args: argparse.Namespace, server: ServerProcess, data: Path, file_text: str | None) -> int:
+    """Start the server, open the tournament, run the desk (or wait, with --no-window)."""
+    from server.discovery import interface_addresses
+
+    try:
+        port = server.start()
+    except RuntimeError as problem:
+        print(f"sprtec organise: {problem}", file=sys.stderr)
+        return 1
+    url = f"ws://127.0.0.1:{port}/"
+    urls = [f"ws://{address}:{port}/" for address in interface_addresses()]
+    if not wait_until_welcomed(url):
+        print(f"sprtec organise: the server at {url} does not answer", file=sys.stderr)
+        return 1
+    from shared.protocol import ProtocolError
+    from sprtec.commands.tournament_client import Refused
+
+    try:
+        tournament, secret = asyncio.run(open_tournament(url, urls, data, file_text))
+    except (Refused, ProtocolError) as problem:
+        print(f"sprtec organise: the tournament was not created: {problem}", file=sys.stderr)
+        return 1
+    print(json.dumps({"server": url, "urls": urls, "tournament": tournament, "data": str(data)}), flush=True)
+    if args.no_window:
+        while server.child is not None and server.child.poll() is None:
+            time.sleep(0.5)
+        return 1  # the server ended by itself
+    return _desk(args, url, urls, data, tournament, secret)
 
 
 def _desk(args: argparse.Namespace, url: str, urls: list[str], data: Path, tournament: str | None,
@@ -225,5 +264,7 @@ def _desk(args: argparse.Namespace, url: str, urls: list[str], data: Path, tourn
             model.activate(f"screen:{screen}")  # type: ignore[attr-defined]
 
     return run_desk(server=url, addresses=tuple(urls), data_dir=data, tournament=tournament, secret=secret,
-                    keep=lambda tid, key: keep_secret(url, urls, data, tid, key), screenshot=args.screenshot,
+                    keep=lambda tid, key: keep_secret(url, urls, data, tid, key),
+                    codes=kept_codes(data, tournament) if tournament else {},
+                    keep_codes=lambda tid, codes: keep_codes(data, tid, codes), screenshot=args.screenshot,
                     prepare=prepare, wait_s=args.wait, seed=random_source.randbelow(2**31))

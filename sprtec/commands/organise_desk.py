@@ -58,10 +58,12 @@ class Watchers:
 
 
 def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournament: str | None,
-             secret: str | None, keep: Callable[[str, str], None], screenshot: Path | None = None,
+             secret: str | None, keep: Callable[[str, str], None], codes: dict[str, str] | None = None,
+             keep_codes: Callable[[str, dict[str, str]], None] | None = None, screenshot: Path | None = None,
              prepare: Callable[[DeskModel], None] | None = None, wait_s: float = 20.0, seed: int = 1) -> int:
     """Open the desk on ``server`` until its window closes (or save a screenshot of it: ``prepare`` sets the screen
-    up once the tournament has arrived); ``keep(tournament, secret)`` keeps a tournament the desk created."""
+    up once the tournament has arrived); ``keep(tournament, secret)`` keeps a tournament the desk created, and
+    ``keep_codes(tournament, codes)`` the entry codes the desk knows (``codes``: those kept before)."""
     from client import app, i18n, user_settings
 
     app.prepare(screenshot)
@@ -72,6 +74,8 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
     i18n.set_language(user_settings.load().language or None)
     model = DeskModel(server=server, addresses=addresses, tournament=tournament, secret=secret, seed=seed,
                       export_dir=str(Path.home() / "sprtec-export"))
+    model.codes.update(codes or {})
+    saved_codes = dict(model.codes)
     client = NetClient(server, None, identity=None)
     watchers = Watchers(server)
     window = app.open_window(model.heading(), screenshot)
@@ -101,7 +105,9 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
             client.send(request)  # type: ignore[arg-type]
 
     def poll() -> None:
-        """The server's news into the model; the secret of a tournament created here is kept at once."""
+        """The server's news into the model; the secret of a tournament created here, and every entry code told,
+        are kept at once."""
+        nonlocal saved_codes
         for message in client.drain():
             if isinstance(message, Welcome):
                 for first in model.first_requests():
@@ -113,6 +119,9 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
             keep(created.tournament, created.secret)
             kept.add(created.tournament)
             window.set_caption(f"sprtec — {created.tournament}")
+        if keep_codes is not None and model.tournament is not None and model.codes != saved_codes:
+            keep_codes(model.tournament, model.codes)
+            saved_codes = dict(model.codes)
 
     client.start()
     try:
