@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.i18n import N_, _
+from client.i18n import N_, _, ngettext
 from client.lobby_model import part_words
 from client.menu import QUIT, Item, Page
 from shared.protocol import (
@@ -272,6 +272,10 @@ class DeskModel(Page):
         self.sent = CreateTournament(file=text)
         return self.sent
 
+    def unreadable(self, path: str, problem: str) -> None:
+        """The tournament file could not be read."""
+        self.error = _("Cannot read {path}: {problem}").format(path=path, problem=problem)
+
     def exported(self, files: tuple[str, ...], problem: str = "") -> None:
         """What the export wrote (or why it could not)."""
         self.pending = None
@@ -446,7 +450,7 @@ class DeskModel(Page):
 
     def _items_register(self) -> list[Item]:
         """The registration form."""
-        return [self._input("name", _("Name: {value}"), _("The player's name as everyone sees it")),
+        return [self._input("name", _("Player: {value}"), _("The player's name as everyone sees it")),
                 self._input("club", _("Club: {value}")),
                 self._input("category", _("Category: {value}"), _("e.g. men, women, juniors")),
                 self._input("rating", _("Rating: {value}"), _("For seeding by rating; empty: none")),
@@ -836,7 +840,7 @@ class DeskModel(Page):
         f = self.form
         words = [_(SYSTEMS[f["system"]])]
         if f["system"] == "swiss" and f["rounds"] is not None:
-            words.append(_("{n} rounds").format(n=f["rounds"]))
+            words.append(ngettext("{n} round", "{n} rounds", f["rounds"]).format(n=f["rounds"]))
         if f["playoff"] is not None and f["system"] != "knockout":
             words.append(self.shown("playoff"))
         words.append(self.shown("ruleset") if f["system"] != "knockout" else "ko/final")

@@ -91,7 +91,7 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
             try:
                 text = Path(request.path).expanduser().read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as problem:
-                model.error = i18n._("Cannot read {path}: {problem}").format(path=request.path, problem=problem)
+                model.unreadable(request.path, str(problem))
                 return
             client.send(model.file_request(text))
         elif isinstance(request, ExportTournament):
