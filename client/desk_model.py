@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.i18n import N_, _, ngettext
-from client.lobby_model import part_words
 from client.menu import QUIT, Item, Page
+from client.tournament_model import clock_text
 from shared.protocol import (
     AutoStartRounds,
     CaseLine,
@@ -52,7 +52,7 @@ from shared.protocol import (
 
 FILE_FORMAT = "sprtec-tournament/1"
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
-TILES_PER_ROW = 3
+TILES_PER_ROW = 2
 MAX_GOALS = 30
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}
 
@@ -150,14 +150,6 @@ STATUS_WORDS = {"registering": N_("registration"), "playing": N_("round being pl
                 "between": N_("between rounds"), "finished": N_("finished"), "ended": N_("ended")}
 
 
-def clock_text(ms: int | None) -> str:
-    """Milliseconds as m:ss."""
-    if ms is None:
-        return ""
-    seconds = max(0, ms) // 1000
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 def result_text(table: TableLine) -> str:
     """A table's score or result as a short text."""
     if table.status == "walkover" and table.walkover is not None:
@@ -168,17 +160,6 @@ def result_text(table: TableLine) -> str:
     if table.shootout is not None:
         text += " " + _("(shoot-out {side})").format(side=_("home") if table.shootout == "home" else _("away"))
     return text
-
-
-def table_state(table: TableLine) -> str:
-    """How a table stands, in words: its part and time left, the no-show count-down, or its result."""
-    if table.status == "playing":
-        return f"{part_words(table.part) if table.part else ''} {clock_text(table.part_ms)}".strip()
-    if table.status == "waiting":
-        return _("waiting — walkover in {time}").format(time=clock_text(table.no_show_ms))
-    if table.status == "replay":
-        return _("to be played again")
-    return _("finished")
 
 
 class DeskModel(Page):
@@ -327,7 +308,7 @@ class DeskModel(Page):
         """Which screen, and how the tournament stands."""
         titles = {"create": _("Create a tournament"), "register": _("Register a player"),
                   "code": _("The entry code to hand out"), "entries": _("Entries and check-in"),
-                  "tables": _("Tables"), "standings": _("Standings"), "card": _("Give a card"),
+                  "tables": _("Tables"), "standings": _("Standings"), "bracket": _("Bracket"), "card": _("Give a card"),
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
                   "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
                   "address": _("The server's address")}
@@ -434,6 +415,7 @@ class DeskModel(Page):
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
                  hint=_("Every table of the round, live: click one to watch it")),
             Item(_("Standings"), "screen:standings", group="row3"),
+            *([Item(_("Bracket"), "screen:bracket", group="row3")] if self.update and self.update.bracket else []),
             Item(_("Give a card"), "screen:card", enabled=on and not registering, group="row4"),
             Item(_("Override a result"), "screen:override", enabled=bool(self.tables()), group="row4"),
             Item(_("Disputes ({n})").format(n=len(self.open_cases())), "screen:disputes", group="row4"),
@@ -500,14 +482,15 @@ class DeskModel(Page):
                 Item(_("Next page"), "page:1", enabled=self.page + 1 < pages, group="pager")]
 
     def _items_tables(self) -> list[Item]:
-        """A tile per table: its coaches, score and time; a click watches it."""
+        """A tile per table (the view draws it as ``client.tournament_widgets`` does); a click watches it."""
         found = []
         for i, table in enumerate(self.tables()):
             can_watch = table.room is not None and table.status in ("waiting", "playing")
             found.append(Item(_("Table {n}").format(n=table.table), f"watch:{table.room}" if can_watch else "none",
-                              "tile", _("Click to watch this match") if can_watch else "", enabled=True,
-                              cells=(table.home_name, result_text(table), table.away_name, table_state(table),
-                                     table.status), group=f"tiles{i // TILES_PER_ROW}"))
+                              "tile", _("Click to watch this match") if can_watch else "",
+                              cells=(str(table.table), table.status, result_text(table), table.part or "",
+                                     str(table.part_ms), str(table.no_show_ms)),
+                              group=f"tiles{i // TILES_PER_ROW}"))
         if not found:
             found.append(Item(_("No tables: the round has not started"), "none", "text"))
         if self.update is not None and self.update.byes:
@@ -517,23 +500,14 @@ class DeskModel(Page):
         return found
 
     def _items_standings(self) -> list[Item]:
-        """The standings, a page at a time."""
-        rows = self.update.standings if self.update is not None else ()
-        stops = (0.0, 0.07, 0.42, 0.52, 0.7, 0.84)
-        found = [Item("", "none", "text", cells=(_("#"), _("player"), _("points"), _("W-D-L"), _("goals"),
-                                                   _("cards")), stops=stops)]
-        start = self.page * PAGE_ROWS
-        for line in rows[start:start + PAGE_ROWS]:
-            rank = f"{line.rank}=" if line.shared else str(line.rank)
-            cards = f"{'Y' * line.yellow}{'R' * line.red}" + (" " + _("suspended") if line.suspended_next else "")
-            found.append(Item(line.name, "none", "room", enabled=False, cells=(
-                rank, line.name, str(line.points), f"{line.wins}-{line.draws}-{line.losses}",
-                f"{line.goals_for}:{line.goals_against}", cards), stops=stops))
-        if not rows:
-            found.append(Item(_("No standings before the first round"), "none", "text"))
-        found += self._pager(len(rows))
-        found.append(Item(_("Back"), "back"))
-        return found
+        """The standings are drawn above (the shared standings table); here only the way back."""
+        if self.update is None or not self.update.standings:
+            return [Item(_("No standings before the first round"), "none", "text"), Item(_("Back"), "back")]
+        return [Item(_("Back"), "back")]
+
+    def _items_bracket(self) -> list[Item]:
+        """The knockout bracket is drawn above; here only the way back."""
+        return [Item(_("Back"), "back")]
 
     def _items_card(self) -> list[Item]:
         """The card form: who, which card, why."""

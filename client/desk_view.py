@@ -1,9 +1,11 @@
 """The organiser's desk on screen: the desk's menus as the lobby paints them, each table of the round as a tile with
-its coaches, score and time, and the server's address large with its QR code (a VIEW module: it imports arcade).
+its coaches, score and time, the standings and the bracket, and the server's address large with its QR code (a VIEW
+module: it imports arcade).
 
 Why over the lobby's view: the desk's forms, lists and confirmations are ``client.menu`` pages like the lobby's, so
-they look and answer the keyboard alike; this view adds what only the desk shows - the tiles (a click watches the
-table) and the QR code, drawn once into a texture from ``client.qr_code``'s modules.
+they look and answer the keyboard alike. The tiles, the standings and the bracket are the pictures the player's
+screens and the hall show too (``client.tournament_widgets``); the QR code is drawn once into a texture from
+``client.qr_code``'s modules.
 """
 
 from __future__ import annotations
@@ -16,13 +18,23 @@ from PIL import Image
 from client import buttons, palette
 from client.desk_model import DeskModel
 from client.hud_view import fit_text
-from client.lobby_view import LobbyView
+from client.lobby_view import FOOTER, GAP, ITEM_HEIGHT, LobbyView
 from client.menu import Item
 from client.qr_code import qr_pixels
+from client.tournament_model import (
+    Box,
+    StandingsHistory,
+    bracket_layout,
+    entry_names,
+    standing_rows,
+    standings_columns,
+    tiebreak_names,
+    tile_of,
+)
+from client.tournament_widgets import draw_bracket, draw_standings, draw_tile
 
 QR_SCALE = 8  # image pixels per module before the texture is drawn at its size on screen
-TILE_FILL = {"playing": (30, 70, 52, 240), "waiting": (70, 58, 26, 240), "replay": (70, 40, 40, 240)}
-TILE_ENDED = (44, 50, 60, 235)
+PICTURE_SCREENS = ("standings", "bracket")
 
 
 class DeskView(LobbyView):
@@ -33,12 +45,16 @@ class DeskView(LobbyView):
         """Show ``model``; ``poll`` brings in the server's news every frame."""
         super().__init__(model, send, poll)
         self.desk = model
+        self.history = StandingsHistory()  # the updates seen: rank changes and points by round
+        self.absorbed = -1
         self.qr_texture: arcade.Texture | None = None
         self.qr_text = ""
 
     def draw_at(self, now: float) -> None:
-        """The menu, then the QR code: large beside the addresses, small in the corner of the home screen."""
+        """The menu, the standings or the bracket, then the QR code: large beside the addresses, small in the corner
+        of the home screen."""
         super().draw_at(now)
+        self.draw_pictures()
         width, height = self.window.width, self.window.height
         url = self.desk.urls()[0]
         if self.desk.screen == "address":
@@ -65,28 +81,45 @@ class DeskView(LobbyView):
         arcade.draw_texture_rect(self.qr_texture, arcade.LBWH(left, bottom, side, side),
                                  pixelated=True)
 
+    def top(self) -> float:
+        """Where the items begin: under the notes, or - on the standings and the bracket, which fill the screen -
+        at the bottom, under the picture."""
+        if self.desk.screen in PICTURE_SCREENS:
+            rows = len(self.model.items())
+            return FOOTER + rows * (ITEM_HEIGHT + GAP)
+        return super().top()
+
+    def picture_area(self) -> Box:
+        """The rectangle the standings or the bracket fill: between the notes and the items."""
+        width = self.window.width
+        panel = min(width - 40.0, 1100.0)
+        bottom = self.top() + 8
+        top = super().top() + 10
+        return Box((width - panel) / 2, bottom, panel, max(60.0, top - bottom))
+
+    def draw_pictures(self) -> None:
+        """The shared standings table (rank changes, tie-breaks, points by round) or the knockout bracket."""
+        update = self.desk.update
+        if update is None:
+            return
+        if update.sequence != self.absorbed:
+            self.history.absorb(update)
+            self.absorbed = update.sequence
+        if self.desk.screen == "standings" and update.standings:
+            rows = standing_rows(update, self.history)
+            draw_standings(self.texts, "standings", self.picture_area(), rows,
+                           standings_columns(tiebreak_names(update.standings)))
+        elif self.desk.screen == "bracket":
+            draw_bracket(self.texts, "bracket", self.picture_area(), bracket_layout(update.bracket,
+                                                                                     entry_names(update)))
+
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
-        """A table's tile, or any other item as the lobby draws it."""
+        """A table's tile (the shared widget), or any other item as the lobby draws it."""
         if item.kind != "tile":
             super()._item(index, item, b, lit)
             return
-        home, result, away, state, status = (*item.cells, "", "", "", "", "")[:5]
-        fill = TILE_FILL.get(status, TILE_ENDED)
-        arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
-        edge = palette.TEXT if lit else (110, 130, 160, 255)
-        arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, edge, 2 if lit else 1)
-        key = f"item{index}"
-        top = b.bottom + b.height
-        home_goals, _sep, away_goals = result.partition(":")
-        if not _sep or " " in away_goals:  # a walkover, a shoot-out or no score yet: the result in words below
-            home_goals, away_goals = "", ""
-        fit_text(self.texts, f"{key}.n", f"{item.label} · {state}", b.left + 10, top - 18, b.width - 20,
-                 palette.TEXT_DIM, 10)
-        names_width = b.width - 70
-        for row, (name, goals) in enumerate(((home, home_goals), (away, away_goals))):
-            y = top - 44 - 28 * row
-            fit_text(self.texts, f"{key}.name{row}", name, b.left + 10, y, names_width, palette.TEXT, 13, bold=True)
-            fit_text(self.texts, f"{key}.goals{row}", goals, b.left + b.width - 14, y - 2, 50, palette.WARNING, 20,
-                     "right", bold=True)
-        fit_text(self.texts, f"{key}.result", result if not home_goals else "", b.left + b.width - 14,
-                 b.bottom + 8, b.width - 20, palette.WARNING, 10, "right")
+        number = int(item.cells[0]) if item.cells else 0
+        line = next((t for t in self.desk.tables() if t.table == number), None)
+        if line is not None:
+            draw_tile(self.texts, f"tile{index}", Box(b.left, b.bottom, b.width, b.height), tile_of(line), lit,
+                      heading=item.label)
