@@ -445,7 +445,8 @@ class DeskModel(Page):
         found = [Item(_("{name} — entry {entry}").format(name=code.name, entry=code.entry) if code else "", "none",
                       "text"),
                  Item(code.code if code else "", "none", "big"),
-                 Item(_("The player types it in the lobby: Join a tournament → I have an entry code"), "none", "text"),
+                 Item(_("The player opens Tournaments in sprtec play, chooses this one"), "none", "text"),
+                 Item(_("and types this code under Entry code"), "none", "text"),
                  Item(_("Register another player"), "screen:register"),
                  Item(_("Back"), "back")]
         return found
@@ -491,6 +492,8 @@ class DeskModel(Page):
                               cells=(str(table.table), table.status, result_text(table), table.part or "",
                                      str(table.part_ms), str(table.no_show_ms)),
                               group=f"tiles{i // TILES_PER_ROW}"))
+        if len(found) % TILES_PER_ROW:  # the last row's tiles as wide as the others
+            found += [Item("", "none", "text", group=found[-1].group)] * (TILES_PER_ROW - len(found) % TILES_PER_ROW)
         if not found:
             found.append(Item(_("No tables: the round has not started"), "none", "text"))
         if self.update is not None and self.update.byes:
