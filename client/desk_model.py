@@ -15,12 +15,13 @@ confirmation screen says so before the act.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.i18n import N_, _, ngettext
+from client import desk_create
+from client.desk_create import CREATE_CHOICES, CREATE_HINTS, CREATE_LABELS, minutes_text
+from client.i18n import N_, _
 from client.menu import QUIT, Item, Page
 from client.tournament_model import clock_text
 from shared.protocol import (
@@ -50,7 +51,6 @@ from shared.protocol import (
     WithdrawEntry,
 )
 
-FILE_FORMAT = "sprtec-tournament/1"
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
 TILES_PER_ROW = 2
 MAX_GOALS = 30
@@ -92,56 +92,6 @@ class Pending:
     undo: Callable[[object], tuple[str, ClientMessage] | None] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A form's choice: its options (the values sent) and how each is shown."""
-
-    options: tuple[object, ...]
-    show: Callable[[object], str]
-
-
-def _minutes(value: object) -> str:
-    """An option in minutes, or "off"."""
-    return _("off") if value is None else _("{n} min").format(n=value)
-
-
-def _same(value: object) -> str:
-    """An option shown as itself."""
-    return str(value)
-
-
-SYSTEMS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N_("knockout")}
-CREATE_CHOICES: dict[str, Choice] = {
-    "system": Choice(tuple(SYSTEMS), lambda v: _(SYSTEMS[str(v)])),
-    "rounds": Choice((None, 3, 4, 5, 6, 7, 8, 9, 11), lambda v: _("by the field") if v is None else str(v)),
-    "ruleset": Choice(("standard", "quick", "strict"), _same),
-    "points": Choice(((3, 1, 0), (2, 1, 0)), lambda v: "/".join(str(p) for p in v)),  # type: ignore[attr-defined]
-    "playoff": Choice((None, 4, 8), lambda v: _("none") if v is None else _("knockout of the best {n}").format(n=v)),
-    "period": Choice((None, 2, 3, 5, 6), lambda v: _("the ruleset's") if v is None else _("{n} min").format(n=v)),
-    "walkover": Choice(((5, 0), (3, 0), (10, 0)), lambda v: ":".join(str(g) for g in v)),  # type: ignore[attr-defined]
-    "yellows": Choice((3, 2, 4, 5), _same),
-    "two_yellows": Choice((False, True), lambda v: _("red card") if v else _("two yellows")),
-    "no_show": Choice((5, 2, 3, 10, 15), _minutes),
-    "auto": Choice((None, 1, 2, 5, 10), _minutes),
-}
-CREATE_LABELS = {
-    "system": N_("System: {value}"), "rounds": N_("Rounds: {value}"), "ruleset": N_("Ruleset: {value}"),
-    "points": N_("Points win/draw/loss: {value}"), "playoff": N_("Then: {value}"),
-    "period": N_("Period: {value}"), "walkover": N_("Walkover score: {value}"),
-    "yellows": N_("Yellow cards for a suspension: {value}"),
-    "two_yellows": N_("Two yellows in one match: {value}"),
-    "no_show": N_("Walkover when a coach is not at his table after: {value}"),
-    "auto": N_("Start the next round by itself after: {value}"),
-}
-CREATE_HINTS = {
-    "system": N_("Swiss: paired by points; round robin: everyone meets everyone; knockout: the loser goes out"),
-    "rounds": N_("Swiss rounds; by the field: as TOURNAMENT.md gives for the number of players"),
-    "ruleset": N_("The rules every match is played by (a knockout plays ko, its final the final ruleset)"),
-    "playoff": N_("A knockout stage for the best of the first stage's standings"),
-    "walkover": N_("The score a walkover counts as for the winner"),
-    "yellows": N_("Yellows accumulated in the tournament that suspend a coach for his next match"),
-    "no_show": N_("A table opens when the round starts; a coach missing after this long loses by walkover"),
-}
 CARDS = {"yellow": N_("yellow card"), "red": N_("red card"), "disqualified": N_("disqualification")}
 RULINGS = {"stands": N_("the result stands"), "changed": N_("the result is changed"),
            "replay": N_("the match is played again")}
@@ -409,8 +359,9 @@ class DeskModel(Page):
                  hint=_("Check each player in: an entry not checked in is absent from the round")),
             Item(_("Start round {n}").format(n=next_round), "start", enabled=on and not playing, group="row2",
                  hint=_("Pair the next round and open its tables")),
-            Item(_("Automatic start: {state}").format(state=_minutes(self.auto_ms // 60_000) if self.auto_ms is not None
-                                                    else _("off")), "auto", enabled=on,
+            Item(_("Automatic start: {state}").format(state=minutes_text(None if self.auto_ms is None
+                                                                         else self.auto_ms // 60_000)), "auto",
+                 enabled=on,
                  group="row2", hint=_("Start each next round by itself a few minutes after the last match ends")),
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
                  hint=_("Every table of the round, live: click one to watch it")),
@@ -814,45 +765,15 @@ class DeskModel(Page):
     # ----------------------------------------------------------------- the tournament file
     def summary(self) -> str:
         """The create form's choices in a few words."""
-        f = self.form
-        words = [_(SYSTEMS[f["system"]])]
-        if f["system"] == "swiss" and f["rounds"] is not None:
-            words.append(ngettext("{n} round", "{n} rounds", f["rounds"]).format(n=f["rounds"]))
-        if f["playoff"] is not None and f["system"] != "knockout":
-            words.append(self.shown("playoff"))
-        words.append(self.shown("ruleset") if f["system"] != "knockout" else "ko/final")
-        words.append(_("points {p}").format(p=self.shown("points")))
-        return ", ".join(words)
+        return desk_create.summary(self.form)
 
     def tournament_file(self) -> dict[str, Any]:
         """The create form as a tournament file (docs/TOURNAMENT.md) without players: they are registered after."""
-        f = self.form
-        settings = {"period_ms": f["period"] * 60_000} if f["period"] is not None else {}
-        win, draw, loss = f["points"]
-        points = {"win": win, "draw": draw, "loss": loss}
-        if f["system"] == "knockout":
-            stages: list[dict[str, Any]] = [{"system": "knockout", "ruleset": "ko", "final_ruleset": "final",
-                                             "settings": settings}]
-        else:
-            first: dict[str, Any] = {"system": f["system"], "points": points, "ruleset": f["ruleset"],
-                                     "settings": settings}
-            if f["system"] == "swiss":
-                first["rounds"] = f["rounds"]
-            stages = [first]
-            if f["playoff"] is not None:
-                first["advance"] = f["playoff"]
-                stages.append({"system": "knockout", "ruleset": "ko", "final_ruleset": "final", "settings": settings})
-        return {"format": FILE_FORMAT, "name": f["name"].strip(), "seed": self.seed, "players": [],
-                "stages": stages,
-                "settings": {"walkover_score": list(f["walkover"]), "yellows_for_suspension": f["yellows"],
-                             "two_yellows_in_a_match_is_red": f["two_yellows"]}}
+        return desk_create.tournament_file(self.form, self.seed)
 
     def create_request(self) -> CreateTournament:
         """The CreateTournament of the form: its file, the no-show time and the automatic start."""
-        auto = self.form["auto"]
-        return CreateTournament(file=json.dumps(self.tournament_file(), ensure_ascii=False),
-                                no_show_ms=self.form["no_show"] * 60_000,
-                                next_round_after_ms=None if auto is None else auto * 60_000)
+        return desk_create.create_request(self.form, self.seed)
 
 
 def act_name(request: object) -> str:
