@@ -203,6 +203,11 @@ class DeskModel(Page):
         self.sent = CreateTournament(file=text)
         return self.sent
 
+    def not_sent(self) -> None:
+        """The connection was down: the act asked was not sent (nothing changed on the server)."""
+        self.sent, self.pending = None, None
+        self.error = _("Not connected to the server: nothing was done — try again in a moment")
+
     def unreadable(self, path: str, problem: str) -> None:
         """The tournament file could not be read."""
         self.error = _("Cannot read {path}: {problem}").format(path=path, problem=problem)

@@ -93,7 +93,8 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
             except (OSError, UnicodeDecodeError) as problem:
                 model.unreadable(request.path, str(problem))
                 return
-            client.send(model.file_request(text))
+            if not client.send(model.file_request(text)):
+                model.not_sent()
         elif isinstance(request, ExportTournament):
             try:
                 files = export_tournament(data_dir, request)
@@ -101,8 +102,8 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
                 model.exported((), str(problem))
             else:
                 model.exported(tuple(str(f) for f in files))
-        elif request is not None:
-            client.send(request)  # type: ignore[arg-type]
+        elif request is not None and not client.send(request):  # type: ignore[arg-type]
+            model.not_sent()
 
     def poll() -> None:
         """The server's news into the model; the secret of a tournament created here, and every entry code told,
