@@ -24,7 +24,7 @@ from client.transform import Transform
 
 ITEM_HEIGHT = 46.0
 ROOM_HEIGHT = 34.0
-HEIGHTS = {"room": ROOM_HEIGHT, "text": 26.0, "big": 100.0}  # by kind; the others are ITEM_HEIGHT
+HEIGHTS = {"room": ROOM_HEIGHT, "text": 26.0, "big": 100.0, "tile": 130.0}  # by kind; the others are ITEM_HEIGHT
 GAP = 10.0
 ROW_GAP = 4.0  # between the rows of a list
 INLINE_GAP = 6.0  # between items side by side

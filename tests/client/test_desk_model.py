@@ -1,0 +1,219 @@
+"""The organiser's desk model against a real server: every act goes through its confirmation, is sent as the
+protocol request the desk built, and the server's answers and updates come back through ``DeskModel.apply``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from client.desk_model import DeskModel, ExportTournament, WatchTable
+from server.app import Server, ServerConfig
+from shared.protocol import (
+    ClientMessage,
+    CreateTournament,
+    JoinTournament,
+    TournamentJoined,
+    TournamentUpdate,
+)
+from sprtec.commands.organise_desk import export_tournament
+from tests.server.players import WireClient
+
+WAIT_S = 20.0
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    """A running server (physics in-line) on a free port, shut down after the test."""
+    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+    await srv.start()
+    yield srv
+    await srv.shutdown()
+
+
+def url_of(server: Server) -> str:
+    """The in-process server's address."""
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+async def pump(model: DeskModel, wire: WireClient, done: Callable[[], bool]) -> None:
+    """Feed the server's messages to the desk (sending what it asks next) until ``done()``."""
+    async def loop() -> None:
+        """Receive and apply."""
+        while not done():
+            for follow_up in model.apply(await wire.recv()):
+                await wire.send(follow_up)
+
+    await asyncio.wait_for(loop(), WAIT_S)
+
+
+def checked_in(model: DeskModel, entry: str) -> Callable[[], bool]:
+    """True once the updates say ``entry`` is checked in."""
+    return lambda: any(e.entry == entry and e.checked_in for e in model.entries())
+
+
+def scored(score: Callable[[], tuple[int, int] | None], wanted: tuple[int, int]) -> Callable[[], bool]:
+    """True once ``score()`` is ``wanted``."""
+    return lambda: score() == wanted
+
+
+def fill(model: DeskModel, field: str, text: str) -> None:
+    """Type ``text`` into a field of the current screen, as the organiser would: focus it, then type."""
+    commands = [item.command for item in model.items()]
+    model.focus = commands.index(f"field:{field}")
+    model.form[field] = ""
+    model.type_text(text)
+
+
+async def confirm(model: DeskModel, wire: WireClient, command: str) -> ClientMessage:
+    """Give a command, check that it asks first, say yes and send the request."""
+    assert model.activate(command) is None
+    assert model.screen == "confirm" and model.pending is not None
+    request = model.activate("yes")
+    assert request is not None and not isinstance(request, (ExportTournament, WatchTable))
+    sent = cast(ClientMessage, request)
+    await wire.send(sent)
+    return sent
+
+
+async def created(model: DeskModel, wire: WireClient, name: str = "Desk cup") -> None:
+    """The create form filled in and confirmed; the desk watches the new tournament."""
+    fill(model, "name", name)
+    model.activate("cycle:rounds")  # Swiss, 3 rounds
+    request = await confirm(model, wire, "create")
+    assert isinstance(request, CreateTournament) and request.file is not None
+    await pump(model, wire, lambda: model.update is not None)
+
+
+async def registered(model: DeskModel, wire: WireClient, name: str, club: str) -> str:
+    """A player registered at the desk; his entry code."""
+    model.activate("screen:register")
+    fill(model, "name", name)
+    fill(model, "club", club)
+    await confirm(model, wire, "register")
+    await pump(model, wire, lambda: model.screen == "code" and model.last_code is not None
+               and model.last_code.name == name)
+    assert model.last_code is not None
+    return model.last_code.code
+
+
+async def test_the_create_form_makes_a_tournament_of_its_choices(server: Server) -> None:
+    """Create: the form's name, system, rounds, points and card settings are the server's tournament."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5)
+    model.form["yellows"] = 2
+    model.form["points"] = (2, 1, 0)
+    await created(model, wire)
+    file = model.tournament_file()
+    assert file["stages"][0] == {"system": "swiss", "points": {"win": 2, "draw": 1, "loss": 0},
+                                 "ruleset": "standard", "settings": {}, "rounds": 3}
+    assert model.update is not None and model.update.name == "Desk cup" and model.registering()
+    assert model.created is not None and model.secret == model.created.secret
+    assert model.screen == "home"
+    await wire.close()
+
+
+async def test_a_desk_registers_checks_in_starts_cards_overrides_and_undoes(server: Server) -> None:
+    """Register, check in, start a round, a card, an override and its undo: each confirmed, each in the updates."""
+    url = url_of(server)
+    wire = await WireClient.connect(url, "desk")
+    model = DeskModel(server=url, seed=5)
+    await created(model, wire)
+    tid = model.tournament
+    assert tid is not None
+    codes = {name: await registered(model, wire, name, club) for name, club in
+             (("Jan Novák", "SK Brno"), ("Petr Svoboda", "Sokol Praha"))}
+    assert model.undo is not None  # the last registration can be taken back
+    coaches = []
+    for number, code in enumerate(codes.values()):
+        coach = await WireClient.connect(url, f"coach-{number}")
+        await coach.send(JoinTournament(tid, code))
+        while not isinstance(await coach.recv(), TournamentJoined):
+            pass
+        coaches.append(coach)
+    await pump(model, wire, lambda: sum(e.claimed for e in model.entries()) == 2)
+    for entry in [e.entry for e in model.entries()]:
+        model.activate("screen:entries")
+        await confirm(model, wire, f"checkin:{entry}")
+        await pump(model, wire, checked_in(model, entry))
+    assert "cannot be taken back" in (model.pending.undo_note if model.pending else "cannot be taken back")
+
+    await confirm(model, wire, "start")
+    await pump(model, wire, lambda: len(model.tables()) == 1)
+    model.activate("screen:tables")
+    tile = next(item for item in model.items() if item.kind == "tile")
+    room = model.tables()[0].room
+    assert room is not None and model.activate(tile.command) == WatchTable(room)
+
+    model.activate("screen:card")
+    fill(model, "reason", "stalling")
+    await confirm(model, wire, "card")
+    await pump(model, wire, lambda: len(model.update.cards if model.update else ()) == 1)
+    assert model.update is not None and model.update.cards[0].reason == "stalling"
+
+    def table_score() -> tuple[int, int] | None:
+        """The table's result as the last update gives it."""
+        score = model.tables()[0].score
+        return None if score is None or model.tables()[0].status != "ended" else (score.home, score.away)
+
+    for goals in (3, 1):
+        model.activate("screen:override")
+        fill(model, "reason", "the clock stopped")
+        model.form["home"] = goals
+        await confirm(model, wire, "override")
+        await pump(model, wire, scored(table_score, (goals, 0)))
+    assert model.undo is not None  # the second override replaced a result: it can be set back
+    await confirm(model, wire, "undo")
+    await pump(model, wire, lambda: table_score() == (3, 0))
+    assert model.update is not None
+    audit = [line.act for line in model.update.audit]
+    assert audit.count("override") == 3 and "yellow card" in audit
+    for connection in (wire, *coaches):
+        await connection.close()
+
+
+async def test_the_export_writes_the_standings_csv_the_file_and_the_replays(server: Server, tmp_path: Path) -> None:
+    """Export: confirmed, then written from the server's data as ``sprtec tournament export`` writes it."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5, export_dir=str(tmp_path / "out"))
+    await created(model, wire)
+    model.activate("screen:export")
+    assert model.activate("export") is None and model.screen == "confirm"
+    request = model.activate("yes")
+    assert isinstance(request, ExportTournament)
+    files = export_tournament(tmp_path / "data", request)
+    model.exported(tuple(str(f) for f in files))
+    names = {f.name for f in files}
+    assert any(n.endswith(".csv") for n in names) and any("tournament" in n for n in names), names
+    assert model.error == "" and model.screen == "home"
+    await wire.close()
+
+
+async def test_a_refused_act_says_the_servers_code(server: Server) -> None:
+    """A refusal (starting a round with nobody checked in) is shown with the server's code, and nothing is kept."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5)
+    await created(model, wire)
+    await confirm(model, wire, "start")
+    await pump(model, wire, lambda: bool(model.error))
+    assert "NOTHING_TO_PAIR" in model.error or "Refused" in model.error
+    assert model.sent is None and model.update is not None and not model.tables()
+    await wire.close()
+
+
+def test_every_act_asks_first_and_says_whether_it_can_be_undone() -> None:
+    """No act is sent without a confirmation, and each confirmation says whether it can be taken back."""
+    model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+    model.update = TournamentUpdate(
+        tournament="ABCDEF", name="t", sequence=1, version=1, status="between", system="swiss", stage=0, round=1,
+        standings_stage=0, after_round=1, complete=False, entries=(), standings=(), tables=(), byes=(), bracket=(),
+        cards=(), suspended=(), cases=(), audit=())
+    for command in ("start", "auto"):
+        assert model.activate(command) is None
+        assert model.screen == "confirm" and model.pending is not None
+        assert "undo" in model.pending.undo_note.lower() or "back" in model.pending.undo_note.lower()
+        model.activate("back")
+        assert model.screen == "home" and model.pending is None
