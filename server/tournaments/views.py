@@ -134,10 +134,10 @@ def status_of(state: TournamentState, course: Course) -> str:
     """registering, playing, between, finished or ended (see TournamentUpdate)."""
     if state.ended is not None:
         return "ended"
+    if not state.tournament.results:
+        return "registering"  # no round paired yet, even while too few entries make the course look complete
     if course.complete and not state.replays:
         return "finished"
-    if not state.tournament.results:
-        return "registering"
     sc = course.current
     if sc.last_listed > sc.finished or state.tables or state.replays:
         return "playing"

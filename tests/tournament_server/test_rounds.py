@@ -168,3 +168,10 @@ async def test_a_coach_away_past_the_disconnect_grace_loses_by_walkover(server: 
     assert final.tables[0].status == "walkover" and final.tables[0].walkover == tables[0].seat
     rows = {row.entry: row for row in final.standings}
     assert (rows["p1"].goals_for, rows["p2"].goals_against) == (5, 5)
+
+
+async def test_a_tournament_with_too_few_entries_to_pair_is_still_registering(server: Server) -> None:
+    """One entry cannot be paired, yet the tournament is registering (waiting for more), not finished."""
+    setup = await tournament(server.url, file_of(1))
+    _spectator, first = await watcher(server.url, setup.tid)
+    assert first.status == "registering"
