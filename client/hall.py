@@ -59,14 +59,21 @@ class HallDirector:
         self.watching: Shown | None = None  # the table on the screen now
         self.asked = False
         self.closed = False  # Escape (or the player's table) closed the hall: it no longer shows anything
+        self.shown = False  # the hall is on the screen (``start``); before, it only follows the tournament
         self.status = _("Connecting…")
         self.view = HallView(tournament, lambda: self.update, self.history, lambda: self.cycle.shown, self.poll,
                              self.choose, lambda: self.status)
 
     def start(self) -> None:
         """Show the hall and ask for the tournament (now if connected, else once welcomed)."""
+        self.shown = True
         self.window.show_view(self.view)
-        if self.link.player is not None:
+        self.follow()
+
+    def follow(self) -> None:
+        """Ask for the tournament's updates without showing anything yet (the hall keeps every round it sees)."""
+        if self.link.player is not None and not self.asked:
+            self.status = _("Connected as {player}").format(player=self.link.player)
             self.asked = self.link.request(WatchTournament(self.tournament))
 
     # ----------------------------------------------------------------- the link the views poll
@@ -84,7 +91,8 @@ class HallDirector:
             if self.closed:
                 return
         self.state.update(now)
-        self._follow(self.cycle.tick(now, self.update), now)
+        if self.shown:
+            self._follow(self.cycle.tick(now, self.update), now)
 
     def _news(self, message: object) -> None:
         """The tournament's updates; the Welcome (ask for the tournament); a refusal said on the status line."""
@@ -93,7 +101,8 @@ class HallDirector:
             self.history.absorb(message)
         elif isinstance(message, Welcome):
             self.status = _("Connected as {player}").format(player=message.player)
-            self.asked = self.link.request(WatchTournament(self.tournament))
+            self.asked = False  # a new connection watches nothing yet
+            self.follow()
         elif isinstance(message, Error):
             self.status = message.message
 

@@ -115,8 +115,10 @@ class HallView(arcade.View):
         fit_text(self.texts, "standings.title", heading, body.left, body.top - 20, body.width, palette.TEXT, 17,
                  bold=True)
         columns = standings_columns(tiebreak_names(update.standings))
-        draw_standings(self.texts, "standings", Box(body.left, body.bottom, body.width, body.height - 34),
-                       self.rows(update), columns, size=14)
+        table = Box(body.left, body.bottom, body.width, body.height - 34)
+        rows = self.rows(update)
+        size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))  # a short field reads large
+        draw_standings(self.texts, "standings", table, rows, columns, size=size)
 
     def _tables(self, body: Box, update: TournamentUpdate) -> None:
         """The round's tables as tiles with live scores (click one to watch it), and the byes."""

@@ -97,7 +97,7 @@ class TournamentSession:
         if (update.stage, update.round) != (a.stage, a.round):
             return True
         line = next((t for t in update.tables if t.table == a.table), None)
-        return line is not None and line.status in ("ended", "walkover") and line.room == a.room
+        return line is not None and line.status in ("ended", "walkover") and line.room in (None, a.room)
 
     # ----------------------------------------------------------------- what to send
     def due(self, now: float, room: str | None) -> list[ClientMessage]:

@@ -34,9 +34,12 @@ from shared.protocol import (
     Score,
     StartRound,
     TableAssigned,
+    TableLine,
     TournamentCreated,
     TournamentDone,
     TournamentJoined,
+    TournamentUpdate,
+    WatchTournament,
     Welcome,
 )
 
@@ -85,7 +88,7 @@ class Wire:
                 self.seen.append(message)
             for i, message in enumerate(self.seen):
                 if isinstance(message, kind) and where(message):
-                    del self.seen[: i + 1]
+                    del self.seen[i]
                     return message
                 assert not (isinstance(message, Error) and message.ref != "Hello"), message
             time.sleep(0.02)
@@ -110,6 +113,17 @@ class Organised:
     organiser: Wire
     codes: dict[str, str] = field(default_factory=dict)
     entries: dict[str, str] = field(default_factory=dict)  # name -> entry id
+
+    def watch(self) -> None:
+        """The organiser follows the tournament's updates (``round_tables`` reads them)."""
+        self.organiser.send(WatchTournament(self.tid))
+        self.organiser.expect(TournamentUpdate, lambda u: u.tournament == self.tid)
+
+    def round_tables(self, number: int) -> tuple[TableLine, ...]:
+        """The tables of round ``number`` once every one of them is open (from the organiser's updates)."""
+        update = self.organiser.expect(TournamentUpdate, lambda u: u.tournament == self.tid and u.round == number
+                                       and u.status == "playing" and bool(u.tables))
+        return update.tables
 
     def start_round(self) -> int:
         """The organiser starts the next round; its number."""
@@ -159,14 +173,16 @@ def navigator(window: Any, url: str, name: str) -> Navigator:
     return nav
 
 
-def frames(navs: list[Navigator], done: Callable[[], bool], what: str, seconds: float = WAIT_S) -> None:
-    """Run every navigator's shown view frame by frame until ``done()``; fail naming ``what``."""
+def frames(navs: list[Navigator], done: Callable[[], bool], what: str, seconds: float = WAIT_S,
+           also: Callable[[], None] = lambda: None) -> None:
+    """Run every navigator's shown view frame by frame (and ``also``) until ``done()``; fail naming ``what``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for nav in navs:
             view = nav.window.current_view
             if view is not None:
                 view.on_update(0.02)
+        also()
         if done():
             return
         time.sleep(0.02)
