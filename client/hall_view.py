@@ -16,7 +16,7 @@ from client import palette
 from client.hall_model import Shown, pages_of
 from client.help_view import global_key
 from client.hud_view import Texts, fit_text
-from client.i18n import _
+from client.i18n import N_, _
 from client.tournament_model import (
     Box,
     StandingRow,
@@ -37,7 +37,7 @@ from shared.protocol import TournamentUpdate
 
 HEADER = 96.0
 MARGIN = 24.0
-CARD_WORDS = {"yellow": "Y", "red": "R", "disqualified": "DQ"}
+CARD_WORDS = {"yellow": N_("Y"), "red": N_("R"), "disqualified": N_("DQ")}  # a card, short
 
 
 class HallView(arcade.View):

@@ -11,7 +11,7 @@ send now; the navigator sends it.
 
 from __future__ import annotations
 
-from client.i18n import _, team_word
+from client.i18n import N_, _, team_word
 from client.tournament_model import (
     StandingRow,
     StandingsHistory,
@@ -36,7 +36,7 @@ from shared.protocol import (
 )
 
 TAKE_TO_TABLE_S = 5.0  # the assignment is read for this long before the player is taken to his table
-KIT_WORDS = {"home": "red", "away": "yellow"}  # the kits' colours (client.palette.KITS)
+KIT_WORDS = {"home": N_("red"), "away": N_("yellow")}  # the kits' colours (client.palette.KITS)
 TOURNAMENT_REFS = ("JoinTournament", "CheckIn", "WithdrawEntry", "WatchTournament", "FileDispute",
                    "ProposeCorrection", "ConfirmCorrection")
 
