@@ -131,6 +131,13 @@ def _swiss(url: str, nav: Navigator, coaches: dict[str, Wire], organiser: Wire,
     return swiss, hall, played
 
 
+def _label(view: Any, key: str) -> str:
+    """The text of a view's label slot as last drawn."""
+    label = view.texts.peek(key)
+    assert label is not None, key
+    return str(label.text)
+
+
 def _status(nav: Navigator, table: int) -> str:
     """How Jana's screen has a table of the current round."""
     session = nav.tournament
@@ -231,11 +238,11 @@ def test_the_waiting_screen_shows_the_standings_and_the_tables_still_played(worl
     for language in LANGUAGES:
         i18n.set_language(language)
         _save(nav.window, view, world.folder / f"tournament-waiting-{language}.png")
-        assert view.texts.peek("standings.title").text == i18n._("Standings after round {n}").format(n=2)
+        assert _label(view, "standings.title") == i18n._("Standings after round {n}").format(n=2)
     i18n.set_language("en")
     statuses = {tile.status for tile in nav.tournament.tiles()}
     assert statuses == {"ended", "playing"}
-    names = {view.texts.peek(f"standings.{n}.2").text for n in range(6)}
+    names = {_label(view, f"standings.{n}.2") for n in range(6)}
     assert ME in names and "Tomáš Dvořák" in names
     assert "Still playing" in nav.tournament.playing_line()
 
@@ -248,7 +255,7 @@ def test_the_hall_shows_standings_with_rank_changes_and_points_by_round(world: W
         i18n.set_language(language)
         view = _hall_page(world, Shown("standings"))
         _save(world.hall_window, view, world.folder / f"hall-standings-{language}.png")
-        heads = {view.texts.peek(f"standings.head.{i}").text for i in range(12)}
+        heads = {_label(view, f"standings.head.{i}") for i in range(12)}
         assert {i18n._("Bch"), i18n._("Goals*"), i18n._("Bch²"), i18n._("By round")} <= heads
     i18n.set_language("en")
     assert hall.update is not None
@@ -301,4 +308,4 @@ def test_the_hall_draws_the_knockout_bracket_as_a_bracket(world: World) -> None:
     assert sorted(s.y for s in semis) == sorted([(quarters[0].y + quarters[1].y) / 2,
                                                  (quarters[2].y + quarters[3].y) / 2])
     assert all(s.winner is not None for s in layout.slots if s.round < 3)
-    assert view.texts.peek("bracket.0.home").text in KNOCKOUT_FIELD
+    assert _label(view, "bracket.0.home") in KNOCKOUT_FIELD
