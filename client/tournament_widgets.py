@@ -88,7 +88,10 @@ def _width(area: Box, columns: Sequence[Column], i: int) -> float:
 
 def _chart(area: Box, columns: Sequence[Column], i: int, bottom: float, height: float, values: Sequence[int],
            scale_max: int) -> None:
-    """A player's points after each round as a small line with a dot per round."""
+    """A player's points after each round as a small line with a dot per round (nothing before two rounds seen:
+    one dot says no more than the points column)."""
+    if len(values) < 2:
+        return
     width = max(4.0, _width(area, columns, i))
     left = _x(area, columns[i])
     arcade.draw_line(left, bottom, left + width, bottom, (90, 100, 115), 1)
