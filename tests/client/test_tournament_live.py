@@ -1,6 +1,7 @@
 """Two players' clients in a tournament on a real server: each finds it in the lobby's Tournaments page, enters (one
-as himself, one with the organiser's entry code) and checks in; when the organiser starts the round each is shown
-"Round 1 — table N: you play …" with the walkover countdown and is then taken to his table by himself."""
+as himself, one with the organiser's entry code) and checks in; one waits in the hall; when the organiser starts the
+round each is shown "Round 1 — table N: you play …" with the walkover countdown (the hall gives way to it) and is
+then taken to his table by himself."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
 from client import i18n  # noqa: E402
+from client.hall_view import HallView  # noqa: E402
 from client.lobby_model import OpenTournaments  # noqa: E402
 from client.navigator import Navigator  # noqa: E402
 from client.tournament_list import TournamentsPage  # noqa: E402
@@ -53,8 +55,9 @@ def _enter(nav: Navigator, tid: str, code: str | None = None) -> None:
 
 
 def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Path) -> None:
-    """Jana enters as herself, Piotr with his entry code; the round gives each a table: the screen names it, the
-    opponent, the seat and its kit, counts the walkover down, and TAKE_TO_TABLE_S later he is seated in its room."""
+    """Jana enters as herself, Piotr with his entry code; Jana opens the hall; the round gives each a table: the
+    hall closes, the screen names the table, the opponent, the seat and its kit, counts the walkover down, and
+    TAKE_TO_TABLE_S later each is seated in its room."""
     windows = [arcade.Window(1280, 760, "jana", visible=False), arcade.Window(1280, 760, "piotr", visible=False)]
     shots = Path(os.environ.get("SPRTEC_SHOTS", tmp_path))
     with running_server(tmp_path / "data") as url:
@@ -75,6 +78,9 @@ def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Pa
             _enter(jana, organised.tid)
             _enter(piotr, organised.tid, piotr_code)
             assert piotr.tournament is not None and piotr.tournament.name == "Piotr Kowalski"
+            jana.tournament_command("hall")  # she waits watching the hall: her table takes her out of it
+            frames(navs, lambda: isinstance(windows[0].current_view, HallView) and jana.hall is not None
+                   and jana.hall.update is not None, "Jana's hall")
             assert organised.start_round() == 1
             frames(navs, lambda: all(n.tournament is not None and n.tournament.assignment is not None
                                      for n in navs), "both tables")
@@ -84,6 +90,7 @@ def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Pa
                 assert session is not None and session.assignment is not None
                 a: TableAssigned = session.assignment
                 assert nav.screen == "tournament" and session.phase(time.monotonic()) == "assigned"
+                assert isinstance(nav.window.current_view, TournamentView) and nav.hall is None
                 text = session.assignment_text()
                 assert text.startswith(f"Round 1 — table {a.table}: you play {a.opponent} (")
                 assert ("home, red" if a.seat == "home" else "away, yellow") in text
