@@ -60,9 +60,9 @@ class HallDirector:
         self.asked = False
         self.closed = False  # Escape (or the player's table) closed the hall: it no longer shows anything
         self.shown = False  # the hall is on the screen (``start``); before, it only follows the tournament
-        self.status = _("Connecting…")
+        self.problem = ""  # the server's last refusal, said on the status line
         self.view = HallView(tournament, lambda: self.update, self.history, lambda: self.cycle.shown, self.poll,
-                             self.choose, lambda: self.status)
+                             self.choose, self.status)
 
     def start(self) -> None:
         """Show the hall and ask for the tournament (now if connected, else once welcomed)."""
@@ -73,7 +73,6 @@ class HallDirector:
     def follow(self) -> None:
         """Ask for the tournament's updates without showing anything yet (the hall keeps every round it sees)."""
         if self.link.player is not None and not self.asked:
-            self.status = _("Connected as {player}").format(player=self.link.player)
             self.asked = self.link.request(WatchTournament(self.tournament))
 
     # ----------------------------------------------------------------- the link the views poll
@@ -100,11 +99,18 @@ class HallDirector:
             self.update = message
             self.history.absorb(message)
         elif isinstance(message, Welcome):
-            self.status = _("Connected as {player}").format(player=message.player)
             self.asked = False  # a new connection watches nothing yet
             self.follow()
         elif isinstance(message, Error):
-            self.status = message.message
+            self.problem = message.message
+
+    def status(self) -> str:
+        """The status line: the last refusal, else whom the server welcomed us as (in the language in use)."""
+        if self.problem:
+            return self.problem
+        if self.link.player is None:
+            return _("Connecting…")
+        return _("Connected as {player}").format(player=self.link.player)
 
     def send(self, action: Action) -> None:
         """The hall only watches: a spectator has no actions."""

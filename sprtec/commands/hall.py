@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         director.start()
         if args.screenshot is not None:
             if not app.settle(window, lambda: director.update is not None, args.wait):
-                print(f"sprtec hall: no tournament {args.tournament} from {args.server}: {director.status}",
+                print(f"sprtec hall: no tournament {args.tournament} from {args.server}: {director.status()}",
                       file=sys.stderr)
                 window.close()
                 return 1

@@ -265,6 +265,18 @@ def test_the_hall_shows_standings_with_rank_changes_and_points_by_round(world: W
     assert next(r for r in rows if r.name == "Lukáš Svoboda").suspended
 
 
+def test_the_hall_lists_the_cards_and_who_sits_out_his_next_match(world: World) -> None:
+    """The cards page: each card with its player, round and reason; the red card's player suspended."""
+    for language in LANGUAGES:
+        i18n.set_language(language)
+        view = _hall_page(world, Shown("cards"))
+        _save(world.hall_window, view, world.folder / f"hall-cards-{language}.png")
+        assert _label(view, "card0.why") == "slow play after a warning"
+        assert _label(view, "card1.who") == f"{i18n._('R')}  Lukáš Svoboda"
+        assert "Lukáš Svoboda" in _label(view, "suspended")
+    i18n.set_language("en")
+
+
 def test_the_hall_shows_the_rounds_tables_and_watches_the_one_being_played(world: World) -> None:
     """The hall's tables page has a tile per table of round 3; the table being played is then watched live: the
     match view of its room, as a spectator."""
