@@ -240,8 +240,12 @@ class Navigator:
         self.link.send(action)
 
     def _follow(self) -> None:
-        """Switch to the screen the state calls for."""
+        """Switch to the screen the state calls for (a table just given stays on the screen until he is taken there,
+        over the results of his last match too)."""
         state = self.state
+        session = self.tournament
+        if self.screen == "tournament" and session is not None and session.phase(self.clock()) == "assigned":
+            return
         if state.position is None:
             if self.screen not in ("lobby", "", "replay", "name", "tournament", "hall"):
                 self.show_home()

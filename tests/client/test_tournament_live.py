@@ -21,10 +21,19 @@ from client.navigator import Navigator  # noqa: E402
 from client.tournament_list import TournamentsPage  # noqa: E402
 from client.tournament_session import TAKE_TO_TABLE_S  # noqa: E402
 from client.tournament_view import TournamentView  # noqa: E402
-from shared.protocol import EntriesRegistered, RegisterEntries, TableAssigned  # noqa: E402
+from shared.protocol import (  # noqa: E402
+    EntriesRegistered,
+    JoinRoom,
+    Leave,
+    RegisterEntries,
+    TableAssigned,
+    TournamentUpdate,
+)
 from shared.protocol.messages import EntryForm  # noqa: E402
 from tests.client.tournament_world import (  # noqa: E402
+    Organised,
     Wire,
+    assigned,
     claim_and_check_in,
     frames,
     navigator,
@@ -66,6 +75,7 @@ def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Pa
         navs: list[Navigator] = []
         try:
             organised = organise(url, organiser, "Brno Open", PLAYERS, [{"system": "swiss", "rounds": 2}])
+            organised.watch()
             organiser.send(RegisterEntries(organised.tid, organised.secret, (EntryForm("Piotr Kowalski"),)))
             registered = organiser.expect(EntriesRegistered)
             piotr_code = registered.entries[0].code
@@ -107,6 +117,8 @@ def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Pa
                 assert nav.tournament is not None and nav.tournament.assignment is not None
                 assert nav.state.room == nav.tournament.assignment.room
                 assert nav.state.seat == nav.tournament.assignment.seat
+            _round_one_ends_in_resignations(organised, others, navs)
+            _the_next_table_takes_them_from_the_results(organised, navs)
         finally:
             i18n.set_language("en")
             for nav in navs:
@@ -115,6 +127,42 @@ def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Pa
                 wire.close()
             for window in windows:
                 window.close()
+
+
+def _round_one_ends_in_resignations(organised: Organised, wires: list[Wire], navs: list[Navigator]) -> None:
+    """The other coaches sit down too, so every match starts; then one coach of each table resigns (Leave: a walkover
+    for the other) - a wire coach, or Piotr when the two clients play each other. Jana ends on her results."""
+    for wire in wires:
+        wire.send(JoinRoom(assigned(wire, organised, 1).room))
+    organised.organiser.expect(TournamentUpdate, lambda u: u.round == 1 and len(u.tables) == 2
+                               and all(t.status == "playing" for t in u.tables))
+    jana, piotr = navs
+    assert jana.tournament is not None and piotr.tournament is not None
+    assert jana.tournament.assignment is not None and piotr.tournament.assignment is not None
+    if jana.tournament.assignment.room == piotr.tournament.assignment.room:  # the clients play each other
+        piotr.leave()
+        wires[0].send(Leave())  # and the two wire coaches each other
+    else:
+        for wire in wires:
+            wire.send(Leave())
+    frames(navs, lambda: jana.screen == "results", "Jana's results")
+    organised.organiser.expect(TournamentUpdate, lambda u: u.round == 1 and u.status == "between")
+
+
+def _the_next_table_takes_them_from_the_results(organised: Organised, navs: list[Navigator]) -> None:
+    """Round 2 starts while Jana looks at her results: her screen shows her new table (and keeps it, the results
+    behind it), then she is taken there."""
+    jana = navs[0]
+    assert organised.start_round() == 2
+    frames(navs, lambda: jana.tournament is not None and jana.tournament.assignment is not None
+           and jana.tournament.assignment.round == 2, "Jana's second table")
+    shown = time.monotonic()
+    frames(navs, lambda: time.monotonic() - shown > 1.0, "a second of frames")
+    assert jana.screen == "tournament" and isinstance(jana.window.current_view, TournamentView)
+    assert jana.tournament is not None and jana.tournament.assignment is not None
+    table = jana.tournament.assignment.room
+    frames(navs, lambda: jana.screen == "match" and jana.state.room == table, "Jana at her second table",
+           seconds=TAKE_TO_TABLE_S + 20)
 
 
 def _save(nav: Navigator, path: Path) -> None:
