@@ -26,6 +26,7 @@ from client.navigator import Navigator  # noqa: E402
 from client.net import NetClient, NetLink  # noqa: E402
 from client.tournament_list import TournamentsPage  # noqa: E402
 from client.tournament_model import bracket_layout, entry_names  # noqa: E402
+from client.tournament_session import TournamentSession  # noqa: E402
 from client.tournament_view import TournamentView  # noqa: E402
 from shared.protocol import JoinRoom, TableLine, TournamentUpdate  # noqa: E402
 from tests.client.tournament_world import (  # noqa: E402
@@ -321,3 +322,36 @@ def test_the_hall_draws_the_knockout_bracket_as_a_bracket(world: World) -> None:
                                                  (quarters[2].y + quarters[3].y) / 2])
     assert all(s.winner is not None for s in layout.slots if s.round < 3)
     assert _label(view, "bracket.0.home") in KNOCKOUT_FIELD
+
+
+def test_the_player_sees_the_final_standings_at_the_end(world: World) -> None:
+    """The knockout's final and the match for third place are set: the tournament is finished and a player's screen
+    shows the final standings, the champion first, his own line lit."""
+    director = _hall(world, world.knockout, lambda u: any(b.round == 3 for b in u.bracket))
+    knockout = world.knockout
+    assert director.update is not None
+    for line in director.update.tables:
+        knockout.decide(3, line.table, 3, 1)
+    knockout.organiser.expect(TournamentUpdate, lambda u: u.tournament == knockout.tid and u.status == "finished")
+
+    def finished() -> bool:
+        """Run the hall's frames; True once it knows the tournament is over."""
+        director.poll()
+        return director.update is not None and director.update.status == "finished"
+
+    frames([], finished, "the end of the knockout")
+    final = director.update
+    assert final is not None
+    session = TournamentSession(knockout.tid, knockout.entries["Tomáš Dvořák"], "Tomáš Dvořák")
+    session.history = director.history  # a client that followed the last rounds, as the hall did
+    session.apply(final, 0.0)
+    view = TournamentView(session, lambda command: None)
+    for language in LANGUAGES:
+        i18n.set_language(language)
+        world.hall_window.show_view(view)
+        _save(world.hall_window, view, world.folder / f"tournament-final-{language}.png")
+        assert _label(view, "standings.title") == i18n._("Final standings")
+    i18n.set_language("en")
+    assert session.phase(0.0) == "final" and final.complete
+    champion = next(b for b in final.bracket if b.kind == "final").winner
+    assert session.rows()[0].entry == champion and _label(view, "standings.0.2") == session.rows()[0].name
