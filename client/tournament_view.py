@@ -63,7 +63,7 @@ class TournamentView(arcade.View):
         if s.phase(self.clock()) == "assigned":
             found.append((_("Go to my table now"), "table"))
         elif not s.finished() and not s.checked_in():
-            found.append((_("Check in"), "checkin"))
+            found.append((_("I am here: check in"), "checkin"))
         found.append((_("Watch in the hall"), "hall"))
         found.append((_("Back to the lobby"), "lobby"))
         return found
