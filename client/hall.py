@@ -54,6 +54,7 @@ class HallDirector:
         self.clock = clock
         self.state = state or MatchState()
         self.update: TournamentUpdate | None = None
+        self.update_at = 0.0  # when the latest update came (the next round's countdown runs from it)
         self.history = StandingsHistory()
         self.cycle = HallCycle()
         self.watching: Shown | None = None  # the table on the screen now
@@ -62,7 +63,7 @@ class HallDirector:
         self.shown = False  # the hall is on the screen (``start``); before, it only follows the tournament
         self.problem = ""  # the server's last refusal, said on the status line
         self.view = HallView(tournament, lambda: self.update, self.history, lambda: self.cycle.shown, self.poll,
-                             self.choose, self.status)
+                             self.choose, self.status, lambda: self.clock() - self.update_at)
 
     def start(self) -> None:
         """Show the hall and ask for the tournament (now if connected, else once welcomed)."""
@@ -96,7 +97,7 @@ class HallDirector:
     def _news(self, message: object) -> None:
         """The tournament's updates; the Welcome (ask for the tournament); a refusal said on the status line."""
         if isinstance(message, TournamentUpdate) and message.tournament == self.tournament:
-            self.update = message
+            self.update, self.update_at = message, self.clock()
             self.history.absorb(message)
         elif isinstance(message, Welcome):
             self.asked = False  # a new connection watches nothing yet
@@ -122,6 +123,8 @@ class HallDirector:
                 self._leave_table()
                 self.watching = shown
                 self.link.request(Watch(shown.room))
+                name = self.update.name if self.update is not None else self.tournament
+                self.state.note(f"{shown.title()}  ·  {name}")
             if self.state.position is not None and not isinstance(self.window.current_view, MatchView):
                 view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.back_to_pages)
                 view.on_help = None

@@ -24,6 +24,7 @@ from client.tournament_model import (
     Tile,
     bracket_layout,
     entry_names,
+    next_round_words,
     standing_rows,
     standings_columns,
     status_words,
@@ -45,8 +46,11 @@ class HallView(arcade.View):
 
     def __init__(self, tournament: str, update: Callable[[], TournamentUpdate | None], history: StandingsHistory,
                  shown: Callable[[], Shown], poll: Callable[[], None] | None = None,
-                 choose: Callable[[str], None] | None = None, status: Callable[[], str] = str) -> None:
-        """Show ``tournament`` as ``update()`` has it; ``shown()`` is the page up now; ``status()`` the connection."""
+                 choose: Callable[[str], None] | None = None, status: Callable[[], str] = str,
+                 age: Callable[[], float] = lambda: 0.0) -> None:
+        """Show ``tournament`` as ``update()`` has it; ``shown()`` is the page up now; ``status()`` the connection;
+        ``age()`` the seconds since the update came (the next round's countdown)."""
+        self.age = age
         super().__init__()
         self.tournament = tournament
         self.update = update
@@ -64,7 +68,7 @@ class HallView(arcade.View):
         """What the page shows: the update's number, the page, the size, the pointer, the connection."""
         update = self.update()
         return (self.window.width, self.window.height, None if update is None else update.sequence, self.shown(),
-                self.hover, self.status())
+                self.hover, self.status(), next_round_words(update, self.age()))
 
     def on_update(self, delta_time: float) -> None:
         """Bring in the news and move the cycle on."""
@@ -84,6 +88,7 @@ class HallView(arcade.View):
         name = update.name if update is not None and update.name else self.tournament
         fit_text(self.texts, "name", name, MARGIN, height - 50, width * 0.6, palette.TEXT, 30, bold=True)
         state = status_words(update) if update is not None else _("Waiting for the tournament…")
+        state = "  ·  ".join(part for part in (state, next_round_words(update, self.age())) if part)
         fit_text(self.texts, "state", state, MARGIN, height - 80, width * 0.6, palette.WARNING, 15)
         pages = pages_of(update)
         fit_text(self.texts, "pages", "   ".join(p.title() if p.page != "table" else f"#{p.table}" for p in pages),

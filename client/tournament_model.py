@@ -434,3 +434,12 @@ def status_words(update: TournamentUpdate) -> str:
     if update.round <= 0:
         return state
     return _("Round {n} — {state}").format(n=update.round, state=state)
+
+
+def next_round_words(update: TournamentUpdate | None, since_s: float) -> str:
+    """When the next round starts by itself, counted down ``since_s`` seconds after the update came (nothing when
+    the organiser starts the rounds)."""
+    if update is None or update.next_round_ms is None or update.status in ("finished", "ended"):
+        return ""
+    left = update.next_round_ms - int(since_s * 1000)
+    return _("next round in {time}").format(time=clock_text(left))

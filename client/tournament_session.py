@@ -17,6 +17,7 @@ from client.tournament_model import (
     StandingsHistory,
     Tile,
     clock_text,
+    next_round_words,
     standing_rows,
     status_words,
     tiles_of,
@@ -50,6 +51,7 @@ class TournamentSession:
         self.entry = entry
         self.name = name
         self.update: TournamentUpdate | None = None
+        self.update_at = 0.0  # when the latest update came (the next round's countdown runs from it)
         self.history = StandingsHistory()
         self.assignment: TableAssigned | None = None
         self.assigned_at = 0.0
@@ -65,7 +67,7 @@ class TournamentSession:
     def apply(self, message: object, now: float) -> bool:
         """A server message; True when it was about this tournament."""
         if isinstance(message, TournamentUpdate) and message.tournament == self.tournament:
-            self.update = message
+            self.update, self.update_at = message, now
             self.history.absorb(message)
             if self.entry is None and self.name:
                 self.entry = next((e.entry for e in message.entries if e.name == self.name), None)
@@ -159,13 +161,15 @@ class TournamentSession:
         """The tournament's name (its id until the first update)."""
         return self.update.name if self.update is not None and self.update.name else self.tournament
 
-    def state_line(self) -> str:
-        """The tournament's state with its round, and his own: checked in or not."""
+    def state_line(self, now: float = 0.0) -> str:
+        """The tournament's state with its round (and when the next starts by itself), and his own: checked in or
+        not."""
         state = status_words(self.update) if self.update is not None else _("Asking the server…")
         if self.finished():
             return state
         me = _("you are checked in") if self.checked_in() else _("check in to be paired")
-        return f"{state}  ·  {me}"
+        parts = (state, next_round_words(self.update, now - self.update_at), me)
+        return "  ·  ".join(part for part in parts if part)
 
     def assignment_text(self) -> str:
         """"Round 3 — table 7: you play Novák (home, red)"."""

@@ -100,7 +100,7 @@ class TournamentView(arcade.View):
         s = self.session
         width, height = self.window.width, self.window.height
         fit_text(self.texts, "title", s.title(), MARGIN, height - 42, width - 2 * MARGIN, palette.TEXT, 26, bold=True)
-        fit_text(self.texts, "state", s.state_line(), MARGIN, height - 70, width - 2 * MARGIN, palette.WARNING, 13)
+        fit_text(self.texts, "state", s.state_line(now), MARGIN, height - 70, width - 2 * MARGIN, palette.WARNING, 13)
         phase = s.phase(now)
         body = Box(MARGIN, FOOTER + 8, width - 2 * MARGIN, height - HEADER - FOOTER - 8)
         if phase == "assigned":

@@ -154,3 +154,12 @@ def test_the_end_shows_the_final_standings() -> None:
     session.apply(_update(status="finished", complete=True), 0.0)
     assert session.phase(0.0) == "final" and session.finished()
     assert not session.apply(TournamentJoined("OTHER9", "p3", "Jana"), 0.0)
+
+
+def test_the_next_round_is_counted_down_when_it_starts_by_itself() -> None:
+    """Between rounds with next_round_ms, the state line counts down from the update's arrival; without, nothing."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(status="between", next_round_ms=60_000), 10.0)
+    assert "next round in 0:45" in session.state_line(25.0)
+    session.apply(_update(status="between"), 30.0)
+    assert "next round" not in session.state_line(31.0)
