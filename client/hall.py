@@ -123,9 +123,9 @@ class HallDirector:
                 self._leave_table()
                 self.watching = shown
                 self.link.request(Watch(shown.room))
-                name = self.update.name if self.update is not None else self.tournament
-                self.state.note(f"{shown.title()}  ·  {name}")
             if self.state.position is not None and not isinstance(self.window.current_view, MatchView):
+                name = self.update.name if self.update is not None else self.tournament
+                self.state.note(f"{shown.title()}  ·  {name}")  # the log under the board says which table this is
                 view = MatchView(self.state, self, self.sounds, self.clock, on_leave=self.back_to_pages)
                 view.on_help = None
                 self.window.show_view(view)

@@ -299,6 +299,7 @@ def test_the_hall_shows_the_rounds_tables_and_watches_the_one_being_played(world
     frames([], watching, "the live table")
     live = world.hall_window.current_view
     assert isinstance(live, MatchView) and hall.state.room == played.room and hall.state.seat is None
+    assert f"Table {played.table} — live  ·  Brno Open 2026" in [line.text for line in hall.state.log]
     _save(world.hall_window, live, world.folder / "hall-live-table.png")
     _hall_page(world, Shown("standings"))
     assert hall.watching is None and world.hall_window.current_view is hall.view
