@@ -49,7 +49,7 @@ KNOCKOUT = [{"system": "knockout", "ruleset": "ko", "third_place": True}]
 SCORES = [(3, 1), (2, 2), (0, 4), (5, 2), (1, 0)]  # the tables' results, shifted each round
 
 
-@dataclass
+@dataclass(kw_only=True)
 class World:
     """Jana's navigator and the hall's director in one window (one GL context: arcade draws in one), the
     tournaments, the table being played, the folder."""
@@ -185,7 +185,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             hall_client.start()
             swiss, hall, played = _swiss(url, nav, coaches, organiser, hall_link)
             knockout = _knockout(url, coaches, organiser)
-            yield World(nav, window, hall_link, hall, swiss, knockout, played, folder)
+            yield World(nav=nav, hall_window=window, hall_link=hall_link, hall=hall, swiss=swiss, knockout=knockout,
+                        played=played, folder=folder)
         finally:
             i18n.set_language("en")
             if nav is not None:
