@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from client.i18n import N_, _, team_word
 from client.tournament_model import (
+    TOURNAMENT_STATUS_WORDS,
     StandingRow,
     StandingsHistory,
     Tile,
@@ -165,6 +166,9 @@ class TournamentSession:
         """The tournament's state with its round (and when the next starts by itself), and his own: checked in or
         not."""
         state = status_words(self.update) if self.update is not None else _("Asking the server…")
+        a = self.assignment
+        if a is not None and (self.update is None or self.update.round < a.round):  # his table came first
+            state = _("Round {n} — {state}").format(n=a.round, state=_(TOURNAMENT_STATUS_WORDS["playing"]))
         if self.finished():
             return state
         me = _("you are checked in") if self.checked_in() else _("check in to be paired")

@@ -163,3 +163,11 @@ def test_the_next_round_is_counted_down_when_it_starts_by_itself() -> None:
     assert "next round in 0:45" in session.state_line(25.0)
     session.apply(_update(status="between"), 30.0)
     assert "next round" not in session.state_line(31.0)
+
+
+def test_a_table_that_comes_before_the_rounds_update_names_its_round() -> None:
+    """TableAssigned arrives before the update of the round it opens: the state line speaks of that round."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(status="between", round=2, after_round=2), 0.0)
+    session.apply(TABLE, 0.0)
+    assert session.state_line(0.0).startswith("Round 3 — round being played")
