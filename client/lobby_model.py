@@ -72,6 +72,21 @@ class OpenHelp:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenTournaments:
+    """Show the server's tournaments (not a protocol message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenMyTournament:
+    """Show the tournament the player is entered in (not a protocol message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenServers:
+    """Show the servers found on the LAN and the manual address field (not a protocol message)."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpenReplay:
     """Open this saved replay in the window (not a protocol message: the navigator shows the replay view)."""
 
@@ -156,6 +171,7 @@ class LobbyModel:
         self.first_start = False  # show the first-start hint (until How to play was opened)
         self.replay_folders: tuple[Path | None, Path | None] = (None, None)  # (home, here): tests point elsewhere
         self.name_draft: str | None = None  # a new name being typed on the settings screen
+        self.tournament_name: str | None = None  # the tournament the player is entered in (the navigator's)
 
     # ----------------------------------------------------------------- what to show
     def heading(self) -> str:
@@ -232,103 +248,130 @@ class LobbyModel:
 
     def items(self) -> list[Item]:
         """The lines of the current screen, top to bottom."""
+        screens: dict[str, Callable[[], list[Item]]] = {
+            "menu": self._menu_items, "quick": self._quick_items, "settings": self._settings_items,
+            "create": self._create_items, "bot": self._create_items, "join": self._join_items,
+            "rooms": self._rooms_items, "replays": self._replays_items}
+        return screens.get(self.screen, self._waiting_items)()
+
+    def _menu_items(self) -> list[Item]:
+        """The main menu (on a private practice server: the bot, replays, help, settings)."""
         online = self.connected
-        if self.screen == "menu":
-            bot = Item(_("Play the bot"), "screen:bot", hint=_("A private match against the computer; pick the rules"))
-            replays = Item(_("My replays"), "screen:replays", hint=_("Watch the matches you saved"))
-            learn = Item(_("How to play"), "help", hint=_("Aiming, turns, the main rules and the keys (F1)"))
-            tune = Item(_("Settings"), "screen:settings",
-                        hint=_("Your name, sound, full screen, aiming guide, language"))
-            if self.practice:
-                return [bot, replays, learn, tune, Item(_("Quit"), QUIT)]
-            return [
-                Item(_("Quick match"), "screen:quick", hint=_("Play the next coach who is looking for a game"),
-                     enabled=online),
-                bot,
-                Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
-                Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
-                Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online),
-                Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,
-                     group="players"),
-                Item(_("Leaderboard"), "leaderboard", hint=_("The best rated players of this server"),
-                     enabled=online, group="players"),
-                replays,
-                replace(learn, group="help"),
-                replace(tune, group="help"),
-                Item(_("Quit"), QUIT),
-            ]
-        if self.screen == "quick":
-            ruleset = _("any") if self.quick_ruleset is None else self.quick_ruleset
-            blurb = _("Whichever rules the next coach wants") if self.quick_ruleset is None else \
-                _(RULESET_BLURBS[self.quick_ruleset])
-            return [Item(_("Ruleset: {name}").format(name=ruleset), "cycle:quick_ruleset", "choice", blurb),
-                    Item(_("Find an opponent"), "quick", hint=_("Wait in the queue for the next coach"),
-                         enabled=online and self.pending is None),
-                    Item(_("Back"), "back")]
-        if self.screen == "settings":
-            return self._settings_items()
-        if self.screen in ("create", "bot"):
-            defaults = make_settings(self.ruleset)
-            if self.period is None:
-                period = _("{minutes} (ruleset)").format(minutes=_minutes(defaults.period_ms))
-            else:
-                period = _("{n} min").format(n=f"{self.period:g}")
-            clock = _("off") if self.move_clock == 0 else _("{n} s").format(n=self.move_clock)
-            if self.move_clock is None:
-                clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
-                    _("{n} s (ruleset)").format(n=defaults.move_clock_ms // 1000)
-            found = [
-                Item(_("Ruleset: {name}").format(name=self.ruleset), "cycle:ruleset", "choice",
-                     _(RULESET_BLURBS[self.ruleset])),
-                Item(_("Period length: {length}").format(length=period), "cycle:period", "choice",
-                     self.period_words()),
-                Item(_("Move clock: {clock}").format(clock=clock), "cycle:clock", "choice",
-                     _("Time for each move (A35)")),
-            ]
-            ready = online and self.pending is None
-            if self.screen == "bot":
-                found.append(Item(_("Bot: {level}").format(level=_(LEVEL_WORDS[self.level][0])), "cycle:level",
-                                  "choice", _(LEVEL_WORDS[self.level][1])))
-                found.append(Item(_("Start the match"), "bot", hint=_("The bot joins your private room"),
-                                  enabled=ready))
-            else:
-                kind = _("private") if self.private else _("public")
-                found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
-                                  _("Private rooms are not listed; join by code")))
-                found.append(Item(_("Ratings: rated room") if self.rated else _("Ratings: casual room"),
-                                  "cycle:rated", "choice",
-                                  _("A rated room's matches change both coaches' ratings; a casual room's do not")))
-                found.append(Item(_("Create the room"), "create", enabled=ready))
-            found.append(Item(_("Back"), "back"))
-            return found
-        if self.screen == "join":
-            return [Item(_("Code: {code}_").format(code=self.code), "input", "input", _("Type the code, then Enter")),
-                    Item(_("Join"), "join", enabled=online and bool(self.code) and self.pending is None),
-                    Item(_("Back"), "back")]
-        if self.screen == "rooms":
-            found = []
-            for room in self.rooms:
-                free = room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
-                found.append(Item(room_line(room), f"{'join' if free else 'watch'}:{room.code}", "room",
-                                  _("Click to take the free seat") if free else _("Click to watch this match"),
-                                  group=f"room:{room.code}", weight=6))
-                for seat in (room.seats.home, room.seats.away):  # the coaches' profiles, beside their room
-                    found.append(Item("", "none", "text", enabled=False, group=f"room:{room.code}", weight=1.2)
-                                 if seat is None else
-                                 Item(seat.name, f"profile:{seat.name}", "room",
-                                      _("{name}'s profile").format(name=seat.name), group=f"room:{room.code}",
-                                      weight=1.2))
-            if not found:
-                found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
-                                  enabled=False))
-            return [*found, Item(_("Refresh"), "refresh", enabled=online), Item(_("Back"), "back")]
-        if self.screen == "replays":
-            found = [Item(r.label(), f"open:{i}", "room", _("Click to watch this replay"))
-                     for i, r in enumerate(self.replays)]
-            if not found:
-                found.append(Item(_("No saved replays yet — Save replay after a match keeps one"), "none", "room",
-                                  enabled=False))
-            return [*found, Item(_("Back"), "back")]
+        bot = Item(_("Play the bot"), "screen:bot", hint=_("A private match against the computer; pick the rules"))
+        replays = Item(_("My replays"), "screen:replays", hint=_("Watch the matches you saved"))
+        learn = Item(_("How to play"), "help", hint=_("Aiming, turns, the main rules and the keys (F1)"))
+        tune = Item(_("Settings"), "screen:settings", hint=_("Your name, sound, full screen, aiming guide, language"))
+        servers = Item(_("Servers"), "servers", hint=_("The servers on your network, or one by its address"),
+                       group="servers")
+        if self.practice:
+            return [bot, replays, learn, tune, servers, Item(_("Quit"), QUIT)]
+        mine = [Item(_("Back to {name}").format(name=self.tournament_name), "mytournament",
+                     hint=_("Your tournament: your table, the standings"), enabled=online)] \
+            if self.tournament_name else []
+        return [
+            *mine,
+            Item(_("Quick match"), "screen:quick", hint=_("Play the next coach who is looking for a game"),
+                 enabled=online),
+            bot,
+            Item(_("Create a room"), "screen:create", hint=_("Choose the rules; a friend joins with the code")),
+            Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
+            Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online,
+                 group="watch"),
+            Item(_("Tournaments"), "tournaments", hint=_("Enter a tournament of this server, or watch one"),
+                 enabled=online, group="watch"),
+            Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,
+                 group="players"),
+            Item(_("Leaderboard"), "leaderboard", hint=_("The best rated players of this server"),
+                 enabled=online, group="players"),
+            replace(replays, group="servers"),
+            servers,
+            replace(learn, group="help"),
+            replace(tune, group="help"),
+            Item(_("Quit"), QUIT),
+        ]
+
+    def _quick_items(self) -> list[Item]:
+        """Quick match: the ruleset wanted, then the queue."""
+        ruleset = _("any") if self.quick_ruleset is None else self.quick_ruleset
+        blurb = _("Whichever rules the next coach wants") if self.quick_ruleset is None else \
+            _(RULESET_BLURBS[self.quick_ruleset])
+        return [Item(_("Ruleset: {name}").format(name=ruleset), "cycle:quick_ruleset", "choice", blurb),
+                Item(_("Find an opponent"), "quick", hint=_("Wait in the queue for the next coach"),
+                     enabled=self.connected and self.pending is None),
+                Item(_("Back"), "back")]
+
+    def _create_items(self) -> list[Item]:
+        """Create a room or play the bot: ruleset, period, move clock, then the bot's level or the room's kind."""
+        defaults = make_settings(self.ruleset)
+        if self.period is None:
+            period = _("{minutes} (ruleset)").format(minutes=_minutes(defaults.period_ms))
+        else:
+            period = _("{n} min").format(n=f"{self.period:g}")
+        clock = _("off") if self.move_clock == 0 else _("{n} s").format(n=self.move_clock)
+        if self.move_clock is None:
+            clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
+                _("{n} s (ruleset)").format(n=defaults.move_clock_ms // 1000)
+        found = [
+            Item(_("Ruleset: {name}").format(name=self.ruleset), "cycle:ruleset", "choice",
+                 _(RULESET_BLURBS[self.ruleset])),
+            Item(_("Period length: {length}").format(length=period), "cycle:period", "choice",
+                 self.period_words()),
+            Item(_("Move clock: {clock}").format(clock=clock), "cycle:clock", "choice",
+                 _("Time for each move (A35)")),
+        ]
+        ready = self.connected and self.pending is None
+        if self.screen == "bot":
+            found.append(Item(_("Bot: {level}").format(level=_(LEVEL_WORDS[self.level][0])), "cycle:level",
+                              "choice", _(LEVEL_WORDS[self.level][1])))
+            found.append(Item(_("Start the match"), "bot", hint=_("The bot joins your private room"),
+                              enabled=ready))
+        else:
+            kind = _("private") if self.private else _("public")
+            found.append(Item(_("Room: {kind}").format(kind=kind), "cycle:private", "choice",
+                              _("Private rooms are not listed; join by code")))
+            found.append(Item(_("Ratings: rated room") if self.rated else _("Ratings: casual room"),
+                              "cycle:rated", "choice",
+                              _("A rated room's matches change both coaches' ratings; a casual room's do not")))
+            found.append(Item(_("Create the room"), "create", enabled=ready))
+        found.append(Item(_("Back"), "back"))
+        return found
+
+    def _join_items(self) -> list[Item]:
+        """Join a room by its code."""
+        return [Item(_("Code: {code}_").format(code=self.code), "input", "input", _("Type the code, then Enter")),
+                Item(_("Join"), "join", enabled=self.connected and bool(self.code) and self.pending is None),
+                Item(_("Back"), "back")]
+
+    def _rooms_items(self) -> list[Item]:
+        """The public rooms, each with its coaches' profiles beside it."""
+        found = []
+        for room in self.rooms:
+            free = room.status == "waiting" and (room.seats.home is None or room.seats.away is None)
+            found.append(Item(room_line(room), f"{'join' if free else 'watch'}:{room.code}", "room",
+                              _("Click to take the free seat") if free else _("Click to watch this match"),
+                              group=f"room:{room.code}", weight=6))
+            for seat in (room.seats.home, room.seats.away):  # the coaches' profiles, beside their room
+                found.append(Item("", "none", "text", enabled=False, group=f"room:{room.code}", weight=1.2)
+                             if seat is None else
+                             Item(seat.name, f"profile:{seat.name}", "room",
+                                  _("{name}'s profile").format(name=seat.name), group=f"room:{room.code}",
+                                  weight=1.2))
+        if not found:
+            found.append(Item(_("No public rooms right now — create one, or refresh"), "none", "room",
+                              enabled=False))
+        return [*found, Item(_("Refresh"), "refresh", enabled=self.connected), Item(_("Back"), "back")]
+
+    def _replays_items(self) -> list[Item]:
+        """The saved replays, newest first."""
+        found = [Item(r.label(), f"open:{i}", "room", _("Click to watch this replay"))
+                 for i, r in enumerate(self.replays)]
+        if not found:
+            found.append(Item(_("No saved replays yet — Save replay after a match keeps one"), "none", "room",
+                              enabled=False))
+        return [*found, Item(_("Back"), "back")]
+
+    def _waiting_items(self) -> list[Item]:
+        """In the quick-match queue."""
         waiting = self.queue.waiting if self.queue is not None else 0
         return [Item(_("Looking for an opponent… ({waiting} in the queue)").format(waiting=waiting), "none", "room",
                      enabled=False),
@@ -388,62 +431,76 @@ class LobbyModel:
         """Carry out a command; returns the request to send to the server, ``QUIT`` or None."""
         self.error = ""
         verb, _sep, arg = command.partition(":")
-        if verb == "screen":
-            self._go(arg)
-            if arg == "replays":
-                self.replays = replay_library.find(*self.replay_folders)[:REPLAYS_SHOWN]
-            if arg == "bot" and not self.ruleset_chosen:
-                self.ruleset = "quick"
-            return ListRooms() if arg == "rooms" else None
-        if verb == "back":
-            self.name_draft = None
-            self._go("menu")
-            return None
-        if verb == "rename":
-            return self._rename()
-        if verb == "claimcode":
-            return OpenClaimCode()
-        if verb == "profile":
-            return OpenProfile(arg or None)
-        if verb == "leaderboard":
-            return OpenLeaderboard(arg or "standard")
-        if verb == "cycle":
-            self._cycle(arg, 1)
-            return None
         if verb in ("quick", "create", "bot", "join") and self.pending is not None:
             return None  # the first click already acted: wait for the server's answer
-        if verb == "help":
-            self.first_start = False
-            return OpenHelp()
-        if verb == "quick":
-            self._go("waiting")
-            return QuickMatch(self.quick_ruleset)
-        if verb == "cancel":
-            self._go("menu")
-            return CancelQuickMatch()
-        if verb == "create":
-            self.pending = "create"
-            return CreateRoom(self.ruleset, self.settings(), self.private, rated=self.rated)
-        if verb == "bot":
-            self.pending = "bot"
-            return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
-        if verb == "join":
-            if arg:
-                self.pending = "join"
-                return JoinRoom(arg)
-            if not self.code:
-                self.error = _("Type the room code first")
-                return None
-            self.pending = "join"
-            return JoinRoom(self.code)
-        if verb == "watch":
-            return Watch(arg)
-        if verb == "refresh":
-            return ListRooms()
-        if verb == "open" and arg.isdigit() and int(arg) < len(self.replays):
-            return OpenReplay(self.replays[int(arg)].path)
-        if verb == QUIT:
-            return QUIT
+        handlers: dict[str, Callable[[str], object | None]] = {
+            "screen": self._show_screen, "back": self._back, "rename": lambda _arg: self._rename(),
+            "claimcode": lambda _arg: OpenClaimCode(), "profile": lambda a: OpenProfile(a or None),
+            "leaderboard": lambda a: OpenLeaderboard(a or "standard"), "cycle": self._cycle_choice,
+            "help": self._help, "quick": self._quick, "cancel": self._cancel, "create": self._create,
+            "bot": self._bot, "join": self._join, "watch": Watch, "refresh": lambda _arg: ListRooms(),
+            "open": self._open_replay, "tournaments": lambda _arg: OpenTournaments(),
+            "mytournament": lambda _arg: OpenMyTournament(), "servers": lambda _arg: OpenServers(),
+            QUIT: lambda _arg: QUIT}
+        handler = handlers.get(verb)
+        return None if handler is None else handler(arg)
+
+    def _show_screen(self, screen: str) -> object | None:
+        """Another screen of the lobby (the rooms and the replays are looked up on the way)."""
+        self._go(screen)
+        if screen == "replays":
+            self.replays = replay_library.find(*self.replay_folders)[:REPLAYS_SHOWN]
+        if screen == "bot" and not self.ruleset_chosen:
+            self.ruleset = "quick"
+        return ListRooms() if screen == "rooms" else None
+
+    def _back(self, _arg: str) -> None:
+        """Back to the main menu (a name being typed is dropped)."""
+        self.name_draft = None
+        self._go("menu")
+
+    def _cycle_choice(self, what: str) -> None:
+        """A click on a choice steps it forward."""
+        self._cycle(what, 1)
+
+    def _help(self, _arg: str) -> OpenHelp:
+        """How to play (the first-start hint has done its job)."""
+        self.first_start = False
+        return OpenHelp()
+
+    def _quick(self, _arg: str) -> QuickMatch:
+        """Queue for a quick match."""
+        self._go("waiting")
+        return QuickMatch(self.quick_ruleset)
+
+    def _cancel(self, _arg: str) -> CancelQuickMatch:
+        """Leave the queue."""
+        self._go("menu")
+        return CancelQuickMatch()
+
+    def _create(self, _arg: str) -> CreateRoom:
+        """Create the room as chosen."""
+        self.pending = "create"
+        return CreateRoom(self.ruleset, self.settings(), self.private, rated=self.rated)
+
+    def _bot(self, _arg: str) -> PlayBot:
+        """A private room for a match against the bot."""
+        self.pending = "bot"
+        return PlayBot(CreateRoom(self.ruleset, self.settings(), True), self.level)
+
+    def _join(self, code: str) -> JoinRoom | None:
+        """Join the room clicked (``code``) or the one typed."""
+        code = code or self.code
+        if not code:
+            self.error = _("Type the room code first")
+            return None
+        self.pending = "join"
+        return JoinRoom(code)
+
+    def _open_replay(self, index: str) -> OpenReplay | None:
+        """Open a saved replay of the list."""
+        if index.isdigit() and int(index) < len(self.replays):
+            return OpenReplay(self.replays[int(index)].path)
         return None
 
     def _go(self, screen: str) -> None:

@@ -11,6 +11,13 @@ results screen's "Save replay" goes through ``client.replay_saver``, which takes
 
 A new player meets the name entry first (``client.name_entry``), and again whenever the server refuses his Hello;
 once welcomed he is in the lobby.
+
+Tournaments: the lobby's "Tournaments" page (``client.tournament_list``) enters the player; from then on his
+tournament (``client.tournament_session``) takes the tournament's news first, and his screen
+(``client.tournament_view``) is his home between matches: when a round gives him a table he is shown it and taken
+there (``JoinRoom``), and after the match he comes back to it. "Watch in the hall" runs the hall's director
+(``client.hall``) on this connection until Escape. "Servers" (``client.servers_page``) lists the LAN's servers from
+``client.discovery`` and connects to the one chosen (``connect`` makes the connection, identity per server).
 """
 
 from __future__ import annotations
@@ -24,21 +31,35 @@ import arcade
 from client import i18n, user_settings
 from client.bot_process import BotProcess
 from client.claim_code import ClaimPage
+from client.discovery import BackgroundBrowser
+from client.hall import HallDirector
 from client.help_view import open_help
 from client.i18n import _
 from client.leaderboard_model import LeaderboardPage
-from client.lobby_model import LobbyModel, OpenHelp, OpenReplay, PlayBot
+from client.lobby_model import (
+    LobbyModel,
+    OpenHelp,
+    OpenMyTournament,
+    OpenReplay,
+    OpenServers,
+    OpenTournaments,
+    PlayBot,
+)
 from client.lobby_view import LobbyView
 from client.match_view import MatchView
 from client.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, OpenProfile, WatchReplay
 from client.name_entry import Introduce, NameEntry
-from client.net import HELLO_REFUSALS, ConnectionEvent, NetLink, is_guest
+from client.net import HELLO_REFUSALS, ConnectionEvent, NetClient, NetLink, is_guest
 from client.profile_model import ProfilePage
 from client.rating_text import results_lines
 from client.replay_saver import ReplaySaver
 from client.results_view import ResultsView
+from client.servers_page import ConnectTo, ServersPage
 from client.sound import Sounds
 from client.state import MatchState
+from client.tournament_list import OpenHall, TournamentsPage
+from client.tournament_session import TournamentSession
+from client.tournament_view import TournamentView
 from shared.model import Action
 from shared.names import name_key
 from shared.protocol import (
@@ -49,6 +70,9 @@ from shared.protocol import (
     Rematch,
     Rename,
     RoomJoined,
+    TableAssigned,
+    TournamentJoined,
+    Watch,
     Welcome,
 )
 
@@ -83,6 +107,10 @@ class Navigator:
         self.fetcher = ReplaySaver(self.link.request)  # a profile's "watch this match"
         self.overlays: list[tuple[LivePage | None, arcade.View]] = []  # pages (or a replay) over the screen, and
         # the view each one covers
+        self.tournament: TournamentSession | None = None  # the tournament the player is entered in
+        self.hall: HallDirector | None = None  # the hall shown on this connection, while it is
+        self.browser: BackgroundBrowser | None = None  # the LAN's servers, once "Servers" was opened
+        self.connect: Callable[[str], NetClient] | None = None  # a connection to another server (``sprtec play``)
 
     # ----------------------------------------------------------------- the link every view polls
     def poll(self, state: MatchState | None = None, now: float | None = None) -> None:
@@ -101,6 +129,8 @@ class Navigator:
         for message in self.link.other:
             if isinstance(message, Error) and message.ref == "Hello":
                 continue  # the name entry's
+            if self._tournament_news(message, now):
+                continue
             page = self.top_page()
             if page is not None and page.apply(message):
                 continue
@@ -109,11 +139,68 @@ class Navigator:
             elif not self.saver.take(message):
                 self.lobby.apply(message)
         self.link.other.clear()
+        self._to_the_table(now)
         problem = self.bot.failed()
         if problem and problem != self.bot_problem:
             self.bot_problem = self.lobby.error = problem
             self.state.note(problem, "error")
         self._follow()
+
+    def _tournament_news(self, message: object, now: float) -> bool:
+        """The player's tournament takes its news first; an entry confirmed (or his already) opens his screen, and a
+        table given to a returning coach opens his tournament. True when nothing else needs the message."""
+        if isinstance(message, TournamentJoined):
+            page = self.top_page()
+            if page is not None:
+                page.apply(message)
+            self.enter_tournament(message.tournament, message.entry, message.name)
+            return True
+        if isinstance(message, Error) and message.ref == "JoinTournament" and message.code == "ALREADY_ENTERED":
+            page = self.top_page()
+            chosen = getattr(page, "chosen", None)
+            if chosen is not None:
+                self.enter_tournament(chosen.tournament, None, self.lobby.player or "")
+                return True
+        if isinstance(message, TableAssigned) and (self.tournament is None
+                                                   or self.tournament.tournament != message.tournament):
+            self.enter_tournament(message.tournament, None, self.lobby.player or "", show=False)
+        session = self.tournament
+        if session is None or not session.apply(message, now):
+            return False
+        if isinstance(message, TableAssigned) and self.screen not in ("match", "tournament", "hall") and \
+                session.phase(now) == "assigned":
+            self.show_tournament()
+        return True
+
+    def _to_the_table(self, now: float) -> None:
+        """Take the player to his table once its assignment has been read (the session says when)."""
+        session = self.tournament
+        if session is None:
+            return
+        for request in session.due(now, self.state.room):
+            self._seat(request)
+
+    def _seat(self, request: ClientMessage) -> None:
+        """Send a request on the way to the table (leaving a room forgets it here too)."""
+        if isinstance(request, Leave):
+            if self.bot.plays(self.state.room):
+                self.bot.stop()
+            self.link.request(request)
+            self.link.leave_room(self.state)
+        elif not self.link.request(request) and self.tournament is not None:
+            self.tournament.taken = False  # not connected: try again on the next frame
+
+    def enter_tournament(self, tournament: str, entry: str | None, name: str, show: bool = True) -> None:
+        """Follow the player's tournament from now on, and show his screen (``show``)."""
+        if self.tournament is None or self.tournament.tournament != tournament:
+            self.tournament = TournamentSession(tournament, entry, name)
+            for request in self.tournament.first_requests():
+                self.link.request(request)
+        elif entry is not None:
+            self.tournament.entry, self.tournament.name = entry, name
+        self.lobby.tournament_name = self.tournament.title()
+        if show:
+            self.show_tournament()
 
     def _identity_news(self, message: object) -> None:
         """The name entry follows the Hello's answer: a refusal shows it (again), the Welcome leaves it for the lobby
@@ -153,11 +240,15 @@ class Navigator:
         self.link.send(action)
 
     def _follow(self) -> None:
-        """Switch to the screen the state calls for."""
+        """Switch to the screen the state calls for (a table just given stays on the screen until he is taken there,
+        over the results of his last match too)."""
         state = self.state
+        session = self.tournament
+        if self.screen == "tournament" and session is not None and session.phase(self.clock()) == "assigned":
+            return
         if state.position is None:
-            if self.screen not in ("lobby", "", "replay", "name"):
-                self.show_lobby()
+            if self.screen not in ("lobby", "", "replay", "name", "tournament", "hall"):
+                self.show_home()
         elif self.link.ended is not None and not state.busy:
             if self.screen != "results":
                 self.show_results()
@@ -192,6 +283,107 @@ class Navigator:
         self.screen = "lobby"
         self.overlays.clear()
         self.window.show_view(LobbyView(self.lobby, self.lobby_request, self.poll))
+
+    def show_home(self) -> None:
+        """Between matches: the player's tournament while it runs, else the lobby."""
+        if self.tournament is not None and not self.tournament.finished():
+            self.show_tournament()
+        else:
+            self.show_lobby()
+
+    def show_tournament(self) -> None:
+        """The player's tournament screen (his table, the standings, the tables being played)."""
+        session = self.tournament
+        if session is None:
+            self.show_lobby()
+            return
+        self.screen = "tournament"
+        self.overlays.clear()
+        self.lobby.tournament_name = session.title()
+        self.window.show_view(TournamentView(session, self.tournament_command, self.poll, self.clock))
+
+    def tournament_command(self, command: str) -> None:
+        """The tournament screen's buttons: check in, go to the table, watch a table or the hall, the lobby."""
+        session = self.tournament
+        if session is None:
+            self.show_lobby()
+            return
+        if command == "checkin":
+            request = session.check_in()
+            if request is not None and not self.link.request(request):
+                session.checking_in, session.error = False, _("Not connected yet — try again in a moment")
+        elif command == "table":
+            for request in session.go_to_table(self.state.room):
+                self._seat(request)
+        elif command.startswith("watch:"):
+            self.link.request(Watch(command.partition(":")[2]))
+        elif command == "hall":
+            self.show_hall(session.tournament)
+        elif command == "lobby":
+            self.lobby.back_from_match()
+            self.show_lobby()
+
+    def show_hall(self, tournament: str) -> None:
+        """The spectators' hall of ``tournament`` on this connection; Escape comes back here."""
+        def closed() -> None:
+            """The hall closed: back home."""
+            self.hall = None
+            self.link.leave_room(self.state)
+            self.show_home()
+
+        def forward(message: object) -> None:
+            """The player's tournament hears its news in the hall too; his table closes the hall."""
+            self._tournament_news(message, self.clock())
+            if isinstance(message, TableAssigned) and self.hall is not None:
+                self.hall.close()
+
+        self.screen = "hall"
+        self.overlays.clear()
+        self.hall = HallDirector(self.window, self.link, tournament, on_close=closed, sounds=self.sounds,
+                                 clock=self.clock, state=self.state, forward=forward)
+        self.hall.start()
+
+    def open_servers(self) -> None:
+        """The servers page, the LAN being searched from now on."""
+        if self.browser is None:
+            self.browser = BackgroundBrowser()
+            self.browser.start()
+        browser = self.browser
+        self.open_page(ServersPage(browser.snapshot, self.link.client.url, lambda: browser.error))
+
+    def switch_server(self, target: ConnectTo) -> None:
+        """Connect to another server: a new connection (the identity kept for that server), a fresh lobby."""
+        if self.connect is None:
+            page = self.top_page()
+            if page is not None:
+                page.error = _("This window cannot change its server")
+            return
+        if target.url == self.link.client.url:
+            self.close_overlay()
+            return
+        if self.bot.plays(self.state.room):
+            self.bot.stop()
+        self.link.client.close()
+        self.link.leave_room(self.state)
+        client = self.connect(target.url)
+        self.link = NetLink(client)
+        self.saver = ReplaySaver(self.link.request)
+        self.fetcher = ReplaySaver(self.link.request)
+        self.tournament, self.hall = None, None
+        self.lobby.tournament_name = None
+        self.lobby.practice = False
+        self.lobby.connected, self.lobby.player = False, None
+        self.lobby.origin = _("Server {name}").format(name=target.name or target.url)
+        self.lobby.status = _("Connecting…")
+        self.lobby.back_from_match()
+        client.start()
+        self.show_first()
+
+    def close(self) -> None:
+        """Stop searching the LAN (the window is closing)."""
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
 
     def show_match(self) -> None:
         """The match view for the joined room (a first match marks the first-start hint as seen)."""
@@ -289,6 +481,10 @@ class Navigator:
             self.open_page(LeaderboardPage(request.ruleset))
         elif isinstance(request, OpenClaimCode):
             self.open_page(ClaimPage(self.clock))
+        elif isinstance(request, OpenHall):
+            self.show_hall(request.tournament)
+        elif isinstance(request, ConnectTo):
+            self.switch_server(request)
         elif isinstance(request, WatchReplay):
             self.fetcher.ask(request.match_id, {"home": request.home, "away": request.away})
             page = self.top_page()
@@ -323,6 +519,12 @@ class Navigator:
         elif isinstance(request, OpenHelp):
             self._seen_intro()
             open_help(self.window, "play")
+        elif isinstance(request, OpenTournaments):
+            self.open_page(TournamentsPage())
+        elif isinstance(request, OpenMyTournament):
+            self.show_tournament()
+        elif isinstance(request, OpenServers):
+            self.open_servers()
         elif isinstance(request, PlayBot):
             if self.link.request(request.create):
                 self.bot_wanted = request
@@ -354,7 +556,7 @@ class Navigator:
         self.link.request(Leave())
         self.link.leave_room(self.state)
         self.lobby.back_from_match()
-        self.show_lobby()
+        self.show_home()
 
     # ----------------------------------------------------------------- settings
     def apply_settings(self, user: user_settings.UserSettings) -> None:

@@ -105,9 +105,9 @@ class StandingRow:
 
     @property
     def cards_text(self) -> str:
-        """Yellow and red cards and a suspension, short ("Y2 R1 susp.")."""
+        """Yellow and red cards and a suspension, short ("Y2 R1 ✕")."""
         parts = [f"Y{self.yellow}" if self.yellow else "", f"R{self.red}" if self.red else "",
-                 _("susp.") if self.suspended else ""]
+                 "✕" if self.suspended else ""]  # ✕: sits out his next match
         return " ".join(part for part in parts if part)
 
 
@@ -181,10 +181,10 @@ class Column:
 def standings_columns(tiebreaks: Sequence[str]) -> tuple[Column, ...]:
     """The standings table's columns: rank, change, name, points, played, record, goals, every tie-break, cards and
     the points-by-round chart, with their starts (fractions of the width, the name taking what is left)."""
-    fixed = [("rank", _("#"), 0.05), ("change", "", 0.05), ("name", _("Player"), 0.0), ("points", _("Pts"), 0.06),
-             ("played", _("Pl"), 0.05), ("record", _("W-D-L"), 0.09), ("goals", _("Goals"), 0.08)]
-    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.065) for name in tiebreaks), ("cards", _("Cards"), 0.08),
-            ("chart", _("By round"), 0.14)]
+    fixed = [("rank", _("#"), 0.04), ("change", "", 0.045), ("name", _("Player"), 0.0), ("points", _("Pts"), 0.055),
+             ("played", _("Pl"), 0.045), ("record", _("W-D-L"), 0.085), ("goals", _("Goals"), 0.075)]
+    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.06) for name in tiebreaks), ("cards", _("Cards"), 0.075),
+            ("chart", _("By round"), 0.12)]
     widths = [w for _key, _head, w in fixed + tail]
     name_width = max(0.12, 1.0 - sum(widths))
     columns: list[Column] = []
@@ -391,6 +391,17 @@ def bracket_layout(bracket: Iterable[BracketLine], names: dict[str, str] | None 
     return BracketLayout(len(rounds), tuple(slots), tuple(joins))
 
 
+def column_titles(layout: BracketLayout) -> tuple[str, ...]:
+    """Each bracket column's name, from the final backwards: final, semi-finals, quarter-finals, then by round."""
+    named = (_("Final"), _("Semi-finals"), _("Quarter-finals"))
+    rounds = sorted({slot.round for slot in layout.slots if slot.kind != "third_place"})
+    titles = []
+    for column, number in enumerate(rounds):
+        from_end = len(rounds) - 1 - column
+        titles.append(named[from_end] if from_end < len(named) else _("Round {n}").format(n=number))
+    return tuple(titles)
+
+
 def _spread(count: int) -> list[float]:
     """``count`` heights evenly from the top (fractions: 1 at the top)."""
     return [1.0 - (i + 0.5) / count for i in range(count)]
@@ -423,3 +434,12 @@ def status_words(update: TournamentUpdate) -> str:
     if update.round <= 0:
         return state
     return _("Round {n} — {state}").format(n=update.round, state=state)
+
+
+def next_round_words(update: TournamentUpdate | None, since_s: float) -> str:
+    """When the next round starts by itself, counted down ``since_s`` seconds after the update came (nothing when
+    the organiser starts the rounds)."""
+    if update is None or update.next_round_ms is None or update.status in ("finished", "ended"):
+        return ""
+    left = update.next_round_ms - int(since_s * 1000)
+    return _("next round in {time}").format(time=clock_text(left))

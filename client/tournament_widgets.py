@@ -16,6 +16,7 @@ import arcade
 
 from client import palette
 from client.hud_view import Texts, fit_text
+from client.i18n import _
 from client.tournament_model import (
     Box,
     BracketLayout,
@@ -24,6 +25,7 @@ from client.tournament_model import (
     StandingRow,
     Tile,
     chart_points,
+    column_titles,
     row_cells,
 )
 
@@ -47,7 +49,7 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
     arcade.draw_lbwh_rectangle_filled(area.left, area.top - HEAD_HEIGHT, area.width, HEAD_HEIGHT, palette.HUD_BG)
     for i, column in enumerate(columns):
         fit_text(texts, f"{key}.head.{i}", column.heading, _x(area, column), area.top - HEAD_HEIGHT + 7,
-                 _width(area, columns, i), palette.TEXT_DIM, size - 1.5, bold=True)
+                 _width(area, columns, i), palette.TEXT_DIM, min(size - 1.5, 13.0), bold=True)
     fits = max(0, int((area.height - HEAD_HEIGHT) // height))
     scale_max = max((max(r.points_by_round, default=0) for r in rows), default=0)
     for n, row in enumerate(rows[:fits]):
@@ -86,7 +88,10 @@ def _width(area: Box, columns: Sequence[Column], i: int) -> float:
 
 def _chart(area: Box, columns: Sequence[Column], i: int, bottom: float, height: float, values: Sequence[int],
            scale_max: int) -> None:
-    """A player's points after each round as a small line with a dot per round."""
+    """A player's points after each round as a small line with a dot per round (nothing before two rounds seen:
+    one dot says no more than the points column)."""
+    if len(values) < 2:
+        return
     width = max(4.0, _width(area, columns, i))
     left = _x(area, columns[i])
     arcade.draw_line(left, bottom, left + width, bottom, (90, 100, 115), 1)
@@ -104,9 +109,18 @@ def draw_bracket(texts: Texts, key: str, area: Box, layout: BracketLayout, size:
     if layout.columns == 0:
         return
     gap = 28.0
-    box_w = min(240.0, (area.width - gap * (layout.columns - 1)) / layout.columns)
-    box_h = min(size * 4.4, 54.0)
-    places = [_slot_box(area, slot, box_w, box_h, gap) for slot in layout.slots]
+    box_w = min(320.0, (area.width - gap * (layout.columns - 1)) / layout.columns)
+    box_h = min(size * 4.4, 60.0)
+    heads = size + 14
+    for column, title in enumerate(column_titles(layout)):
+        fit_text(texts, f"{key}.column{column}", title, area.left + column * (box_w + gap) + 4, area.top - size - 2,
+                 box_w - 8, palette.TEXT_DIM, size, bold=True)
+    inside = Box(area.left, area.bottom, area.width, area.height - heads)
+    places = [_slot_box(inside, slot, box_w, box_h, gap) for slot in layout.slots]
+    for n, (slot, box) in enumerate(zip(layout.slots, places, strict=True)):
+        if slot.kind == "third_place":
+            fit_text(texts, f"{key}.third{n}", _("Match for third place"), box.left + 4, box.top + 6, box.width - 8,
+                     palette.TEXT_DIM, size - 1)
     for source, target, side in layout.joins:
         a, b = places[source], places[target]
         start_x, start_y = a.left + a.width, a.bottom + a.height / 2
@@ -168,7 +182,7 @@ def draw_tile(texts: Texts, key: str, box: Box, tile: Tile, lit: bool = False, h
     arcade.draw_lbwh_rectangle_filled(score.left - 6, score.bottom - 2, score.content_width + 12,
                                       score.content_height + 4, (16, 20, 26, 200))
     texts.show(f"{key}.score")
-    name_room = box.width * 0.34
+    name_room = box.width * 0.48 - 10
     for side, name, x, anchor in (("home", tile.home_name, box.left + 8, "left"),
                                   ("away", tile.away_name, box.left + box.width - 8, "right")):
         colour = WINNER if tile.winner == side else palette.TEXT

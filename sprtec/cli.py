@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "servers": ("servers", "list the sprtec servers announced on the LAN (`sprtec serve --lan`)"),
     "play": ("play", "play: the lobby of the local (or a given) server, or practice against the bot"),
     "watch": ("watch", "watch a running match as a spectator"),
+    "hall": ("hall", "the spectators' hall of a tournament: standings, tables, bracket, live tables (full screen)"),
     "replay": ("replay", "step through an exported match move by move"),
     "bot": ("bot", "play one match as a bot against a server"),
     "scenario": ("scenario", "run a position and actions (SCENARIOS.md) through physics and referee, print JSON"),

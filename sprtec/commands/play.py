@@ -108,6 +108,7 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
                        ask_name=not practice)
     client.start()
     bot = BotProcess()
+    nav: Navigator | None = None
     try:
         window = app.open_window("sprtec — practice" if practice else f"sprtec — {url}", args.screenshot)
         lobby = LobbyModel(practice=practice, origin=origin)
@@ -122,6 +123,7 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
             window.set_fullscreen(True)
         window.on_fullscreen = lambda full: nav.apply_settings(nav.user.changed(fullscreen=full))  # F11 keeps it
         nav.wanted_name = args.name
+        nav.connect = lambda server: NetClient(server, args.name, identity=IdentityStore(), ask_name=True)
         if args.room:
             nav.first_request = JoinRoom(args.room)
         elif args.quick:
@@ -150,6 +152,9 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
     finally:
         bot.stop()
         client.close()
+        if nav is not None:
+            nav.close()  # the LAN search, and the connection to a server chosen on the way
+            nav.link.client.close()
 
 
 def _sample(args: argparse.Namespace) -> int:

@@ -154,3 +154,19 @@ def test_optional_engine_offers_become_buttons_without_countdown():
     assert offered["goalie_reset"].deadline is None
     assert prompts.action_for(offered["goalie_reset"].options[0][1], "home") == GoalieReset(team="home")
     assert "goalie_reset" not in {choice.kind for choice in prompts.choices(position, "away", 0.0)}
+
+
+def test_tournaments_and_servers_are_reached_from_the_main_menu():
+    """Tournaments (online only) and Servers (practice too) open their pages; once entered in a tournament its name
+    leads the menu back to it."""
+    from client.lobby_model import OpenMyTournament, OpenServers, OpenTournaments
+
+    model = _online()
+    commands = [i.command for i in model.items()]
+    assert "tournaments" in commands and "servers" in commands and "mytournament" not in commands
+    assert model.activate("tournaments") == OpenTournaments() and model.activate("servers") == OpenServers()
+    assert "servers" in [i.command for i in _online(practice=True).items()]
+    model.tournament_name = "Brno Open"
+    first = model.items()[0]
+    assert (first.label, first.command) == ("Back to Brno Open", "mytournament")
+    assert model.activate("mytournament") == OpenMyTournament()

@@ -1,0 +1,173 @@
+"""The player's side of a tournament without a screen: the Tournaments page (list, enter as himself or with a code,
+the refusals in words), and his session (the table given, read for a few seconds, then the way there; a decided
+table forgotten; check-in once)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from client.menu import Close
+from client.tournament_list import OpenHall, TournamentsPage, info_cells
+from client.tournament_session import TAKE_TO_TABLE_S, TournamentSession
+from shared.protocol import (
+    CheckIn,
+    EntryLine,
+    Error,
+    JoinRoom,
+    JoinTournament,
+    Leave,
+    ListTournaments,
+    TableAssigned,
+    TableLine,
+    TournamentDone,
+    TournamentInfo,
+    TournamentJoined,
+    TournamentList,
+    TournamentUpdate,
+    WatchTournament,
+)
+
+INFO = TournamentInfo(tournament="ABC123", name="Brno Open", status="registering", stage=0, round=0, entries=12,
+                      playing=0)
+TABLE = TableAssigned(tournament="ABC123", stage=0, round=3, table=7, room="ROOM77", ruleset="standard",
+                      seat="home", opponent="Novák", no_show_ms=300_000)
+
+
+def _page_with_list() -> TournamentsPage:
+    """The page once the server listed its tournaments."""
+    page = TournamentsPage()
+    assert isinstance(page.first_request(), ListTournaments)
+    assert page.apply(TournamentList((INFO,)))
+    return page
+
+
+def test_the_list_names_each_tournament_with_its_state_and_entrants() -> None:
+    """A tournament of the list: name, state, entrants (tables being played once a round runs)."""
+    assert info_cells(INFO) == ("Brno Open", "registering", "12 entrants")
+    running = replace(INFO, status="playing", round=2, playing=3)
+    assert info_cells(running)[1:] == ("Round 2 — round being played", "12 entrants  ·  3 tables playing")
+
+
+def test_entering_as_himself_asks_without_a_code() -> None:
+    """Choose the tournament, Enter as myself: JoinTournament without a code; a second click sends nothing."""
+    page = _page_with_list()
+    assert page.activate("choose:ABC123") is None and page.chosen == INFO
+    assert page.activate("join") == JoinTournament("ABC123", None)
+    assert page.activate("join") is None
+
+
+def test_entering_with_the_organisers_code() -> None:
+    """The typed code (letters and digits, upper case) goes with JoinTournament; without one nothing is sent."""
+    page = _page_with_list()
+    page.activate("choose:ABC123")
+    assert page.activate("join_code") is None
+    page.type_text("k7-q2 x")
+    assert page.code == "K7Q2X"
+    assert page.activate("join_code") == JoinTournament("ABC123", "K7Q2X")
+
+
+def test_a_refused_code_is_explained_and_the_page_acts_again() -> None:
+    """BAD_ENTRY_CODE says to check the code with the organiser; the buttons work again."""
+    page = _page_with_list()
+    page.activate("choose:ABC123")
+    page.type_text("WRONG")
+    page.activate("join_code")
+    assert page.apply(Error("BAD_ENTRY_CODE", "no", "JoinTournament"))
+    assert "organiser" in page.error and not page.pending
+    assert page.activate("join_code") == JoinTournament("ABC123", "WRONG")
+
+
+def test_watching_in_the_hall_and_going_back() -> None:
+    """Watch in the hall opens the hall of that tournament; Back goes to the list, then closes the page."""
+    page = _page_with_list()
+    page.activate("choose:ABC123")
+    assert page.activate("hall:ABC123") == OpenHall("ABC123")
+    assert page.activate("back") == ListTournaments() and page.chosen is None
+    assert page.activate("back") == Close()
+
+
+def _update(**fields: object) -> TournamentUpdate:
+    """A tournament update of ABC123 in round 3 (the player is entry p1, checked in or not)."""
+    entry = EntryLine(entry="p1", name="Jana", club="", category="", rating=None, claimed=True,
+                      checked_in=bool(fields.pop("checked_in", True)), out=False)
+    update = TournamentUpdate(tournament="ABC123", name="Brno Open", sequence=1, version=1, status="playing",
+                              system="swiss", stage=0, round=3, standings_stage=0, after_round=2, complete=False,
+                              entries=(entry,), standings=(), tables=(), byes=(), bracket=(), cards=(), suspended=(),
+                              cases=(), audit=())
+    return replace(update, **fields)  # type: ignore[arg-type]
+
+
+def test_a_table_is_shown_then_the_player_is_taken_there() -> None:
+    """TableAssigned: the screen says where and against whom; TAKE_TO_TABLE_S later the session joins the room."""
+    session = TournamentSession("ABC123", "p1", "Jana")
+    assert session.first_requests() == [WatchTournament("ABC123")]
+    assert session.apply(TABLE, 100.0)
+    assert session.phase(100.0) == "assigned"
+    assert session.assignment_text() == "Round 3 — table 7: you play Novák (home, red)"
+    assert session.walkover_text(160.0) == "Be at your table within 4:00 or lose by walkover"
+    assert session.due(100.0 + TAKE_TO_TABLE_S - 0.1, None) == []
+    assert session.due(100.0 + TAKE_TO_TABLE_S, None) == [JoinRoom("ROOM77")]
+    assert session.due(100.0 + TAKE_TO_TABLE_S + 1, None) == []  # once
+
+
+def test_a_player_watching_elsewhere_leaves_that_room_first() -> None:
+    """Going to the table from another room: Leave, then JoinRoom; already in the table's room: nothing."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(TABLE, 0.0)
+    assert session.go_to_table("OTHER1") == [Leave(), JoinRoom("ROOM77")]
+    other = TournamentSession("ABC123", "p1")
+    other.apply(TABLE, 0.0)
+    assert other.due(TAKE_TO_TABLE_S + 1, "ROOM77") == [] and other.taken
+
+
+def test_a_table_decided_before_he_sat_down_is_forgotten() -> None:
+    """The organiser set the table's result: no assignment any more, the waiting screen instead."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(TABLE, 0.0)
+    line = TableLine(table=7, home="p1", away="p2", home_name="Jana", away_name="Novák", kind="match",
+                     ruleset="standard", status="ended", room=None)
+    session.apply(_update(tables=(line,)), 1.0)
+    assert session.assignment is None and session.phase(1.0) == "waiting"
+    assert session.due(TAKE_TO_TABLE_S + 1, None) == []
+
+
+def test_check_in_is_asked_once_and_known_from_the_update() -> None:
+    """Check in sends CheckIn once; the update saying he is checked in ends it; the server's answer too."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(checked_in=False), 0.0)
+    assert session.check_in() == CheckIn("ABC123") and session.check_in() is None
+    session.apply(TournamentDone("ABC123", "CheckIn"), 0.0)
+    session.apply(_update(checked_in=True), 0.0)
+    assert session.checked_in() and session.check_in() is None
+
+
+def test_entered_before_he_is_found_by_his_name() -> None:
+    """A player entered on an earlier run: his entry is the update's entry of his name."""
+    session = TournamentSession("ABC123", None, "Jana")
+    session.apply(_update(), 0.0)
+    assert session.entry == "p1"
+
+
+def test_the_end_shows_the_final_standings() -> None:
+    """A finished tournament is the final phase; another tournament's news is not this session's."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(status="finished", complete=True), 0.0)
+    assert session.phase(0.0) == "final" and session.finished()
+    assert not session.apply(TournamentJoined("OTHER9", "p3", "Jana"), 0.0)
+
+
+def test_the_next_round_is_counted_down_when_it_starts_by_itself() -> None:
+    """Between rounds with next_round_ms, the state line counts down from the update's arrival; without, nothing."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(status="between", next_round_ms=60_000), 10.0)
+    assert "next round in 0:45" in session.state_line(25.0)
+    session.apply(_update(status="between"), 30.0)
+    assert "next round" not in session.state_line(31.0)
+
+
+def test_a_table_that_comes_before_the_rounds_update_names_its_round() -> None:
+    """TableAssigned arrives before the update of the round it opens: the state line speaks of that round."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(status="between", round=2, after_round=2), 0.0)
+    session.apply(TABLE, 0.0)
+    assert session.state_line(0.0).startswith("Round 3 — round being played")
