@@ -683,6 +683,10 @@ class DeskModel(Page):
                 n=minutes), _("Can be undone: it is switched off again."),
                 AutoStartRounds(tid, secret, minutes * 60_000),
                 lambda _a: (_("the automatic start"), AutoStartRounds(tid, secret, None)))
+        return self._ruling_act(verb, tid, secret, cannot)
+
+    def _ruling_act(self, verb: str, tid: str, secret: str, cannot: str) -> Pending | None:
+        """The acts on results and the tournament's end: cards, overrides, rulings, export, end, undo."""
         if verb == "card":
             found = self._card_entries()
             if not found:

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from client.desk_model import DeskModel, ExportTournament, OpenTournamentFile, WatchTable
 from shared.protocol import Welcome
@@ -57,6 +58,72 @@ class Watchers:
         self.children.clear()
 
 
+class DeskLink:
+    """What the desk's window asks for, carried out (``send``), and the server's news taken in (``poll``)."""
+
+    def __init__(self, model: DeskModel, client: Any, watchers: Watchers, window: Any, data_dir: Path,
+                 keep: Callable[[str, str], None], keep_codes: Callable[[str, dict[str, str]], None] | None) -> None:
+        """Link the desk's model to its connection, its watching windows and its window."""
+        self.model, self.client, self.watchers, self.window = model, client, watchers, window
+        self.data_dir = data_dir
+        self.keep, self.keep_codes = keep, keep_codes
+        self.kept: set[str] = set()
+        self.saved_codes = dict(model.codes)
+
+    def send(self, request: object) -> None:
+        """Carry out a request of the desk: to the server, or one of the desk's own acts."""
+        from client.menu import QUIT
+
+        if request is QUIT:
+            self.window.close()
+        elif isinstance(request, WatchTable):
+            self.watchers.open(request.room)
+        elif isinstance(request, OpenTournamentFile):
+            self.open_file(request.path)
+        elif isinstance(request, ExportTournament):
+            self.export(request)
+        elif request is not None and not self.client.send(request):
+            self.model.not_sent()
+
+    def open_file(self, path: str) -> None:
+        """Create the tournament of a file the organiser named (or say why it cannot be read)."""
+        try:
+            text = Path(path).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as problem:
+            self.model.unreadable(path, str(problem))
+            return
+        if not self.client.send(self.model.file_request(text)):
+            self.model.not_sent()
+
+    def export(self, request: ExportTournament) -> None:
+        """Export from the data directory, telling the model what was written or what went wrong."""
+        try:
+            files = export_tournament(self.data_dir, request)
+        except Exception as problem:  # the data could not be read or the folder written: say so, go on
+            self.model.exported((), str(problem))
+        else:
+            self.model.exported(tuple(str(f) for f in files))
+
+    def poll(self) -> None:
+        """The server's news into the model; the secret of a tournament created here, and every entry code told,
+        are kept at once."""
+        model = self.model
+        for message in self.client.drain():
+            if isinstance(message, Welcome):
+                for first in model.first_requests():
+                    self.client.send(first)
+            for follow_up in model.apply(message):
+                self.client.send(follow_up)
+        created = model.created
+        if created is not None and created.tournament not in self.kept:
+            self.keep(created.tournament, created.secret)
+            self.kept.add(created.tournament)
+            self.window.set_caption(f"sprtec — {created.tournament}")
+        if self.keep_codes is not None and model.tournament is not None and model.codes != self.saved_codes:
+            self.keep_codes(model.tournament, model.codes)
+            self.saved_codes = dict(model.codes)
+
+
 def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournament: str | None,
              secret: str | None, keep: Callable[[str, str], None], codes: dict[str, str] | None = None,
              keep_codes: Callable[[str, dict[str, str]], None] | None = None, screenshot: Path | None = None,
@@ -68,78 +135,38 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
 
     app.prepare(screenshot)
     from client.desk_view import DeskView
-    from client.menu import QUIT
     from client.net import NetClient
 
     i18n.set_language(user_settings.load().language or None)
     model = DeskModel(server=server, addresses=addresses, tournament=tournament, secret=secret, seed=seed,
                       export_dir=str(Path.home() / "sprtec-export"))
     model.codes.update(codes or {})
-    saved_codes = dict(model.codes)
     client = NetClient(server, None, identity=None)
     watchers = Watchers(server)
     window = app.open_window(model.heading(), screenshot)
-    kept: set[str] = set()
-
-    def send(request: object) -> None:
-        """Carry out a request of the desk: to the server, or one of the desk's own acts."""
-        if request is QUIT:
-            window.close()
-        elif isinstance(request, WatchTable):
-            watchers.open(request.room)
-        elif isinstance(request, OpenTournamentFile):
-            try:
-                text = Path(request.path).expanduser().read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as problem:
-                model.unreadable(request.path, str(problem))
-                return
-            if not client.send(model.file_request(text)):
-                model.not_sent()
-        elif isinstance(request, ExportTournament):
-            try:
-                files = export_tournament(data_dir, request)
-            except Exception as problem:  # the data could not be read or the folder written: say so, go on
-                model.exported((), str(problem))
-            else:
-                model.exported(tuple(str(f) for f in files))
-        elif request is not None and not client.send(request):  # type: ignore[arg-type]
-            model.not_sent()
-
-    def poll() -> None:
-        """The server's news into the model; the secret of a tournament created here, and every entry code told,
-        are kept at once."""
-        nonlocal saved_codes
-        for message in client.drain():
-            if isinstance(message, Welcome):
-                for first in model.first_requests():
-                    client.send(first)
-            for follow_up in model.apply(message):
-                client.send(follow_up)
-        created = model.created
-        if created is not None and created.tournament not in kept:
-            keep(created.tournament, created.secret)
-            kept.add(created.tournament)
-            window.set_caption(f"sprtec — {created.tournament}")
-        if keep_codes is not None and model.tournament is not None and model.codes != saved_codes:
-            keep_codes(model.tournament, model.codes)
-            saved_codes = dict(model.codes)
-
+    link = DeskLink(model, client, watchers, window, data_dir, keep, keep_codes)
     client.start()
     try:
-        window.show_view(DeskView(model, send, poll))
+        window.show_view(DeskView(model, link.send, link.poll))
         if screenshot is not None:
-            started = time.monotonic()
-
-            def ready() -> bool:
-                """The tournament (or, without one, the connection) is there to be shown."""
-                arrived = model.update is not None if tournament else model.connected
-                return arrived and time.monotonic() - started > 0.3
-
-            if not app.settle(window, ready, wait_s):
-                print(f"sprtec organise: nothing to show from {server} after {wait_s:g} s", file=sys.stderr)
-            if prepare is not None:
-                prepare(model)
+            _settle(app, window, model, tournament, server, wait_s, prepare)
         return app.finish(window, screenshot)
     finally:
         watchers.stop()
         client.close()
+
+
+def _settle(app: Any, window: Any, model: DeskModel, tournament: str | None, server: str, wait_s: float,
+            prepare: Callable[[DeskModel], None] | None) -> None:
+    """Before a screenshot: wait for the tournament (or, without one, the connection), then set the screen up."""
+    started = time.monotonic()
+
+    def ready() -> bool:
+        """The tournament (or, without one, the connection) is there to be shown."""
+        arrived = model.update is not None if tournament else model.connected
+        return arrived and time.monotonic() - started > 0.3
+
+    if not app.settle(window, ready, wait_s):
+        print(f"sprtec organise: nothing to show from {server} after {wait_s:g} s", file=sys.stderr)
+    if prepare is not None:
+        prepare(model)
