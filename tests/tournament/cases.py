@@ -11,6 +11,7 @@ command's answers to ``golden/``, and the tests check both.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -217,6 +218,18 @@ def swiss_ko_example() -> Tournament:
         stages=(Stage(rounds=3, advance=4),
                 Stage(system="knockout", ruleset="ko", final_ruleset="final", third_place=True)),
     )
+
+
+SHORT_MATCHES = (("break_ms", 0), ("move_clock_ms", 10000), ("overtime_ms", (10000,)), ("period_ms", 30000),
+                 ("periods", 1), ("shootout_series", 1))  # sorted by name, as a stage keeps its settings
+
+
+def demo_example() -> Tournament:
+    """examples/tournament-demo.json: the Swiss and play-off example in matches of one 30-second period, the
+    tournament ``sprtec tournament run … --bots`` plays in a few minutes."""
+    t = swiss_ko_example()
+    return dataclasses.replace(t, name="Demo — Swiss and play-off in short matches",
+                               stages=tuple(dataclasses.replace(s, settings=SHORT_MATCHES) for s in t.stages))
 
 
 def swiss_example() -> Tournament:

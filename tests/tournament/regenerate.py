@@ -6,7 +6,7 @@ For every state of every case in ``cases.CASES`` it writes, under ``tests/tourna
 ``<state>.tournament.json`` (the canonical file), ``<state>.standings.json`` and ``<state>.pair.json``
 (exactly what ``sprtec tournament standings|pair --pretty`` prints for it, error objects included), and for
 tournaments of several stages ``<state>.standings-stage-<n>.json`` (``--stage n``). It also writes
-``examples/tournament-swiss.json`` and ``examples/tournament-swiss-ko.json``.
+``examples/tournament-swiss.json``, ``examples/tournament-swiss-ko.json`` and ``examples/tournament-demo.json``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from shared.tournament.writing import dump_bytes
 from sprtec.commands.tournament import pair_answer, standings_answer
-from tests.tournament.cases import CASES, swiss_example, swiss_ko_example
+from tests.tournament.cases import CASES, demo_example, swiss_example, swiss_ko_example
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -27,6 +27,7 @@ def expected_files() -> dict[Path, bytes]:
     files: dict[Path, bytes] = {
         EXAMPLES / "tournament-swiss.json": dump_bytes(swiss_example()),
         EXAMPLES / "tournament-swiss-ko.json": dump_bytes(swiss_ko_example()),
+        EXAMPLES / "tournament-demo.json": dump_bytes(demo_example()),
     }
     for case in CASES:
         folder = GOLDEN / case.name
