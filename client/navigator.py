@@ -405,7 +405,15 @@ class Navigator:
             self.bot.stop()
         self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
-                                          lambda: self.saver.status, self.rating_lines))
+                                          lambda: self.saver.status, self.rating_lines,
+                                          table=self.at_tournament_table(),
+                                          back_to_tournament=lambda: self.tournament is not None
+                                          and not self.tournament.finished()))
+
+    def at_tournament_table(self) -> bool:
+        """Whether the room shown was one of the player's tables in his tournament (no rematch there)."""
+        session = self.tournament
+        return session is not None and self.state.room is not None and self.state.room in session.table_rooms
 
     def rating_lines(self) -> tuple[str, ...]:
         """What the match that just ended did to both coaches' ratings ("rating…" until Rated comes)."""
