@@ -52,6 +52,7 @@ from shared.protocol import (
 )
 
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
+ENTRY_STOPS = (0.0, 0.3, 0.52, 0.76)  # an entry's name, club, state, code: the code whole, to hand out
 TILES_PER_ROW = 2
 MAX_GOALS = 30
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}
@@ -412,7 +413,7 @@ class DeskModel(Page):
         entries = self.entries()
         start = self.page * PAGE_ROWS
         found: list[Item] = []
-        stops = (0.0, 0.33, 0.56, 0.82)
+        stops = ENTRY_STOPS
         for entry in entries[start:start + PAGE_ROWS]:
             state = _("out") if entry.out else _("checked in") if entry.checked_in else _("not checked in")
             coach = self.codes.get(entry.entry, "") if not entry.claimed else _("claimed")

@@ -31,6 +31,7 @@ from client.tournament_model import (
 
 ROW_HEIGHT = 26.0
 HEAD_HEIGHT = 24.0
+MIN_HEAD_SIZE = 8.0  # a column's head is shrunk down to this before it is cut
 UP = (90, 200, 110)
 DOWN = (230, 90, 80)
 HIGHLIGHT = (70, 60, 30, 220)
@@ -48,8 +49,8 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
     height = max(ROW_HEIGHT, size * 2.1)
     arcade.draw_lbwh_rectangle_filled(area.left, area.top - HEAD_HEIGHT, area.width, HEAD_HEIGHT, palette.HUD_BG)
     for i, column in enumerate(columns):
-        fit_text(texts, f"{key}.head.{i}", column.heading, _x(area, column), area.top - HEAD_HEIGHT + 7,
-                 _width(area, columns, i), palette.TEXT_DIM, min(size - 1.5, 13.0), bold=True)
+        fit_heading(texts, f"{key}.head.{i}", column.heading, _x(area, column), area.top - HEAD_HEIGHT + 7,
+                    _width(area, columns, i), min(size - 1.5, 13.0))
     fits = max(0, int((area.height - HEAD_HEIGHT) // height))
     scale_max = max((max(r.points_by_round, default=0) for r in rows), default=0)
     for n, row in enumerate(rows[:fits]):
@@ -64,6 +65,24 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
             fit_text(texts, f"{key}.{n}.{i}", cell, _x(area, column), top - height / 2 - size / 2.6,
                      _width(area, columns, i), color, size, bold=column.key in ("name", "points"))
     return min(fits, len(rows))
+
+
+def fit_heading(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, size: float) -> None:
+    """A column's head, shrunk until it fits its column: a head cut short ("Goa…" against the next one) names no
+    column. Only below ``MIN_HEAD_SIZE`` is it cut (the size found is kept per slot: an unchanged head costs no
+    layout)."""
+    memo = f"{key}#size"
+    known = texts.fitted.get(memo)
+    if known is not None and known[:3] == (text, max_width, size):
+        shrunk = float(known[3])
+    else:
+        label = texts.get(key, text, x, y, palette.TEXT_DIM, size, bold=True)
+        shrunk = size
+        while label.content_width > max_width and shrunk > MIN_HEAD_SIZE:
+            shrunk -= 0.5
+            label.font_size = shrunk
+        texts.fitted[memo] = (text, max_width, size, str(shrunk))
+    fit_text(texts, key, text, x, y, max_width, palette.TEXT_DIM, shrunk, bold=True)
 
 
 def _cell_colour(column: str, row: StandingRow) -> palette.Colour:
