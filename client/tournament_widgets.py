@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import arcade
 
 from client import palette
-from client.hud_view import Texts, fit_text
+from client.hud_view import Texts, fit_text, shrunk_size
 from client.i18n import _
 from client.tournament_model import (
     Box,
@@ -31,7 +31,6 @@ from client.tournament_model import (
 
 ROW_HEIGHT = 26.0
 HEAD_HEIGHT = 24.0
-MIN_HEAD_SIZE = 8.0  # a column's head is shrunk down to this before it is cut
 UP = (90, 200, 110)
 DOWN = (230, 90, 80)
 HIGHLIGHT = (70, 60, 30, 220)
@@ -69,19 +68,8 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
 
 def fit_heading(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, size: float) -> None:
     """A column's head, shrunk until it fits its column: a head cut short ("Goa…" against the next one) names no
-    column. Only below ``MIN_HEAD_SIZE`` is it cut (the size found is kept per slot: an unchanged head costs no
-    layout)."""
-    memo = f"{key}#size"
-    known = texts.fitted.get(memo)
-    if known is not None and known[:3] == (text, max_width, size):
-        shrunk = float(known[3])
-    else:
-        label = texts.get(key, text, x, y, palette.TEXT_DIM, size, bold=True)
-        shrunk = size
-        while label.content_width > max_width and shrunk > MIN_HEAD_SIZE:
-            shrunk -= 0.5
-            label.font_size = shrunk
-        texts.fitted[memo] = (text, max_width, size, str(shrunk))
+    column. Only below the smallest size is it cut."""
+    shrunk = shrunk_size(texts, key, text, max_width, size, bold=True)
     fit_text(texts, key, text, x, y, max_width, palette.TEXT_DIM, shrunk, bold=True)
 
 
