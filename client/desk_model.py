@@ -274,6 +274,8 @@ class DeskModel(Page):
             return _("Tournament {id} — waiting for the server").format(id=self.tournament)
         status = "registering" if self.registering() else self.update.status
         words = _(STATUS_WORDS.get(status, status))
+        if self.update.round == 0:  # no round paired yet: "round 0" is no round at all
+            return _("Tournament {id} — {status}").format(id=self.tournament, status=words)
         return _("Tournament {id} — round {round}, {status}").format(id=self.tournament, round=self.update.round,
                                                                      status=words)
 
