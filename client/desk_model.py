@@ -52,7 +52,7 @@ from shared.protocol import (
 )
 
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
-ENTRY_STOPS = (0.0, 0.3, 0.52, 0.76)  # an entry's name, club, state, code: the code whole, to hand out
+ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the code whole, to hand out
 TILES_PER_ROW = 2
 MAX_GOALS = 30
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}

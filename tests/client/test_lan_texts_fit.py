@@ -64,12 +64,13 @@ def _draw(window: Any, view: Any) -> None:
 
 
 async def test_the_desk_shows_each_entry_code_whole(window: Any, server: Server) -> None:
-    """Entries and check-in: every code the desk knows is drawn whole in its row, to be read out to the player."""
+    """Entries and check-in: every code the desk knows is drawn whole in its row, to be read out to the player, and
+    the row's name, club and state whole beside it."""
     wire = await WireClient.connect(url_of(server), "desk")
     model = DeskModel(server=url_of(server), seed=5)
     await created(model, wire)
     codes = [await registered(model, wire, name, club) for name, club in
-             (("Tomáš Dvořák", "HC Olomouc"), ("Agnieszka Wiśniewska", "KS Kraków"))]
+             (("Tomáš Dvořák", "HC Olomouc"), ("Agnieszka Nowak", "KS Kraków"))]
     await pump(model, wire, lambda: len(model.entries()) == 2)
     await wire.close()
     model.activate("screen:entries")
@@ -77,7 +78,8 @@ async def test_the_desk_shows_each_entry_code_whole(window: Any, server: Server)
     _draw(window, view)
     rows = [i for i, item in enumerate(model.items()) if len(item.cells) == 4]
     assert len(rows) == 2
-    assert [drawn(view, f"item{i}.3") for i in rows] == [model.items()[i].cells[3] for i in rows]
+    for i in rows:  # name, club, "not checked in", the code: each whole
+        assert tuple(drawn(view, f"item{i}.{col}") for col in range(4)) == model.items()[i].cells
     assert sorted(drawn(view, f"item{i}.3") for i in rows) == sorted(codes)
 
 
