@@ -52,6 +52,7 @@ from shared.protocol import (
 )
 
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
+ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the code whole, to hand out
 TILES_PER_ROW = 2
 MAX_GOALS = 30
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}
@@ -273,6 +274,8 @@ class DeskModel(Page):
             return _("Tournament {id} — waiting for the server").format(id=self.tournament)
         status = "registering" if self.registering() else self.update.status
         words = _(STATUS_WORDS.get(status, status))
+        if self.update.round == 0:  # no round paired yet: "round 0" is no round at all
+            return _("Tournament {id} — {status}").format(id=self.tournament, status=words)
         return _("Tournament {id} — round {round}, {status}").format(id=self.tournament, round=self.update.round,
                                                                      status=words)
 
@@ -412,7 +415,7 @@ class DeskModel(Page):
         entries = self.entries()
         start = self.page * PAGE_ROWS
         found: list[Item] = []
-        stops = (0.0, 0.33, 0.56, 0.82)
+        stops = ENTRY_STOPS
         for entry in entries[start:start + PAGE_ROWS]:
             state = _("out") if entry.out else _("checked in") if entry.checked_in else _("not checked in")
             coach = self.codes.get(entry.entry, "") if not entry.claimed else _("claimed")

@@ -20,6 +20,8 @@ from client.state import LogLine
 
 __all__ = ["BOTTOM_BAR", "TOP_BAR", "Texts"]
 
+MIN_TEXT_SIZE = 8.0  # a label that must be read whole shrinks down to this
+
 
 class Texts:
     """A pool of labels keyed by slot name, so each frame only changes text and position."""
@@ -176,17 +178,36 @@ def draw_log(texts: Texts, lines: Sequence[LogLine], left: float, bottom: float,
         texts.draw(f"log{i}", "", left, bottom + 8 + i * 20)
 
 
+def shrunk_size(texts: Texts, key: str, text: str, max_width: float, size: float, bold: bool = False) -> float:
+    """The font size, from ``size`` down to ``MIN_TEXT_SIZE``, at which ``text`` fits ``max_width`` pixels: a label
+    that must be read whole (a button's, a column's head) shrinks rather than runs over its neighbour. Measured on
+    a slot of its own, once per text, width and size."""
+    memo = f"{key}#size"
+    known = texts.fitted.get(memo)
+    if known is not None and known[:3] == (text, max_width, size):
+        return float(known[3])
+    label = texts.get(memo, text, 0, 0, palette.TEXT, size, bold=bold)
+    shrunk = size
+    while label.content_width > max_width and shrunk > MIN_TEXT_SIZE:
+        shrunk -= 0.5
+        label.font_size = shrunk
+    texts.fitted[memo] = (text, max_width, size, str(shrunk))
+    return shrunk
+
+
 def draw_buttons(texts: Texts, buttons: Sequence[Button], hover: tuple[float, float] | None = None,
                  prefix: str = "btn") -> None:
-    """Paint buttons; the hovered one lights up, disabled ones are dim."""
+    """Paint buttons; the hovered one lights up, disabled ones are dim; a label shrinks to fit its button (a row of
+    many choices narrows the buttons)."""
     for i, b in enumerate(buttons):
         lit = hover is not None and b.enabled and b.contains(*hover)
         fill = (70, 90, 120, 255) if lit else (48, 60, 78, 255) if b.enabled else (40, 44, 50, 200)
         arcade.draw_lbwh_rectangle_filled(b.left, b.bottom, b.width, b.height, fill)
         arcade.draw_lbwh_rectangle_outline(b.left, b.bottom, b.width, b.height, (120, 140, 170, 255), 1.5)
         color = palette.TEXT if b.enabled else palette.TEXT_DIM
-        texts.draw(f"{prefix}{i}", b.label, b.left + b.width / 2, b.bottom + b.height / 2, color, 12, "center",
-                   "center")
+        key = f"{prefix}{i}"
+        size = shrunk_size(texts, key, b.label, b.width - 8, 12)
+        texts.draw(key, b.label, b.left + b.width / 2, b.bottom + b.height / 2, color, size, "center", "center")
 
 
 def draw_power_bar(power: float, x: float, y: float, height: float = 120.0) -> None:

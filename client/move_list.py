@@ -76,9 +76,9 @@ def action_words(action: object | None) -> str:
 
 
 def entry(number: int, team: str | None, action: object | None, decisions: Sequence[Decision],
-          names: Mapping[str, str]) -> MoveEntry:
-    """The record of one move, its rulings written out in full."""
-    rulings = tuple(Ruling(d.code, decision_text.text(d, names)) for d in decisions)
+          names: Mapping[str, str], move_clock_ms: int = decision_text.MOVE_CLOCK_MS) -> MoveEntry:
+    """The record of one move, its rulings written out in full (a timeout with the room's ``move_clock_ms``)."""
+    rulings = tuple(Ruling(d.code, decision_text.text(d, names, move_clock_ms=move_clock_ms)) for d in decisions)
     return MoveEntry(number, team, action_words(action), rulings)
 
 

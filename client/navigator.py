@@ -405,7 +405,13 @@ class Navigator:
             self.bot.stop()
         self.saver = ReplaySaver(self.link.request, report=self.saver.report)  # a new match: nothing saved yet
         self.window.show_view(ResultsView(self.state, ended, self.choose, lambda: self.link.rematch, self.poll,
-                                          lambda: self.saver.status, self.rating_lines))
+                                          lambda: self.saver.status, self.rating_lines,
+                                          table=self.at_tournament_table()))
+
+    def at_tournament_table(self) -> bool:
+        """Whether the room shown was one of the player's tables in his tournament (no rematch there)."""
+        session = self.tournament
+        return session is not None and self.state.room is not None and self.state.room in session.table_rooms
 
     def rating_lines(self) -> tuple[str, ...]:
         """What the match that just ended did to both coaches' ratings ("rating…" until Rated comes)."""
@@ -550,13 +556,18 @@ class Navigator:
             self.page_request(OpenProfile(command.partition(":")[2]))
 
     def leave(self) -> None:
-        """Leave the room and show the lobby (a coach leaving a running match resigns it; our bot is stopped)."""
+        """Leave the room and show the lobby (a coach leaving a running match resigns it; our bot is stopped); from
+        a table of his tournament he goes back to the tournament's screen, its final standings after the last."""
+        table = self.at_tournament_table()
         if self.bot.plays(self.state.room):
             self.bot.stop()
         self.link.request(Leave())
         self.link.leave_room(self.state)
         self.lobby.back_from_match()
-        self.show_home()
+        if table:
+            self.show_tournament()
+        else:
+            self.show_home()
 
     # ----------------------------------------------------------------- settings
     def apply_settings(self, user: user_settings.UserSettings) -> None:

@@ -48,10 +48,13 @@ def reason_text(reason: str) -> str:
 
 
 def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | None, names: dict[str, str],
-          rematch: set[str] | frozenset[str] = frozenset(), saved: str = "", ratings: tuple[str, ...] = ()) -> Results:
+          rematch: set[str] | frozenset[str] = frozenset(), saved: str = "", ratings: tuple[str, ...] = (), *,
+          table: bool = False, back_to_tournament: bool = False) -> Results:
     """The results for a match that ended ``home``:``away`` with ``winner`` (None: a draw), seen from ``seat``;
     ``names`` are the coaches' (kept through the match, so one who left is still named); ``saved`` is what became
-    of "Save replay" (empty before it is pressed); ``ratings`` the lines about the ratings."""
+    of "Save replay" (empty before it is pressed); ``ratings`` the lines about the ratings. A tournament's ``table``
+    offers no rematch (the next round is the organiser's); ``back_to_tournament``: leaving goes to the tournament
+    that runs on, not to the lobby."""
     if winner is None:
         headline = _("A draw")
     elif seat is None:
@@ -60,7 +63,9 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
         headline = _("You win!") if winner == seat else _("You lose")
     score = f"{team_name('home', names)}  {home} : {away}  {team_name('away', names)}"
     options: list[tuple[str, str]] = []
-    if seat is None:
+    if table:
+        state = ""
+    elif seat is None:
         state = _("Waiting for the coaches…") if not rematch else _("A rematch has been asked for")
     elif seat in rematch and other(seat) in rematch:
         state = _("Both accepted — the rematch starts")
@@ -73,7 +78,7 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
         state = ""
         options.append((_("Rematch"), "rematch"))
     options.append((_("Save replay"), "save"))
-    options.append((_("Back to the lobby"), "lobby"))
+    options.append((_("Back to the tournament") if back_to_tournament else _("Back to the lobby"), "lobby"))
     profiles = tuple((_("{name}'s profile").format(name=names[team]), f"profile:{names[team]}")
                      for team in ("home", "away") if names.get(team))
     return Results(headline=headline, score=score, reason=reason_text(reason), rematch=state, options=tuple(options),

@@ -36,11 +36,15 @@ class ResultsView(arcade.View):
 
     def __init__(self, state: MatchState, ended: MatchEnded, choose: Callable[[str], None],
                  rematch: Callable[[], set[str]] = set, poll: Callable[[], None] | None = None,
-                 saved: Callable[[], str] = str, ratings: Callable[[], tuple[str, ...]] = tuple) -> None:
+                 saved: Callable[[], str] = str, ratings: Callable[[], tuple[str, ...]] = tuple, *,
+                 table: bool = False) -> None:
         """``rematch`` tells which teams asked for a rematch so far; ``poll`` brings in news every frame;
         ``saved`` tells what became of "Save replay" (empty before it is pressed); ``ratings`` the lines about the
-        coaches' ratings (``client.rating_text.results_lines``). A ``profile:<name>`` command opens a profile."""
+        coaches' ratings (``client.rating_text.results_lines``). A ``profile:<name>`` command opens a profile.
+        ``table``: the match was a table of the player's tournament (no rematch; leaving goes back to his
+        tournament's screen)."""
         super().__init__()
+        self.table = table
         self.saved = saved
         self.ratings = ratings
         self.state = state
@@ -57,7 +61,8 @@ class ResultsView(arcade.View):
         """The words of the screen now."""
         e = self.ended
         return results_model.build(e.score.home, e.score.away, e.winner, e.reason, self.state.seat,  # type: ignore
-                                   self.state.coaches_named(), self.rematch(), self.saved(), self.ratings())
+                                   self.state.coaches_named(), self.rematch(), self.saved(), self.ratings(),
+                                   table=self.table, back_to_tournament=self.table)
 
     def frame_key(self) -> object:
         """Everything the screen shows: its words, the pointer and the window's size."""
@@ -113,8 +118,9 @@ class ResultsView(arcade.View):
             draw_menu_button(self.texts, f"profile{i}", b, lit, b.label, 12, bold=False)
         self.buttons += profiles
         self._draw_saved(r.saved, left, bottom, panel_w)
-        self.texts.draw("keys", _("R rematch   S save replay   Esc back to the lobby"), width - 14, 14,
-                        palette.TEXT_DIM, 11, "right")
+        keys = _("S save replay   Esc back to the tournament") if self.table else \
+            _("R rematch   S save replay   Esc back to the lobby")
+        self.texts.draw("keys", keys, width - 14, 14, palette.TEXT_DIM, 11, "right")
 
     def _draw_saved(self, saved: str, left: float, bottom: float, panel_w: float) -> None:
         """At the foot of the panel: where the replay went (or why not), shrunk to fit the panel's width."""
@@ -140,7 +146,8 @@ class ResultsView(arcade.View):
             self.choose(hit.command)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
-        """R asks for (or accepts) the rematch; S saves the replay; Escape goes back to the lobby."""
+        """R asks for (or accepts) the rematch; S saves the replay; Escape goes back to the lobby (or the
+        tournament)."""
         if global_key(self.window, symbol, modifiers):
             return
         commands = {c for _, c in self.results().options}

@@ -19,7 +19,7 @@ from client.menu import Close, Item, Page
 from shared.protocol.discovery import FoundServer
 
 ADDRESS_LENGTH = 120
-STOPS = (0.0, 0.36, 0.62, 0.8)  # name, address, tournaments, players
+STOPS = (0.0, 0.25, 0.52, 0.8)  # name, address, tournaments (by name: the widest), players
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +51,16 @@ def address_url(typed: str) -> str | None:
 
 def server_cells(server: FoundServer) -> tuple[str, ...]:
     """A LAN server of the list: name, address, its tournaments and players online."""
-    names = ", ".join(t.name or t.id for t in server.tournaments[:2])
-    running = ngettext("{n} tournament", "{n} tournaments", server.tournaments_running).format(
-        n=server.tournaments_running)
-    tournaments = f"{running}: {names}" if names else _("no tournament")
+    shown = server.tournaments[:2]
+    names = ", ".join(t.name or t.id for t in shown)
+    more = max(server.tournaments_running, len(server.tournaments)) - len(shown)
+    if names:  # the tournaments by name, which is what a player looks for (the count alone was all that fitted)
+        tournaments = f"{names} +{more}" if more > 0 else names
+    elif server.tournaments_running:
+        tournaments = ngettext("{n} tournament", "{n} tournaments", server.tournaments_running).format(
+            n=server.tournaments_running)
+    else:
+        tournaments = _("no tournament")
     players = ngettext("{n} player online", "{n} players online", server.players_online).format(
         n=server.players_online)
     if not server.compatible:
@@ -104,7 +110,8 @@ class ServersPage(Page):
 
     def items(self) -> list[Item]:
         """The local server, each LAN server, the address field, connect, back."""
-        local = Item(_("This computer"), f"connect:{LOCAL_URL}", "room", _("The server `make run` starts"),
+        local = Item(_("This computer"), f"connect:{LOCAL_URL}", "room",
+                     _("A server started on this computer (sprtec serve)"),
                      cells=(_("This computer"), LOCAL_URL.removeprefix("ws://").rstrip("/"), "", ""), stops=STOPS)
         found = [Item(server.name, f"connect:{server.url}", "room",
                       _("Connect to {name}").format(name=server.name) if server.compatible else

@@ -213,14 +213,24 @@ class MatchState:
     def record_move(self, team: str | None, action: object | None, decisions: Sequence[Decision]) -> None:
         """Add one move to the match record (the move list)."""
         team = move_list.team_of(action, team)
-        self.moves.append(move_list.entry(len(self.moves) + 1, team, action, decisions, self.names))
+        self.moves.append(move_list.entry(len(self.moves) + 1, team, action, decisions, self.names,
+                                          self.move_clock_ms()))
+
+    def move_clock_ms(self) -> int:
+        """The room's move clock (A35), which a timeout's words tell: the match's settings, not the default's."""
+        if self.position is None:
+            return decision_text.MOVE_CLOCK_MS
+        from shared.match import settings_of
+
+        return settings_of(self.position).move_clock_ms
 
     def announce(self, decisions: Sequence[Decision], move_number: int, now: float) -> list[str]:
         """Tell a move's decisions: one log line each, the banner, and the sound cues to play."""
         for decision in decisions:
-            self.log.append(LogLine(decision_text.text(decision, self.names), "decision", move_number))
+            self.log.append(LogLine(decision_text.text(decision, self.names, move_clock_ms=self.move_clock_ms()),
+                                    "decision", move_number))
         del self.log[:-LOG_LIMIT]
-        head = decision_text.headline(decisions, self.names)
+        head = decision_text.headline(decisions, self.names, move_clock_ms=self.move_clock_ms())
         choice = self.position.exclusion_choice if self.position is not None else None
         if head is not None and choice is not None:  # the coach still chooses: tell the choice, not its default
             head = _("{foul}: {team} chooses which stone is excluded (VIII.1a, XII.7)").format(

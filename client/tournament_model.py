@@ -183,8 +183,8 @@ def standings_columns(tiebreaks: Sequence[str]) -> tuple[Column, ...]:
     the points-by-round chart, with their starts (fractions of the width, the name taking what is left)."""
     fixed = [("rank", _("#"), 0.04), ("change", "", 0.045), ("name", _("Player"), 0.0), ("points", _("Pts"), 0.055),
              ("played", _("Pl"), 0.045), ("record", _("W-D-L"), 0.085), ("goals", _("Goals"), 0.075)]
-    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.06) for name in tiebreaks), ("cards", _("Cards"), 0.075),
-            ("chart", _("By round"), 0.12)]
+    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.07) for name in tiebreaks), ("cards", _("Cards"), 0.075),
+            ("chart", _("By round"), 0.09)]
     widths = [w for _key, _head, w in fixed + tail]
     name_width = max(0.12, 1.0 - sum(widths))
     columns: list[Column] = []

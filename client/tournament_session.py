@@ -59,6 +59,7 @@ class TournamentSession:
         self.taken = False  # the player was sent to his table (or is there)
         self.error = ""
         self.checking_in = False
+        self.table_rooms: set[str] = set()  # every room he was given as his table (its results are a table's)
 
     def first_requests(self) -> list[ClientMessage]:
         """Follow the tournament's updates."""
@@ -79,6 +80,7 @@ class TournamentSession:
             if self.assignment is None or (message.round, message.table, message.room) != (
                     self.assignment.round, self.assignment.table, self.assignment.room):
                 self.assignment, self.assigned_at, self.taken = message, now, False
+            self.table_rooms.add(message.room)
             return True
         if isinstance(message, TournamentJoined) and message.tournament == self.tournament:
             self.entry, self.name = message.entry, message.name

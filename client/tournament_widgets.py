@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import arcade
 
 from client import palette
-from client.hud_view import Texts, fit_text
+from client.hud_view import Texts, fit_text, shrunk_size
 from client.i18n import _
 from client.tournament_model import (
     Box,
@@ -48,8 +48,8 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
     height = max(ROW_HEIGHT, size * 2.1)
     arcade.draw_lbwh_rectangle_filled(area.left, area.top - HEAD_HEIGHT, area.width, HEAD_HEIGHT, palette.HUD_BG)
     for i, column in enumerate(columns):
-        fit_text(texts, f"{key}.head.{i}", column.heading, _x(area, column), area.top - HEAD_HEIGHT + 7,
-                 _width(area, columns, i), palette.TEXT_DIM, min(size - 1.5, 13.0), bold=True)
+        fit_heading(texts, f"{key}.head.{i}", column.heading, _x(area, column), area.top - HEAD_HEIGHT + 7,
+                    _width(area, columns, i), min(size - 1.5, 13.0))
     fits = max(0, int((area.height - HEAD_HEIGHT) // height))
     scale_max = max((max(r.points_by_round, default=0) for r in rows), default=0)
     for n, row in enumerate(rows[:fits]):
@@ -64,6 +64,13 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
             fit_text(texts, f"{key}.{n}.{i}", cell, _x(area, column), top - height / 2 - size / 2.6,
                      _width(area, columns, i), color, size, bold=column.key in ("name", "points"))
     return min(fits, len(rows))
+
+
+def fit_heading(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, size: float) -> None:
+    """A column's head, shrunk until it fits its column: a head cut short ("Goa…" against the next one) names no
+    column. Only below the smallest size is it cut."""
+    shrunk = shrunk_size(texts, key, text, max_width, size, bold=True)
+    fit_text(texts, key, text, x, y, max_width, palette.TEXT_DIM, shrunk, bold=True)
 
 
 def _cell_colour(column: str, row: StandingRow) -> palette.Colour:

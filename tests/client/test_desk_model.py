@@ -113,6 +113,7 @@ async def test_the_create_form_makes_a_tournament_of_its_choices(server: Server)
     assert model.update is not None and model.update.name == "Desk cup" and model.registering()
     assert model.created is not None and model.secret == model.created.secret
     assert model.screen == "home"
+    assert model.subtitle() == f"Tournament {model.tournament} — registration"  # no "round 0" before a round
     await wire.close()
 
 
@@ -143,6 +144,7 @@ async def test_a_desk_registers_checks_in_starts_cards_overrides_and_undoes(serv
 
     await confirm(model, wire, "start")
     await pump(model, wire, lambda: len(model.tables()) == 1)
+    assert model.screen == "home" and model.subtitle().startswith(f"Tournament {tid} — round 1, ")
     model.activate("screen:tables")
     tile = next(item for item in model.items() if item.kind == "tile")
     room = model.tables()[0].room

@@ -87,6 +87,17 @@ def test_spectators_are_not_offered_a_rematch():
     assert "rematch" in [command for _, command in coach.options]
 
 
+def test_a_tournament_table_offers_no_rematch_and_goes_back_to_the_tournament():
+    """At a tournament's table the coach gets no rematch (the next round is the organiser's) and goes back to his
+    tournament while it runs; after its last match the button says the lobby again."""
+    names = {"home": "Jana", "away": "Ola"}
+    running = results_model.build(0, 0, None, "DRAW", "home", names, table=True, back_to_tournament=True)
+    assert [command for _, command in running.options] == ["save", "lobby"]
+    assert running.options[-1][0] == "Back to the tournament" and running.rematch == ""
+    over = results_model.build(0, 0, None, "DRAW", "home", names, table=True, back_to_tournament=False)
+    assert over.options[-1] == ("Back to the lobby", "lobby") and "rematch" not in dict(over.options).values()
+
+
 def test_messages_say_who_left_dropped_and_came_back():
     """Presence changes are told with the coach's name."""
     client, state, link = _joined(_snapshot(), now=0.0)

@@ -34,6 +34,20 @@ def test_a_move_the_server_decided_is_listed_for_its_team():
     assert entry.team == "home" and "server" in entry.what and [r.code for r in entry.rulings] == ["TIMEOUT"]
 
 
+def test_a_timeout_tells_the_rooms_move_clock_not_the_default():
+    """A35 in a room of a 10-second move clock: the log, the banner and the move list say 10 s, not 30 s."""
+    client, state, link = _joined(_snapshot(5))
+    decision = Decision("TIMEOUT", (("team", "home"),))
+    after = basic_position(to_move="away", settings=(("move_clock_ms", 10_000),))
+    client.inbox.put(MovePlayed("ABCD", 6, "home", None, None, (decision,), after,
+                                Clocks(300_000, 10_000, "away", False), ()))
+    link.poll(state, now=1.0)
+    said = [line.text for line in state.log if line.kind == "decision"][-1]
+    assert "did not move in 10 s" in said and "30 s" not in said
+    assert "did not move in 10 s" in state.banner
+    assert "did not move in 10 s" in state.moves[-1].rulings[0].text
+
+
 def test_a_flick_from_the_wire_names_its_stone():
     """A coach's flick is listed with its stone and speed."""
     client, state, link = _joined(_snapshot(5))

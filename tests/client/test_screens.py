@@ -138,3 +138,23 @@ def test_prompt_panel_opens_the_arrangement_and_shades_the_legal_third(window, t
     assert at(after, sx, sy)[0] < at(before, sx, sy)[0] - 20  # tinted green: less red than plain wood
     assert [c for _, c in ((x.label, x.command) for x in view.prompt_buttons)] == ["confirm", "cancel"]
     assert not view.prompt_buttons[0].enabled  # nothing moved yet: nothing to confirm
+
+
+def test_a_row_of_many_choices_keeps_each_label_inside_its_button(window):
+    """The face-off's four offers in the prompt panel of the default window (narrowed to fit): every label is
+    shrunk into its own button instead of running over the next one."""
+    from client.buttons import fit_row
+    from client.hud_view import Texts, draw_buttons
+
+    offers = (("Move defenders", "arrange"), ("Power play with h7", "pp_swap_out:h7"),
+              ("Power play with h6", "pp_swap_out:h6"), ("Power play with h4", "pp_swap_out:h4"))
+    panel_w = min(WIDTH - 28.0, max(500.0, WIDTH * 0.46))  # client.match_view's prompt panel
+    left = WIDTH - 14 - panel_w
+    laid = fit_row(offers, left + 10, left + panel_w - 10, 14, height=30)
+    texts = Texts()
+    window.clear()
+    draw_buttons(texts, laid, None, "prompt")
+    for i, b in enumerate(laid):
+        label = texts.peek(f"prompt{i}")
+        assert label is not None and label.text == b.label
+        assert label.content_width <= b.width - 7, (b.label, label.content_width, b.width)

@@ -40,7 +40,7 @@ def test_the_list_follows_the_lan_as_it_is_found() -> None:
     found = (_server("Klub Šprtec Brno"),)
     rows = [item for item in page.items() if item.command.startswith("connect:")]
     assert [r.label for r in rows] == ["This computer", "Klub Šprtec Brno"]
-    assert rows[1].cells == ("Klub Šprtec Brno", "192.168.1.20:8765", "1 tournament: Cup 0", "5 players online")
+    assert rows[1].cells == ("Klub Šprtec Brno", "192.168.1.20:8765", "Cup 0", "5 players online")
     assert page.activate(rows[1].command) == ConnectTo("ws://192.168.1.20:8765/", "Klub Šprtec Brno")
 
 

@@ -18,6 +18,7 @@ from client import i18n  # noqa: E402
 from client.hall_view import HallView  # noqa: E402
 from client.lobby_model import OpenTournaments  # noqa: E402
 from client.navigator import Navigator  # noqa: E402
+from client.results_view import ResultsView  # noqa: E402
 from client.tournament_list import TournamentsPage  # noqa: E402
 from client.tournament_session import TAKE_TO_TABLE_S  # noqa: E402
 from client.tournament_view import TournamentView  # noqa: E402
@@ -141,11 +142,16 @@ def _round_one_ends_in_resignations(organised: Organised, wires: list[Wire], nav
     assert jana.tournament.assignment is not None and piotr.tournament.assignment is not None
     if jana.tournament.assignment.room == piotr.tournament.assignment.room:  # the clients play each other
         piotr.leave()
+        assert piotr.screen == "tournament"  # from his table back to his tournament, not the lobby
         wires[0].send(Leave())  # and the two wire coaches each other
     else:
         for wire in wires:
             wire.send(Leave())
     frames(navs, lambda: jana.screen == "results", "Jana's results")
+    results = jana.window.current_view
+    assert isinstance(results, ResultsView)
+    assert results.results().options[-1] == ("Back to the tournament", "lobby")  # her table's: no rematch
+    assert "rematch" not in [command for _label, command in results.results().options]
     organised.organiser.expect(TournamentUpdate, lambda u: u.round == 1 and u.status == "between")
 
 

@@ -110,6 +110,18 @@ def test_a_table_is_shown_then_the_player_is_taken_there() -> None:
     assert session.due(100.0 + TAKE_TO_TABLE_S + 1, None) == []  # once
 
 
+def test_the_session_keeps_every_room_that_was_his_table() -> None:
+    """Each table given is remembered after its round is over, so its results are known for a tournament's."""
+    session = TournamentSession("ABC123", "p1", "Jana")
+    session.apply(TABLE, 0.0)
+    line = TableLine(table=7, home="p1", away="p2", home_name="Jana", away_name="Novák", kind="match",
+                     ruleset="standard", status="ended", room="ROOM77")
+    session.apply(_update(tables=(line,)), 1.0)
+    assert session.assignment is None and session.table_rooms == {"ROOM77"}
+    session.apply(replace(TABLE, round=4, table=2, room="ROOM42"), 2.0)
+    assert session.table_rooms == {"ROOM77", "ROOM42"}
+
+
 def test_a_player_watching_elsewhere_leaves_that_room_first() -> None:
     """Going to the table from another room: Leave, then JoinRoom; already in the table's room: nothing."""
     session = TournamentSession("ABC123", "p1")

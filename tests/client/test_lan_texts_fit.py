@@ -1,0 +1,115 @@
+"""Headless renders of the LAN screens whose words must be read whole at the default window size: the desk's
+entry codes (handed out to the players), the Servers page's tournaments, and the heads of the standings on the
+player's waiting screen. Each slot's text as drawn is compared with its text: a cut one ends in "…"."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+arcade = pytest.importorskip("arcade")
+
+from client import palette  # noqa: E402
+from client.desk_model import DeskModel  # noqa: E402
+from client.desk_view import DeskView  # noqa: E402
+from client.lobby_view import LobbyView  # noqa: E402
+from client.local_server import LOCAL_URL  # noqa: E402
+from client.servers_page import ServersPage, server_cells  # noqa: E402
+from client.tournament_model import Box, standings_columns  # noqa: E402
+from client.tournament_widgets import draw_standings  # noqa: E402
+from server.app import Server, ServerConfig  # noqa: E402
+from shared.protocol import PROTOCOL_VERSION  # noqa: E402
+from shared.protocol.discovery import FoundServer, RunningTournament  # noqa: E402
+from tests.client.test_desk_model import created, pump, registered, url_of  # noqa: E402
+from tests.server.players import WireClient  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 760
+
+
+@pytest.fixture(scope="module")
+def window() -> Iterator[Any]:
+    """One hidden window of the client's default size."""
+    win = arcade.Window(WIDTH, HEIGHT, "lan texts", visible=False)
+    yield win
+    win.close()
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    """A running server (physics in-line) on a free port, shut down after the test."""
+    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+    await srv.start()
+    yield srv
+    await srv.shutdown()
+
+
+def drawn(view: Any, key: str) -> str:
+    """The text slot ``key`` shows as last drawn (cut with "…" when it did not fit)."""
+    label = view.texts.peek(key)
+    assert label is not None, key
+    return str(label.text)
+
+
+def _draw(window: Any, view: Any) -> None:
+    """Two frames of ``view`` (the first lays the buttons out)."""
+    window.show_view(view)
+    for _frame in range(2):
+        view.clear(color=palette.BACKGROUND)
+        view.draw_at(0.0)
+
+
+async def test_the_desk_shows_each_entry_code_whole(window: Any, server: Server) -> None:
+    """Entries and check-in: every code the desk knows is drawn whole in its row, to be read out to the player, and
+    the row's name, club and state whole beside it."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5)
+    await created(model, wire)
+    codes = [await registered(model, wire, name, club) for name, club in
+             (("Tomáš Dvořák", "HC Olomouc"), ("Agnieszka Nowak", "KS Kraków"))]
+    await pump(model, wire, lambda: len(model.entries()) == 2)
+    await wire.close()
+    model.activate("screen:entries")
+    view = DeskView(model, lambda request: None)
+    _draw(window, view)
+    rows = [i for i, item in enumerate(model.items()) if len(item.cells) == 4]
+    assert len(rows) == 2
+    for i in rows:  # name, club, "not checked in", the code: each whole
+        assert tuple(drawn(view, f"item{i}.{col}") for col in range(4)) == model.items()[i].cells
+    assert sorted(drawn(view, f"item{i}.3") for i in rows) == sorted(codes)
+
+
+def test_the_servers_page_names_the_tournaments_of_a_lan_server(window: Any) -> None:
+    """A LAN server's row: its name, address, its tournament by name and players online, none cut."""
+    found = FoundServer(instance="Klub Šprtec Brno._sprtec._tcp.local.", name="Klub Šprtec Brno",
+                        url="ws://192.168.100.120:8765/", address="192.168.100.120", port=8765,
+                        addresses=("192.168.100.120",), protocol_version=PROTOCOL_VERSION, players_online=12,
+                        tournaments=(RunningTournament("AYRGF3", "Velká cena Brna"),), tournaments_running=1)
+    page = ServersPage(lambda: (found,), LOCAL_URL)
+    view = LobbyView(page, lambda request: None)
+    _draw(window, view)
+    row = next(i for i, item in enumerate(page.items()) if item.label == "Klub Šprtec Brno")
+    assert tuple(drawn(view, f"item{row}.{col}") for col in range(4)) == server_cells(found)
+    assert "Velká cena Brna" in drawn(view, f"item{row}.2")
+
+
+def test_the_waiting_screens_standings_heads_are_whole(window: Any) -> None:
+    """The waiting screen's standings (six tenths of the window) with the Swiss tie-breaks: every column's head
+    whole, shrunk when it must be, and inside its column."""
+    from client.hud_view import Texts
+
+    texts = Texts()
+    columns = standings_columns(("buchholz", "goals_capped", "buchholz2"))
+    width = (WIDTH - 32) * 0.6 - 12  # client.tournament_view: the waiting screen's split
+    area = Box(16, 100, width, 500)
+    window.clear()
+    draw_standings(texts, "standings", area, (), columns)
+    for i, column in enumerate(columns):
+        label = texts.peek(f"standings.head.{i}")
+        assert label is not None and label.text == column.heading
+        end = columns[i + 1].start if i + 1 < len(columns) else 1.0
+        assert label.x + label.content_width <= area.left + 6 + (area.width - 12) * end
