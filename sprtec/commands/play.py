@@ -3,8 +3,10 @@
 Why this order: the README's path is ``make run`` in one terminal and ``sprtec play`` in another, so without
 ``--server`` the command first asks the local default server (``client.local_server``, half a second) and
 opens its lobby: quick match, play the bot, create a room with a ruleset and settings, join by code, watch a
-running match. When nothing answers there, a club player can still play at once: the command starts a
-private server (``client.practice``) where the lobby offers only the bot. Either way the bot is the real
+running match. When nothing answers there it looks on the LAN for two seconds (``client.discovery``): at a club
+event the organiser's server is found and opened, nobody types a URL (the lobby's Servers page lists any others).
+When none is found either, a club player can still play at once: the command starts a private server
+(``client.practice``) where the lobby offers only the bot. Either way the bot is the real
 ``sprtec bot`` as a child process (``client.bot_process``), stopped by pid. ``--room CODE`` joins at once,
 ``--quick`` queues at once. A player new to the server is asked for his name first (or a claim code from his other
 machine, or to play as a guest); ``--name NAME`` answers for him (and renames a returning player).
@@ -21,10 +23,16 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shared.protocol.discovery import FoundServer
 
 HELP = "play: the lobby of the local server (or --server URL), or practice against the bot on a private one"
 VIEWS = ("lobby", "match", "setup", "results")
+LAN_WAIT_S = 2.0  # how long a client without a server looks for one on the LAN (one answers in ~1.2 s)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,8 +64,12 @@ def run(args: argparse.Namespace) -> int:
     practice: PrivateServer | None = None
     url = args.server
     origin = f"Server {url}"
-    if url is None and answers(LOCAL_URL):
+    local = url is None and answers(LOCAL_URL)
+    lan = lan_server() if url is None and not local else None
+    if local:
         url, origin = LOCAL_URL, f"Connected to the local server {LOCAL_URL}"
+    elif lan is not None:
+        url, origin = lan.url, f"Connected to {lan.name} ({lan.url}), found on the LAN"
     elif url is None:
         practice = PrivateServer()
         practice.start()
@@ -74,6 +86,32 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if practice is not None:
             practice.stop()
+
+
+def lan_server(browser: Any = None, wait_s: float = LAN_WAIT_S) -> FoundServer | None:
+    """The server to open when none was named and none runs here: one found on the LAN within ``wait_s`` (at a
+    club event the organiser's; nobody types a URL), else None (practice). The Servers page lists the others."""
+    from client.discovery import BackgroundBrowser
+
+    browser = browser if browser is not None else BackgroundBrowser()
+    browser.start()
+    try:
+        deadline = time.monotonic() + wait_s
+        while True:
+            chosen = choose_lan_server(browser.snapshot())
+            if chosen is not None or time.monotonic() >= deadline or not browser.running:
+                return chosen
+            time.sleep(0.1)
+    finally:
+        browser.close()
+
+
+def choose_lan_server(found: Sequence[FoundServer]) -> FoundServer | None:
+    """Of the servers found, the first (by name) that speaks our protocol and runs a tournament, else the first
+    that speaks our protocol."""
+    usable = [server for server in found if server.compatible]
+    with_tournaments = [server for server in usable if server.tournaments_running]
+    return (with_tournaments or usable)[0] if usable else None
 
 
 def _exit_on_termination() -> None:

@@ -91,3 +91,37 @@ def test_choosing_another_server_connects_there_with_its_own_identity(tmp_path: 
             nav.link.client.close()
     finally:
         window.close()
+
+
+class _Browser:
+    """A browser whose finds arrive on a script: nothing on the first looks, then ``found`` (discovery itself is
+    tested for real in tests/lan)."""
+
+    def __init__(self, found: tuple[FoundServer, ...], after_looks: int) -> None:
+        self.found, self.after_looks, self.looks, self.closed = found, after_looks, 0, False
+        self.running = True
+
+    def start(self) -> None:
+        """Nothing to start."""
+
+    def snapshot(self) -> tuple[FoundServer, ...]:
+        """Nothing until the script says so."""
+        self.looks += 1
+        return self.found if self.looks > self.after_looks else ()
+
+    def close(self) -> None:
+        """Remember being closed."""
+        self.closed = True
+
+
+def test_sprtec_play_without_a_server_opens_the_one_found_on_the_lan() -> None:
+    """The first server of our protocol running a tournament is chosen, as soon as it is found; the browser closes."""
+    from sprtec.commands.play import choose_lan_server, lan_server
+
+    old, club, other = _server("Old", PROTOCOL_VERSION + 1), _server("Club"), _server("Home", tournaments=0)
+    assert choose_lan_server((other, old, club)) == club
+    assert choose_lan_server((old, other)) == other
+    assert choose_lan_server((old,)) is None
+    browser = _Browser((other, club), after_looks=3)
+    assert lan_server(browser, wait_s=5.0) == club and browser.looks == 4 and browser.closed
+    assert lan_server(_Browser((), after_looks=0), wait_s=0.3) is None
