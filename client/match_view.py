@@ -370,7 +370,7 @@ class MatchView(arcade.View):
             self._prompt_panel(_(prompts.OFFERS_TITLE), "", None, 0.0, options, width, now=now)
         else:
             awaited = sum(1 for c in found if c.deadline is not None)
-            more = f"  (+{awaited - 1} more)" if awaited > 1 else ""
+            more = "  " + _("(+{n} more)").format(n=awaited - 1) if awaited > 1 else ""
             self._prompt_panel(choice.title + more, "", choice.left(now), choice.seconds, choice.options, width,
                                now=now)
         draw_buttons(self.texts, self.prompt_buttons, self.hover, "prompt")
