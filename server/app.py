@@ -36,6 +36,7 @@ from server.constants import (
 from server.discovery import LanAnnouncer, default_server_name
 from server.lifecycle import EventBus
 from server.lobby import Lobby
+from server.pg_store import PgStore
 from server.players import Players
 from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
@@ -60,6 +61,7 @@ class ServerConfig:
     workers: int | None = None
     lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/discovery.py)
     name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
+    postgres: str | None = None  # the shared store's URL (server.pg_store); None: SQLite in data_dir
 
 
 class Server:
@@ -69,7 +71,7 @@ class Server:
                  registry: Registry | None = None) -> None:
         self.config = config
         self.clock = clock or MonotonicClock()
-        self.store = Store(config.data_dir)
+        self.store = Store(config.data_dir) if config.postgres is None else PgStore(config.postgres)
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = WorkerPool(size) if size > 0 else None
         self.resolver = Resolver(self.pool)
