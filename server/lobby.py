@@ -85,7 +85,7 @@ class Lobby:
             if await self.registry.claim(self._listing(room)):
                 break
         self.rooms[room.code] = room
-        await self.store.write(self.store.statements((core.row(),)))
+        await self.store.write(self.store.fenced(core.code, self.store.statements((core.row(),))))
         log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public")
         return room
 

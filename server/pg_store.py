@@ -30,7 +30,7 @@ import asyncpg
 
 from server import pg_dialect, pg_schema
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
-from server.sqlite_writer import RETRY_DELAYS_S, Health, Job, StoreUnavailable
+from server.sqlite_writer import RETRY_DELAYS_S, Health, Job, Statement, StoreUnavailable
 from server.store import Store
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,30 @@ READ_TIMEOUT_S = 30.0  # a read that takes longer than this is a store that has 
 _STATEMENT_FAULTS = ("22", "23", "42")  # SQLSTATE classes of a statement's own fault: data, constraint, syntax
 
 
+# The fencing of a cluster's rooms (``server.redis_registry``): the highest lease number that wrote each room, and a
+# check every write of a room runs first in its transaction. The row lock it takes orders a room's writers; a number
+# below the stored one is a former owner, refused. Created beside the migrations (not a schema version: the SQLite
+# store of one process has no use for it), under the migrations' lock.
+FENCE_OBJECTS = """
+CREATE TABLE IF NOT EXISTS room_fences (code TEXT PRIMARY KEY, fence BIGINT NOT NULL);
+CREATE OR REPLACE FUNCTION sprtec_fence(room TEXT, lease BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE held BIGINT;
+BEGIN
+    INSERT INTO room_fences AS f (code, fence) VALUES (room, lease)
+        ON CONFLICT (code) DO UPDATE SET fence = GREATEST(f.fence, EXCLUDED.fence) RETURNING f.fence INTO held;
+    IF held > lease THEN
+        RAISE EXCEPTION 'stale lease % of room % (the room is held under lease %)', lease, room, held
+            USING ERRCODE = 'SPF01';
+    END IF;
+END $$;
+"""
+STALE_LEASE = "SPF01"  # the SQLSTATE of a refused former owner
+
+
+class StaleLease(StoreUnavailable):
+    """A write of a room this node no longer owns (another node took its lease over): refused, the room stops."""
+
+
 class ConstraintViolation(sqlite3.IntegrityError):
     """A constraint refused a statement (a unique name, a foreign key): worded like SQLite's, which callers read."""
 
@@ -47,12 +71,14 @@ class ConstraintViolation(sqlite3.IntegrityError):
 def _is_store_fault(exc: BaseException) -> bool:
     """True for faults of the store itself (connection, resources, shutdown), not of one statement's data."""
     if isinstance(exc, asyncpg.PostgresError):
-        return str(exc.sqlstate or "")[:2] not in _STATEMENT_FAULTS
+        return exc.sqlstate != STALE_LEASE and str(exc.sqlstate or "")[:2] not in _STATEMENT_FAULTS
     return isinstance(exc, OSError | asyncpg.InterfaceError | TimeoutError)
 
 
 def _statement_error(exc: asyncpg.PostgresError) -> BaseException:
     """A statement's own fault as the store's callers know it."""
+    if exc.sqlstate == STALE_LEASE:
+        return StaleLease(str(exc))
     if isinstance(exc, asyncpg.UniqueViolationError):
         return ConstraintViolation(f"UNIQUE constraint failed: {exc.constraint_name} ({exc})")
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
@@ -285,6 +311,9 @@ async def open_database(url: str) -> asyncpg.Pool:
     conn = await asyncpg.connect(url)
     try:
         await pg_schema.migrate(conn)
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
+            await conn.execute(FENCE_OBJECTS)
         await conn.execute("INSERT INTO meta (key, value) VALUES ('id', $1) ON CONFLICT (key) DO NOTHING",
                            str(uuid.uuid4()))
     finally:
@@ -307,6 +336,12 @@ class PgStore(Store):
             raise
         self._read = _Reader(self._thread, pool)  # type: ignore[assignment]
         self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
+        self.fences: dict[str, int] = {}  # room code -> the lease number this node writes it under
+
+    def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
+        """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``)."""
+        fence = self.fences.get(code)
+        return statements if fence is None else [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
 
     def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
         """Finish every queued write, close the connections and stop the store's thread."""

@@ -152,7 +152,7 @@ class Room:
     async def _persist(self, records: tuple[Record, ...]) -> None:
         """Write the records durably; a store that stopped (shutdown while failing, or lost) stops the room."""
         try:
-            await self.store.write(self.store.statements(records))
+            await self.store.write(self.store.fenced(self.code, self.store.statements(records)))
         except StoreUnavailable as exc:
             self.core.store_ok = False
             log.error("room %s: could not save (%s); the room stops", self.code, exc)

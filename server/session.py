@@ -18,7 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
@@ -27,6 +27,7 @@ from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOL
 from server.lobby import Lobby
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
+from server.registry import Moved
 from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
@@ -70,6 +71,9 @@ from shared.protocol import (
     encode,
 )
 
+if TYPE_CHECKING:
+    from server.cluster import ClusterNode
+
 log = logging.getLogger(__name__)
 SERVER_NAME = "sprtec"
 _REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
@@ -90,6 +94,7 @@ class Host(Protocol):
     players: Players
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
+    cluster: ClusterNode | None  # this process as a node of a cluster (server.cluster), None when alone
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -139,6 +144,23 @@ class Session:
         """Close the connection with a code and a reason."""
         log.info("closing connection of player %s: %s %s", self.player_id, code, reason)
         await self.ws.close(code, reason)
+
+    async def moved(self, url: str) -> None:
+        """Send the connection to the node where its room is played (a cluster): MOVED with that node's URL."""
+        await self.close(CloseCode.MOVED, url)
+
+    async def _here(self, code: str) -> bool:
+        """In a cluster, make room ``code`` this node's if it is nobody's; False after sending the connection to the
+        node that plays it (MOVED)."""
+        cluster = self.server.cluster
+        if cluster is None:
+            return True
+        try:
+            await cluster.here(normalise_code(code))
+        except Moved as moved:
+            await self.moved(moved.url)
+            return False
+        return True
 
     async def abort(self, code: int, reason: str) -> None:
         """Close an abusive connection at once (``server.abort``): the close frame, then TCP dropped within
@@ -271,6 +293,13 @@ class Session:
     async def _come_back(self) -> None:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
         lobby = self.server.lobby
+        cluster = self.server.cluster
+        if cluster is not None and not lobby.rooms_with_seat(self.player_id):
+            try:
+                await cluster.seat_elsewhere(self.player_id)  # a room nobody owns is taken over here
+            except Moved as moved:
+                await self.moved(moved.url)
+                return
         for room in lobby.rooms_with_seat(self.player_id):
             team = room.seat_of_player(self.player_id)
             table_waits = room.core.reserved and room.core.phase == "waiting"  # his tournament table
@@ -352,12 +381,14 @@ class Session:
     async def _join_room(self, message: JoinRoom) -> None:
         """Take a free seat (or one's own again); a closed room's last match is told instead."""
         self._must_be_free()
-        await self._or_result(message.code, self.server.lobby.join(self, message.code))
+        if await self._here(message.code):
+            await self._or_result(message.code, self.server.lobby.join(self, message.code))
 
     async def _watch(self, message: Watch) -> None:
         """Watch a room."""
         self._must_be_free()
-        await self.server.lobby.watch(self, message.code)
+        if await self._here(message.code):
+            await self.server.lobby.watch(self, message.code)
 
     async def _quick_match(self, message: QuickMatch) -> None:
         """Queue for a quick match (answered QueueStatus while waiting)."""
@@ -390,6 +421,8 @@ class Session:
 
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
+        if self.room is None and not await self._here(message.code):
+            return
         await self._or_result(message.code, self._resync(message.code, message.since_version))
 
     async def _say(self, message: Say) -> None:

@@ -183,6 +183,11 @@ class Store:
         self._read.close()
 
     # ------------------------------------------------------------------ statements
+    def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
+        """Room ``code``'s statements as this process may write them: one process owns its data, so unchanged (a
+        cluster's store refuses writes of a room's former owner: ``server.pg_store``)."""
+        return statements
+
     @classmethod
     def statements(cls, records: tuple[Record, ...]) -> list[Statement]:
         """The statements that write a room's records (``server.records``), in order, for one transaction."""

@@ -19,9 +19,10 @@ from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, LAN_H
 
 if TYPE_CHECKING:
     from server.app import ServerConfig
+    from server.cluster import ClusterConfig
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
-CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name")  # of the --config file and the command line
+CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "redis", "postgres", "node_id", "public_url")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` finds it",
     )
     parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
+    cluster = parser.add_argument_group("a node of a cluster (README: Cluster; --redis, --postgres, --node-id)")
+    cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis: leases, listing, queue")
+    cluster.add_argument("--postgres", default=None, metavar="URL", help="the shared store (replaces --data)")
+    cluster.add_argument("--node-id", default=None, metavar="ID", help="this node's name, unique in the cluster")
+    cluster.add_argument("--public-url", default=None, metavar="URL",
+                         help="where clients reach this node (default ws://HOST:PORT/)")
     parser.add_argument(
         "--log-level",
         default="INFO",
@@ -73,6 +80,8 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
             values[key] = getattr(args, key)
     lan = bool(values.get("lan", False))
     return ServerConfig(
+        postgres=None if values.get("postgres") is None else str(values["postgres"]),
+        cluster=_cluster_config(values),
         host=str(values.get("host", LAN_HOST if lan else DEFAULT_HOST)),
         port=_whole_number(values.get("port", DEFAULT_PORT), "port"),
         data_dir=Path(str(values.get("data", DEFAULT_DATA_DIR))),
@@ -82,6 +91,18 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+def _cluster_config(values: dict[str, object]) -> ClusterConfig | None:
+    """The node's cluster settings: None without --redis; --redis needs --postgres and --node-id."""
+    if values.get("redis") is None:
+        return None
+    if values.get("postgres") is None or not values.get("node_id"):
+        raise SystemExit("sprtec serve: --redis needs --postgres and --node-id (a cluster node shares both)")
+    from server.cluster import ClusterConfig
+
+    return ClusterConfig(redis=str(values["redis"]), node_id=str(values["node_id"]),
+                         public_url=str(values.get("public_url") or ""))
+
+
 async def serve(config: ServerConfig) -> int:
     """Start, print the URL, wait for a signal, shut down gracefully."""
     from server.app import Server
@@ -89,7 +110,8 @@ async def serve(config: ServerConfig) -> int:
     server = Server(config)
     port = await server.start()
     print(f"ws://{config.host}:{port}/", flush=True)
-    print(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}", file=sys.stderr, flush=True)
+    data = config.data_dir if config.postgres is None else "PostgreSQL"
+    print(f"sprtec server listening on {config.host}:{port}, data in {data}", file=sys.stderr, flush=True)
     if server.announcer is not None:
         urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
         print(f"announcing {server.announcer.instance!r} on the LAN at {urls}", file=sys.stderr, flush=True)

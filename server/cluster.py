@@ -1,0 +1,224 @@
+"""One node of a cluster: its leases kept alive, the rooms of dead nodes taken over, coaches sent to their room's
+owner, and its rooms handed over on a graceful stop.
+
+Why one module beside the server and not inside the lobby: the lobby and the rooms work the same in one process
+and in a cluster; what a cluster adds is time-driven and about other nodes - the heartbeat, the scan for rooms
+nobody owns, the redirect - and lives here, on ``server.redis_registry`` (leases, fencing numbers) and
+``server.pg_store`` (the shared store, which refuses a former owner's writes).
+
+- **Heartbeat** (every ``lease_ms / 3``): the node's own key (its public URL) and the lease of every room it runs
+  are renewed; a lease it no longer holds (it was paused past the TTL and another node took the room) stops that
+  room here at once - the store would refuse its writes anyway - and its connections are sent to the new owner.
+- **Takeover**: every stored room whose lease nobody holds is taken with ``SET NX`` by the first node to see it,
+  which raises the room's fence in the store before reading it, then rebuilds it from the store exactly as a
+  restart does (``server.recovery``: the last kept position, or checkpoint + log fold). A coach landing on a node
+  for such a room triggers the same takeover there at once instead of waiting for the scan.
+- **Redirect**: a coach's room is played on its owner node; a connection on another node for it is closed with
+  ``MOVED`` (4004) and the owner's URL as the reason, and the client connects there with its token
+  (docs/PROTOCOL.md "Clusters").
+- **Drain**: SIGTERM stops every room after its last commit and releases its lease, so the other nodes take the
+  rooms over at their next scan; its connections are sent to the new owners as they appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import redis.asyncio as aioredis
+
+from server.lifecycle import PresenceChanged
+from server.pg_store import PgStore
+from server.recovery import recover
+from server.redis_registry import RedisRegistry
+from server.registry import Moved
+from server.room import Room
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+    from server.workers import WorkerPool
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE_MS = 3000  # a killed node's rooms are free again after this long at most
+MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterConfig:
+    """Where the cluster's Redis is, who this node is, and where clients reach it."""
+
+    redis: str
+    node_id: str
+    public_url: str
+    lease_ms: int = DEFAULT_LEASE_MS
+
+
+def registry_for(config: ClusterConfig) -> RedisRegistry:
+    """The cluster's registry as this node uses it."""
+    return RedisRegistry(aioredis.Redis.from_url(config.redis), config.node_id, config.lease_ms)
+
+
+class ClusterNode:
+    """This process as one node of a cluster (see the module docstring)."""
+
+    def __init__(self, config: ClusterConfig, *, registry: RedisRegistry, store: PgStore, lobby: Lobby,
+                 pool: WorkerPool | None) -> None:
+        self.config = config
+        self.registry = registry
+        self.store = store
+        self.lobby = lobby
+        self.pool = pool
+        self._task: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Task[None]] = {}  # rooms being taken over, by code
+        self.taken_over = 0  # rooms this node took over from others
+        lobby.bus.subscribe(PresenceChanged, self._presence_changed)
+
+    @property
+    def node(self) -> str:
+        """This node's id."""
+        return self.config.node_id
+
+    async def start(self) -> None:
+        """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
+        beating."""
+        await self.registry.announce(self.config.public_url)
+        await self.scan()
+        self._task = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries)."""
+        while True:
+            await asyncio.sleep(self.config.lease_ms / 3000)
+            try:
+                await self.registry.announce(self.config.public_url)
+                lost = await self.registry.renew([code for code, room in self.lobby.rooms.items() if not room.closed])
+                for code in lost:
+                    await self._lost(code)
+                await self.scan()
+            except Exception:
+                log.exception("node %s: heartbeat failed", self.node)
+
+    async def scan(self) -> None:
+        """Take over every stored room whose lease nobody holds."""
+        codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
+        for code in await self.registry.unowned(codes):
+            await self.take_over(code)
+
+    async def take_over(self, code: str) -> bool:
+        """Take room ``code`` over if nobody owns it: True when this node runs it now (or already did)."""
+        if code in self.lobby.rooms:
+            return True
+        running = self._taking.get(code)
+        if running is None:
+            running = asyncio.get_running_loop().create_task(self._take_over(code))
+            self._taking[code] = running
+            running.add_done_callback(lambda _task: self._taking.pop(code, None))
+        await asyncio.shield(running)
+        return code in self.lobby.rooms
+
+    async def _take_over(self, code: str) -> None:
+        """Acquire the lease, raise the store's fence, rebuild the room from the store."""
+        fence = await self.registry.acquire(code)
+        if fence is None:
+            return
+        self.store.fences[code] = fence
+        await self.store.write(self.store.fenced(code, []))  # from here the former owner's writes are refused
+        rows = [row for row in self.store.rooms() if row.code == code]
+        if not rows:
+            await self.registry.remove(code)
+            self.store.fences.pop(code, None)
+            return
+        rooms = await recover(self.store, self.pool, self.lobby, rows)
+        if rooms:
+            self.taken_over += 1
+            log.info("node %s took room %s over (lease %d)", self.node, code, fence)
+        else:
+            self.store.fences.pop(code, None)
+
+    async def _lost(self, code: str) -> None:
+        """Another node holds the lease of a room this node ran: stop it here, send its connections there."""
+        room = self.lobby.rooms.pop(code, None)
+        self.store.fences.pop(code, None)
+        if room is None:
+            return
+        log.warning("node %s lost the lease of room %s: the room stops here", self.node, code)
+        await self._hand_over(room)
+
+    async def _hand_over(self, room: Room) -> None:
+        """Stop ``room`` here (after its entry in progress) and send its connections to the node that owns it next."""
+        await room.close()
+        members = room.core.members()
+        if not members:
+            return
+        url = await self.owner_url(room.code, MOVED_WAIT_S)
+        for member in members:
+            moved = getattr(member, "moved", None)
+            if moved is not None:
+                await moved(url or self.config.public_url)
+
+    async def owner_url(self, code: str, wait_s: float = 0.0) -> str | None:
+        """The public URL of the node that owns room ``code``, waiting up to ``wait_s`` for an owner to appear."""
+        deadline = asyncio.get_running_loop().time() + wait_s
+        while True:
+            node = await self.registry.owner(code)
+            if node is not None and node != self.node:
+                url = await self.registry.url_of(node)
+                if url is not None:
+                    return url
+            if asyncio.get_running_loop().time() >= deadline:
+                return None
+            await asyncio.sleep(0.1)
+
+    async def here(self, code: str) -> None:
+        """Make sure room ``code`` is played on this node if it is played anywhere: nothing when it is ours or no
+        room has the code, a takeover when nobody owns it, ``Moved`` when another node does."""
+        if code in self.lobby.rooms:
+            return
+        owner = await self.registry.owner(code)
+        if owner is None:
+            await self.take_over(code)
+            return
+        if owner != self.node:
+            url = await self.registry.url_of(owner)
+            if url is not None:
+                raise Moved(url)
+
+    async def seat_elsewhere(self, player_id: int) -> None:
+        """A coach connected here: when he holds a seat in a room played on another node, ``Moved`` to it (a room
+        nobody owns is taken over here)."""
+        code = await self.registry.seat_of(player_id)
+        if code is not None:
+            await self.here(code)
+
+    def _presence_changed(self, event: PresenceChanged) -> None:
+        """Remember in Redis where the coaches of a room of ours hold their seats (a reconnect finds the room)."""
+        for player in (event.home_player, event.away_player):
+            if player is not None:
+                asyncio.get_running_loop().create_task(self.registry.hold_seat(player, event.room))
+
+    async def drain(self) -> None:
+        """A graceful stop: every room stops after its last commit and its lease is released for the others, who
+        take it over at their next scan; its connections are sent to the new owner."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        rooms = list(self.lobby.rooms.values())
+        await asyncio.gather(*(room.close() for room in rooms))
+        for room in rooms:
+            self.lobby.rooms.pop(room.code, None)
+            self.store.fences.pop(room.code, None)
+            await self.registry.release(room.code)
+        await asyncio.gather(*(self._hand_over(room) for room in rooms))
+
+    async def close(self) -> None:
+        """Stop beating and disconnect from Redis."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.registry.client.aclose()

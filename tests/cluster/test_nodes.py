@@ -1,0 +1,176 @@
+"""Several `sprtec serve` nodes on one Redis and one PostgreSQL: rooms listed everywhere, coaches sent to their room's
+owner, a killed node's matches taken over and finished, a drained node's rooms handed over."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import asyncpg
+import pytest
+import redis.asyncio as aioredis
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+from server.redis_registry import lease_key
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    CloseCode,
+    Hello,
+    ListRooms,
+    MatchEnded,
+    MovePlayed,
+    RoomJoined,
+    RoomList,
+    Watch,
+    Welcome,
+    decode,
+    encode,
+)
+from sprtec.commands.bot import BotOptions, play
+from tests.cluster.nodes import SHORT, Node, start_node
+
+pytestmark = pytest.mark.slow
+MATCH_TIMEOUT_S = 120.0
+
+
+@pytest.fixture
+async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[[str], Node]]:
+    """Starts nodes of one cluster on demand (``cluster("a")``); every node is stopped after the test."""
+    started: list[Node] = []
+
+    def start(node_id: str) -> Node:
+        node = start_node(node_id, redis_url, postgres_url, tmp_path)
+        started.append(node)
+        return node
+
+    yield start
+    for node in started:
+        node.stop()
+
+
+async def _created(url: str, name: str, others: tuple[str, ...] = ()) -> tuple[asyncio.Task[dict[str, object]], str]:
+    """A random bot creating a short public room on ``url``: its task and the room's code."""
+    code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    options = BotOptions(mode="create", settings=dict(SHORT), random=True, name=name)
+
+    def announce(room: str) -> None:
+        """The room's code, once."""
+        if not code.done():
+            code.set_result(room)
+
+    task = asyncio.ensure_future(play(url, options, announce, others=others))
+    return task, await asyncio.wait_for(code, 30)
+
+
+def _joining(url: str, code: str, name: str, others: tuple[str, ...] = ()) -> asyncio.Task[dict[str, object]]:
+    """A random bot joining room ``code`` through ``url``."""
+    return asyncio.ensure_future(play(url, BotOptions(mode="room", room=code, random=True, name=name), others=others))
+
+
+async def _owner(redis_url: str, code: str) -> str | None:
+    """The node holding room ``code``'s lease."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        found = await client.get(lease_key(code))
+        return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
+    finally:
+        await client.aclose()
+
+
+async def _hello(url: str, token: str | None = None) -> tuple[websockets.ClientConnection, Welcome]:
+    """A connection with its Welcome."""
+    ws = await websockets.connect(url, compression=None, max_size=2**22)
+    await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", token, None)))
+    welcome = decode(await asyncio.wait_for(ws.recv(), 10), SERVER_MESSAGES)
+    assert isinstance(welcome, Welcome), welcome
+    return ws, welcome
+
+
+async def _watch_everywhere(url: str, code: str) -> tuple[str, list[MovePlayed], MatchEnded]:
+    """Watch room ``code`` from ``url``, following MOVED: the node that answered, every MovePlayed, the end."""
+    token = None
+    moves: list[MovePlayed] = []
+    while True:
+        ws, welcome = await _hello(url, token)
+        token = welcome.token
+        try:
+            await ws.send(encode(Watch(code)))
+            while True:
+                message = decode(await asyncio.wait_for(ws.recv(), 30), SERVER_MESSAGES)
+                if isinstance(message, RoomJoined):
+                    moves = [m for m in moves if m.version <= message.snapshot.version]
+                elif isinstance(message, MovePlayed):
+                    assert not moves or message.version == moves[-1].version + 1, (message.version, moves[-1].version)
+                    moves.append(message)
+                elif isinstance(message, MatchEnded):
+                    return url, moves, message
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED, closed
+            url = closed.rcvd.reason
+        finally:
+            await ws.close()
+
+
+async def test_a_room_on_one_node_is_listed_joined_and_watched_through_another(
+    cluster: Callable[[str], Node], redis_url: str
+) -> None:
+    """A room created on A is in B's RoomList; a coach joining through B is sent to A (MOVED) and plays there; a
+    spectator asking B is sent to A and sees every MovePlayed; both coaches report the same result."""
+    a, b = cluster("a"), cluster("b")
+    creator, code = await _created(a.url, "ann")
+    ws, _ = await _hello(b.url)
+    try:
+        await ws.send(encode(ListRooms()))
+        listed = decode(await asyncio.wait_for(ws.recv(), 10), SERVER_MESSAGES)
+        assert isinstance(listed, RoomList) and code in [room.code for room in listed.rooms]
+    finally:
+        await ws.close()
+    watcher = asyncio.ensure_future(_watch_everywhere(b.url, code))
+    joiner = _joining(b.url, code, "bob")
+    first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), MATCH_TIMEOUT_S)
+    assert first["match"] == second["match"] and first["score"] == second["score"], (first, second, a.tail())
+    watched_on, moves, ended = await asyncio.wait_for(watcher, 30)
+    assert watched_on == a.url and ended.match_id == first["match"]
+    assert [m.version for m in moves] == list(range(moves[0].version, moves[0].version + len(moves)))
+    assert await _owner(redis_url, code) in ("a", None)  # the room closed once both left, its lease with it
+
+
+async def _acknowledged(postgres_url: str) -> dict[str, int]:
+    """Every match's committed log entries (what the coaches were told), by match id."""
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        rows = await conn.fetch("SELECT match_id, COUNT(*) AS n FROM match_log GROUP BY match_id")
+        return {row["match_id"]: int(row["n"]) for row in rows}
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize("matches", [5])
+async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str, matches: int
+) -> None:
+    """Node A runs every match and is killed with -9 in the middle: its leases lapse, B and C take the rooms over
+    from PostgreSQL, every coach (a bot, reconnecting through the nodes it knows) finishes, every match keeps every
+    entry committed before the kill, and no room is ever owned by two nodes."""
+    a, b, c = cluster("a"), cluster("b"), cluster("c")
+    others = (b.url, c.url)
+    games = []
+    for i in range(matches):
+        creator, code = await _created(a.url, f"home{i}", others)
+        games.append((code, creator, _joining(b.url if i % 2 else c.url, code, f"away{i}", (a.url, *others))))
+    await asyncio.sleep(2.0)  # a few moves each
+    before = await _acknowledged(postgres_url)
+    assert len(before) == matches and all(count > 0 for count in before.values()), (before, a.tail())
+    a.kill()
+    results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
+                                     MATCH_TIMEOUT_S)
+    after = await _acknowledged(postgres_url)
+    for (code, _, _), first, second in zip(games, results[0::2], results[1::2], strict=True):
+        assert first["match"] == second["match"] and first["score"] == second["score"], (code, first, second)
+        assert after[str(first["match"])] >= before[str(first["match"])], code
+    assert {await _owner(redis_url, code) for code, _, _ in games} <= {"b", "c", None}
+    taken = [line for node in (b, c) for line in node.log.read_text().splitlines() if "over (lease" in line]
+    assert sorted(line.split(" room ")[1].split()[0] for line in taken) == sorted(code for code, _, _ in games)
