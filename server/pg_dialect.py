@@ -9,6 +9,7 @@ here and tested (tests/cluster/test_pg_store.py):
 - a flag column compared with or set to ``0``/``1`` is a BOOLEAN in PostgreSQL (``server.pg_schema``), so the
   literal becomes ``FALSE``/``TRUE``; flag *parameters* pass through asyncpg's boolean codec, which takes 0 and 1;
 - ``last_insert_rowid()`` is ``lastval()`` (the identity sequence used last by this session, in the same job);
+- ``rowid`` (only ever a tie-break after a time) is ``ctid``, a row's place in its table;
 - an ``INSERT`` into a table whose id is generated returns that id (``RETURNING id``), SQLite's ``lastrowid``.
 """
 
@@ -20,6 +21,7 @@ FLAG_COLUMNS = ("finished", "used", "private", "rated", "reserved")  # BOOLEAN i
 GENERATED_ID_TABLES = ("players",)  # tables whose id PostgreSQL generates (an IDENTITY column)
 
 _FLAG_LITERAL = re.compile(r"\b((?:\w+\.)?(?:" + "|".join(FLAG_COLUMNS) + r"))\s*=\s*([01])\b")
+_ROWID = re.compile(r"\browid\b")
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 
 
@@ -36,6 +38,7 @@ def translate(sql: str) -> str:
     """One statement or read of the store in PostgreSQL's dialect."""
     sql = _FLAG_LITERAL.sub(lambda m: f"{m.group(1)} = {'TRUE' if m.group(2) == '1' else 'FALSE'}", sql)
     sql = sql.replace("last_insert_rowid()", "lastval()")
+    sql = _ROWID.sub("ctid", sql)
     return placeholders(sql)
 
 

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from server import pg_dialect, pg_schema
+from server import pg_dialect, pg_schema, replay_export
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.sqlite_writer import RETRY_DELAYS_S, Health, Job, Statement, StoreUnavailable
 from server.store import Store
@@ -306,8 +306,18 @@ class _Writer:
                 log.exception("a store health listener failed")
 
 
-async def open_database(url: str) -> asyncpg.Pool:
-    """Migrate the database at ``url`` (``server.pg_schema``), give it an id, and open the read pool."""
+async def open_database(url: str, migrate: bool = True) -> asyncpg.Pool:
+    """Migrate the database at ``url`` (``server.pg_schema``), give it an id, and open the read pool; ``migrate``
+    False (a report, an export) opens the pool only and changes nothing."""
+    if migrate:
+        await _migrate(url)
+    pool = await asyncpg.create_pool(url, min_size=1, max_size=READ_CONNECTIONS, init=_prepare_connection)
+    assert pool is not None
+    return pool
+
+
+async def _migrate(url: str) -> None:
+    """The schema's migrations, the fencing objects and the database's id."""
     conn = await asyncpg.connect(url)
     try:
         await pg_schema.migrate(conn)
@@ -318,19 +328,18 @@ async def open_database(url: str) -> asyncpg.Pool:
                            str(uuid.uuid4()))
     finally:
         await conn.close()
-    pool = await asyncpg.create_pool(url, min_size=1, max_size=READ_CONNECTIONS, init=_prepare_connection)
-    assert pool is not None
-    return pool
 
 
 class PgStore(Store):
     """The store of a server process in a cluster: the same operations as the SQLite store, on PostgreSQL."""
 
-    def __init__(self, url: str) -> None:  # the SQLite store's __init__ opens a file: not called
+    def __init__(self, url: str, migrate: bool = True) -> None:  # the SQLite store's __init__ opens a file: not called
+        """The store on the database at ``url``; ``migrate`` False: for reading only (a writer connects on the first
+        write, so none is opened)."""
         self.url = url
         self._thread = _LoopThread()
         try:
-            pool = self._thread.call(open_database(url))
+            pool = self._thread.call(open_database(url, migrate))
         except BaseException:
             self._thread.stop()
             raise
@@ -342,6 +351,10 @@ class PgStore(Store):
         """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``)."""
         fence = self.fences.get(code)
         return statements if fence is None else [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
+
+    def read_match(self, match: str) -> replay_export.StoredMatch:
+        """A match as its export reads it, on the read pool (safe from any thread)."""
+        return replay_export.read_match_from(self._read, match, "the PostgreSQL store")
 
     def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
         """Finish every queued write, close the connections and stop the store's thread."""

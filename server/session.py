@@ -450,7 +450,7 @@ class Session:
 
     async def _replay(self, message: GetReplay) -> None:
         """A match's replay."""
-        await self.send_frame(await replay_frame(self.server.store.path.parent, message.match_id, self._follows))
+        await self.send_frame(await replay_frame(self.server.store.read_match, message.match_id, self._follows))
 
     async def _resync(self, code: str, since: int) -> None:
         """Resync: the missed messages, a Snapshot, a ClockUpdate when nothing was missed, or STALE_VERSION."""

@@ -4,6 +4,7 @@ owner, a killed node's matches taken over and finished, a drained node's rooms h
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -13,7 +14,11 @@ import redis.asyncio as aioredis
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from server import position_blob
+from server.pg_store import PgStore
 from server.redis_registry import lease_key
+from server.replay_export import build_scenario, scenario_text
+from shared import notation
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
@@ -30,7 +35,8 @@ from shared.protocol import (
     encode,
 )
 from sprtec.commands.bot import BotOptions, play
-from tests.cluster.nodes import SHORT, Node, start_node
+from sprtec.commands.scenario import run_scenario
+from tests.cluster.nodes import ROOT, SHORT, Node, start_node
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 120.0
@@ -174,3 +180,27 @@ async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
     assert {await _owner(redis_url, code) for code, _, _ in games} <= {"b", "c", None}
     taken = [line for node in (b, c) for line in node.log.read_text().splitlines() if "over (lease" in line]
     assert sorted(line.split(" room ")[1].split()[0] for line in taken) == sorted(code for code, _, _ in games)
+    await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+async def _exports_replay_to_the_stored_ends(postgres_url: str, ended: list[tuple[str, object]]) -> None:
+    """Each match's export (``sprtec export --postgres``) replays, every entry accepted, to the position its last log
+    row kept and the score its coaches were told."""
+    store = PgStore(postgres_url, migrate=False)
+    try:
+        for match_id, score in ended:
+            stored = store.read_match(match_id)
+            results = run_scenario(build_scenario(stored))
+            assert stored.finished and all(r["accepted"] for r in results), match_id
+            kept = position_blob.unpack(store.stored_positions(match_id)[-1][1] or b"")
+            assert results[-1]["position"] == notation.position_to_json(kept), match_id
+            assert score == {"home": kept.score[0], "away": kept.score[1]}, match_id
+        first = ended[0][0]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "sprtec", "export", "--postgres", postgres_url, first, cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)  # fmt: skip
+        out, err = await process.communicate()
+        assert process.returncode == 0, err.decode()
+        assert out.decode().strip() == scenario_text(store.read_match(first))
+    finally:
+        store.close()

@@ -4,13 +4,15 @@ byte for byte."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import asyncpg
+import pytest
 
 from server import pg_dialect
-from server.pg_store import PgStore
+from server.pg_store import PgStore, StaleLease
 from server.player_records import PlayerRecords
-from server.records import MatchStart
+from server.records import MatchStart, RoomRow
 from server.store import Store
 from server.tokens import hash_token
 from shared.formation import basic_setup
@@ -85,3 +87,23 @@ async def test_a_database_refusing_connections_pauses_writes_and_loses_none(
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
         await admin.close()
         store.close()
+
+
+async def test_a_former_owners_write_is_refused_once_a_newer_lease_wrote_the_room(postgres_url: str) -> None:
+    """Node 1 writes room R under lease 1; node 2 takes it over under lease 2; node 1's next write fails with
+    StaleLease and changes nothing, node 2's goes through."""
+    first, second = PgStore(postgres_url), PgStore(postgres_url)
+    try:
+        room = RoomRow(code="R", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
+                       match_id=None)
+        first.fences["R"], second.fences["R"] = 1, 2
+        await first.write(first.fenced("R", [Store.save_room(room)]))
+        await second.write(second.fenced("R", []))  # the takeover raises the fence before reading the room
+        with pytest.raises(StaleLease):
+            await first.write(first.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+        assert [r.ruleset for r in second.rooms()] == ["quick"]
+        await second.write(second.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+        assert [r.ruleset for r in first.rooms()] == ["standard"]
+    finally:
+        first.close()
+        second.close()
