@@ -4,7 +4,9 @@ owner, a killed node's matches taken over and finished, a drained node's rooms h
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -204,3 +206,28 @@ async def _exports_replay_to_the_stored_ends(postgres_url: str, ended: list[tupl
         assert out.decode().strip() == scenario_text(store.read_match(first))
     finally:
         store.close()
+
+
+async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str
+) -> None:
+    """A node stopped with SIGTERM releases its rooms after their last commit instead of closing them: the other node
+    takes them over at once, the coaches are sent there (MOVED) and finish, the stopped node exits 0 within seconds."""
+    a, b = cluster("a"), cluster("b")
+    games = []
+    for i in range(2):
+        creator, code = await _created(a.url, f"home{i}", (b.url,))
+        games.append((code, creator, _joining(a.url, code, f"away{i}", (b.url,))))
+    await asyncio.sleep(1.5)
+    started = time.monotonic()
+    a.process.send_signal(signal.SIGTERM)
+    assert await asyncio.to_thread(a.process.wait, 20) == 0, a.tail()
+    stopped_in = time.monotonic() - started
+    results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
+                                     MATCH_TIMEOUT_S)
+    for first, second in zip(results[0::2], results[1::2], strict=True):
+        assert first["match"] == second["match"] and first["score"] == second["score"]
+        assert first["reason"] != "FORFEIT_DISCONNECTED" and second["reason"] != "FORFEIT_DISCONNECTED"
+    taken = [line for line in b.log.read_text().splitlines() if "over (lease" in line]
+    assert len(taken) == len(games) and stopped_in < 15, (stopped_in, b.tail())
+    await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
