@@ -95,7 +95,7 @@ class Server:
 
             assert isinstance(self.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
             self.cluster = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby,
-                                       pool=self.pool)
+                                       pool=self.pool, connection_of=self.sessions.get)
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)

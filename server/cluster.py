@@ -16,6 +16,9 @@ nobody owns, the redirect - and lives here, on ``server.redis_registry`` (leases
 - **Redirect**: a coach's room is played on its owner node; a connection on another node for it is closed with
   ``MOVED`` (4004) and the owner's URL as the reason, and the client connects there with its token
   (docs/PROTOCOL.md "Clusters").
+- **Quick match across nodes**: the queue is shared (``server.redis_registry``); a node that pairs one of its
+  players with a player waiting on another node opens the room with both seats held, seats its own player and
+  asks the other node (its pub/sub inbox) to send the other player over with ``MOVED``.
 - **Drain**: SIGTERM stops every room after its last commit and releases its lease, so the other nodes take the
   rooms over at their next scan; its connections are sent to the new owners as they appear.
 """
@@ -24,18 +27,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
 
 from server.lifecycle import PresenceChanged
 from server.pg_store import PgStore
 from server.recovery import recover
-from server.redis_registry import RedisRegistry
+from server.redis_registry import RedisRegistry, inbox
 from server.registry import Moved
-from server.room import Room
+from server.room import Connection, Room
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -66,7 +72,7 @@ class ClusterNode:
     """This process as one node of a cluster (see the module docstring)."""
 
     def __init__(self, config: ClusterConfig, *, registry: RedisRegistry, store: PgStore, lobby: Lobby,
-                 pool: WorkerPool | None) -> None:
+                 pool: WorkerPool | None, connection_of: Callable[[int], Connection | None]) -> None:
         self.config = config
         self.registry = registry
         self.store = store
@@ -75,7 +81,10 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[None]] = {}  # rooms being taken over, by code
         self.taken_over = 0  # rooms this node took over from others
+        self._connection_of = connection_of
+        self._inbox: asyncio.Task[None] | None = None
         lobby.bus.subscribe(PresenceChanged, self._presence_changed)
+        lobby.call_player = self._call_player
 
     @property
     def node(self) -> str:
@@ -86,8 +95,38 @@ class ClusterNode:
         """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
         beating."""
         await self.registry.announce(self.config.public_url)
+        pubsub = self.registry.client.pubsub()
+        await pubsub.subscribe(inbox(self.node))
+        self._inbox = asyncio.get_running_loop().create_task(self._listen(pubsub))
         await self.scan()
         self._task = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _call_player(self, player_id: int, code: str) -> bool:
+        """Ask the node where a paired player waits to send him to room ``code`` here; False when it is not there."""
+        node = self.registry.paired_on.get(player_id)
+        if node is None or node == self.node:
+            return False
+        message = json.dumps({"player": player_id, "url": self.config.public_url, "room": code})
+        return bool(await self.registry.client.publish(inbox(node), message))
+
+    async def _listen(self, pubsub: PubSub) -> None:
+        """What other nodes ask: a player of a pair made there is sent to the room made for him (MOVED)."""
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                try:
+                    asked = json.loads(message["data"])
+                    player, url = int(asked["player"]), str(asked["url"])
+                except (ValueError, KeyError, TypeError):
+                    log.warning("node %s: an unreadable message in its inbox: %r", self.node, message["data"])
+                    continue
+                connection = self._connection_of(player)
+                moved = getattr(connection, "moved", None)
+                if moved is not None:
+                    await moved(url)
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _beat(self) -> None:
         """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries)."""
@@ -216,9 +255,10 @@ class ClusterNode:
         await asyncio.gather(*(self._hand_over(room) for room in rooms))
 
     async def close(self) -> None:
-        """Stop beating and disconnect from Redis."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop beating and listening, and disconnect from Redis."""
+        for task in (self._task, self._inbox):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.registry.client.aclose()

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
 from server.lifecycle import EventBus, PresenceChanged, RoomClosed
-from server.registry import Listing, QueueEntry, Registry
+from server.player_records import PlayerRecords
+from server.registry import Listing, Pairing, QueueEntry, Registry
 from server.room import Connection, Room, RoomError
 from server.room_core import RoomCore
 from server.store import Store
@@ -57,6 +58,9 @@ class Lobby:
         bus.subscribe(PresenceChanged, self._presence_changed)
         self._pass_at: int | None = None  # when the next quick-match pass runs
         self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
+        # A cluster (server.cluster): asks the node where a paired player waits to send him to room ``code`` here;
+        # False when he waits on no other node. None: one process, where every waiting player is connected here.
+        self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
@@ -206,6 +210,11 @@ class Lobby:
             first, second = self._connection_of(pairing.first.player_id), self._connection_of(pairing.second.player_id)
             here = [(c, e) for c, e in ((first, pairing.first), (second, pairing.second))
                     if c is not None and c.room is None]
+            away = [e for c, e in ((first, pairing.first), (second, pairing.second)) if c is None]
+            if here and away and len(here) + len(away) == 2 and self.call_player is not None:
+                if await self._pair_across_nodes(pairing, here, away[0]):
+                    seated.update((pairing.first.player_id, pairing.second.player_id))
+                    continue
             if len(here) < 2:  # one left meanwhile: the other waits on, from when he first asked
                 for _, entry in here:
                     await self.registry.join_queue(entry)
@@ -218,6 +227,28 @@ class Lobby:
             seated.update((pairing.first.player_id, pairing.second.player_id))
         self._schedule_pass(result.next_pass_ms)
         return seated
+
+    async def _pair_across_nodes(self, pairing: Pairing, here: list[tuple[Connection, QueueEntry]],
+                                 away: QueueEntry) -> bool:
+        """A pair whose second player waits on another node of the cluster: a rated public room here with both seats
+        held, the player here seated, the other one sent here by his node (he is taken to his seat on arrival)."""
+        names = PlayerRecords(self.store)
+        reserved: dict[Team, tuple[int, str]] = {
+            "home": (pairing.first.player_id, names.name(pairing.first.player_id)),
+            "away": (pairing.second.player_id, names.name(pairing.second.player_id))}
+        room = await self._open(pairing.ruleset, pairing.first.overrides, False, rated=True, reserved=reserved)
+        self._index_seats(room)  # the other player is taken to his seat when he arrives
+        assert self.call_player is not None
+        if not await self.call_player(away.player_id, room.code):  # his node is gone: the room is forgotten
+            await room.close()
+            self.rooms.pop(room.code, None)
+            await self.registry.remove(room.code)
+            await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
+            return False
+        connection, entry = here[0]
+        await connection.send(QueueStatus(False, pairing.ruleset, 0))
+        await room.attach(connection, "home" if entry.player_id == pairing.first.player_id else "away")
+        return True
 
     def _schedule_pass(self, at_ms: int | None) -> None:
         """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""

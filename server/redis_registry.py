@@ -54,6 +54,11 @@ def node_key(node: str) -> str:
     return f"{PREFIX}node:{node}"
 
 
+def inbox(node: str) -> str:
+    """The pub/sub channel where node ``node`` hears what other nodes ask of it (send a paired player over)."""
+    return f"{PREFIX}inbox:{node}"
+
+
 def seat_key(player_id: int) -> str:
     """The key holding the room where a player holds a seat."""
     return f"{PREFIX}seat:{player_id}"
@@ -81,6 +86,7 @@ class RedisRegistry:
         self.lease_ms = lease_ms
         self.rules = rules or PoolRules()
         self.fences: dict[str, int] = {}  # the fencing number of each lease this node acquired
+        self.paired_on: dict[int, str] = {}  # the node each player of this node's last pairs waited on
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
 
@@ -227,6 +233,9 @@ class RedisRegistry:
                     for pair in pairs:
                         pipe.hdel(QUEUE, str(pair.first.player_id), str(pair.second.player_id))
                     await pipe.execute()
+                    nodes = {e.player_id: node for e, node in waiting}
+                    self.paired_on = {p.player_id: nodes[p.player_id] for pair in pairs for p in (pair.first,
+                                                                                                  pair.second)}
                     return QueuePass(pairs=pairs, next_pass_ms=done.next_pass_ms)
                 except WatchError:
                     continue

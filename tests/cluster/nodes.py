@@ -16,7 +16,7 @@ from pathlib import Path
 from tests.cluster import servers
 
 ROOT = Path(__file__).resolve().parents[2]
-SHORT = {"period_ms": 6000, "move_clock_ms": 3000, "choice_timeout_ms": 500, "break_ms": 0,
+SHORT = {"period_ms": 4000, "move_clock_ms": 2000, "choice_timeout_ms": 500, "break_ms": 0,
          "disconnect_grace_ms": 30000}  # a short match whose coaches may be away long enough for a takeover
 
 

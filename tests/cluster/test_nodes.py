@@ -231,3 +231,18 @@ async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
     taken = [line for line in b.log.read_text().splitlines() if "over (lease" in line]
     assert len(taken) == len(games) and stopped_in < 15, (stopped_in, b.tail())
     await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cluster: Callable[[str], Node]) -> None:
+    """One bot queues on A, the other on B: the queue is the cluster's, they are paired, one of them is sent to the
+    other's node, and both play the same rated match to its end."""
+    a, b = cluster("a"), cluster("b")
+    first = asyncio.ensure_future(play(a.url, BotOptions(mode="quick", ruleset="quick", settings=dict(SHORT),
+                                                         random=True, name="qa")))
+    second = asyncio.ensure_future(play(b.url, BotOptions(mode="quick", ruleset="quick", settings=dict(SHORT),
+                                                          random=True, name="qb")))
+    one, other = await asyncio.wait_for(asyncio.gather(first, second), MATCH_TIMEOUT_S)
+    assert one["match"] == other["match"] and one["score"] == other["score"], (one, other, a.tail(), b.tail())
+    assert {one["seat"], other["seat"]} == {"home", "away"}
+    sent = [line for node in (a, b) for line in node.log.read_text().splitlines() if ": 4004 ws://" in line]
+    assert len(sent) == 1 and (a.url in sent[0] or b.url in sent[0]), sent
