@@ -7,8 +7,9 @@ nobody owns, the redirect - and lives here, on ``server.redis_registry`` (leases
 ``server.pg_store`` (the shared store, which refuses a former owner's writes).
 
 - **Heartbeat** (every ``lease_ms / 3``): the node's own key (its public URL) and the lease of every room it runs
-  are renewed; a lease it no longer holds (it was paused past the TTL and another node took the room) stops that
-  room here at once - the store would refuse its writes anyway - and its connections are sent to the new owner.
+  are renewed, and the rooms' lines in the shared listing refreshed (score, clocks, seats); a lease it no longer
+  holds (it was paused past the TTL and another node took the room) stops that room here at once - the store would
+  refuse its writes anyway - and its connections are sent to the new owner.
 - **Takeover**: every stored room whose lease nobody holds is taken with ``SET NX`` by the first node to see it,
   which raises the room's fence in the store before reading it, then rebuilds it from the store exactly as a
   restart does (``server.recovery``: the last kept position, or checkpoint + log fold). A coach landing on a node
@@ -134,9 +135,11 @@ class ClusterNode:
             await asyncio.sleep(self.config.lease_ms / 3000)
             try:
                 await self.registry.announce(self.config.public_url)
-                lost = await self.registry.renew([code for code, room in self.lobby.rooms.items() if not room.closed])
+                rooms = [room for room in self.lobby.rooms.values() if not room.closed]
+                lost = await self.registry.renew([room.code for room in rooms])
                 for code in lost:
                     await self._lost(code)
+                await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
                 await self.scan()
             except Exception:
                 log.exception("node %s: heartbeat failed", self.node)

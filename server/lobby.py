@@ -72,9 +72,9 @@ class Lobby:
         """Register a room this process runs (a recovered one) under its code."""
         self.rooms[room.code] = room
         self._index_seats(room)
-        await self.registry.update(self._listing(room))
+        await self.registry.update(self.listing(room))
 
-    def _listing(self, room: Room) -> Listing:
+    def listing(self, room: Room) -> Listing:
         """The registry's record of a room of ours."""
         return Listing(code=room.code, node=self.node, private=room.private, info=room.info())
 
@@ -86,7 +86,7 @@ class Lobby:
                             private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
                             rated=rated, reserved=reserved, spectator_chat=spectator_chat)
             room = self.room(core)
-            if await self.registry.claim(self._listing(room)):
+            if await self.registry.claim(self.listing(room)):
                 break
         self.rooms[room.code] = room
         await self.store.write(self.store.fenced(core.code, self.store.statements((core.row(),))))

@@ -157,13 +157,20 @@ class RedisRegistry:
 
     async def update(self, listing: Listing) -> None:
         """Replace the room's listing (its owner publishes its line again)."""
-        sequence = int(await self.client.incr(SEQUENCE))
+        await self.update_many([listing])
+
+    async def update_many(self, listings: list[Listing]) -> None:
+        """Replace several rooms' listings in one round trip (the heartbeat's fresh lines of every room here)."""
+        if not listings:
+            return
+        sequence = int(await self.client.incrby(SEQUENCE, len(listings)))
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.hset(ROOMS, listing.code, _listing_bytes(listing))
-            if listing.private:
-                pipe.zrem(PUBLIC, listing.code)
-            else:
-                pipe.zadd(PUBLIC, {listing.code: sequence}, nx=True)
+            for offset, listing in enumerate(listings):
+                pipe.hset(ROOMS, listing.code, _listing_bytes(listing))
+                if listing.private:
+                    pipe.zrem(PUBLIC, listing.code)
+                else:  # a public room keeps its place (nx): newest first is by creation
+                    pipe.zadd(PUBLIC, {listing.code: sequence - len(listings) + 1 + offset}, nx=True)
             await pipe.execute()
 
     async def room(self, code: str) -> Listing | None:
@@ -182,14 +189,16 @@ class RedisRegistry:
         await self.release(code)
 
     async def public(self, limit: int) -> list[Listing]:
-        """The public rooms, newest first, at most ``limit``."""
+        """The public rooms whose owner's lease is alive, newest first, at most ``limit`` (a dead node's rooms leave
+        the list with their leases and come back with their takeover)."""
         codes = [cast(bytes, c).decode() for c in await self.client.zrevrange(PUBLIC, 0, limit - 1)]
         if not codes:
             return []
         found = await self.client.hmget(ROOMS, codes)
         owners = await self.client.mget([lease_key(code) for code in codes])
-        return [_listing_from(code, "" if owner is None else cast(bytes, owner).decode(), cast(bytes, data))
-                for code, data, owner in zip(codes, found, owners, strict=True) if data is not None]
+        return [_listing_from(code, cast(bytes, owner).decode(), cast(bytes, data))
+                for code, data, owner in zip(codes, found, owners, strict=True)
+                if data is not None and owner is not None]
 
     # ------------------------------------------------------------------ Registry: the quick-match queue
     async def join_queue(self, entry: QueueEntry) -> None:
