@@ -14,12 +14,14 @@ nobody owns, the redirect - and lives here, on ``server.redis_registry`` (leases
   which raises the room's fence in the store before reading it, then rebuilds it from the store exactly as a
   restart does (``server.recovery``: the last kept position, or checkpoint + log fold). A coach landing on a node
   for such a room triggers the same takeover there at once instead of waiting for the scan.
-- **Redirect**: a coach's room is played on its owner node; a connection on another node for it is closed with
+- **Redirect**: a coach's room is played on its owner node; a coach's connection on another node is closed with
   ``MOVED`` (4004) and the owner's URL as the reason, and the client connects there with its token
   (docs/PROTOCOL.md "Clusters").
 - **Quick match across nodes**: the queue is shared (``server.redis_registry``); a node that pairs one of its
   players with a player waiting on another node opens the room with both seats held, seats its own player and
   asks the other node (its pub/sub inbox) to send the other player over with ``MOVED``.
+- **Spectators** may watch from any node: the owner publishes its rooms' frames for everyone, and a node relays
+  them to its spectators of rooms played elsewhere (``server.relay``), through a takeover too.
 - **Drain**: SIGTERM stops every room after its last commit and releases its lease, so the other nodes take the
   rooms over at their next scan; its connections are sent to the new owners as they appear.
 """
@@ -32,7 +34,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
@@ -42,7 +44,9 @@ from server.pg_store import PgStore
 from server.recovery import recover
 from server.redis_registry import RedisRegistry, inbox
 from server.registry import Moved
+from server.relay import Relay, frames_channel
 from server.room import Connection, Room
+from shared.protocol import RoomJoined, encode
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -84,8 +88,13 @@ class ClusterNode:
         self.taken_over = 0  # rooms this node took over from others
         self._connection_of = connection_of
         self._inbox: asyncio.Task[None] | None = None
+        self._pubsub: PubSub | None = None  # the node's inbox and the frames of the rooms it relays
+        self.relays: dict[str, Relay] = {}  # rooms played elsewhere that spectators here watch
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()  # frames of our rooms, in order
+        self._publisher: asyncio.Task[None] | None = None
         lobby.bus.subscribe(PresenceChanged, self._presence_changed)
         lobby.call_player = self._call_player
+        lobby.relay_of = self._relay_of
 
     @property
     def node(self) -> str:
@@ -96,9 +105,10 @@ class ClusterNode:
         """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
         beating."""
         await self.registry.announce(self.config.public_url)
-        pubsub = self.registry.client.pubsub()
+        self._pubsub = pubsub = self.registry.client.pubsub()
         await pubsub.subscribe(inbox(self.node))
         self._inbox = asyncio.get_running_loop().create_task(self._listen(pubsub))
+        self._publisher = asyncio.get_running_loop().create_task(self._publish_frames())
         await self.scan()
         self._task = asyncio.get_running_loop().create_task(self._beat())
 
@@ -107,27 +117,122 @@ class ClusterNode:
         node = self.registry.paired_on.get(player_id)
         if node is None or node == self.node:
             return False
-        message = json.dumps({"player": player_id, "url": self.config.public_url, "room": code})
-        return bool(await self.registry.client.publish(inbox(node), message))
+        message = {"kind": "come", "player": player_id, "url": self.config.public_url, "room": code}
+        return bool(await self.registry.client.publish(inbox(node), json.dumps(message)))
 
     async def _listen(self, pubsub: PubSub) -> None:
-        """What other nodes ask: a player of a pair made there is sent to the room made for him (MOVED)."""
+        """The node's subscriptions: its inbox (what other nodes ask or answer) and the frames of relayed rooms."""
         try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
+            while True:
+                message = await pubsub.get_message(timeout=1.0)
+                if message is None or message.get("type") != "message":
                     continue
-                try:
-                    asked = json.loads(message["data"])
-                    player, url = int(asked["player"]), str(asked["url"])
-                except (ValueError, KeyError, TypeError):
-                    log.warning("node %s: an unreadable message in its inbox: %r", self.node, message["data"])
-                    continue
-                connection = self._connection_of(player)
-                moved = getattr(connection, "moved", None)
-                if moved is not None:
-                    await moved(url)
+                channel = message["channel"].decode()
+                if channel == inbox(self.node):
+                    await self._answer(message["data"])
+                elif (relay := self.relays.get(channel.rsplit(":", 1)[-1])) is not None:
+                    relay.forward(message["data"])
         finally:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _answer(self, data: bytes) -> None:
+        """One message of another node: send a paired player over, give a relayed spectator his RoomJoined, or take
+        the RoomJoined asked for spectators here."""
+        try:
+            asked = json.loads(data)
+            kind, code = str(asked["kind"]), str(asked["room"])
+            if kind == "come":
+                connection = self._connection_of(int(asked["player"]))
+                moved = getattr(connection, "moved", None)
+                if moved is not None:
+                    await moved(str(asked["url"]))
+            elif kind == "watch" and (room := self.lobby.rooms.get(code)) is not None and not room.closed:
+                frame = encode(RoomJoined(code, "spectator", None, room.snapshot()))
+                answer = {"kind": "joined", "room": code, "frame": frame.hex()}
+                await self.registry.client.publish(inbox(str(asked["node"])), json.dumps(answer))
+            elif kind == "joined" and (relay := self.relays.get(code)) is not None:
+                frame = bytes.fromhex(str(asked["frame"]))
+                for connection in relay.waiting():
+                    relay.joined(connection, frame)
+        except (ValueError, KeyError, TypeError):
+            log.warning("node %s: an unreadable message in its inbox: %r", self.node, data)
+
+    def _relay_of(self, code: str) -> Callable[[bytes], None]:
+        """Where room ``code`` (ours) puts its frames for everyone: the outbox, published in order."""
+
+        def put(frame: bytes) -> None:
+            """Queue one frame of the room."""
+            self._outbox.put_nowait((code, frame))
+
+        return put
+
+    async def _publish_frames(self) -> None:
+        """Publish our rooms' frames on their channels, in the order they were sent (one pipeline per batch)."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.registry.client.pipeline(transaction=False) as pipe:
+                    for code, frame in batch:
+                        pipe.publish(frames_channel(code), frame)
+                    await pipe.execute()
+            except Exception:  # a spectator elsewhere resyncs; the room itself goes on
+                log.exception("node %s: frames not relayed", self.node)
+
+    # ------------------------------------------------------------------ spectators of rooms played elsewhere
+    async def watch_elsewhere(self, connection: Any, code: str) -> bool:
+        """A spectator here asks to watch room ``code``: True when the room is played on another node and he now
+        watches it through this one (``server.relay``); False when it is ours (a room nobody owned is taken over)
+        or there is no such room."""
+        if code in self.lobby.rooms:
+            return False
+        owner = await self.registry.owner(code)
+        if owner is None:
+            await self.take_over(code)
+            return False
+        if owner == self.node:
+            return False
+        relay = self.relays.get(code)
+        if relay is None:
+            relay = self.relays[code] = Relay(code)
+            assert self._pubsub is not None
+            await self._pubsub.subscribe(frames_channel(code))
+        relay.add(connection)
+        connection.relayed = code
+        asyncio.get_running_loop().create_task(self._ask_joined(relay))
+        return True
+
+    async def _ask_joined(self, relay: Relay) -> None:
+        """Ask the room's owner for its spectators' RoomJoined until every waiting one has it (the owner may die
+        meanwhile: the next one answers)."""
+        deadline = asyncio.get_running_loop().time() + MOVED_WAIT_S
+        while relay.waiting() and asyncio.get_running_loop().time() < deadline:
+            owner = await self.registry.owner(relay.code)
+            if owner is not None:
+                asked = {"kind": "watch", "room": relay.code, "node": self.node}
+                await self.registry.client.publish(inbox(owner), json.dumps(asked))
+            await asyncio.sleep(0.5)
+
+    async def resync_elsewhere(self, connection: Any) -> None:
+        """A relayed spectator missed something: a fresh RoomJoined from the owner."""
+        relay = self.relays.get(connection.relayed)
+        if relay is not None:
+            relay.remove(connection)
+            relay.add(connection)
+            asyncio.get_running_loop().create_task(self._ask_joined(relay))
+
+    async def unwatch(self, connection: Any) -> None:
+        """A relayed spectator left: the node stops listening to a room nobody here watches any more."""
+        code, connection.relayed = connection.relayed, None
+        relay = self.relays.get(code) if code else None
+        if relay is None:
+            return
+        relay.remove(connection)
+        if relay.empty():
+            del self.relays[relay.code]
+            if self._pubsub is not None:
+                await self._pubsub.unsubscribe(frames_channel(relay.code))
 
     async def _beat(self) -> None:
         """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries)."""
@@ -258,8 +363,8 @@ class ClusterNode:
         await asyncio.gather(*(self._hand_over(room) for room in rooms))
 
     async def close(self) -> None:
-        """Stop beating and listening, and disconnect from Redis."""
-        for task in (self._task, self._inbox):
+        """Stop beating, listening and publishing, and disconnect from Redis."""
+        for task in (self._task, self._inbox, self._publisher):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

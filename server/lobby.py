@@ -61,12 +61,17 @@ class Lobby:
         # A cluster (server.cluster): asks the node where a paired player waits to send him to room ``code`` here;
         # False when he waits on no other node. None: one process, where every waiting player is connected here.
         self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
+        # A cluster: where a room's frames for everyone go besides its members (spectators on other nodes).
+        self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
         """A live room around ``core`` (new, or recovered from the store); ``adopt`` makes it known."""
-        return Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
+        room = Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
                     new_match_id=new_match_id, rating_of=self._rating_of)
+        if self.relay_of is not None:
+            room.relay = self.relay_of(core.code)
+        return room
 
     async def adopt(self, room: Room) -> None:
         """Register a room this process runs (a recovered one) under its code."""

@@ -76,6 +76,7 @@ class Room:
         self._sleep_deadline = 0  # the wall deadline the sleeping timer wakes at
         self._closing = False  # set at once by close(); the core closes once the lock is free
         self._presence_task: asyncio.Task[None] | None = None
+        self.relay: Callable[[bytes], None] | None = None  # a cluster: every frame for everyone, to other nodes too
 
     # ------------------------------------------------------------------ views
     @property
@@ -146,6 +147,8 @@ class Room:
                 await self._persist(effect.records)
             elif isinstance(effect, Broadcast):
                 websockets.broadcast([member.ws for member in effect.to], effect.frame)  # type: ignore[attr-defined]
+                if effect.everyone and self.relay is not None:
+                    self.relay(effect.frame)
             elif isinstance(effect, Publish):
                 self.bus.publish(effect.event)
 

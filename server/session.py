@@ -115,6 +115,7 @@ class Session:
         self.name = ""
         self.token = ""
         self.room: Room | None = None
+        self.relayed: str | None = None  # a cluster: the room played elsewhere this connection watches through here
         self.bucket = TokenBucket(RATE_BURST, RATE_WINDOW_S, time.monotonic)
         self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_WINDOW_S, time.monotonic)
         self.muted: set[int] = set()  # players whose chat this connection does not receive (Mute)
@@ -343,6 +344,8 @@ class Session:
             log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code)
             self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
+        if self.relayed is not None and self.server.cluster is not None:
+            await self.server.cluster.unwatch(self)
         self.server.unregister(self)
         if self.room is not None:
             room = self.room
@@ -387,8 +390,10 @@ class Session:
     async def _watch(self, message: Watch) -> None:
         """Watch a room."""
         self._must_be_free()
-        if await self._here(message.code):
-            await self.server.lobby.watch(self, message.code)
+        cluster = self.server.cluster
+        if cluster is not None and await cluster.watch_elsewhere(self, normalise_code(message.code)):
+            return  # the room is played on another node: its frames come through this one (server.relay)
+        await self.server.lobby.watch(self, message.code)
 
     async def _quick_match(self, message: QuickMatch) -> None:
         """Queue for a quick match (answered QueueStatus while waiting)."""
@@ -405,6 +410,11 @@ class Session:
 
     async def _leave(self, _message: Leave) -> None:
         """Leave the room (a coach in a running match resigns it)."""
+        if self.relayed is not None and self.server.cluster is not None:
+            code = self.relayed
+            await self.server.cluster.unwatch(self)
+            await self.send(Left(code))
+            return
         room = self._room()
         idle = await room.leave(self)
         await self.send(Left(room.code))
@@ -421,6 +431,10 @@ class Session:
 
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
+        cluster = self.server.cluster
+        if cluster is not None and self.relayed is not None and self.relayed == normalise_code(message.code):
+            await cluster.resync_elsewhere(self)
+            return
         if self.room is None and not await self._here(message.code):
             return
         await self._or_result(message.code, self._resync(message.code, message.since_version))
@@ -485,15 +499,16 @@ class Session:
 
     def _follows(self, code: str) -> bool:
         """True when this player is in room ``code`` (seated or watching) or holds a seat there while away."""
-        if self.room is not None and self.room.code == code:
+        if (self.room is not None and self.room.code == code) or self.relayed == code:
             return True
         room = self.server.lobby.rooms.get(code)
         return room is not None and room.seat_of_player(self.player_id) is not None
 
     def _must_be_free(self) -> None:
         """ALREADY_IN_ROOM unless the connection is in no room."""
-        if self.room is not None:
-            raise RoomError("ALREADY_IN_ROOM", f"leave room {self.room.code} first")
+        if self.room is not None or self.relayed is not None:
+            code = self.room.code if self.room is not None else self.relayed
+            raise RoomError("ALREADY_IN_ROOM", f"leave room {code} first")
 
 
 # The requests a session answers itself, by message type (the server's services answer others: Host.handlers).

@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
@@ -29,8 +30,10 @@ from shared.protocol import (
     ListRooms,
     MatchEnded,
     MovePlayed,
+    Resync,
     RoomJoined,
     RoomList,
+    Snapshot,
     Watch,
     Welcome,
     decode,
@@ -97,11 +100,25 @@ async def _hello(url: str, token: str | None = None) -> tuple[websockets.ClientC
     return ws, welcome
 
 
-async def _watch_everywhere(url: str, code: str) -> tuple[str, list[MovePlayed], MatchEnded]:
-    """Watch room ``code`` from ``url``, following MOVED: the node that answered, every MovePlayed, the end."""
+@dataclass
+class Watched:
+    """What a spectator saw of a match: the nodes it connected to, every MovePlayed in order, the gaps it resynced,
+    the end."""
+
+    urls: list[str]
+    moves: list[MovePlayed]
+    gaps: int
+    ended: MatchEnded
+
+
+async def _watch(url: str, code: str) -> Watched:
+    """Watch room ``code`` from ``url`` as a client does: following MOVED, a gap in the versions answered Resync."""
     token = None
+    urls: list[str] = []
     moves: list[MovePlayed] = []
+    gaps, version = 0, -1
     while True:
+        urls.append(url)
         ws, welcome = await _hello(url, token)
         token = welcome.token
         try:
@@ -109,12 +126,18 @@ async def _watch_everywhere(url: str, code: str) -> tuple[str, list[MovePlayed],
             while True:
                 message = decode(await asyncio.wait_for(ws.recv(), 30), SERVER_MESSAGES)
                 if isinstance(message, RoomJoined):
-                    moves = [m for m in moves if m.version <= message.snapshot.version]
-                elif isinstance(message, MovePlayed):
-                    assert not moves or message.version == moves[-1].version + 1, (message.version, moves[-1].version)
+                    version = message.snapshot.version
+                elif isinstance(message, Snapshot) and message.version > version:  # the match's start
+                    version = message.version
+                elif isinstance(message, MovePlayed) and message.version > version:
+                    if message.version != version + 1:
+                        gaps += 1
+                        await ws.send(encode(Resync(code, version)))
+                        continue
+                    version = message.version
                     moves.append(message)
                 elif isinstance(message, MatchEnded):
-                    return url, moves, message
+                    return Watched(urls, moves, gaps, message)
         except ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED, closed
             url = closed.rcvd.reason
@@ -126,7 +149,8 @@ async def test_a_room_on_one_node_is_listed_joined_and_watched_through_another(
     cluster: Callable[[str], Node], redis_url: str
 ) -> None:
     """A room created on A is in B's RoomList; a coach joining through B is sent to A (MOVED) and plays there; a
-    spectator asking B is sent to A and sees every MovePlayed; both coaches report the same result."""
+    spectator on B watches through B (relayed) and sees every MovePlayed in order and the end; both coaches report
+    the same result."""
     a, b = cluster("a"), cluster("b")
     creator, code = await _created(a.url, "ann")
     ws, _ = await _hello(b.url)
@@ -136,13 +160,13 @@ async def test_a_room_on_one_node_is_listed_joined_and_watched_through_another(
         assert isinstance(listed, RoomList) and code in [room.code for room in listed.rooms]
     finally:
         await ws.close()
-    watcher = asyncio.ensure_future(_watch_everywhere(b.url, code))
+    watcher = asyncio.ensure_future(_watch(b.url, code))
     joiner = _joining(b.url, code, "bob")
     first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), MATCH_TIMEOUT_S)
     assert first["match"] == second["match"] and first["score"] == second["score"], (first, second, a.tail())
-    watched_on, moves, ended = await asyncio.wait_for(watcher, 30)
-    assert watched_on == a.url and ended.match_id == first["match"]
-    assert [m.version for m in moves] == list(range(moves[0].version, moves[0].version + len(moves)))
+    watched = await asyncio.wait_for(watcher, 30)
+    assert watched.urls == [b.url] and watched.gaps == 0 and watched.ended.match_id == first["match"]
+    assert watched.moves and {"home": watched.ended.score.home, "away": watched.ended.score.away} == first["score"]
     assert await _owner(redis_url, code) in ("a", None)  # the room closed once both left, its lease with it
 
 
@@ -161,20 +185,25 @@ async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
     cluster: Callable[[str], Node], redis_url: str, postgres_url: str, matches: int
 ) -> None:
     """Node A runs every match and is killed with -9 in the middle: its leases lapse, B and C take the rooms over
-    from PostgreSQL, every coach (a bot, reconnecting through the nodes it knows) finishes, every match keeps every
-    entry committed before the kill, and no room is ever owned by two nodes."""
+    from PostgreSQL, every coach (a bot, reconnecting through the nodes it knows) finishes, spectators watching
+    through B and C see the end without reconnecting, every match keeps every entry committed before the kill, and
+    no room is ever owned by two nodes."""
     a, b, c = cluster("a"), cluster("b"), cluster("c")
     others = (b.url, c.url)
     games = []
     for i in range(matches):
         creator, code = await _created(a.url, f"home{i}", others)
         games.append((code, creator, _joining(b.url if i % 2 else c.url, code, f"away{i}", (a.url, *others))))
+    watchers = [asyncio.ensure_future(_watch(node.url, games[0][0])) for node in (b, c)]
     await asyncio.sleep(2.0)  # a few moves each
     before = await _acknowledged(postgres_url)
     assert len(before) == matches and all(count > 0 for count in before.values()), (before, a.tail())
     a.kill()
     results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
                                      MATCH_TIMEOUT_S)
+    for node, watched in zip((b, c), await asyncio.wait_for(asyncio.gather(*watchers), 30), strict=True):
+        assert watched.urls == [node.url], watched.urls  # relayed spectators never reconnected
+        assert watched.ended.match_id == results[0]["match"] and watched.moves
     after = await _acknowledged(postgres_url)
     for (code, _, _), first, second in zip(games, results[0::2], results[1::2], strict=True):
         assert first["match"] == second["match"] and first["score"] == second["score"], (code, first, second)
