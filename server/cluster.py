@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 
-from server.lifecycle import PresenceChanged
+from server.lifecycle import MatchFinished, PresenceChanged
 from server.pg_store import PgStore
 from server.recovery import recover
 from server.redis_registry import RedisRegistry, inbox
@@ -93,6 +93,7 @@ class ClusterNode:
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()  # frames of our rooms, in order
         self._publisher: asyncio.Task[None] | None = None
         lobby.bus.subscribe(PresenceChanged, self._presence_changed)
+        lobby.bus.subscribe(MatchFinished, self._match_finished)
         lobby.call_player = self._call_player
         lobby.relay_of = self._relay_of
 
@@ -341,8 +342,17 @@ class ClusterNode:
         if code is not None:
             await self.here(code)
 
+    def _match_finished(self, event: MatchFinished) -> None:
+        """A match of ours ended: its coaches no longer hold seats a reconnection must be sent to."""
+        for player in (event.home_player, event.away_player):
+            asyncio.get_running_loop().create_task(self.registry.release_seat(player, event.room))
+
     def _presence_changed(self, event: PresenceChanged) -> None:
-        """Remember in Redis where the coaches of a room of ours hold their seats (a reconnect finds the room)."""
+        """Remember in Redis where the coaches of a room of ours hold their seats while its match runs or a held
+        seat waits for its coach (a reconnection through another node is sent here)."""
+        room = self.lobby.rooms.get(event.room)
+        if room is None or not (room.status == "playing" or (room.core.reserved and room.core.phase == "waiting")):
+            return
         for player in (event.home_player, event.away_player):
             if player is not None:
                 asyncio.get_running_loop().create_task(self.registry.hold_seat(player, event.room))

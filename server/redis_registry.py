@@ -142,6 +142,10 @@ class RedisRegistry:
         """Player ``player_id`` holds a seat in room ``code``."""
         await self.client.set(seat_key(player_id), code)
 
+    async def release_seat(self, player_id: int, code: str) -> None:
+        """Player ``player_id`` holds no seat in room ``code`` any more (its match ended)."""
+        await self._release(keys=[seat_key(player_id)], args=[code])
+
     async def seat_of(self, player_id: int) -> str | None:
         """The room where a player last took a seat, if any."""
         found = await self.client.get(seat_key(player_id))
