@@ -39,13 +39,14 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 
-from server.lifecycle import MatchFinished, PresenceChanged
+from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed
 from server.pg_store import PgStore
 from server.recovery import recover
 from server.redis_registry import RedisRegistry, inbox
 from server.registry import Moved
 from server.relay import Relay, frames_channel
 from server.room import Connection, Room
+from server.sqlite_writer import StoreUnavailable
 from shared.protocol import RoomJoined, encode
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class ClusterNode:
         self._publisher: asyncio.Task[None] | None = None
         lobby.bus.subscribe(PresenceChanged, self._presence_changed)
         lobby.bus.subscribe(MatchFinished, self._match_finished)
+        lobby.bus.subscribe(RoomClosed, self._room_closed)
         lobby.call_player = self._call_player
         lobby.relay_of = self._relay_of
 
@@ -251,41 +253,47 @@ class ClusterNode:
                 log.exception("node %s: heartbeat failed", self.node)
 
     async def scan(self) -> None:
-        """Take over every stored room whose lease nobody holds."""
+        """Take over every stored room whose lease nobody holds (all at once: one fence write, one recovery)."""
         codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
-        for code in await self.registry.unowned(codes):
-            await self.take_over(code)
+        await self.take_over_many(await self.registry.unowned(codes))
 
     async def take_over(self, code: str) -> bool:
         """Take room ``code`` over if nobody owns it: True when this node runs it now (or already did)."""
-        if code in self.lobby.rooms:
-            return True
-        running = self._taking.get(code)
-        if running is None:
-            running = asyncio.get_running_loop().create_task(self._take_over(code))
-            self._taking[code] = running
-            running.add_done_callback(lambda _task: self._taking.pop(code, None))
-        await asyncio.shield(running)
+        await self.take_over_many([code])
         return code in self.lobby.rooms
 
-    async def _take_over(self, code: str) -> None:
-        """Acquire the lease, raise the store's fence, rebuild the room from the store."""
-        fence = await self.registry.acquire(code)
-        if fence is None:
+    async def take_over_many(self, codes: list[str]) -> None:
+        """Take over those of ``codes`` nobody owns; a room already being taken over here is waited for."""
+        waiting = {task for code in codes if (task := self._taking.get(code)) is not None}
+        fresh = [code for code in codes if code not in self.lobby.rooms and code not in self._taking]
+        if fresh:
+            task = asyncio.get_running_loop().create_task(self._take_over(fresh))
+            for code in fresh:
+                self._taking[code] = task
+            task.add_done_callback(lambda _task: [self._taking.pop(code, None) for code in fresh])
+            waiting.add(task)
+        if waiting:
+            await asyncio.shield(asyncio.gather(*waiting))
+
+    async def _take_over(self, codes: list[str]) -> None:
+        """Acquire the leases, raise the store's fences (one transaction), rebuild the rooms from the store."""
+        fences = {code: fence for code in codes if (fence := await self.registry.acquire(code)) is not None}
+        if not fences:
             return
-        self.store.fences[code] = fence
-        await self.store.write(self.store.fenced(code, []))  # from here the former owner's writes are refused
-        rows = [row for row in self.store.rooms() if row.code == code]
-        if not rows:
+        self.store.fences.update(fences)
+        # from this commit on, the former owner's writes of these rooms are refused
+        await self.store.write([statement for code in fences for statement in self.store.fenced(code, [])])
+        rows = [row for row in self.store.rooms() if row.code in fences]
+        for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
             await self.registry.remove(code)
             self.store.fences.pop(code, None)
-            return
-        rooms = await recover(self.store, self.pool, self.lobby, rows)
-        if rooms:
-            self.taken_over += 1
-            log.info("node %s took room %s over (lease %d)", self.node, code, fence)
-        else:
-            self.store.fences.pop(code, None)
+        rooms = {room.code for room in await recover(self.store, self.pool, self.lobby, rows)}
+        for row in rows:
+            if row.code in rooms:
+                self.taken_over += 1
+                log.info("node %s took room %s over (lease %d)", self.node, row.code, fences[row.code])
+            else:
+                self.store.fences.pop(row.code, None)
 
     async def _lost(self, code: str) -> None:
         """Another node holds the lease of a room this node ran: stop it here, send its connections there."""
@@ -341,6 +349,19 @@ class ClusterNode:
         code = await self.registry.seat_of(player_id)
         if code is not None:
             await self.here(code)
+
+    def _room_closed(self, event: RoomClosed) -> None:
+        """A room of ours closed (empty): forget its row, so no node takes a closed room over to find it finished."""
+        asyncio.get_running_loop().create_task(self._forget(event.room))
+
+    async def _forget(self, code: str) -> None:
+        """Delete a closed room's row under its lease's fence (refused, harmlessly, when another node took it)."""
+        try:
+            await self.store.write(self.store.fenced(code, [self.store.delete_room(code)]))
+        except StoreUnavailable as exc:
+            log.info("room %s: its row is left to the node that holds it now (%s)", code, exc)
+        finally:
+            self.store.fences.pop(code, None)
 
     def _match_finished(self, event: MatchFinished) -> None:
         """A match of ours ended: its coaches no longer hold seats a reconnection must be sent to."""
