@@ -70,10 +70,13 @@ async def test_a_database_refusing_connections_pauses_writes_and_loses_none(
     try:
         (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
-        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", database)
+        await admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1",
+                            database)  # waits until each backend is gone
         names = [f"p{i}" for i in range(20)]
         writes = asyncio.gather(*(store.write(PlayerRecords.add_player(n, n, hash_token(n))) for n in names))
-        while not heard:
+        for _ in range(200):
+            if heard:
+                break
             await asyncio.sleep(0.05)
         assert heard == [False] and not store.health.ok and not writes.done()
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
