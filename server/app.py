@@ -181,10 +181,12 @@ class Server:
                 self.cluster.config = dataclasses.replace(self.cluster.config,
                                                           public_url=self.cluster.config.public_url or self.url)
                 await self.cluster.start()
+                # Tournaments are not shared between nodes yet: resumed on every node, one would run on several.
+                log.warning("a cluster node does not resume stored tournaments (they run on the node that runs them)")
             else:
                 rooms = await recover(self.store, self.pool, self.lobby)
                 log.info("%d unfinished matches resumed", len(rooms))
-            await resume(self.tournaments)  # after the rooms: tables find their recovered matches
+                await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:
             self.ready.set()
 
