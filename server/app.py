@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import websockets
 from prometheus_client import CollectorRegistry
@@ -51,6 +52,10 @@ from server.tournaments.service import TournamentService
 from server.workers import Resolver, WorkerPool, default_workers
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
+if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
+    from server.cluster import ClusterConfig, ClusterNode
+    from server.redis_registry import RedisRegistry
+
 log = logging.getLogger(__name__)
 
 
@@ -64,6 +69,8 @@ class ServerConfig:
     workers: int | None = None
     lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/discovery.py)
     name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
+    postgres: str | None = None  # the shared store's URL (server.pg_store); None: SQLite in data_dir
+    cluster: ClusterConfig | None = None  # a node of a cluster (server.cluster; needs ``postgres``); None: alone
 
 
 class Server:
@@ -75,7 +82,7 @@ class Server:
         self.clock = clock or MonotonicClock()
         self.metrics_registry = CollectorRegistry()  # this server's own families, served at /metrics
         self.metrics = new_metrics(self.metrics_registry)
-        self.store = Store(config.data_dir)
+        self.store = Store(config.data_dir) if config.postgres is None else _shared_store(config.postgres)
         self.store.time_commits(self.metrics.store_commit_latency.observe)
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = (WorkerPool(size, on_replaced=self.metrics.worker_restarts.inc)
@@ -85,9 +92,18 @@ class Server:
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.session.Host)
         self.players = Players(self.store, self.bus, self._tell_room)
+        shared = None if config.cluster is None else _cluster_registry(config.cluster)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                           registry=registry or InProcessRegistry(), connection_of=self.sessions.get,
-                           rating_of=self.players.rating_of)
+                           registry=registry or shared or InProcessRegistry(), connection_of=self.sessions.get,
+                           rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
+        self.cluster: ClusterNode | None = None
+        if config.cluster is not None and shared is not None:
+            from server.cluster import ClusterNode
+            from server.pg_store import PgStore
+
+            assert isinstance(self.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
+            self.cluster = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby,
+                                       pool=self.pool, connection_of=self.sessions.get)
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)
@@ -194,10 +210,17 @@ class Server:
     async def _recover_then_ready(self) -> None:
         """Rebuild every unfinished match (``server.recovery``), then let waiting connections in."""
         try:
-            rooms = await recover(self.store, self.pool, self.lobby)
-            self.match_counters.resumed(room.match.id for room in rooms if room.status == "playing")
-            log.info("%d unfinished matches resumed", len(rooms))
-            await resume(self.tournaments)  # after the rooms: tables find their recovered matches
+            if self.cluster is not None:  # the rooms nobody owns (all of them when the cluster starts)
+                self.cluster.config = dataclasses.replace(self.cluster.config,
+                                                          public_url=self.cluster.config.public_url or self.url)
+                await self.cluster.start()
+                # Tournaments are not shared between nodes yet: resumed on every node, one would run on several.
+                log.warning("a cluster node does not resume stored tournaments (they run on the node that runs them)")
+            else:
+                rooms = await recover(self.store, self.pool, self.lobby)
+                self.match_counters.resumed(room.match.id for room in rooms if room.status == "playing")
+                log.info("%d unfinished matches resumed", len(rooms))
+                await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:
             self.ready.set()
 
@@ -213,6 +236,8 @@ class Server:
         if self._recovery is not None and not self._recovery.done():
             await self._recovery  # rooms being rebuilt are closed like the others
         await self.tournaments.stop()
+        if self.cluster is not None:
+            await self.cluster.drain()  # the rooms go on elsewhere, their connections with them
         rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:
@@ -228,10 +253,26 @@ class Server:
             await asyncio.wait_for(asyncio.shield(handlers), grace)
         except TimeoutError:  # ... unless a room's entry waits for a failed disk: closing the store fails that write
             log.error("shutdown: connections still waiting for the store after %s s; giving up their writes", grace)
+        if self.cluster is not None:
+            await self.cluster.close()
         self.store.close()
         await handlers
         if self.pool is not None:
             self.pool.close()
+
+
+def _shared_store(url: str) -> Store:
+    """The PostgreSQL store (``server.pg_store``, imported here: asyncpg is the clustered mode's library)."""
+    from server.pg_store import PgStore
+
+    return PgStore(url)
+
+
+def _cluster_registry(config: ClusterConfig) -> RedisRegistry:
+    """The cluster's registry on Redis (``server.cluster``, imported here: redis is the clustered mode's library)."""
+    from server.cluster import registry_for
+
+    return registry_for(config)
 
 
 async def _done() -> None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
 from server.lifecycle import EventBus, PresenceChanged, RoomClosed
-from server.registry import Listing, QueueEntry, Registry
+from server.player_records import PlayerRecords
+from server.registry import Listing, Pairing, QueueEntry, Registry
 from server.room import Connection, Room, RoomError
 from server.room_core import RoomCore
 from server.store import Store
@@ -58,20 +59,28 @@ class Lobby:
         self._pass_at: int | None = None  # when the next quick-match pass runs
         self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
         self.queued = 0  # players in the quick-match queue after this process's last change to it (the metric)
+        # A cluster (server.cluster): asks the node where a paired player waits to send him to room ``code`` here;
+        # False when he waits on no other node. None: one process, where every waiting player is connected here.
+        self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
+        # A cluster: where a room's frames for everyone go besides its members (spectators on other nodes).
+        self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
         """A live room around ``core`` (new, or recovered from the store); ``adopt`` makes it known."""
-        return Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
+        room = Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
                     new_match_id=new_match_id, rating_of=self._rating_of)
+        if self.relay_of is not None:
+            room.relay = self.relay_of(core.code)
+        return room
 
     async def adopt(self, room: Room) -> None:
         """Register a room this process runs (a recovered one) under its code."""
         self.rooms[room.code] = room
         self._index_seats(room)
-        await self.registry.update(self._listing(room))
+        await self.registry.update(self.listing(room))
 
-    def _listing(self, room: Room) -> Listing:
+    def listing(self, room: Room) -> Listing:
         """The registry's record of a room of ours."""
         return Listing(code=room.code, node=self.node, private=room.private, info=room.info())
 
@@ -83,10 +92,10 @@ class Lobby:
                             private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
                             rated=rated, reserved=reserved, spectator_chat=spectator_chat)
             room = self.room(core)
-            if await self.registry.claim(self._listing(room)):
+            if await self.registry.claim(self.listing(room)):
                 break
         self.rooms[room.code] = room
-        await self.store.write(self.store.statements((core.row(),)))
+        await self.store.write(self.store.fenced(core.code, self.store.statements((core.row(),))))
         log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public",
                  extra={"room": room.code, "match": core.match.id})
         return room
@@ -208,6 +217,11 @@ class Lobby:
             first, second = self._connection_of(pairing.first.player_id), self._connection_of(pairing.second.player_id)
             here = [(c, e) for c, e in ((first, pairing.first), (second, pairing.second))
                     if c is not None and c.room is None]
+            away = [e for c, e in ((first, pairing.first), (second, pairing.second)) if c is None]
+            if here and away and len(here) + len(away) == 2 and self.call_player is not None:
+                if await self._pair_across_nodes(pairing, here, away[0]):
+                    seated.update((pairing.first.player_id, pairing.second.player_id))
+                    continue
             if len(here) < 2:  # one left meanwhile: the other waits on, from when he first asked
                 for _, entry in here:
                     await self.registry.join_queue(entry)
@@ -221,6 +235,28 @@ class Lobby:
         self.queued = await self.registry.waiting(None)
         self._schedule_pass(result.next_pass_ms)
         return seated
+
+    async def _pair_across_nodes(self, pairing: Pairing, here: list[tuple[Connection, QueueEntry]],
+                                 away: QueueEntry) -> bool:
+        """A pair whose second player waits on another node of the cluster: a rated public room here with both seats
+        held, the player here seated, the other one sent here by his node (he is taken to his seat on arrival)."""
+        names = PlayerRecords(self.store)
+        reserved: dict[Team, tuple[int, str]] = {
+            "home": (pairing.first.player_id, names.name(pairing.first.player_id)),
+            "away": (pairing.second.player_id, names.name(pairing.second.player_id))}
+        room = await self._open(pairing.ruleset, pairing.first.overrides, False, rated=True, reserved=reserved)
+        self._index_seats(room)  # the other player is taken to his seat when he arrives
+        assert self.call_player is not None
+        if not await self.call_player(away.player_id, room.code):  # his node is gone: the room is forgotten
+            await room.close()
+            self.rooms.pop(room.code, None)
+            await self.registry.remove(room.code)
+            await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
+            return False
+        connection, entry = here[0]
+        await connection.send(QueueStatus(False, pairing.ruleset, 0))
+        await room.attach(connection, "home" if entry.player_id == pairing.first.player_id else "away")
+        return True
 
     def _schedule_pass(self, at_ms: int | None) -> None:
         """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""

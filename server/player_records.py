@@ -110,8 +110,11 @@ class PlayerRecords:
     @staticmethod
     def add_rating_change(match_id: str, player_id: int, family: str, before: float, after: Rating) -> Statement:
         """What a rated match did to a player's rating."""
-        return ("INSERT OR REPLACE INTO rating_changes (match_id, player_id, family, rating_before, rating_after,"
-                " rd_after) VALUES (?, ?, ?, ?, ?, ?)", (match_id, player_id, family, before, after.rating, after.rd))
+        return ("INSERT INTO rating_changes (match_id, player_id, family, rating_before, rating_after, rd_after)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(match_id, player_id) DO UPDATE SET family=excluded.family,"
+                " rating_before=excluded.rating_before, rating_after=excluded.rating_after,"
+                " rd_after=excluded.rd_after",
+                (match_id, player_id, family, before, after.rating, after.rd))
 
     # ------------------------------------------------------------------ reads
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -30,14 +30,17 @@ from shared.model import Position, Team
 log = logging.getLogger(__name__)
 
 
-async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby) -> list[Room]:
-    """Rebuild every unfinished match (replays run in the pool, all at once); returns the rooms resumed."""
+async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: list[RoomRow] | None = None) -> list[Room]:
+    """Rebuild every unfinished match of ``rows`` (default: every stored room; a cluster node passes the rooms it
+    takes over) - replays run in the pool, all at once; returns the rooms resumed. A room without an unfinished
+    match is forgotten."""
     jobs: list[tuple[RoomRow, MatchRow, Position | None, int, Awaitable[tuple[Position, int]]]] = []
     resting = store.resting_points()
-    for row in store.rooms():
+    for row in store.rooms() if rows is None else rows:
         stored = store.match(row.match_id) if row.match_id else None
         if stored is None or stored.finished:
-            store.write_sync([Store.delete_room(row.code)])
+            await store.write(store.fenced(row.code, [Store.delete_room(row.code)]))
+            await lobby.registry.remove(row.code)
             continue
         kept = resting.get(stored.id)
         if kept is not None:  # the last row kept its position: no physics, and its start is not needed

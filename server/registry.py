@@ -57,6 +57,14 @@ class QueuePass:
     next_pass_ms: int | None
 
 
+class Moved(Exception):
+    """The room is played on another node of the cluster: connect to ``url`` (with the token)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.url = url
+
+
 class Registry(Protocol):
     """Rooms by code, the public listing and the quick-match queue (see the module docstring)."""
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from shared import notation
 
@@ -55,6 +56,14 @@ class StoredMatch:
     players: tuple[str, str] | None = None  # the coaches' names (home, away)
 
 
+class Reader(Protocol):
+    """A connection that answers the export's reads (SQLite's own, or the PostgreSQL store's: ``server.pg_store``)."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """Run one read; the answer has ``fetchone`` and ``fetchall``."""
+        ...
+
+
 def read_match(data_dir: Path, match: str) -> StoredMatch:
     """The stored match named by ``match`` (a match id or a room code), read through a read-only connection."""
     path = data_dir / DATABASE
@@ -65,25 +74,31 @@ def read_match(data_dir: Path, match: str) -> StoredMatch:
     except sqlite3.Error as exc:
         raise ExportError("NO_DATA", f"cannot open {path}: {exc}") from None
     try:
+        return read_match_from(conn, match, str(path))
+    except sqlite3.Error as exc:
+        raise ExportError("NO_DATA", f"cannot read {path}: {exc}") from None
+    finally:
+        conn.close()
+
+
+def read_match_from(conn: Reader, match: str, where: str) -> StoredMatch:
+    """The stored match named by ``match`` read through ``conn`` (``where`` names the database in messages)."""
+    try:
         match_id = _match_id(conn, match)
         row = conn.execute(
             "SELECT initial_position, room_code, finished, (SELECT name FROM players WHERE id = home_player),"
             " (SELECT name FROM players WHERE id = away_player) FROM matches WHERE id = ?", (match_id,)
         ).fetchone()
         if row is None:
-            raise ExportError("NO_MATCH", f"no match {match!r} in {path}")
+            raise ExportError("NO_MATCH", f"no match {match!r} in {where}")
         rows = conn.execute(
             "SELECT kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? ORDER BY idx", (match_id,)
         ).fetchall()
         log = tuple((str(k), t, None if a is None else json.loads(a), int(ms)) for k, t, a, ms in rows)
         players = (str(row[3]), str(row[4])) if row[3] and row[4] else None
         return StoredMatch(match_id, str(row[1]), bool(row[2]), json.loads(row[0]), log, players)
-    except sqlite3.Error as exc:
-        raise ExportError("NO_DATA", f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ExportError("BAD_LOG", f"match {match!r}: stored JSON is broken: {exc}") from None
-    finally:
-        conn.close()
 
 
 def build_scenario(stored: StoredMatch) -> notation.Scenario:
@@ -111,7 +126,7 @@ def export(data_dir: Path, match: str) -> notation.Scenario:
     return build_scenario(read_match(data_dir, match))
 
 
-def _match_id(conn: sqlite3.Connection, match: str) -> str:
+def _match_id(conn: Reader, match: str) -> str:
     """``match`` itself when it is a match id, else the latest match of the room with that code."""
     if MATCH_ID.fullmatch(match.strip().lower()):
         return match.strip().lower()

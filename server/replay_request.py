@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from pathlib import Path
 
 from server import replay_export
 from server.room import RoomError
@@ -23,13 +22,15 @@ from shared.protocol import MAX_REPLAY_CHARS, MAX_SERVER_FRAME, Replay
 log = logging.getLogger(__name__)
 
 
-async def replay_frame(data_dir: Path, match_id: str, follows_room: Callable[[str], bool]) -> bytes:
-    """The encoded ``Replay`` of ``match_id``; ``follows_room(code)`` tells whether the asker coaches in or watches
-    room ``code``. Raises ``RoomError``: NO_MATCH, NOT_IN_ROOM, REPLAY_TOO_LARGE or INTERNAL (a broken log)."""
+async def replay_frame(read_match: Callable[[str], replay_export.StoredMatch], match_id: str,
+                       follows_room: Callable[[str], bool]) -> bytes:
+    """The encoded ``Replay`` of ``match_id`` as ``read_match`` (the store's) reads it; ``follows_room(code)`` tells
+    whether the asker coaches in or watches room ``code``. Raises ``RoomError``: NO_MATCH, NOT_IN_ROOM,
+    REPLAY_TOO_LARGE or INTERNAL (a broken log)."""
     if not replay_export.MATCH_ID.fullmatch(match_id):
         raise RoomError("NO_MATCH", f"no match has the id {match_id!r} (a match id is 12 hex digits)")
     try:
-        stored = await asyncio.to_thread(replay_export.read_match, data_dir, match_id)
+        stored = await asyncio.to_thread(read_match, match_id)
         if not stored.finished and not follows_room(stored.room_code):
             raise RoomError("NOT_IN_ROOM", f"match {match_id} is still being played: until it ends, only the "
                                            "coaches and spectators of its room may have its replay")

@@ -78,6 +78,7 @@ class Room:
         self._sleep_deadline = 0  # the wall deadline the sleeping timer wakes at
         self._closing = False  # set at once by close(); the core closes once the lock is free
         self._presence_task: asyncio.Task[None] | None = None
+        self.relay: Callable[[bytes], None] | None = None  # a cluster: every frame for everyone, to other nodes too
 
     # ------------------------------------------------------------------ views
     @property
@@ -148,13 +149,15 @@ class Room:
                 await self._persist(effect.records)
             elif isinstance(effect, Broadcast):
                 websockets.broadcast([member.ws for member in effect.to], effect.frame)  # type: ignore[attr-defined]
+                if effect.everyone and self.relay is not None:
+                    self.relay(effect.frame)
             elif isinstance(effect, Publish):
                 self.bus.publish(effect.event)
 
     async def _persist(self, records: tuple[Record, ...]) -> None:
         """Write the records durably; a store that stopped (shutdown while failing, or lost) stops the room."""
         try:
-            await self.store.write(self.store.statements(records))
+            await self.store.write(self.store.fenced(self.code, self.store.statements(records)))
         except StoreUnavailable as exc:
             self.core.store_ok = False
             log.error("room %s: could not save (%s); the room stops", self.code, exc)

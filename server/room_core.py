@@ -99,10 +99,12 @@ class Persist:
 
 @dataclass(frozen=True, slots=True)
 class Broadcast:
-    """Send ``frame`` to ``to`` (the room's members when it was decided; one member for a reply)."""
+    """Send ``frame`` to ``to`` (the room's members when it was decided; one member for a reply). ``everyone``: the
+    frame is for whoever follows the room (a spectator anywhere in a cluster may have it), not a reply."""
 
     frame: bytes
     to: tuple[Member, ...]
+    everyone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +306,7 @@ class RoomCore:
     # ------------------------------------------------------------------ effects
     def _to_all(self, message: object) -> Broadcast:
         """``message`` to everyone in the room now."""
-        return Broadcast(outgoing(message), self.members())  # type: ignore[arg-type]
+        return Broadcast(outgoing(message), self.members(), everyone=True)  # type: ignore[arg-type]
 
     def _presence(self, now: int) -> list[Effect]:
         """Tell everyone, and the bus, who is in the room now (a pending coalesced count goes with it)."""
@@ -326,7 +328,7 @@ class RoomCore:
             return frames[-1]
 
         self.history.append(build)
-        return Broadcast(frames[0], self.members())
+        return Broadcast(frames[0], self.members(), everyone=True)
 
     # ------------------------------------------------------------------ seats and spectators
     def seat(self, member: Member, team: Team, now: int) -> list[Effect]:
@@ -503,7 +505,7 @@ class RoomCore:
         self.clock.committed(plan.used, entry.elapsed_ms, resolved.duration_ms, now)
         self.history.append(resolved.frame)
         targets = self.members()
-        effects: list[Effect] = [Persist((write,)), Broadcast(resolved.frame, targets)]
+        effects: list[Effect] = [Persist((write,)), Broadcast(resolved.frame, targets, everyone=True)]
         kind = "elapse" if entry.input is None else entry.input.action
         effects.append(Publish(MoveApplied(room=self.code, match_id=state.id, version=self.version,
                                            team=entry.team or plan.stamp.team, score=position.score, kind=kind,
@@ -512,7 +514,7 @@ class RoomCore:
             self.clock.pause(now)
             self._go("end")
             if resolved.ended is not None:
-                effects.append(Broadcast(resolved.ended, targets))
+                effects.append(Broadcast(resolved.ended, targets, everyone=True))
             home, away = self.seats["home"], self.seats["away"]
             assert home is not None and away is not None
             effects.append(Publish(MatchFinished(room=self.code, match_id=state.id, ruleset=self.ruleset,

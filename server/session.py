@@ -19,7 +19,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
@@ -30,6 +30,7 @@ from server.lobby import Lobby
 from server.metrics import Metrics
 from server.players import Identity, Players, chosen_name
 from server.ratelimit import TokenBucket
+from server.registry import Moved
 from server.replay_request import replay_frame
 from server.room import Room, RoomError
 from server.store import Store
@@ -74,6 +75,9 @@ from shared.protocol import (
     decode,
 )
 
+if TYPE_CHECKING:
+    from server.cluster import ClusterNode
+
 log = logging.getLogger(__name__)
 SERVER_NAME = "sprtec"
 _REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
@@ -95,6 +99,7 @@ class Host(Protocol):
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
     metrics: Metrics  # the operators' figures: connections here, flick latency
+    cluster: ClusterNode | None  # this process as a node of a cluster (server.cluster), None when alone
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -115,6 +120,7 @@ class Session:
         self.name = ""
         self.token = ""
         self.room: Room | None = None
+        self.relayed: str | None = None  # a cluster: the room played elsewhere this connection watches through here
         self.bucket = TokenBucket(RATE_BURST, RATE_WINDOW_S, time.monotonic)
         self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_WINDOW_S, time.monotonic)
         self.muted: set[int] = set()  # players whose chat this connection does not receive (Mute)
@@ -144,6 +150,23 @@ class Session:
         """Close the connection with a code and a reason."""
         log.info("closing connection of player %s: %s %s", self.player_id, code, reason)
         await self.ws.close(code, reason)
+
+    async def moved(self, url: str) -> None:
+        """Send the connection to the node where its room is played (a cluster): MOVED with that node's URL."""
+        await self.close(CloseCode.MOVED, url)
+
+    async def _here(self, code: str) -> bool:
+        """In a cluster, make room ``code`` this node's if it is nobody's; False after sending the connection to the
+        node that plays it (MOVED)."""
+        cluster = self.server.cluster
+        if cluster is None:
+            return True
+        try:
+            await cluster.here(normalise_code(code))
+        except Moved as moved:
+            await self.moved(moved.url)
+            return False
+        return True
 
     async def abort(self, code: int, reason: str) -> None:
         """Close an abusive connection at once (``server.abort``): the close frame, then TCP dropped within
@@ -283,6 +306,13 @@ class Session:
     async def _come_back(self) -> None:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
         lobby = self.server.lobby
+        cluster = self.server.cluster
+        if cluster is not None and not lobby.rooms_with_seat(self.player_id):
+            try:
+                await cluster.seat_elsewhere(self.player_id)  # a room nobody owns is taken over here
+            except Moved as moved:
+                await self.moved(moved.url)
+                return
         for room in lobby.rooms_with_seat(self.player_id):
             team = room.seat_of_player(self.player_id)
             table_waits = room.core.reserved and room.core.phase == "waiting"  # his tournament table
@@ -343,6 +373,8 @@ class Session:
                      extra={"player": self.player_id})
             self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
+        if self.relayed is not None and self.server.cluster is not None:
+            await self.server.cluster.unwatch(self)
         self.server.unregister(self)
         if self.room is not None:
             room = self.room
@@ -381,11 +413,15 @@ class Session:
     async def _join_room(self, message: JoinRoom) -> None:
         """Take a free seat (or one's own again); a closed room's last match is told instead."""
         self._must_be_free()
-        await self._or_result(message.code, self.server.lobby.join(self, message.code))
+        if await self._here(message.code):
+            await self._or_result(message.code, self.server.lobby.join(self, message.code))
 
     async def _watch(self, message: Watch) -> None:
         """Watch a room."""
         self._must_be_free()
+        cluster = self.server.cluster
+        if cluster is not None and await cluster.watch_elsewhere(self, normalise_code(message.code)):
+            return  # the room is played on another node: its frames come through this one (server.relay)
         await self.server.lobby.watch(self, message.code)
 
     async def _quick_match(self, message: QuickMatch) -> None:
@@ -403,6 +439,11 @@ class Session:
 
     async def _leave(self, _message: Leave) -> None:
         """Leave the room (a coach in a running match resigns it)."""
+        if self.relayed is not None and self.server.cluster is not None:
+            code = self.relayed
+            await self.server.cluster.unwatch(self)
+            await self.send(Left(code))
+            return
         room = self._room()
         idle = await room.leave(self)
         await self.send(Left(room.code))
@@ -425,6 +466,12 @@ class Session:
 
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
+        cluster = self.server.cluster
+        if cluster is not None and self.relayed is not None and self.relayed == normalise_code(message.code):
+            await cluster.resync_elsewhere(self)
+            return
+        if self.room is None and not await self._here(message.code):
+            return
         await self._or_result(message.code, self._resync(message.code, message.since_version))
 
     async def _say(self, message: Say) -> None:
@@ -452,7 +499,7 @@ class Session:
 
     async def _replay(self, message: GetReplay) -> None:
         """A match's replay."""
-        await self.send_frame(await replay_frame(self.server.store.path.parent, message.match_id, self._follows))
+        await self.send_frame(await replay_frame(self.server.store.read_match, message.match_id, self._follows))
 
     async def _resync(self, code: str, since: int) -> None:
         """Resync: the missed messages, a Snapshot, a ClockUpdate when nothing was missed, or STALE_VERSION."""
@@ -487,15 +534,16 @@ class Session:
 
     def _follows(self, code: str) -> bool:
         """True when this player is in room ``code`` (seated or watching) or holds a seat there while away."""
-        if self.room is not None and self.room.code == code:
+        if (self.room is not None and self.room.code == code) or self.relayed == code:
             return True
         room = self.server.lobby.rooms.get(code)
         return room is not None and room.seat_of_player(self.player_id) is not None
 
     def _must_be_free(self) -> None:
         """ALREADY_IN_ROOM unless the connection is in no room."""
-        if self.room is not None:
-            raise RoomError("ALREADY_IN_ROOM", f"leave room {self.room.code} first")
+        if self.room is not None or self.relayed is not None:
+            code = self.room.code if self.room is not None else self.relayed
+            raise RoomError("ALREADY_IN_ROOM", f"leave room {code} first")
 
 
 # The requests a session answers itself, by message type (the server's services answer others: Host.handlers).

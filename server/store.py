@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server import schema
+from server import replay_export, schema
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.log_rows import entry_from_row, entry_row
 from server.records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
@@ -192,6 +192,11 @@ class Store:
         self._read.close()
 
     # ------------------------------------------------------------------ statements
+    def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
+        """Room ``code``'s statements as this process may write them: one process owns its data, so unchanged (a
+        cluster's store refuses writes of a room's former owner: ``server.pg_store``)."""
+        return statements
+
     @classmethod
     def statements(cls, records: tuple[Record, ...]) -> list[Statement]:
         """The statements that write a room's records (``server.records``), in order, for one transaction."""
@@ -313,6 +318,11 @@ class Store:
         return FinishedMatch(id=row[0], room_code=row[1], winner=result.get("winner"),
                              reason=str(result.get("reason", "")), score=(row[3] or 0, row[4] or 0),
                              finished_at=row[5], team=team)
+
+    def read_match(self, match: str) -> replay_export.StoredMatch:
+        """A match as its export reads it (``server.replay_export``), on a read-only connection of its own: safe from
+        any thread (a replay is built off the event loop)."""
+        return replay_export.read_match(self.path.parent, match)
 
     @staticmethod
     def delete_room(code: str) -> Statement:

@@ -88,6 +88,7 @@ class CloseCode(IntEnum):
     HELLO_TIMEOUT = 4001
     BAD_TOKEN = 4002
     REPLACED = 4003
+    MOVED = 4004
 
 
 # What each close code means, for docs/PROTOCOL.md and for clients telling a person why they were disconnected.
@@ -104,6 +105,7 @@ CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.HELLO_TIMEOUT: "no Hello within 10 s of connecting",
     CloseCode.BAD_TOKEN: "Hello.token is not a token of this server: connect again without one",
     CloseCode.REPLACED: "the same player connected again elsewhere; this older connection is closed",
+    CloseCode.MOVED: "a cluster: your room is played on another node, whose URL is the reason: connect there (token)",
 }
 
 

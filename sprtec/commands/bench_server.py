@@ -69,6 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's pid, for its CPU")
     parser.add_argument("--spectators", type=int, default=0, help="spectators on one watched match (default 0)")
     parser.add_argument("--fanout-moves", type=int, default=20, help="moves per fan-out phase (default 20)")
+    cluster = parser.add_argument_group("--cluster: the clustered mode against the embedded one (cluster_bench.py)")
+    cluster.add_argument("--cluster", action="store_true", help="embedded vs one cluster node, then a takeover")
+    cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis (default: one started)")
+    cluster.add_argument("--postgres", default=None, metavar="URL", help="its PostgreSQL (default: one started)")
+    cluster.add_argument("--takeover-matches", type=int, default=50, help="matches on the killed node (default 50)")
 
 
 # ---------------------------------------------------------------------- CPU accounting
@@ -199,6 +204,10 @@ def run(args: argparse.Namespace) -> int:
     """One run per ``--matches`` value (a fresh server each), then the summary table of all runs."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 2N client sockets + 2N server sockets
+    if args.cluster:
+        from sprtec.commands import cluster_bench
+
+        return cluster_bench.run(args)
     rows = [asyncio.run(_bench(argparse.Namespace(**{**vars(args), "matches": n}))) for n in args.matches]
     if len(rows) > 1:
         print("\n| matches | flicks/s (asked) | p50 ms | p99 ms | max ms | server CPU | of it loop | CPU/flick ms "

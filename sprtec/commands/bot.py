@@ -54,6 +54,8 @@ FIRST_CONNECT_S = 10.0  # ... or after this long when it never reached it (most 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--server, one of --quick-match/--create/--room, --ruleset, --setting, --random, --budget, --name, --json."""
     parser.add_argument("--server", required=True, help="websocket URL, e.g. ws://127.0.0.1:8765/")
+    parser.add_argument("--node", action="append", default=[], metavar="URL",
+                        help="another node of the same cluster, tried in turn when --server cannot be reached")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--quick-match", action="store_true", help="queue for the next opponent")
     mode.add_argument("--create", action="store_true", help="create a room (its code is printed on stderr)")
@@ -87,12 +89,16 @@ class BotOptions:
 
 
 async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None,
-               give_up_s: float = GIVE_UP_S) -> dict[str, Any]:
+               give_up_s: float = GIVE_UP_S, others: tuple[str, ...] = ()) -> dict[str, Any]:
     """Connect, enter a room, play until MatchEnded; the result as {match, seat, score, winner, reason}.
 
     A dropped connection (the server restarting, a kill -9, the network) is not the end: the bot reconnects with
     growing pauses and its token, the server puts it back in its seat, and it plays on. It gives up only when no
     connection could be made for ``give_up_s`` seconds (FIRST_CONNECT_S at most before it was ever welcomed).
+
+    In a cluster a node may send the bot to the node playing its room (close MOVED, the URL as the reason): it
+    connects there at once. ``others`` are more nodes of the same cluster: when the node in use cannot be reached
+    (a node sent to that died, or ``url`` itself), the bot goes back to the one it came from, then tries the next.
     """
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -101,6 +107,7 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
     bot = _Bot(options, follower, on_room)
     down_since: float | None = None
     attempt = 0
+    nodes, turn = (url, *others), 0
     while True:
         try:
             async with connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10) as ws:
@@ -113,9 +120,15 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
                 raise RuntimeError("the server no longer knows this bot's token") from None
             if closed.rcvd is not None and closed.rcvd.code == CloseCode.VERSION_MISMATCH:
                 raise RuntimeError(f"the server speaks another protocol: {closed.rcvd.reason}") from None
+            if closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED and closed.rcvd.reason:
+                url, down_since, attempt = closed.rcvd.reason, None, 0  # the room's node (a cluster): go there now
+                continue
             print(f"sprtec bot: connection lost ({closed}); reconnecting", file=sys.stderr, flush=True)
         except (OSError, InvalidHandshake, TimeoutError) as problem:
             print(f"sprtec bot: cannot connect ({problem}); retrying", file=sys.stderr, flush=True)
+            if url == nodes[turn]:
+                turn = (turn + 1) % len(nodes)
+            url = nodes[turn]
         now = time.monotonic()
         down_since = now if down_since is None else down_since
         if now - down_since > (give_up_s if follower.token is not None else min(give_up_s, FIRST_CONNECT_S)):
@@ -277,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     from websockets.exceptions import WebSocketException
 
     try:
-        result = asyncio.run(play(args.server, options, announce, args.give_up))
+        result = asyncio.run(play(args.server, options, announce, args.give_up, tuple(args.node)))
     except (OSError, RuntimeError, ProtocolError, WebSocketException) as problem:
         print(f"sprtec bot: {problem}", file=sys.stderr)
         return 1

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.replay_export import ExportError, export
+from server.replay_export import ExportError, build_scenario, export
 from shared import notation
 
 HELP = "print a finished or running match as a SCENARIOS.md scenario that `sprtec scenario` replays"
@@ -30,9 +30,11 @@ DEFAULT_DATA_DIR = "./data"  # server.constants.DEFAULT_DATA_DIR: where ``sprtec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--data DIR, MATCH and --pretty."""
+    """--data DIR (or --postgres URL), MATCH and --pretty."""
     parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA_DIR), metavar="DIR",
                         help=f"the server's data directory (default {DEFAULT_DATA_DIR})")
+    parser.add_argument("--postgres", default=None, metavar="URL",
+                        help="a cluster's PostgreSQL store instead of a data directory (read only)")
     parser.add_argument("match", metavar="MATCH", help="the match id (12 hex digits) or a room code")
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
 
@@ -40,12 +42,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the match, print its scenario; 2 with a JSON error when it cannot be found or read."""
     try:
-        scenario = export(args.data, args.match)
+        scenario = export(args.data, args.match) if args.postgres is None else _from_postgres(args.postgres, args.match)
     except ExportError as exc:
         _print({"format": ERROR_FORMAT, "error": exc.to_json()}, args.pretty)
         return 2
     _print(notation.scenario_to_json(scenario), args.pretty)
     return 0
+
+
+def _from_postgres(url: str, match: str) -> notation.Scenario:
+    """The match's scenario from a cluster's store (read only: no migration, no writer)."""
+    from server.pg_store import PgStore
+
+    try:
+        store = PgStore(url, migrate=False)
+    except (OSError, ValueError) as exc:
+        raise ExportError("NO_DATA", f"cannot reach the PostgreSQL store: {exc}") from None
+    try:
+        return build_scenario(store.read_match(match))
+    finally:
+        store.close()
 
 
 def _print(value: dict[str, Any], pretty: bool) -> None:

@@ -22,10 +22,12 @@ from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, LAN_H
 
 if TYPE_CHECKING:
     from server.app import ServerConfig
+    from server.cluster import ClusterConfig
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
-CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "log_level", "log_format")
+CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "log_level", "log_format", "redis", "postgres",
+               "node_id", "public_url")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
@@ -48,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` finds it",
     )
     parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
+    cluster = parser.add_argument_group("a node of a cluster (README: Cluster; --redis, --postgres, --node-id)")
+    cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis: leases, listing, queue")
+    cluster.add_argument("--postgres", default=None, metavar="URL", help="the shared store (replaces --data)")
+    cluster.add_argument("--node-id", default=None, metavar="ID", help="this node's name, unique in the cluster")
+    cluster.add_argument("--public-url", default=None, metavar="URL",
+                         help="where clients reach this node (default ws://HOST:PORT/)")
     parser.add_argument(
         "--log-level",
         default=None,
@@ -125,6 +133,8 @@ def server_config(values: dict[str, object]) -> ServerConfig:
 
     lan = bool(values.get("lan", False))
     return ServerConfig(
+        postgres=None if values.get("postgres") is None else str(values["postgres"]),
+        cluster=_cluster_config(values),
         host=str(values.get("host", LAN_HOST if lan else DEFAULT_HOST)),
         port=_whole_number(values.get("port", DEFAULT_PORT), "port"),
         data_dir=Path(str(values.get("data", DEFAULT_DATA_DIR))),
@@ -132,6 +142,18 @@ def server_config(values: dict[str, object]) -> ServerConfig:
         lan=lan,
         name=str(values.get("name", "")),
     )
+
+
+def _cluster_config(values: dict[str, object]) -> ClusterConfig | None:
+    """The node's cluster settings: None without --redis; --redis needs --postgres and --node-id."""
+    if values.get("redis") is None:
+        return None
+    if values.get("postgres") is None or not values.get("node_id"):
+        raise SystemExit("sprtec serve: --redis needs --postgres and --node-id (a cluster node shares both)")
+    from server.cluster import ClusterConfig
+
+    return ClusterConfig(redis=str(values["redis"]), node_id=str(values["node_id"]),
+                         public_url=str(values.get("public_url") or ""))
 
 
 def _print_notice(text: str) -> None:
@@ -151,7 +173,8 @@ async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_not
     server = Server(config)
     port = await server.start()
     print(f"ws://{config.host}:{port}/", flush=True)
-    notice(f"sprtec server listening on {config.host}:{port}, data in {config.data_dir}")
+    data = config.data_dir if config.postgres is None else "PostgreSQL"
+    notice(f"sprtec server listening on {config.host}:{port}, data in {data}")
     if server.announcer is not None:
         urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
         notice(f"announcing {server.announcer.instance!r} on the LAN at {urls}")

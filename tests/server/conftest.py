@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 from server.app import Server, ServerConfig
+from server.store import Store
+from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - the PostgreSQL store's fixtures
 
 # A match of one 3-second period, no break: short enough for end-to-end tests on a shared machine.
 SHORT = {"period_ms": 3000, "move_clock_ms": 1500, "choice_timeout_ms": 500, "disconnect_grace_ms": 1500}
@@ -20,3 +22,20 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
     await srv.start()
     yield srv
     await srv.shutdown()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest) -> str | None:
+    """Which store a server of the test uses: None for SQLite in its data directory, or a PostgreSQL database's URL."""
+    return None if request.param == "sqlite" else str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    """Opens the same store again on each call: a SQLite data directory, or a PostgreSQL database of the test's own."""
+    if request.param == "sqlite":
+        return lambda: Store(tmp_path)
+    from server.pg_store import PgStore
+
+    url = request.getfixturevalue("postgres_url")
+    return lambda: PgStore(url)

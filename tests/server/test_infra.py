@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 
 from server.clock import FakeClock
 from server.history import History
@@ -76,9 +75,9 @@ def test_tokens_are_unique_and_codes_unambiguous():
     assert normalise_code(" ac-d3 ") == "ACD3"
 
 
-async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp_path: Path):
-    """Rows written through the writer thread are there for a fresh connection after close."""
-    store = Store(tmp_path)
+async def test_store_commits_before_the_write_returns_and_survives_reopening(open_store):
+    """Rows written through the store's writer are there for a fresh connection after close (SQLite, PostgreSQL)."""
+    store = open_store()
     (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
     room = RoomRow(code="ABC", ruleset="quick", overrides={"period_ms": 5000}, private=True, home_player=player,
                    away_player=None, match_id=None)
@@ -93,7 +92,7 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
     ]
     await store.write([Store.append_log(match_id, e) for e in entries])
     store.close()
-    again = Store(tmp_path)
+    again = open_store()
     try:
         assert PlayerRecords(again).by_token_hash(hash_token("t")) == (player, "ann")
         assert again.rooms()[0].overrides == {"period_ms": 5000}
@@ -104,9 +103,9 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(tmp
         again.close()
 
 
-async def test_store_a_failing_job_does_not_lose_the_others(tmp_path: Path):
-    """A constraint violation fails its own write only; the batch around it commits."""
-    store = Store(tmp_path)
+async def test_store_a_failing_job_does_not_lose_the_others(open_store):
+    """A constraint violation fails its own write only; the batch around it commits (SQLite, PostgreSQL)."""
+    store = open_store()
     try:
         await store.write(PlayerRecords.add_player("a", "a", "same"))
         results = await asyncio.gather(

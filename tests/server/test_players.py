@@ -52,9 +52,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line, real clock) on a free port."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+async def server(tmp_path: Path, store_url: str | None) -> AsyncIterator[Server]:
+    """A running server (physics in-line, real clock) on a free port, its store SQLite or PostgreSQL."""
+    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0, postgres=store_url))
     await srv.start()
     yield srv
     await srv.shutdown()

@@ -20,9 +20,9 @@ from tests.server.players import WireClient, play_until_end
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms": 60_000}
 
 
-async def _played(data: Path) -> tuple[str, Position, int, int]:
+async def _played(data: Path, postgres: str | None = None) -> tuple[str, Position, int, int]:
     """A match of at least five entries, then the server stopped: its room code, position, log length, move clock."""
-    first = Server(ServerConfig(port=0, data_dir=data, workers=0))
+    first = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=postgres))
     await first.start()
     ann = await WireClient.connect(first.url, "ann")
     await ann.send(CreateRoom("standard", SETTINGS, True))
@@ -50,9 +50,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return replayed
 
 
-async def _recovered(data: Path, code: str) -> tuple[Position, int, int]:
+async def _recovered(data: Path, code: str, postgres: str | None = None) -> tuple[Position, int, int]:
     """Start a server on the data, and the recovered match's position, log length and move clock."""
-    second = Server(ServerConfig(port=0, data_dir=data, workers=0))
+    second = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=postgres))
     try:
         await second.start()
         await second.ready.wait()
@@ -62,12 +62,15 @@ async def _recovered(data: Path, code: str) -> tuple[Position, int, int]:
         await second.shutdown()
 
 
-async def test_a_restart_reads_the_last_position_and_replays_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Every entry kept its position: the restarted server is at the same position with no replay at all."""
+async def test_a_restart_reads_the_last_position_and_replays_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_url: str | None
+):
+    """Every entry kept its position: the restarted server is at the same position with no replay at all (SQLite or
+    PostgreSQL)."""
     data = tmp_path / "data"
-    code, before, logged, turn_used = await _played(data)
+    code, before, logged, turn_used = await _played(data, store_url)
     replayed = _counting(monkeypatch)
-    position, count, used = await _recovered(data, code)
+    position, count, used = await _recovered(data, code, store_url)
     assert replayed == []
     assert notation.position_to_json(position) == notation.position_to_json(before)
     assert (count, used) == (logged, turn_used)

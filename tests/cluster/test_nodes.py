@@ -1,0 +1,281 @@
+"""Several `sprtec serve` nodes on one Redis and one PostgreSQL: rooms listed everywhere, coaches sent to their room's
+owner, a killed node's matches taken over and finished, a drained node's rooms handed over."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import pytest
+import redis.asyncio as aioredis
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+from server import position_blob
+from server.pg_store import PgStore
+from server.redis_registry import lease_key
+from server.replay_export import build_scenario, scenario_text
+from shared import notation
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    CloseCode,
+    Hello,
+    ListRooms,
+    MatchEnded,
+    MovePlayed,
+    Resync,
+    RoomJoined,
+    RoomList,
+    Snapshot,
+    Watch,
+    Welcome,
+    decode,
+    encode,
+)
+from sprtec.commands.bot import BotOptions, play
+from sprtec.commands.scenario import run_scenario
+from tests.cluster.nodes import ROOT, SHORT, Node, start_node
+
+pytestmark = pytest.mark.slow
+MATCH_TIMEOUT_S = 120.0
+
+
+@pytest.fixture
+async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[[str], Node]]:
+    """Starts nodes of one cluster on demand (``cluster("a")``); every node is stopped after the test."""
+    started: list[Node] = []
+
+    def start(node_id: str) -> Node:
+        node = start_node(node_id, redis_url, postgres_url, tmp_path)
+        started.append(node)
+        return node
+
+    yield start
+    for node in started:
+        node.stop()
+
+
+async def _created(url: str, name: str, others: tuple[str, ...] = ()) -> tuple[asyncio.Task[dict[str, object]], str]:
+    """A random bot creating a short public room on ``url``: its task and the room's code."""
+    code: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    options = BotOptions(mode="create", settings=dict(SHORT), random=True, name=name)
+
+    def announce(room: str) -> None:
+        """The room's code, once."""
+        if not code.done():
+            code.set_result(room)
+
+    task = asyncio.ensure_future(play(url, options, announce, others=others))
+    return task, await asyncio.wait_for(code, 30)
+
+
+def _joining(url: str, code: str, name: str, others: tuple[str, ...] = ()) -> asyncio.Task[dict[str, object]]:
+    """A random bot joining room ``code`` through ``url``."""
+    return asyncio.ensure_future(play(url, BotOptions(mode="room", room=code, random=True, name=name), others=others))
+
+
+async def _owner(redis_url: str, code: str) -> str | None:
+    """The node holding room ``code``'s lease."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        found = await client.get(lease_key(code))
+        return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
+    finally:
+        await client.aclose()
+
+
+async def _hello(url: str, token: str | None = None) -> tuple[websockets.ClientConnection, Welcome]:
+    """A connection with its Welcome."""
+    ws = await websockets.connect(url, compression=None, max_size=2**22)
+    await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", token, None)))
+    welcome = decode(await asyncio.wait_for(ws.recv(), 10), SERVER_MESSAGES)
+    assert isinstance(welcome, Welcome), welcome
+    return ws, welcome
+
+
+@dataclass
+class Watched:
+    """What a spectator saw of a match: the nodes it connected to, every MovePlayed in order, the gaps it resynced,
+    the end."""
+
+    urls: list[str]
+    moves: list[MovePlayed]
+    gaps: int
+    ended: MatchEnded
+
+
+async def _watch(url: str, code: str) -> Watched:
+    """Watch room ``code`` from ``url`` as a client does: following MOVED, a gap in the versions answered Resync."""
+    token = None
+    urls: list[str] = []
+    moves: list[MovePlayed] = []
+    gaps, version = 0, -1
+    while True:
+        urls.append(url)
+        ws, welcome = await _hello(url, token)
+        token = welcome.token
+        try:
+            await ws.send(encode(Watch(code)))
+            while True:
+                message = decode(await asyncio.wait_for(ws.recv(), 30), SERVER_MESSAGES)
+                if isinstance(message, RoomJoined):
+                    version = message.snapshot.version
+                elif isinstance(message, Snapshot) and message.version > version:  # the match's start
+                    version = message.version
+                elif isinstance(message, MovePlayed) and message.version > version:
+                    if message.version != version + 1:
+                        gaps += 1
+                        await ws.send(encode(Resync(code, version)))
+                        continue
+                    version = message.version
+                    moves.append(message)
+                elif isinstance(message, MatchEnded):
+                    return Watched(urls, moves, gaps, message)
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED, closed
+            url = closed.rcvd.reason
+        finally:
+            await ws.close()
+
+
+async def test_a_room_on_one_node_is_listed_joined_and_watched_through_another(
+    cluster: Callable[[str], Node], redis_url: str
+) -> None:
+    """A room created on A is in B's RoomList; a coach joining through B is sent to A (MOVED) and plays there; a
+    spectator on B watches through B (relayed) and sees every MovePlayed in order and the end; both coaches report
+    the same result."""
+    a, b = cluster("a"), cluster("b")
+    creator, code = await _created(a.url, "ann")
+    ws, _ = await _hello(b.url)
+    try:
+        await ws.send(encode(ListRooms()))
+        listed = decode(await asyncio.wait_for(ws.recv(), 10), SERVER_MESSAGES)
+        assert isinstance(listed, RoomList) and code in [room.code for room in listed.rooms]
+    finally:
+        await ws.close()
+    watcher = asyncio.ensure_future(_watch(b.url, code))
+    joiner = _joining(b.url, code, "bob")
+    first, second = await asyncio.wait_for(asyncio.gather(creator, joiner), MATCH_TIMEOUT_S)
+    assert first["match"] == second["match"] and first["score"] == second["score"], (first, second, a.tail())
+    watched = await asyncio.wait_for(watcher, 30)
+    assert watched.urls == [b.url] and watched.gaps == 0 and watched.ended.match_id == first["match"]
+    assert watched.moves and {"home": watched.ended.score.home, "away": watched.ended.score.away} == first["score"]
+    for _ in range(50):  # the room closes once both coaches and the spectator left, and its lease goes with it
+        if await _owner(redis_url, code) is None:
+            break
+        await asyncio.sleep(0.1)
+    assert await _owner(redis_url, code) is None
+
+
+async def _acknowledged(postgres_url: str) -> dict[str, int]:
+    """Every match's committed log entries (what the coaches were told), by match id."""
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        rows = await conn.fetch("SELECT match_id, COUNT(*) AS n FROM match_log GROUP BY match_id")
+        return {row["match_id"]: int(row["n"]) for row in rows}
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize("matches", [5])
+async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str, matches: int
+) -> None:
+    """Node A runs every match and is killed with -9 in the middle: its leases lapse, B and C take the rooms over
+    from PostgreSQL, every coach (a bot, reconnecting through the nodes it knows) finishes, spectators watching
+    through B and C see the end without reconnecting, every match keeps every entry committed before the kill, and
+    no room is ever owned by two nodes."""
+    a, b, c = cluster("a"), cluster("b"), cluster("c")
+    others = (b.url, c.url)
+    games = []
+    for i in range(matches):
+        creator, code = await _created(a.url, f"home{i}", others)
+        games.append((code, creator, _joining(b.url if i % 2 else c.url, code, f"away{i}", (a.url, *others))))
+    watchers = [asyncio.ensure_future(_watch(node.url, games[0][0])) for node in (b, c)]
+    await asyncio.sleep(2.0)  # a few moves each
+    before = await _acknowledged(postgres_url)
+    assert len(before) == matches and all(count > 0 for count in before.values()), (before, a.tail())
+    a.kill()
+    results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
+                                     MATCH_TIMEOUT_S)
+    for node, watched in zip((b, c), await asyncio.wait_for(asyncio.gather(*watchers), 30), strict=True):
+        assert watched.urls == [node.url], watched.urls  # relayed spectators never reconnected
+        assert watched.ended.match_id == results[0]["match"] and watched.moves
+    after = await _acknowledged(postgres_url)
+    for (code, _, _), first, second in zip(games, results[0::2], results[1::2], strict=True):
+        assert first["match"] == second["match"] and first["score"] == second["score"], (code, first, second)
+        assert after[str(first["match"])] >= before[str(first["match"])], code
+    assert {await _owner(redis_url, code) for code, _, _ in games} <= {"b", "c", None}
+    taken = [line for node in (b, c) for line in node.log.read_text().splitlines() if "over (lease" in line]
+    assert sorted(line.split(" room ")[1].split()[0] for line in taken) == sorted(code for code, _, _ in games)
+    await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+async def _exports_replay_to_the_stored_ends(postgres_url: str, ended: list[tuple[str, object]]) -> None:
+    """Each match's export (``sprtec export --postgres``) replays, every entry accepted, to the position its last log
+    row kept and the score its coaches were told."""
+    store = PgStore(postgres_url, migrate=False)
+    try:
+        for match_id, score in ended:
+            stored = store.read_match(match_id)
+            results = run_scenario(build_scenario(stored))
+            assert stored.finished and all(r["accepted"] for r in results), match_id
+            kept = position_blob.unpack(store.stored_positions(match_id)[-1][1] or b"")
+            assert results[-1]["position"] == notation.position_to_json(kept), match_id
+            assert score == {"home": kept.score[0], "away": kept.score[1]}, match_id
+        first = ended[0][0]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "sprtec", "export", "--postgres", postgres_url, first, cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)  # fmt: skip
+        out, err = await process.communicate()
+        assert process.returncode == 0, err.decode()
+        assert out.decode().strip() == scenario_text(store.read_match(first))
+    finally:
+        store.close()
+
+
+async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str
+) -> None:
+    """A node stopped with SIGTERM releases its rooms after their last commit instead of closing them: the other node
+    takes them over at once, the coaches are sent there (MOVED) and finish, the stopped node exits 0 within seconds."""
+    a, b = cluster("a"), cluster("b")
+    games = []
+    for i in range(2):
+        creator, code = await _created(a.url, f"home{i}", (b.url,))
+        games.append((code, creator, _joining(a.url, code, f"away{i}", (b.url,))))
+    await asyncio.sleep(1.5)
+    started = time.monotonic()
+    a.process.send_signal(signal.SIGTERM)
+    assert await asyncio.to_thread(a.process.wait, 20) == 0, a.tail()
+    stopped_in = time.monotonic() - started
+    results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
+                                     MATCH_TIMEOUT_S)
+    for first, second in zip(results[0::2], results[1::2], strict=True):
+        assert first["match"] == second["match"] and first["score"] == second["score"]
+        assert first["reason"] != "FORFEIT_DISCONNECTED" and second["reason"] != "FORFEIT_DISCONNECTED"
+    taken = [line for line in b.log.read_text().splitlines() if "over (lease" in line]
+    assert len(taken) == len(games) and stopped_in < 15, (stopped_in, b.tail())
+    await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cluster: Callable[[str], Node]) -> None:
+    """One bot queues on A, the other on B: the queue is the cluster's, they are paired, one of them is sent to the
+    other's node, and both play the same rated match to its end."""
+    a, b = cluster("a"), cluster("b")
+    first = asyncio.ensure_future(play(a.url, BotOptions(mode="quick", ruleset="quick", settings=dict(SHORT),
+                                                         random=True, name="qa")))
+    second = asyncio.ensure_future(play(b.url, BotOptions(mode="quick", ruleset="quick", settings=dict(SHORT),
+                                                          random=True, name="qb")))
+    one, other = await asyncio.wait_for(asyncio.gather(first, second), MATCH_TIMEOUT_S)
+    assert one["match"] == other["match"] and one["score"] == other["score"], (one, other, a.tail(), b.tail())
+    assert {one["seat"], other["seat"]} == {"home", "away"}
+    sent = [line for node in (a, b) for line in node.log.read_text().splitlines() if ": 4004 ws://" in line]
+    assert len(sent) == 1 and (a.url in sent[0] or b.url in sent[0]), sent

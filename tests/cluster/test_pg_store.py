@@ -1,0 +1,112 @@
+"""The PostgreSQL store on a real PostgreSQL: the SQLite dialect translated, a lost connection survived, a log kept
+byte for byte."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import asyncpg
+import pytest
+
+from server import pg_dialect
+from server.pg_store import PgStore, StaleLease
+from server.player_records import PlayerRecords
+from server.records import MatchStart, RoomRow
+from server.store import Store
+from server.tokens import hash_token
+from shared.formation import basic_setup
+from shared.match_log import LogEntry
+from shared.model import Flick, Position
+from tests.cluster import servers
+
+
+def test_the_dialect_numbers_placeholders_and_turns_flags_into_booleans() -> None:
+    """``?`` become ``$n`` in order; flag columns compared with 0/1 become FALSE/TRUE; other numbers stay."""
+    sql = "UPDATE claim_codes SET used = 1 WHERE code_hash = ? AND m.finished = 0 AND idx = 1 AND x > ?"
+    assert pg_dialect.translate(sql) == (
+        "UPDATE claim_codes SET used = TRUE WHERE code_hash = $1 AND m.finished = FALSE AND idx = 1 AND x > $2"
+    )
+    assert pg_dialect.translate("VALUES (?, last_insert_rowid(), ?)") == "VALUES ($1, lastval(), $2)"
+    assert pg_dialect.returns_id("INSERT INTO players (name) VALUES (?)")
+    assert not pg_dialect.returns_id("INSERT INTO player_tokens (token_hash) VALUES (?)")
+
+
+async def _start(store: Store, player: int) -> str:
+    """A stored match of ``player`` against himself: its id."""
+    start = MatchStart(match_id="aaaaaaaaaaaa", room_code="ROOM", seed=2**62, ruleset="quick", overrides={},
+                       initial=Position(stones=basic_setup()), home_player=player, away_player=player,
+                       version_base=1)
+    await store.write([Store.add_match(start)])
+    return start.match_id
+
+
+async def test_a_log_entry_is_read_back_bit_for_bit_negative_zero_included(postgres_url: str) -> None:
+    """JSON columns are text: a flick's -0.0 and a 63-bit seed come back exactly as written."""
+    store = PgStore(postgres_url)
+    try:
+        (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
+        match_id = await _start(store, player)
+        entry = LogEntry(index=0, elapsed_ms=7, input=Flick(team="home", stone="H1", vx=-0.0, vy=1e-300))
+        await store.write([Store.append_log(match_id, entry)])
+        (read,) = store.log(match_id)
+        assert read == entry and str(read.input.vx) == "-0.0"  # type: ignore[union-attr]
+        stored = store.match(match_id)
+        assert stored is not None and stored.seed == 2**62 and not stored.finished
+    finally:
+        store.close()
+
+
+async def test_a_database_refusing_connections_pauses_writes_and_loses_none(
+    postgres_url: str, postgres_server: servers.Running
+) -> None:
+    """The store's connections are cut and the database refuses new ones: the store reports unavailable and retries;
+    once it accepts connections again every waiting write is committed and the store reports healthy."""
+    store = PgStore(postgres_url)
+    heard: list[bool] = []
+    store.listen(lambda health: heard.append(health.ok))
+    database = postgres_url.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres_server.url)
+    try:
+        (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
+        await admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1",
+                            database)  # waits until each backend is gone
+        names = [f"p{i}" for i in range(20)]
+        writes = asyncio.gather(*(store.write(PlayerRecords.add_player(n, n, hash_token(n))) for n in names))
+        for _ in range(200):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == [False] and not store.health.ok and not writes.done()
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+        results = await asyncio.wait_for(writes, 30)
+        assert all(ids[0] > player for ids in results)
+        records = PlayerRecords(store)
+        assert all(records.by_name_key(name) is not None for name in names)
+        await asyncio.sleep(0.05)
+        assert heard == [False, True] and store.health.ok
+    finally:
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+        await admin.close()
+        store.close()
+
+
+async def test_a_former_owners_write_is_refused_once_a_newer_lease_wrote_the_room(postgres_url: str) -> None:
+    """Node 1 writes room R under lease 1; node 2 takes it over under lease 2; node 1's next write fails with
+    StaleLease and changes nothing, node 2's goes through."""
+    first, second = PgStore(postgres_url), PgStore(postgres_url)
+    try:
+        room = RoomRow(code="R", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
+                       match_id=None)
+        first.fences["R"], second.fences["R"] = 1, 2
+        await first.write(first.fenced("R", [Store.save_room(room)]))
+        await second.write(second.fenced("R", []))  # the takeover raises the fence before reading the room
+        with pytest.raises(StaleLease):
+            await first.write(first.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+        assert [r.ruleset for r in second.rooms()] == ["quick"]
+        await second.write(second.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+        assert [r.ruleset for r in first.rooms()] == ["standard"]
+    finally:
+        first.close()
+        second.close()

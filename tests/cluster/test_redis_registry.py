@@ -1,0 +1,84 @@
+"""The cluster's registry on a real Redis: a code claimed once, leases that lapse and are taken with a higher fencing
+number, a listing without dead nodes' rooms, and a shared queue that never pairs a player twice."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.redis_registry import RedisRegistry
+from server.registry import Listing, QueueEntry
+from shared.protocol import RoomInfo, SeatInfo, Seats
+
+LEASE_MS = 300
+
+
+def _listing(code: str, node: str, private: bool = False) -> Listing:
+    """A waiting room's listing."""
+    seats = Seats(SeatInfo("ann", True), None)
+    return Listing(code=code, node=node, private=private,
+                   info=RoomInfo(code=code, ruleset="quick", seats=seats, spectators=0, status="waiting"))
+
+
+@pytest.fixture
+async def registries(redis_url: str) -> AsyncIterator[Callable[[str], RedisRegistry]]:
+    """Registries of nodes of one cluster (``registries("a")``), closed after the test."""
+    made: list[RedisRegistry] = []
+
+    def make(node: str) -> RedisRegistry:
+        registry = RedisRegistry(aioredis.Redis.from_url(redis_url), node, LEASE_MS)
+        made.append(registry)
+        return registry
+
+    yield make
+    for registry in made:
+        await registry.client.aclose()
+
+
+async def test_a_code_is_claimed_by_one_node_only_and_never_again(registries: Callable[[str], RedisRegistry]) -> None:
+    """Of two nodes claiming one code at once exactly one wins; once the room is gone its code stays used."""
+    a, b = registries("a"), registries("b")
+    won = await asyncio.gather(a.claim(_listing("ROOM1", "a")), b.claim(_listing("ROOM1", "b")))
+    assert sorted(won) == [False, True]
+    winner = a if won[0] else b
+    found = await a.room("ROOM1")
+    assert found is not None and found.node == winner.node and found.info.seats.home is not None
+    await winner.remove("ROOM1")
+    assert await a.room("ROOM1") is None and not await b.claim(_listing("ROOM1", "b"))
+
+
+async def test_a_lapsed_lease_is_taken_with_a_higher_fence_and_its_former_holder_hears_it(
+    registries: Callable[[str], RedisRegistry],
+) -> None:
+    """A's lease lapses unrenewed: the room leaves the public listing, B acquires it under fence 2, A's renewal
+    reports it lost, and the listing shows B."""
+    a, b = registries("a"), registries("b")
+    assert await a.claim(_listing("ROOM2", "a"))
+    assert a.fences["ROOM2"] == 1 and await b.acquire("ROOM2") is None
+    assert await a.renew(["ROOM2"]) == []
+    await asyncio.sleep(LEASE_MS / 1000 * 1.5)
+    assert await a.public(10) == [] and await b.unowned(["ROOM2"]) == ["ROOM2"]
+    assert await b.acquire("ROOM2") == 2
+    assert await a.renew(["ROOM2"]) == ["ROOM2"]
+    assert [listing.node for listing in await a.public(10)] == ["b"]
+
+
+async def test_two_nodes_pairing_the_shared_queue_at_once_pair_each_player_once(
+    registries: Callable[[str], RedisRegistry],
+) -> None:
+    """Twenty players wait, queued through two nodes; both nodes pass over the queue at the same moment, again and
+    again: every player is in exactly one pair, and the queue ends empty."""
+    a, b = registries("a"), registries("b")
+    for player in range(20):
+        node = a if player % 2 else b
+        await node.join_queue(QueueEntry(player_id=player, ruleset="quick", since_ms=0, rating=1500 + player))
+    pairs = []
+    for _round in range(5):
+        done = await asyncio.gather(a.take_pairs(600_000), b.take_pairs(600_000))
+        pairs += [pair for result in done for pair in result.pairs]
+    players = [p.player_id for pair in pairs for p in (pair.first, pair.second)]
+    assert sorted(players) == list(range(20))
+    assert await a.waiting(None) == 0
