@@ -50,6 +50,7 @@ from server.tournaments.handlers import TournamentRequests
 from server.tournaments.recovery import resume
 from server.tournaments.service import TournamentService
 from server.workers import Resolver, WorkerPool, default_workers
+from shared.matchmaking import PoolRules
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
@@ -71,6 +72,7 @@ class ServerConfig:
     name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
     postgres: str | None = None  # the shared store's URL (server.pg_store); None: SQLite in data_dir
     cluster: ClusterConfig | None = None  # a node of a cluster (server.cluster; needs ``postgres``); None: alone
+    pool: PoolRules = dataclasses.field(default_factory=PoolRules)  # quick match: how windows widen, the longest wait
 
 
 class Server:
@@ -92,9 +94,10 @@ class Server:
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.session.Host)
         self.players = Players(self.store, self.bus, self._tell_room)
-        shared = None if config.cluster is None else _cluster_registry(config.cluster)
+        shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                           registry=registry or shared or InProcessRegistry(), connection_of=self.sessions.get,
+                           registry=registry or shared or InProcessRegistry(config.pool),
+                           connection_of=self.sessions.get,
                            rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
         self.cluster: ClusterNode | None = None
         if config.cluster is not None and shared is not None:
@@ -268,11 +271,11 @@ def _shared_store(url: str) -> Store:
     return PgStore(url)
 
 
-def _cluster_registry(config: ClusterConfig) -> RedisRegistry:
+def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
     """The cluster's registry on Redis (``server.cluster``, imported here: redis is the clustered mode's library)."""
     from server.cluster import registry_for
 
-    return registry_for(config)
+    return registry_for(config, pool)
 
 
 async def _done() -> None:

@@ -48,6 +48,7 @@ from server.relay import Relay, frames_channel
 from server.room import Connection, Room
 from server.sqlite_writer import StoreUnavailable
 from server.wire import outgoing
+from shared.matchmaking import PoolRules
 from shared.protocol import RoomJoined
 
 if TYPE_CHECKING:
@@ -70,9 +71,9 @@ class ClusterConfig:
     lease_ms: int = DEFAULT_LEASE_MS
 
 
-def registry_for(config: ClusterConfig) -> RedisRegistry:
-    """The cluster's registry as this node uses it."""
-    return RedisRegistry(aioredis.Redis.from_url(config.redis), config.node_id, config.lease_ms)
+def registry_for(config: ClusterConfig, pool: PoolRules | None = None) -> RedisRegistry:
+    """The cluster's registry as this node uses it (``pool``: the quick-match pool's rules)."""
+    return RedisRegistry(aioredis.Redis.from_url(config.redis), config.node_id, config.lease_ms, pool)
 
 
 class ClusterNode:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, LAN_HOST
+from shared.matchmaking import PoolRules
 
 if TYPE_CHECKING:
     from server.app import ServerConfig
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
-CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "log_level", "log_format", "redis", "postgres",
-               "node_id", "public_url")
+CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "quick_match_max_wait", "log_level", "log_format",
+               "redis", "postgres", "node_id", "public_url")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
@@ -50,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="announce the server on the LAN (mDNS/DNS-SD) so `sprtec servers` finds it",
     )
     parser.add_argument("--name", default=None, help="the name announced on the LAN (default: sprtec on <hostname>)")
+    parser.add_argument("--quick-match-max-wait", type=int, default=None, metavar="S",
+                        help=f"seconds after which two waiting players are paired whatever their ratings "
+                             f"(default {PoolRules().max_wait_ms // 1000})")
     cluster = parser.add_argument_group("a node of a cluster (README: Cluster; --redis, --postgres, --node-id)")
     cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis: leases, listing, queue")
     cluster.add_argument("--postgres", default=None, metavar="URL", help="the shared store (replaces --data)")
@@ -141,7 +145,18 @@ def server_config(values: dict[str, object]) -> ServerConfig:
         workers=None if values.get("workers") is None else _whole_number(values["workers"], "workers"),
         lan=lan,
         name=str(values.get("name", "")),
+        pool=_pool_rules(values),
     )
+
+
+def _pool_rules(values: dict[str, object]) -> PoolRules:
+    """The quick-match pool's rules: the default widening, with the longest wait chosen."""
+    if values.get("quick_match_max_wait") is None:
+        return PoolRules()
+    seconds = _whole_number(values["quick_match_max_wait"], "quick_match_max_wait")
+    if seconds < 1:
+        raise SystemExit("sprtec serve: quick_match_max_wait must be at least 1 second")
+    return dataclasses.replace(PoolRules(), max_wait_ms=seconds * 1000)
 
 
 def _cluster_config(values: dict[str, object]) -> ClusterConfig | None:

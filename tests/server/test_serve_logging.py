@@ -118,3 +118,15 @@ def test_without_log_options_the_server_logs_text_at_info(tmp_path: Path) -> Non
     """Neither the file nor the command line saying anything: INFO in the text format."""
     chosen = log_options(_options(tmp_path, "port = 0\n"))
     assert (chosen.level, chosen.fmt) == ("INFO", "text")
+
+
+def test_the_quick_match_wait_is_an_option_of_the_file_and_the_command_line(tmp_path: Path) -> None:
+    """quick_match_max_wait sets the pool's longest wait (the command line wins); a wait under a second is refused."""
+    from sprtec.commands.serve import server_config
+
+    assert server_config(_options(tmp_path, "quick_match_max_wait = 12\n")).pool.max_wait_ms == 12_000
+    chosen = _options(tmp_path, "quick_match_max_wait = 12\n", "--quick-match-max-wait", "45")
+    assert server_config(chosen).pool.max_wait_ms == 45_000
+    assert server_config(_options(tmp_path, "")).pool.max_wait_ms == 30_000
+    with pytest.raises(SystemExit, match="at least 1 second"):
+        server_config(_options(tmp_path, "quick_match_max_wait = 0\n"))
