@@ -38,6 +38,7 @@ from shared.protocol import (
     Chat,
     ClientMessage,
     ClockUpdate,
+    CloseCode,
     CreateRoom,
     Error,
     GetReplay,
@@ -96,7 +97,8 @@ class NetClient:
         return a context manager like websockets' sync connection); ``identity`` keeps the player's token, name
         and running match on disk (None: in memory only); ``ask_name``: a new player (no token, no name) is asked
         who he is before the client connects (``introduce``)."""
-        self.url = url
+        self.url = url  # the server the player chose: his identity is kept under it
+        self.node_url: str | None = None  # a cluster's node the server sent us to (close MOVED); None: ``url``
         self.identity = identity
         kept = identity.get(url) if identity is not None else None
         kept_name = kept.name if kept is not None and kept.name and not is_guest(kept.name) else None
@@ -224,11 +226,12 @@ class NetClient:
     # ----------------------------------------------------------------- network thread
     def _open(self) -> Any:
         """Open the websocket (compression off)."""
+        url = self.node_url or self.url
         if self._connect is not None:
-            return self._connect(self.url)
+            return self._connect(url)
         from websockets.sync.client import connect
 
-        return connect(self.url, compression=None, open_timeout=10, max_size=None)
+        return connect(url, compression=None, open_timeout=10, max_size=None)
 
     def _run(self) -> None:
         """Connect, read until the socket drops, reconnect with growing pauses until closed."""
@@ -240,6 +243,7 @@ class NetClient:
                 socket = self._open()
             except Exception as exc:
                 self.inbox.put(ConnectionEvent("failed", str(exc) or type(exc).__name__))
+                self.node_url = None  # the node we were sent to is gone: the server we chose sends us on again
                 self._stop.wait(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
                 attempt += 1
                 continue
@@ -257,6 +261,10 @@ class NetClient:
                 if _close_code(exc) == BAD_TOKEN and self.token is not None:
                     self._forget_token()
                     continue  # connect again at once, as a new player
+                moved = _moved_to(exc)
+                if moved is not None:
+                    self.node_url = moved
+                    continue  # a cluster: the room is played on that node; go there at once, with the token
                 if _close_code(exc) == HELLO_TIMEOUT and self.awaiting_name:
                     continue  # the server stopped waiting for the player's name: the next connection says it
                 if not self._stop.is_set():
@@ -334,6 +342,15 @@ def is_guest(name: str) -> bool:
     """True for a name the server gave a player who chose none (``guest-<n>``: names starting so are the server's
     own, refused in a Hello, so one is never asked for again)."""
     return name.casefold().startswith("guest-")
+
+
+def _moved_to(exc: BaseException) -> str | None:
+    """The node a cluster sent us to (close MOVED with its websocket URL as the reason), if that is what it was."""
+    received = getattr(exc, "rcvd", None)
+    reason = getattr(received, "reason", "")
+    if _close_code(exc) != CloseCode.MOVED or not isinstance(reason, str):
+        return None
+    return reason if reason.startswith(("ws://", "wss://")) and len(reason) <= 200 else None
 
 
 def _close_code(exc: BaseException) -> int | None:

@@ -155,3 +155,41 @@ def test_welcome_is_kept_for_the_lobby(url):
         assert any(isinstance(m, Welcome) for m in coach.link.other) and coach.link.player
     finally:
         coach.client.close()
+
+
+@pytest.fixture
+def front(url: str) -> Iterator[tuple[str, list[str]]]:
+    """A real websocket server that sends every client on to ``url`` as a cluster node does (close 4004 MOVED, the
+    URL as the reason); yields its own URL and the paths it was asked for."""
+    from websockets.sync.server import serve
+
+    asked: list[str] = []
+
+    def moved(ws: object) -> None:
+        """Send the client to the node that plays his room."""
+        asked.append(ws.request.path)  # type: ignore[attr-defined]
+        ws.close(4004, url)  # type: ignore[attr-defined]
+
+    with serve(moved, "127.0.0.1", 0) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"ws://127.0.0.1:{server.socket.getsockname()[1]}/", asked
+        server.shutdown()
+        thread.join(5)
+
+
+def test_a_client_sent_to_another_node_connects_there_and_keeps_the_identity_of_its_server(
+    front: tuple[str, list[str]], url: str, tmp_path: Path
+) -> None:
+    """Close MOVED with a node's URL: the client connects to that node at once and is welcomed there; the token is
+    kept under the server the player chose (the cluster's front), not under the node."""
+    front_url, asked = front
+    identity = IdentityStore(tmp_path / "config")
+    coach = Coach(front_url, "Nomad", identity)
+    try:
+        until([coach], coach.welcomed, "welcomed through the node")
+        assert asked and coach.client.node_url == url
+        kept = IdentityStore(tmp_path / "config").get(front_url)
+        assert kept.token and IdentityStore(tmp_path / "config").get(url).token is None
+    finally:
+        coach.client.close()
