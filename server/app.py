@@ -44,6 +44,7 @@ from server.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_me
 from server.players import Players
 from server.recovery import recover
 from server.registry import InProcessRegistry, Registry
+from server.room import Room
 from server.session import Handler, Session
 from server.store import Health, Store
 from server.tournaments.handlers import TournamentRequests
@@ -116,6 +117,8 @@ class Server:
         self.draining = False  # set when shutdown begins: the node takes nobody new
         self.match_counters = MatchCounters(self.bus, self.metrics)
         self._measure_queues()
+        if self.cluster is not None:
+            self._count_leases(self.cluster)
         self.health = self._checks()
         self._recovery: asyncio.Task[None] | None = None
         self.port = 0
@@ -164,6 +167,20 @@ class Server:
                              else f"not committing: {self.store.health.reason}")
         checks.add_readiness("shutdown", lambda: "shutting down" if self.draining else None)
         return checks
+
+    def _count_leases(self, cluster: ClusterNode) -> None:
+        """The cluster's figures on /metrics: the leases this node holds (its open rooms, read when scraped) and
+        the rooms it took over from others, whose matches are live here again."""
+        rooms = self.lobby.rooms
+        self.metrics.leases_held.set_function(lambda: sum(1 for room in rooms.values() if not room.closed))
+
+        def taken_over(room: Room) -> None:
+            """One more room taken over (its running match counts as live here)."""
+            self.metrics.lease_takeovers.inc()
+            if room.status == "playing":
+                self.match_counters.resumed([room.match.id])
+
+        cluster.on_taken_over = taken_over
 
     @property
     def url(self) -> str:

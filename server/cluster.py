@@ -89,6 +89,7 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[None]] = {}  # rooms being taken over, by code
         self.taken_over = 0  # rooms this node took over from others
+        self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
         self._connection_of = connection_of
         self._inbox: asyncio.Task[None] | None = None
         self._pubsub: PubSub | None = None  # the node's inbox and the frames of the rooms it relays
@@ -293,6 +294,7 @@ class ClusterNode:
         for row in rows:
             if row.code in rooms:
                 self.taken_over += 1
+                self.on_taken_over(self.lobby.rooms[row.code])
                 log.info("node %s took room %s over (lease %d)", self.node, row.code, fences[row.code])
             else:
                 self.store.fences.pop(row.code, None)

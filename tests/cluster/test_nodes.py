@@ -215,7 +215,20 @@ async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
     assert {await _owner(redis_url, code) for code, _, _ in games} <= {"b", "c", None}
     taken = [line for node in (b, c) for line in node.log.read_text().splitlines() if "over (lease" in line]
     assert sorted(line.split(" room ")[1].split()[0] for line in taken) == sorted(code for code, _, _ in games)
+    scraped = [await asyncio.to_thread(_metric, node.url, "sprtec_lease_takeovers_total") for node in (b, c)]
+    assert sum(scraped) == matches  # /metrics counts the rooms each survivor took over
     await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+def _metric(url: str, name: str) -> float:
+    """One sample of a node's /metrics (on its websocket port)."""
+    import urllib.request
+
+    http = url.replace("ws://", "http://").rstrip("/") + "/metrics"
+    with urllib.request.urlopen(http, timeout=10) as answer:
+        text = answer.read().decode("utf-8")
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " ")
+               or line.startswith(name + "{"))
 
 
 async def _exports_replay_to_the_stored_ends(postgres_url: str, ended: list[tuple[str, object]]) -> None:
