@@ -21,6 +21,7 @@ from prometheus_client import CollectorRegistry
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
+from server.agones_link import AgonesLink
 from server.clock import MonotonicClock, WallClock
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
@@ -123,12 +124,15 @@ class Server:
         self._recovery: asyncio.Task[None] | None = None
         self.port = 0
         self.announcer = announcer or (LanAnnouncer() if config.lan else None)
+        self.agones = AgonesLink.from_environment(self.bus, lambda: self.store.health.ok)  # None outside Agones
 
     async def start(self) -> int:
         """Listen at once and rebuild the unfinished matches meanwhile (``ready`` is set when they are back);
         returns the actual port (for ``--port 0``). Connections of the first moments are welcomed and wait for
         ``ready`` before anything needs a room, so a restart never refuses a connection."""
         self.store.listen(self._store_changed)
+        if self.agones is not None:
+            self.agones.start()
         self._ws_server = await websockets.serve(
             self._handle,
             self.config.host,
@@ -243,6 +247,8 @@ class Server:
                 await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:
             self.ready.set()
+        if self.agones is not None:
+            await self.agones.ready()
 
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
@@ -276,6 +282,8 @@ class Server:
         if self.cluster is not None:
             await self.cluster.close()
         self.store.close()
+        if self.agones is not None:
+            await self.agones.stop()
         await handlers
         if self.pool is not None:
             self.pool.close()

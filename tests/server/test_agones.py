@@ -15,6 +15,7 @@ import logging
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -242,3 +243,43 @@ async def test_the_environment_chooses_the_sdk() -> None:
     assert await plain.game_server() is None
     with pytest.raises(ValueError, match="not a port number"):
         agones.from_environment({agones.PORT_VARIABLE: "http://x"})
+
+
+async def test_a_server_run_by_agones_pings_is_ready_allocated_at_its_first_match_and_shut_down(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With AGONES_SDK_HTTP_PORT set, a real server pings health from its start, says Ready once its matches are
+    back, Allocated when its first match starts (once), and Shutdown after it drained."""
+    from server.app import Server, ServerConfig
+    from shared.protocol import CreateRoom, JoinRoom, RoomJoined, Snapshot
+    from tests.server.players import WireClient
+
+    fake, port = Sidecar(), _free_port()
+    runner = await _start(fake, port)
+    monkeypatch.setenv(agones.PORT_VARIABLE, str(port))
+    server = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+    try:
+        await server.start()
+        await asyncio.wait_for(server.ready.wait(), 10)
+        for _ in range(100):
+            if "/ready" in fake.paths() and "/health" in fake.paths():
+                break
+            await asyncio.sleep(0.05)
+        assert "/ready" in fake.paths() and "/health" in fake.paths()
+        assert "/allocate" not in fake.paths()
+        ann = await WireClient.connect(server.url, "Ann")
+        await ann.send(CreateRoom("quick", {}, True))
+        await ann.until(RoomJoined)
+        bob = await WireClient.connect(server.url, "Bob")
+        await bob.send(JoinRoom(ann.code))
+        await bob.until(RoomJoined)
+        await ann.until(Snapshot)
+        for _ in range(100):
+            if "/allocate" in fake.paths():
+                break
+            await asyncio.sleep(0.05)
+        assert fake.paths().count("/allocate") == 1 and fake.state == "Allocated"
+    finally:
+        await server.shutdown()
+        await runner.cleanup()
+    assert fake.paths("POST")[-1] == "/shutdown" and not fake.broken_bodies
