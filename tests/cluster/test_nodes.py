@@ -292,3 +292,51 @@ async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cl
     assert {one["seat"], other["seat"]} == {"home", "away"}
     sent = [line for node in (a, b) for line in node.log.read_text().splitlines() if ": 4004 ws://" in line]
     assert len(sent) == 1 and (a.url in sent[0] or b.url in sent[0]), sent
+
+
+async def test_a_reconnect_storm_against_three_nodes_loses_nobody(cluster: Callable[[str], Node]) -> None:
+    """Two matches on A, 60 spectators spread over A, B and C; three times every spectator drops and comes back at
+    once with its token: each is welcomed and watching again every time, the matches finish, every node stays
+    ready (/readyz 200) and alive."""
+    nodes = [cluster("a"), cluster("b"), cluster("c")]
+    a = nodes[0]
+    others = tuple(node.url for node in nodes[1:])
+    games = []
+    for i in range(2):
+        creator, code = await _created(a.url, f"storm-home{i}", others)
+        games.append((code, creator, _joining(a.url, code, f"storm-away{i}", others)))
+    tokens: list[str | None] = [None] * 60
+
+    async def come_back(i: int) -> None:
+        """Spectator ``i`` connects to its node with its token and watches its room until RoomJoined."""
+        url, code = nodes[i % 3].url, games[i % 2][0]
+        ws, welcome = await _hello(url, tokens[i])
+        tokens[i] = welcome.token
+        try:
+            await ws.send(encode(Watch(code)))
+            while not isinstance(decode(await asyncio.wait_for(ws.recv(), 30), SERVER_MESSAGES), RoomJoined):
+                pass
+        finally:
+            await ws.close()
+
+    for _storm in range(3):
+        await asyncio.wait_for(asyncio.gather(*(come_back(i) for i in range(60))), 60)
+    results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
+                                     MATCH_TIMEOUT_S)
+    assert all(first["match"] == second["match"] for first, second in zip(results[0::2], results[1::2], strict=True))
+    assert all(tokens)
+    for node in nodes:
+        assert node.process.poll() is None, node.tail()
+        assert await asyncio.to_thread(_status, node.url, "/readyz") == 200, node.tail()
+
+
+def _status(url: str, path: str) -> int:
+    """The HTTP status of one of a node's operators' endpoints."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url.replace("ws://", "http://").rstrip("/") + path, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
