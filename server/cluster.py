@@ -71,9 +71,17 @@ class ClusterConfig:
     lease_ms: int = DEFAULT_LEASE_MS
 
 
+REDIS_CONNECTIONS = 64  # Redis connections a node keeps at most (its pub/sub inbox takes one of them)
+REDIS_WAIT_S = 10.0  # how long a command waits for a free one before it fails
+
+
 def registry_for(config: ClusterConfig, pool: PoolRules | None = None) -> RedisRegistry:
     """The cluster's registry as this node uses it (``pool``: the quick-match pool's rules)."""
-    return RedisRegistry(aioredis.Redis.from_url(config.redis), config.node_id, config.lease_ms, pool)
+    # A blocking pool: redis-py's default pool fails a command at once ("Too many connections") when 100 are busy,
+    # which a node with a few hundred sessions reaches in a burst; here a command waits for a free connection.
+    connections = aioredis.BlockingConnectionPool.from_url(config.redis, max_connections=REDIS_CONNECTIONS,
+                                                           timeout=REDIS_WAIT_S)
+    return RedisRegistry(aioredis.Redis(connection_pool=connections), config.node_id, config.lease_ms, pool)
 
 
 class ClusterNode:

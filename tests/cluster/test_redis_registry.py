@@ -82,3 +82,18 @@ async def test_two_nodes_pairing_the_shared_queue_at_once_pair_each_player_once(
     players = [p.player_id for pair in pairs for p in (pair.first, pair.second)]
     assert sorted(players) == list(range(20))
     assert await a.waiting(None) == 0
+
+
+async def test_a_burst_of_commands_past_the_pool_waits_for_connections_instead_of_failing(redis_url: str) -> None:
+    """A node's registry takes 300 commands at once (sessions leaving the queue together): each waits for one of
+    the node's Redis connections and succeeds (redis-py's default pool refused them past 100: Too many
+    connections)."""
+    from server.cluster import REDIS_CONNECTIONS, ClusterConfig, registry_for
+
+    registry = registry_for(ClusterConfig(redis=redis_url, node_id="burst", public_url="ws://127.0.0.1:1/"))
+    try:
+        left = await asyncio.wait_for(asyncio.gather(*(registry.leave_queue(i) for i in range(300))), 30)
+        assert left == [False] * 300
+        assert registry.client.connection_pool.max_connections == REDIS_CONNECTIONS
+    finally:
+        await registry.client.aclose()
