@@ -248,7 +248,8 @@ async def keep_healthy(
             was_healthy = is_healthy
         if is_healthy:
             try:
-                await asyncio.wait_for(sdk.health(), interval_s)
+                async with asyncio.timeout(interval_s):  # not wait_for: on 3.11 it can swallow a cancellation
+                    await sdk.health()
             except (AgonesError, TimeoutError) as exc:
                 log.warning("Agones: health ping failed: %s", exc or "timed out")
         due = max(due + interval_s, loop.time())  # after a stall, the next ping now, not a burst to catch up

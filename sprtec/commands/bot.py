@@ -156,7 +156,8 @@ class _Bot:
         await _send(ws, follower.connected())
         while True:
             try:
-                frame = await asyncio.wait_for(ws.recv(), QUIET_S)
+                async with asyncio.timeout(QUIET_S):  # not wait_for: on 3.11 it can swallow a cancellation
+                    frame = await ws.recv()
             except TimeoutError:  # nothing for a while: maybe a lost update or a refused action; ask again
                 room = follower.room
                 if room is not None:

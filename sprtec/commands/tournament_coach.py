@@ -115,7 +115,8 @@ class _Coach:
         await _send(ws, follower.connected())
         while True:
             try:
-                frame = await asyncio.wait_for(ws.recv(), QUIET_S)
+                async with asyncio.timeout(QUIET_S):  # not wait_for: on 3.11 it can swallow a cancellation
+                    frame = await ws.recv()
             except TimeoutError:
                 room = follower.room
                 if room is not None and room.ended is None:
