@@ -667,8 +667,10 @@ class DeskModel(Page):
                 _("A check-in cannot be taken back; Withdraw takes the player out after the current round."),
                 CheckIn(tid, arg, secret))
         if verb == "withdraw":
-            return Pending(_("Withdraw {name} after the current round?").format(name=self.entry_name(arg)),
-                           cannot, WithdrawEntry(tid, arg, secret, _("withdrawn at the desk")))
+            question = (_("Withdraw {name}? No round has started: he plays none.") if self.registering()
+                        else _("Withdraw {name} after the current round?"))
+            return Pending(question.format(name=self.entry_name(arg)), cannot,
+                           WithdrawEntry(tid, arg, secret, _("withdrawn at the desk")))
         if verb == "start":
             round_no = (self.update.round + 1) if self.update is not None else 1
             absent = [e.name for e in self.entries() if not e.checked_in and not e.out]

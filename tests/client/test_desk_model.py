@@ -219,3 +219,16 @@ def test_every_act_asks_first_and_says_whether_it_can_be_undone() -> None:
         assert "undo" in model.pending.undo_note.lower() or "back" in model.pending.undo_note.lower()
         model.activate("back")
         assert model.screen == "home" and model.pending is None
+
+
+def test_a_withdrawal_says_when_it_takes_effect() -> None:
+    """Before round 1 the player plays no round; later he leaves after the current one."""
+    model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+    for status, round_no, words in (("registering", 0, "No round has started"), ("between", 1, "after the current")):
+        model.update = TournamentUpdate(
+            tournament="ABCDEF", name="t", sequence=1, version=1, status=status, system="swiss", stage=0,
+            round=round_no, standings_stage=0, after_round=round_no, complete=False, entries=(), standings=(),
+            tables=(), byes=(), bracket=(), cards=(), suspended=(), cases=(), audit=())
+        assert model.activate("withdraw:p1") is None and model.pending is not None
+        assert words in model.pending.question, model.pending.question
+        model.activate("back")
