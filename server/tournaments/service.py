@@ -45,6 +45,7 @@ from shared.tournament.pairing import pair, pair_course
 
 log = logging.getLogger(__name__)
 PUSH_INTERVAL_MS = 250  # a tournament's watchers get at most four updates a second
+CLOCK_REFRESH_MS = 1000  # while a table is played, watchers get an update at least this often (its clock moves)
 RatingOf = Callable[[int, str], "tuple[int, bool] | None"]  # server.players.Players.rating_of
 
 
@@ -71,6 +72,7 @@ class Running:
     board: Board | None = None
     sequence: int = 0  # updates pushed so far
     push_task: asyncio.Task[None] | None = None
+    refresh_task: asyncio.Task[None] | None = None  # the next update that shows the played tables' clocks
     no_shows: dict[TableKey, asyncio.Task[None]] = field(default_factory=dict)
     auto_start: asyncio.Task[None] | None = None
     auto_start_at: int | None = None  # clock ms the next round starts by itself
@@ -354,8 +356,17 @@ class TournamentService:
         """Wait out the interval, then send one update to every watcher."""
         await self.clock.sleep_until(self.clock.now_ms() + PUSH_INTERVAL_MS)
         run.sequence += 1
-        frame = outgoing(self.update_of(run, run.sequence))
-        websockets.broadcast([w.ws for w in run.watchers], frame)
+        shown = self.update_of(run, run.sequence)
+        websockets.broadcast([w.ws for w in run.watchers], outgoing(shown))
+        if any(line.status == "playing" for line in shown.tables) and (
+                run.refresh_task is None or run.refresh_task.done()):
+            run.refresh_task = self.spawn(self._refresh_later(run))
+
+    async def _refresh_later(self, run: Running) -> None:
+        """A table's part clock runs between its moves: tell the watchers again a second later (a hall's tiles
+        showed the clock of the last move, frozen until the next)."""
+        await self.clock.sleep_until(self.clock.now_ms() + CLOCK_REFRESH_MS)
+        self.changed(run)
 
     def update_of(self, run: Running, sequence: int) -> Any:
         """The tournament's TournamentUpdate now."""

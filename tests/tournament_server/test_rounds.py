@@ -175,3 +175,18 @@ async def test_a_tournament_with_too_few_entries_to_pair_is_still_registering(se
     setup = await tournament(server.url, file_of(1))
     _spectator, first = await watcher(server.url, setup.tid)
     assert first.status == "registering"
+
+
+async def test_a_played_tables_clock_reaches_watchers_between_moves(server: Server) -> None:
+    """While a table is played and nobody moves, watchers still get an update every second with its part clock
+    counted down (a hall's tile is not frozen at the last move's time)."""
+    setup = await tournament(server.url, file_of(2, stages=[{"system": "swiss", "rounds": 1, "ruleset": "quick",
+                                                             "settings": {"period_ms": 60_000, "move_clock_ms": 0}}]))
+    spectator, _ = await watcher(server.url, setup.tid)
+    await _start(setup)
+    await asyncio.gather(sit(setup.coaches["p1"]), sit(setup.coaches["p2"]))
+    first = await update_until(spectator, lambda u: bool(u.tables) and u.tables[0].status == "playing"
+                               and u.tables[0].part_ms is not None)
+    later = await update_until(spectator, lambda u: u.sequence >= first.sequence + 2)
+    assert later.tables[0].status == "playing" and later.tables[0].part_ms is not None
+    assert first.tables[0].part_ms is not None and later.tables[0].part_ms < first.tables[0].part_ms
