@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
 from server import position_blob
@@ -42,6 +43,7 @@ from shared.protocol import (
 from sprtec.commands.bot import BotOptions, play
 from sprtec.commands.scenario import run_scenario
 from tests.cluster.nodes import ROOT, SHORT, Node, start_node
+from tests.server.test_http_endpoints import get
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 120.0
@@ -215,21 +217,18 @@ async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
     assert {await _owner(redis_url, code) for code, _, _ in games} <= {"b", "c", None}
     taken = [line for node in (b, c) for line in node.log.read_text().splitlines() if "over (lease" in line]
     assert sorted(line.split(" room ")[1].split()[0] for line in taken) == sorted(code for code, _, _ in games)
-    scraped = [await asyncio.to_thread(_metric, node.url, "sprtec_lease_takeovers_total") for node in (b, c)]
+    scraped = [await _metric(node.url, "sprtec_lease_takeovers_total") for node in (b, c)]
     assert sum(scraped) == matches  # /metrics counts the rooms each survivor took over
     await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
 
 
-def _metric(url: str, name: str) -> float:
-    """One sample of a node's /metrics (on its websocket port)."""
-    import urllib.request
 
-    http = url.replace("ws://", "http://").rstrip("/") + "/metrics"
-    with urllib.request.urlopen(http, timeout=10) as answer:
-        text = answer.read().decode("utf-8")
-    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " ")
-               or line.startswith(name + "{"))
-
+async def _metric(url: str, name: str) -> float:
+    """The sum of one family's samples on a node's /metrics (its websocket port), parsed by prometheus-client."""
+    status, _, body = await get(url.replace("ws://", "http://").rstrip("/") + "/metrics")
+    assert status == 200, body
+    return sum(sample.value for family in text_string_to_metric_families(body) for sample in family.samples
+               if sample.name == name)
 
 async def _exports_replay_to_the_stored_ends(postgres_url: str, ended: list[tuple[str, object]]) -> None:
     """Each match's export (``sprtec export --postgres``) replays, every entry accepted, to the position its last log
@@ -327,16 +326,6 @@ async def test_a_reconnect_storm_against_three_nodes_loses_nobody(cluster: Calla
     assert all(tokens)
     for node in nodes:
         assert node.process.poll() is None, node.tail()
-        assert await asyncio.to_thread(_status, node.url, "/readyz") == 200, node.tail()
+        status, _, _ = await get(node.url.replace("ws://", "http://").rstrip("/") + "/readyz")
+        assert status == 200, node.tail()
 
-
-def _status(url: str, path: str) -> int:
-    """The HTTP status of one of a node's operators' endpoints."""
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(url.replace("ws://", "http://").rstrip("/") + path, timeout=10) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as refused:
-        return int(refused.code)
