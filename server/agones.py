@@ -32,9 +32,11 @@ from typing import Any, Protocol
 
 import aiohttp
 
+from server.constants import AGONES_PORT_VARIABLE
+
 log = logging.getLogger(__name__)
 
-PORT_VARIABLE = "AGONES_SDK_HTTP_PORT"  # set by Agones in the game server container
+PORT_VARIABLE = AGONES_PORT_VARIABLE  # set by Agones in the game server container
 # Agones' health window defaults to periodSeconds 5 and failureThreshold 3: a ping every 2 s survives a late one.
 HEALTH_INTERVAL_S = 2.0
 REQUEST_TIMEOUT_S = 5.0

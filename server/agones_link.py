@@ -14,13 +14,13 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from server.constants import AGONES_PORT_VARIABLE
 from server.lifecycle import EventBus, MatchStarted
 
 if TYPE_CHECKING:
     from server.agones import GameServerSdk
 
 log = logging.getLogger(__name__)
-PORT_VARIABLE = "AGONES_SDK_HTTP_PORT"  # as server.agones names it: set by Agones in the game server container
 
 
 class AgonesLink:
@@ -37,7 +37,7 @@ class AgonesLink:
     @classmethod
     def from_environment(cls, bus: EventBus, healthy: Callable[[], bool]) -> AgonesLink | None:
         """A link when Agones runs this server (AGONES_SDK_HTTP_PORT is set), else None."""
-        if os.environ.get(PORT_VARIABLE) is None:
+        if os.environ.get(AGONES_PORT_VARIABLE) is None:
             return None
         from server.agones import from_environment
 

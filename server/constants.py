@@ -48,3 +48,4 @@ LAN_UPDATE_INTERVAL_S = 3.0  # at most one TXT update (players online, tournamen
 LAN_RECORD_TTL_S = 120
 # Interfaces never announced: container and VM bridges of this host, which players on the LAN cannot reach.
 LAN_SKIPPED_INTERFACES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxcbr", "lxdbr", "cni", "podman")
+AGONES_PORT_VARIABLE = "AGONES_SDK_HTTP_PORT"  # set by Agones in a game server container: the SDK sidecar's port
