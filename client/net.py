@@ -38,7 +38,6 @@ from shared.protocol import (
     Chat,
     ClientMessage,
     ClockUpdate,
-    CloseCode,
     CreateRoom,
     Error,
     GetReplay,
@@ -64,6 +63,7 @@ from shared.protocol import (
     decode,
     encode,
 )
+from shared.protocol.errors import moved_to
 from shared.protocol.follower import Follower, RoomView
 
 PING_SECONDS = 15.0
@@ -347,10 +347,7 @@ def is_guest(name: str) -> bool:
 def _moved_to(exc: BaseException) -> str | None:
     """The node a cluster sent us to (close MOVED with its websocket URL as the reason), if that is what it was."""
     received = getattr(exc, "rcvd", None)
-    reason = getattr(received, "reason", "")
-    if _close_code(exc) != CloseCode.MOVED or not isinstance(reason, str):
-        return None
-    return reason if reason.startswith(("ws://", "wss://")) and len(reason) <= 200 else None
+    return moved_to(_close_code(exc), getattr(received, "reason", None))
 
 
 def _close_code(exc: BaseException) -> int | None:

@@ -108,6 +108,16 @@ CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.MOVED: "a cluster: your room is played on another node, whose URL is the reason: connect there (token)",
 }
 
+MAX_MOVED_URL = 200  # the longest node URL a MOVED close is followed to (a close reason holds 123 bytes anyway)
+
+
+def moved_to(code: int | None, reason: str | None) -> str | None:
+    """The node a client is sent to by a close (MOVED with a websocket URL as the reason), or None: any other close,
+    or a reason that is no websocket URL, is not followed."""
+    if code != CloseCode.MOVED or not isinstance(reason, str) or len(reason) > MAX_MOVED_URL:
+        return None
+    return reason if reason.startswith(("ws://", "wss://")) else None
+
 
 class ProtocolError(Exception):
     """Why a frame could not be decoded (or a message encoded): an error code and a readable message.

@@ -38,6 +38,7 @@ from shared.protocol import (
     decode,
     encode,
 )
+from shared.protocol.errors import moved_to
 from shared.protocol.follower import Follower
 from shared.rulesets import RULESETS
 from sprtec.commands import add_setting_argument, parse_settings
@@ -120,8 +121,9 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
                 raise RuntimeError("the server no longer knows this bot's token") from None
             if closed.rcvd is not None and closed.rcvd.code == CloseCode.VERSION_MISMATCH:
                 raise RuntimeError(f"the server speaks another protocol: {closed.rcvd.reason}") from None
-            if closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED and closed.rcvd.reason:
-                url, down_since, attempt = closed.rcvd.reason, None, 0  # the room's node (a cluster): go there now
+            node = moved_to(closed.rcvd.code, closed.rcvd.reason) if closed.rcvd is not None else None
+            if node is not None:
+                url, down_since, attempt = node, None, 0  # the room's node (a cluster): go there now
                 continue
             print(f"sprtec bot: connection lost ({closed}); reconnecting", file=sys.stderr, flush=True)
         except (OSError, InvalidHandshake, TimeoutError) as problem:

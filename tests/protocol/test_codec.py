@@ -266,3 +266,15 @@ def test_clients_read_newer_servers_leniently_and_the_server_reads_clients_stric
                            "seats": {"home": {"name": "ada", "connected": True, "rating": 1500}, "away": None}})
     presence = decode(seats, SERVER_MESSAGES, lenient=True)
     assert isinstance(presence, Presence) and presence.seats.home is not None and presence.seats.home.name == "ada"
+
+
+def test_only_a_moved_close_with_a_websocket_url_sends_a_client_elsewhere() -> None:
+    """MOVED with ws:// or wss:// is followed; another code, another scheme, nothing, or an overlong URL is not."""
+    from shared.protocol.errors import MAX_MOVED_URL, CloseCode, moved_to
+
+    assert moved_to(CloseCode.MOVED, "ws://10.0.0.2:8801/") == "ws://10.0.0.2:8801/"
+    assert moved_to(CloseCode.MOVED, "wss://h/sprtec-2/") == "wss://h/sprtec-2/"
+    assert moved_to(CloseCode.GOING_AWAY, "ws://10.0.0.2:8801/") is None
+    assert moved_to(CloseCode.MOVED, "http://10.0.0.2/") is None
+    assert moved_to(CloseCode.MOVED, "") is None and moved_to(CloseCode.MOVED, None) is None
+    assert moved_to(CloseCode.MOVED, "ws://" + "h" * MAX_MOVED_URL) is None
