@@ -92,6 +92,9 @@ class ClusterNode:
         self.config = config
         self.registry = registry
         self.store = store
+        # One table of the lease number each room is written under: the registry fills it for every lease this
+        # node acquires - a room it opens as much as one it takes over - and the store fences every write with it
+        store.fences = registry.fences
         self.lobby = lobby
         self.pool = pool
         self._task: asyncio.Task[None] | None = None
@@ -291,13 +294,11 @@ class ClusterNode:
         fences = {code: fence for code in codes if (fence := await self.registry.acquire(code)) is not None}
         if not fences:
             return
-        self.store.fences.update(fences)
-        # from this commit on, the former owner's writes of these rooms are refused
+        # acquiring put the fences in the store's table; from this commit on, the former owner's writes are refused
         await self.store.write([statement for code in fences for statement in self.store.fenced(code, [])])
         rows = [row for row in self.store.rooms() if row.code in fences]
         for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
             await self.registry.remove(code)
-            self.store.fences.pop(code, None)
         rooms = {room.code for room in await recover(self.store, self.pool, self.lobby, rows)}
         for row in rows:
             if row.code in rooms:
@@ -401,7 +402,6 @@ class ClusterNode:
         await asyncio.gather(*(room.close() for room in rooms))
         for room in rooms:
             self.lobby.rooms.pop(room.code, None)
-            self.store.fences.pop(room.code, None)
             await self.registry.release(room.code)
         await asyncio.gather(*(self._hand_over(room) for room in rooms))
 

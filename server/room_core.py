@@ -191,6 +191,17 @@ class RoomCore:
         """The room closes (nobody left without a running match, or the server stops)."""
         self._go("close")
 
+    def _ensure_open(self) -> None:
+        """ROOM_NOT_FOUND once the room has closed here: nothing is written for it any more.
+
+        Why: a room closes when the server stops, and a cluster node that stops hands the room to another node
+        (``server.cluster``) which rebuilds it from the store; an entry committed here after that would be a move
+        the new owner never saw, told to coaches who would then be ahead of the room they are sent to.
+        """
+        if self.phase == "closed":
+            raise RoomError("ROOM_NOT_FOUND", f"room {self.code} has closed on this server: connect again (with "
+                                              "your token) to be taken to where its match goes on")
+
     # ------------------------------------------------------------------ views
     @property
     def version(self) -> int:
@@ -333,6 +344,7 @@ class RoomCore:
     # ------------------------------------------------------------------ seats and spectators
     def seat(self, member: Member, team: Team, now: int) -> list[Effect]:
         """Give ``member`` (a new coach) the free ``team`` seat; starts the match when both are taken."""
+        self._ensure_open()
         self.seats[team] = member.player_id
         self.names[member.player_id] = member.name
         return self.attach(member, team, now)
@@ -463,6 +475,7 @@ class RoomCore:
     def plan_action(self, member: Member, action: Action, version: int, now: int) -> EntryPlan:
         """A coach's action, checked against his seat, the version and the moment (D3, the break, an absent
         coach, the store); the entry to resolve. Raises RoomError; nothing changes."""
+        self._ensure_open()
         team = self._ensure_playable(member, action, version, now)
         return self._plan(action, team, now)
 
@@ -476,6 +489,7 @@ class RoomCore:
     def _plan(self, entry_input: Action | Timeout | Forfeit | None, team: Team, now: int,
               elapsed: int | None = None) -> EntryPlan:
         """The entry of ``entry_input`` after the clock time used so far (or ``elapsed``), and its stamp."""
+        self._ensure_open()
         used = self.clock.used(now)
         entry = LogEntry(index=self.match.log_len, elapsed_ms=used if elapsed is None else elapsed, input=entry_input)
         stamp = Stamp(code=self.code, match_id=self.match.id, version=self.version + 1, team=team,
@@ -601,6 +615,7 @@ class RoomCore:
     # ------------------------------------------------------------------ rematch
     def ask_rematch(self, member: Member, now: int, match_id: str, seed: int) -> list[Effect]:
         """After the end: both coaches ask, and a new match (``match_id``, ``seed``) starts with the seats swapped."""
+        self._ensure_open()
         team = self.team_of(member)
         if team is None:
             raise RoomError("NOT_A_PLAYER", "only a seated coach may ask for a rematch")

@@ -59,9 +59,12 @@ class RoomView:
 
     def ours_to_decide(self, decided_on: int) -> tuple[Position, str] | None:
         """The position and our team when we coach a running match with both seats taken and have not decided
-        on this version yet (``decided_on``, the version of our last decision); else None."""
+        on this version yet (``decided_on``, the version of our last decision); else None - also while the room's
+        version is unknown (-1: a Snapshot is awaited, the position shown may be one the room never reached)."""
         seats = self.seats
         if self.position is None or self.seat not in TEAMS or self.ended is not None or seats is None:
+            return None
+        if self.version < 0:
             return None
         if seats.home is None or seats.away is None or decided_on == self.version:
             return None
@@ -197,9 +200,12 @@ class Follower:
         return self.room is not None and now < self.room.moving_until
 
     def act(self, action: Action, now: float) -> list[ClientMessage]:
-        """Send ``action`` on the current version - once the board is at rest (D3); until then it waits here."""
+        """Send ``action`` on the current version - once the board is at rest (D3); until then it waits here.
+
+        Nothing is sent while the version is unknown (a Snapshot is awaited after a refused Resync): an action
+        needs the version it was chosen on, and the program decides again on the Snapshot."""
         room = self.room
-        if room is None or room.seat not in TEAMS:
+        if room is None or room.seat not in TEAMS or room.version < 0:
             return []
         if self.locked(now):
             self._again = (action, room.version, room.moving_until)

@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 import pytest
@@ -23,11 +24,15 @@ from server.pg_store import PgStore
 from server.redis_registry import lease_key
 from server.replay_export import build_scenario, scenario_text
 from shared import notation
+from shared.ai import random_policy
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
+    Act,
     CloseCode,
+    CreateRoom,
     Hello,
+    JoinRoom,
     ListRooms,
     MatchEnded,
     MovePlayed,
@@ -47,6 +52,7 @@ from tests.server.test_http_endpoints import get
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 120.0
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -276,6 +282,64 @@ async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
     taken = [line for line in b.log.read_text().splitlines() if "over (lease" in line]
     assert len(taken) == len(games) and stopped_in < 15, (stopped_in, b.tail())
     await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
+
+
+async def _until_message(ws: websockets.ClientConnection, kind: type[T]) -> T:
+    """The next message of type ``kind`` on ``ws`` (others are skipped)."""
+    while True:
+        message = decode(await asyncio.wait_for(ws.recv(), 20), SERVER_MESSAGES)
+        if isinstance(message, kind):
+            return message
+
+
+async def _logged(node: Node, text: str, within_s: float = 20.0) -> None:
+    """Wait until ``node``'s log has a line with ``text``."""
+    deadline = time.monotonic() + within_s
+    while text not in node.log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, (text, node.tail())
+        await asyncio.sleep(0.1)
+
+
+async def test_a_node_paused_past_its_lease_writes_nothing_over_the_rooms_new_owner(
+    cluster: Callable[[str], Node], postgres_url: str
+) -> None:
+    """A node frozen (SIGSTOP) longer than its leases loses the room it opened to the other node; the action a coach
+    sent meanwhile, read when it wakes, is refused by the store's fence - no move the new owner never saw is written
+    or told - and the coach is sent to the new owner, where the match goes on from the same version."""
+    a, b = cluster("a"), cluster("b")
+    settings = dict(SHORT, move_clock_ms=600000, period_ms=600000, disconnect_grace_ms=60000)
+    home, home_welcome = await _hello(a.url)
+    away, away_welcome = await _hello(a.url)
+    await home.send(encode(CreateRoom("standard", settings, False)))
+    joined = await _until_message(home, RoomJoined)
+    await away.send(encode(JoinRoom(joined.code)))
+    start = await _until_message(home, Snapshot)
+    mover = home if start.position.to_move == "home" else away
+    a.process.send_signal(signal.SIGSTOP)
+    try:
+        await _logged(b, f"took room {joined.code} over")
+        flick = random_policy(start.position, start.position.to_move)
+        assert flick is not None
+        await mover.send(encode(Act(flick, start.version)))  # read by node A when it wakes
+    finally:
+        a.process.send_signal(signal.SIGCONT)
+    told: list[object] = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            told.append(decode(await asyncio.wait_for(mover.recv(), 20), SERVER_MESSAGES))
+    assert not any(isinstance(message, MovePlayed) for message in told), told
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.MOVED
+    assert closed.value.rcvd.reason == b.url
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        assert await connection.fetchval("SELECT count(*) FROM match_log WHERE match_id = $1", start.match_id) == 0
+    finally:
+        await connection.close()
+    again, _ = await _hello(b.url, (home_welcome if mover is home else away_welcome).token)
+    back = await _until_message(again, RoomJoined)
+    assert back.snapshot.version == start.version and back.snapshot.match_id == start.match_id
+    for ws in (home, away, again):
+        await ws.close()
 
 
 async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cluster: Callable[[str], Node]) -> None:

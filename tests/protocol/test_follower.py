@@ -111,11 +111,13 @@ def test_a_reconnected_coach_asks_for_what_he_missed_and_a_spectator_watches_aga
 
 
 def test_a_stale_resync_starts_again_from_a_snapshot():
-    """A Resync refused as STALE_VERSION (the room never sent that version) asks again from 0 and takes any
-    Snapshot that answers."""
+    """A Resync refused as STALE_VERSION (the room never sent that version) asks again from 0, decides and sends
+    nothing until a Snapshot answers, and takes any Snapshot that does."""
     follower = _seated(version=9)
     error = Error("STALE_VERSION", "room K7QZ is at version 5; it never sent 9", "Resync")
     assert follower.receive(error, 1.0) == [Resync("K7QZ", 0)]
+    assert follower.room is not None and follower.room.ours_to_decide(9) is None  # no decision on a lost version
+    assert follower.act(FLICK, 1.0) == []  # and no action without one
     follower.receive(_snapshot(5), 1.0)
     assert follower.room is not None and follower.room.version == 5
 

@@ -248,3 +248,24 @@ def test_the_lifecycle_table_has_no_way_out_of_closed():
     assert {event for (phase, event) in TRANSITIONS if phase == "closed"} == {"close"}
     with pytest.raises(KeyError):
         TRANSITIONS[("closed", "start")]
+
+
+def test_a_closed_room_plans_no_entry_and_seats_nobody():
+    """Once a room has closed here (the server stops, or a cluster node hands it over) nothing is written for it:
+    an action, a resignation, a clock event and a new coach are refused with ROOM_NOT_FOUND, the room unchanged."""
+    core, ann, bob = _started()
+    mover, team = (ann, "home") if core.match.position.to_move == "home" else (bob, "away")
+    core.close()
+    version = core.version
+    refusals = [
+        lambda: core.plan_action(mover, Flick(team, "h2" if team == "home" else "a2", 1500.0, 0.0), version, 1500),
+        lambda: core.plan_resign(ann, 1500),
+        lambda: core.seat(Coach(3, "Eve"), "home", 1500),
+    ]
+    for refused_call in refusals:
+        with pytest.raises(RoomError) as refused:
+            refused_call()
+        assert refused.value.code == "ROOM_NOT_FOUND" and "closed" in refused.value.message
+    with pytest.raises(RoomError, match="closed"):
+        core.due(1000 + MOVE_CLOCK + 1)
+    assert core.version == version and core.match.log_len == 0 and core.seats["home"] == 1
