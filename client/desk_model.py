@@ -365,12 +365,9 @@ class DeskModel(Page):
                  hint=_("Name, club, category: the player gets an entry code to claim his entry with")),
             Item(_("Entries and check-in ({n})").format(n=len(self.entries())), "screen:entries", group="row1",
                  hint=_("Check each player in: an entry not checked in is absent from the round")),
-            Item(_("Start round {n}").format(n=next_round), "start", enabled=on and not playing, group="row2",
-                 hint=_("Pair the next round and open its tables")),
-            Item(_("Automatic start: {state}").format(state=minutes_text(None if self.auto_ms is None
-                                                                         else self.auto_ms // 60_000)), "auto",
-                 enabled=on,
-                 group="row2", hint=_("Start each next round by itself a few minutes after the last match ends")),
+            *(self._round_items(on, playing, next_round) if on or self.update is None else
+              [Item(_("The tournament has ended: see Standings and Export"),
+                    "none", "text")]),
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
                  hint=_("Every table of the round, live: click one to watch it")),
             Item(_("Standings"), "screen:standings", group="row3"),
@@ -388,6 +385,14 @@ class DeskModel(Page):
                               hint=_("Take the last act back (asks first)")))
         found.append(Item(_("Close the desk (stops the server)"), "quit"))
         return found
+
+    def _round_items(self, on: bool, playing: bool, next_round: int) -> list[Item]:
+        """Starting the next round, by hand or by itself (while the tournament has rounds to come)."""
+        auto = minutes_text(None if self.auto_ms is None else self.auto_ms // 60_000)
+        return [Item(_("Start round {n}").format(n=next_round), "start", enabled=on and not playing, group="row2",
+                     hint=_("Pair the next round and open its tables")),
+                Item(_("Automatic start: {state}").format(state=auto), "auto", enabled=on, group="row2",
+                     hint=_("Start each next round by itself a few minutes after the last match ends"))]
 
     def _items_register(self) -> list[Item]:
         """The registration form."""

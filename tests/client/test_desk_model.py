@@ -232,3 +232,17 @@ def test_a_withdrawal_says_when_it_takes_effect() -> None:
         assert model.activate("withdraw:p1") is None and model.pending is not None
         assert words in model.pending.question, model.pending.question
         model.activate("back")
+
+
+def test_a_finished_tournament_offers_no_next_round_and_says_where_its_results_are() -> None:
+    """After the last round the desk shows no (disabled) "Start round N": it says the tournament has ended and
+    where the final standings and the files are."""
+    model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+    model.update = TournamentUpdate(
+        tournament="ABCDEF", name="t", sequence=9, version=9, status="finished", system="swiss", stage=0, round=5,
+        standings_stage=0, after_round=5, complete=True, entries=(), standings=(), tables=(), byes=(), bracket=(),
+        cards=(), suspended=(), cases=(), audit=())
+    commands = [item.command for item in model.items()]
+    assert "start" not in commands and "auto" not in commands
+    assert any("ended" in item.label and "Standings" in item.label and "Export" in item.label for item in model.items())
+    assert "screen:standings" in commands and "screen:export" in commands

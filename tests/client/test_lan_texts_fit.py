@@ -113,3 +113,26 @@ def test_the_waiting_screens_standings_heads_are_whole(window: Any) -> None:
         assert label is not None and label.text == column.heading
         end = columns[i + 1].start if i + 1 < len(columns) else 1.0
         assert label.x + label.content_width <= area.left + 6 + (area.width - 12) * end
+
+
+def test_the_finished_desk_says_the_tournament_has_ended_whole(window: Any) -> None:
+    """A finished tournament's desk: the line that replaces the next round's buttons is drawn whole, in both
+    languages."""
+    from client import i18n
+    from shared.protocol import TournamentUpdate
+
+    for language in ("en", "cs"):
+        i18n.set_language(language)
+        model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+        model.update = TournamentUpdate(
+            tournament="ABCDEF", name="Brno Open 2026", sequence=9, version=9, status="finished", system="swiss",
+            stage=0, round=5, standings_stage=0, after_round=5, complete=True, entries=(), standings=(), tables=(),
+            byes=(), bracket=(), cards=(), suspended=(), cases=(), audit=())
+        view = DeskView(model, lambda request: None)
+        _draw(window, view)
+        row = next(i for i, item in enumerate(model.items()) if item.kind == "text")
+        shots = os.environ.get("SPRTEC_SHOTS")
+        if shots:
+            arcade.get_image(0, 0, WIDTH, HEIGHT).save(Path(shots) / f"desk-finished-{language}.png")
+        assert drawn(view, f"item{row}") == model.items()[row].label
+    i18n.set_language("en")
