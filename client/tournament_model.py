@@ -81,7 +81,8 @@ def tiebreak_heading(name: str) -> str:
 class StandingRow:
     """One line of the standings as drawn: rank (blank when shared with the line above), name, points, record,
     goals, the tie-breaks in column order, the rank change since the previous round seen, the points after each
-    round seen, the cards, and whether he sits out his next match."""
+    round seen, the cards, whether he sits out his next match, and whether he has left the tournament (``out``:
+    withdrawn or disqualified - he stays in the standings with what he scored, and is paired no more)."""
 
     rank: int
     rank_text: str
@@ -97,6 +98,7 @@ class StandingRow:
     yellow: int
     red: int
     suspended: bool
+    out: bool = False
 
     @property
     def change_text(self) -> str:
@@ -152,6 +154,7 @@ def standing_rows(update: TournamentUpdate, history: StandingsHistory | None = N
     should have absorbed ``update``) the rank changes and the points by round."""
     names = tiebreak_names(update.standings)
     suspended = set(update.suspended)
+    out = {entry.entry for entry in update.entries if entry.out}
     rows: list[StandingRow] = []
     previous_rank: int | None = None
     stage, after = update.standings_stage, update.after_round
@@ -164,7 +167,8 @@ def standing_rows(update: TournamentUpdate, history: StandingsHistory | None = N
             record=f"{line.wins}-{line.draws}-{line.losses}", goals=f"{line.goals_for}:{line.goals_against}",
             tiebreaks=tuple(line.tiebreaks.get(name, 0) for name in names),
             change=None if before is None else before - line.rank, points_by_round=by_round,
-            yellow=line.yellow, red=line.red, suspended=line.suspended_next or line.entry in suspended))
+            yellow=line.yellow, red=line.red, suspended=line.suspended_next or line.entry in suspended,
+            out=line.entry in out))
         previous_rank = line.rank
     return tuple(rows)
 
@@ -204,7 +208,8 @@ def row_cells(row: StandingRow, columns: Sequence[Column]) -> tuple[str, ...]:
         if column.key.startswith("tb:"):
             cells.append(str(next(tiebreak_values, "")))
             continue
-        cells.append({"rank": row.rank_text, "change": row.change_text, "name": row.name, "points": str(row.points),
+        name = _("{name} (out)").format(name=row.name) if row.out else row.name
+        cells.append({"rank": row.rank_text, "change": row.change_text, "name": name, "points": str(row.points),
                       "played": str(row.played), "record": row.record, "goals": row.goals, "cards": row.cards_text,
                       "chart": ""}.get(column.key, ""))
     return tuple(cells)

@@ -74,7 +74,10 @@ def fit_heading(texts: Texts, key: str, text: str, x: float, y: float, max_width
 
 
 def _cell_colour(column: str, row: StandingRow) -> palette.Colour:
-    """A cell's colour: a rise green, a fall red, cards yellow, the rest as text."""
+    """A cell's colour: a rise green, a fall red, cards yellow, the name of a player out of the tournament dim, the
+    rest as text."""
+    if column == "name" and row.out:
+        return palette.TEXT_DIM
     if column == "change":
         return UP if (row.change or 0) > 0 else DOWN if (row.change or 0) < 0 else palette.TEXT_DIM
     if column == "cards":

@@ -78,6 +78,19 @@ def test_shared_ranks_are_written_once() -> None:
     assert [row.rank_text for row in rows] == ["1.", "2.", ""]
 
 
+def test_a_player_out_of_the_tournament_keeps_his_line_marked_out() -> None:
+    """A withdrawn or disqualified player stays in the standings with his points, his name marked "(out)"; the
+    others' names are as they are."""
+    update = _update(2, (_line("a", 1, 4), _line("b", 2, 2)))
+    entries = tuple(replace(entry, out=entry.entry == "b") for entry in update.entries)
+    rows = {row.entry: row for row in standing_rows(replace(update, entries=entries))}
+    assert rows["b"].out and not rows["a"].out and rows["b"].points == 2
+    columns = standings_columns(())
+    name_at = [column.key for column in columns].index("name")
+    assert row_cells(rows["b"], columns)[name_at] == "Dvořák (out)"
+    assert row_cells(rows["a"], columns)[name_at] == "Novák"
+
+
 def test_tiebreak_columns_follow_the_contract_order() -> None:
     """Swiss tie-breaks come as Buchholz, capped goals, Buchholz of Buchholz whatever the map's order."""
     lines = (_line("a", 1, 2, buchholz2=9, goals_capped=3, buchholz=4),)
