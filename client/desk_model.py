@@ -97,6 +97,24 @@ CARDS = {"yellow": N_("yellow card"), "red": N_("red card"), "disqualified": N_(
 RULINGS = {"stands": N_("the result stands"), "changed": N_("the result is changed"),
            "replay": N_("the match is played again")}
 RESULTS = ("score", "home", "away")  # a result given by hand: a score, or a walkover for home or away
+# What a refusal means for the organiser, by the server's code (its message, in English, follows as the detail)
+REFUSALS = {
+    "BAD_FORMAT": N_("the file or a value is not of the tournament file's form"),
+    "BAD_RESULT": N_("that result, card or walkover does not fit the match or round"),
+    "BAD_SETTINGS": N_("a stage's settings cannot be played"),
+    "UNKNOWN_PLAYER": N_("the tournament has no such player"),
+    "DUPLICATE_PLAYER": N_("the tournament has that player already"),
+    "PLAYED_TWICE": N_("a player would play twice in one round"),
+    "ROUND_ORDER": N_("that cannot come now: a round is still being played"),
+    "NOTHING_TO_PAIR": N_("the tournament is complete: there is no next round"),
+    "NO_PAIRING": N_("no legal pairing of the next round exists"),
+    "NO_CASE": N_("there is no such dispute"),
+    "NOT_ORGANISER": N_("the organiser's secret does not match this tournament"),
+    "TOURNAMENT_NOT_FOUND": N_("this server has no such tournament"),
+    "TOURNAMENT_CLOSED": N_("the tournament has ended"),
+    "RATE_LIMITED": N_("too many requests at once: wait a moment"),
+    "STORE_UNAVAILABLE": N_("the server cannot save right now: nothing changed"),
+}
 STATUS_WORDS = {"registering": N_("registration"), "playing": N_("round being played"),
                 "between": N_("between rounds"), "finished": N_("finished"), "ended": N_("ended")}
 
@@ -178,7 +196,7 @@ class DeskModel(Page):
             self._answered(message)
             return []
         if isinstance(message, Error) and self.sent is not None and message.ref in (type(self.sent).__name__, None):
-            self.error = _("Refused: {code} — {message}").format(code=message.code, message=message.message)
+            self.error = refusal_text(message)
             self.sent = None
             return []
         if isinstance(message, Welcome):
@@ -793,6 +811,14 @@ class DeskModel(Page):
     def create_request(self) -> CreateTournament:
         """The CreateTournament of the form: its file, the no-show time and the automatic start."""
         return desk_create.create_request(self.form, self.seed)
+
+
+def refusal_text(error: Error) -> str:
+    """A refusal as the organiser reads it: what it means in his language, then the server's own words."""
+    meaning = REFUSALS.get(error.code)
+    if meaning is None:
+        return _("Refused: {code} — {message}").format(code=error.code, message=error.message)
+    return _("Refused: {meaning} ({message})").format(meaning=_(meaning), message=error.message)
 
 
 def act_name(request: object) -> str:
