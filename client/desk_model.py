@@ -380,7 +380,7 @@ class DeskModel(Page):
         next_round = (self.update.round + 1) if self.update is not None else 1
         found = [
             Item(_("Register a player"), "screen:register", enabled=on, group="row1",
-                 hint=_("Name, club, category: the player gets an entry code to claim his entry with")),
+                 hint=_("Name, club, category: the player gets an entry code to take his place with")),
             Item(_("Entries and check-in ({n})").format(n=len(self.entries())), "screen:entries", group="row1",
                  hint=_("Check each player in: an entry not checked in is absent from the round")),
             *(self._round_items(on, playing, next_round) if on or self.update is None else

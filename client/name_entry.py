@@ -156,7 +156,7 @@ class NameEntry(Page):
                 self.error = _("The server refused that name: {why}").format(why=message.message)
             elif message.code == "BAD_CLAIM":
                 self.mode = "claim"
-                self.error = _("That claim code is unknown, used or expired — get a new one on your other machine")
+                self.error = _("Unknown, used or expired claim code — get a new one in Settings on the other machine")
             else:
                 self.error = message.message
         elif kind in ("down", "failed"):

@@ -18,7 +18,7 @@ from shared.protocol import Error, JoinTournament, ListTournaments, TournamentIn
 CODE_LENGTH = 16  # the protocol's longest entry code
 STOPS = (0.0, 0.45, 0.72)  # name, state, entrants
 ENTRY_REFUSALS = {  # the server's refusals of an entry, in words a player acts on
-    "BAD_ENTRY_CODE": N_("That code is not an open entry of this tournament — check it with the organiser"),
+    "BAD_ENTRY_CODE": N_("Not an open entry code of this tournament — the organiser gave you yours (not a claim code)"),
     "ALREADY_ENTERED": N_("You are entered in this tournament already"),
     "TOURNAMENT_CLOSED": N_("This tournament takes no entries now"),
     "TOURNAMENT_NOT_FOUND": N_("This tournament is no longer on the server"),

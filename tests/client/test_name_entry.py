@@ -161,7 +161,7 @@ def test_a_bad_claim_code_is_explained_and_a_good_one_takes_the_identity(tmp_pat
         assert request == Introduce(claim="K7QZ3XWB")
         client.introduce(request.name, request.claim)
         _pump(client, entry, lambda: bool(entry.error))
-        assert entry.mode == "claim" and "unknown, used or expired" in entry.error
+        assert entry.mode == "claim" and "unknown, used or expired" in entry.error.lower()
         entry.backspace()
         request = _typed(entry, "A")
         assert request is not None

@@ -326,6 +326,29 @@ def test_a_claim_code_is_shown_large_with_its_expiry(world: World) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_wrong_claim_code_is_refused_whole_under_the_field(world: World, language: str, tmp_path: Path) -> None:
+    """"I have a claim code" with a code the server never gave: BAD_CLAIM told whole under the field, saying where
+    a new claim code comes from."""
+    i18n.set_language(language)
+    client = NetClient(world.url, None, identity=IdentityStore(tmp_path), ask_name=True)
+    nav = Navigator(world.window, NetLink(client), LobbyModel(origin=f"Server {world.url}"), Sounds(muted=True))
+    client.start()
+    try:
+        nav.show_first()
+        view = _menu(nav)
+        view.model.activate("screen:claim")
+        view.on_text("ABCD2345")
+        view.on_key_press(arcade.key.ENTER, 0)
+        _frames(nav, lambda: bool(view.model.error), "the server's BAD_CLAIM")
+        _render(world.window, view, world.folder / f"claim-refused-{language}.png")
+        assert _text(view, "error") == i18n._("Unknown, used or expired claim code — get a new one in Settings on "
+                                              "the other machine")
+    finally:
+        i18n.set_language("en")
+        client.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: Path) -> None:
     """A new client of the server asks who the player is; "piotr KOWALSKI" is taken (NAME_TAKEN from the server,
     told on the entry); another name is welcomed and the lobby follows."""
