@@ -49,6 +49,26 @@ class AgonesLink:
 
         self._spawn(keep_healthy(self.sdk, healthy=self.healthy))
 
+    async def public_url(self) -> str | None:
+        """Where players reach this GameServer - ``ws://`` its address and the host port of its ``default`` port -
+        or None when the sidecar does not say (a node of a cluster sends coaches to the node of their room there).
+
+        Why: under Agones every node has its own address and a host port Agones picks at random, known only to the
+        sidecar; no manifest can give each pod its ``--public-url``.
+        """
+        from server.agones import AgonesError
+
+        try:
+            found = await self.sdk.game_server()
+        except AgonesError as problem:
+            log.error("agones: cannot read this GameServer's address (%s)", problem)
+            return None
+        port = found.port() if found is not None else None
+        if found is None or not found.address or port is None:
+            return None
+        host = f"[{found.address}]" if ":" in found.address else found.address
+        return f"ws://{host}:{port}/"
+
     async def ready(self) -> None:
         """The server listens and its matches are back: Agones may send players."""
         await self._call("ready", self.sdk.ready())

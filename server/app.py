@@ -231,12 +231,20 @@ class Server:
             self.announcer.update(len(self.sessions), self.tournaments.running())
 
     # ------------------------------------------------------------------ recovery
+    async def _public_url(self) -> str:
+        """Where clients reach this node: ``--public-url``, else the address Agones gave the GameServer, else the
+        URL it listens on."""
+        assert self.cluster is not None
+        found = self.cluster.config.public_url
+        if not found and self.agones is not None:
+            found = await self.agones.public_url() or ""
+        return found or self.url
+
     async def _recover_then_ready(self) -> None:
         """Rebuild every unfinished match (``server.recovery``), then let waiting connections in."""
         try:
             if self.cluster is not None:  # the rooms nobody owns (all of them when the cluster starts)
-                self.cluster.config = dataclasses.replace(self.cluster.config,
-                                                          public_url=self.cluster.config.public_url or self.url)
+                self.cluster.config = dataclasses.replace(self.cluster.config, public_url=await self._public_url())
                 await self.cluster.start()
                 # Tournaments are not shared between nodes yet: resumed on every node, one would run on several.
                 log.warning("a cluster node does not resume stored tournaments (they run on the node that runs them)")

@@ -59,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cluster.add_argument("--postgres", default=None, metavar="URL", help="the shared store (replaces --data)")
     cluster.add_argument("--node-id", default=None, metavar="ID", help="this node's name, unique in the cluster")
     cluster.add_argument("--public-url", default=None, metavar="URL",
-                         help="where clients reach this node (default ws://HOST:PORT/)")
+                         help="where clients reach this node (default: under Agones its GameServer's address "
+                              "and host port, else ws://HOST:PORT/)")
     parser.add_argument(
         "--log-level",
         default=None,
