@@ -24,10 +24,8 @@ from shared.ai import DEFAULT_BUDGET, answer_prompt, choose_action, random_flick
 from shared.draws import Stream
 from shared.model import Action, Team
 from shared.protocol import (
-    MAX_SERVER_FRAME,
     SERVER_MESSAGES,
     ClientMessage,
-    CloseCode,
     CreateRoom,
     Error,
     JoinRoom,
@@ -38,16 +36,15 @@ from shared.protocol import (
     decode,
     encode,
 )
-from shared.protocol.errors import moved_to
 from shared.protocol.follower import Follower
 from shared.rulesets import RULESETS
 from sprtec.commands import add_setting_argument, parse_settings
+from sprtec.commands.reconnecting import Reconnecting, on_stderr, stay_connected
 
 HELP = "play one match as a bot against a server (--quick-match, --create or --room CODE)"
 CLIENT_NAME = "sprtec-bot/0.1"
 QUIET_S = 5.0  # seconds without a message after which the bot resyncs (and may act again)
 MAX_REFUSALS = 3  # refused actions at one version before the bot waits for the next one
-RECONNECT_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # pauses between reconnection attempts (then 8 s each)
 GIVE_UP_S = 300.0  # the bot stops after this long without any connection to the server ...
 FIRST_CONNECT_S = 10.0  # ... or after this long when it never reached it (most likely a wrong URL)
 
@@ -101,42 +98,11 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
     connects there at once. ``others`` are more nodes of the same cluster: when the node in use cannot be reached
     (a node sent to that died, or ``url`` itself), the bot goes back to the one it came from, then tries the next.
     """
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed, InvalidHandshake
-
     follower = Follower(client=CLIENT_NAME, name=options.name)
     bot = _Bot(options, follower, on_room)
-    down_since: float | None = None
-    attempt = 0
-    nodes, turn = (url, *others), 0
-    while True:
-        try:
-            async with connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10) as ws:
-                down_since, attempt = None, 0
-                result = await bot.session(ws)
-                if result is not None:
-                    return result
-        except ConnectionClosed as closed:
-            if closed.rcvd is not None and closed.rcvd.code == CloseCode.BAD_TOKEN:
-                raise RuntimeError("the server no longer knows this bot's token") from None
-            if closed.rcvd is not None and closed.rcvd.code == CloseCode.VERSION_MISMATCH:
-                raise RuntimeError(f"the server speaks another protocol: {closed.rcvd.reason}") from None
-            node = moved_to(closed.rcvd.code, closed.rcvd.reason) if closed.rcvd is not None else None
-            if node is not None:
-                url, down_since, attempt = node, None, 0  # the room's node (a cluster): go there now
-                continue
-            print(f"sprtec bot: connection lost ({closed}); reconnecting", file=sys.stderr, flush=True)
-        except (OSError, InvalidHandshake, TimeoutError) as problem:
-            print(f"sprtec bot: cannot connect ({problem}); retrying", file=sys.stderr, flush=True)
-            if url == nodes[turn]:
-                turn = (turn + 1) % len(nodes)
-            url = nodes[turn]
-        now = time.monotonic()
-        down_since = now if down_since is None else down_since
-        if now - down_since > (give_up_s if follower.token is not None else min(give_up_s, FIRST_CONNECT_S)):
-            raise RuntimeError(f"no connection to {url} for {give_up_s:.0f} s")
-        await asyncio.sleep(RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)])
-        attempt += 1
+    how = Reconnecting(give_up_s=give_up_s, first_connect_s=FIRST_CONNECT_S, others=others,
+                       say=on_stderr("sprtec bot"))
+    return await stay_connected(url, bot.session, how, welcomed=lambda: follower.token is not None)
 
 
 class _Bot:

@@ -21,11 +21,9 @@ from typing import Any, cast
 from shared import ai
 from shared.model import Action, Position, Team
 from shared.protocol import (
-    MAX_SERVER_FRAME,
     SERVER_MESSAGES,
     CheckIn,
     ClientMessage,
-    CloseCode,
     Error,
     JoinRoom,
     JoinTournament,
@@ -41,10 +39,10 @@ from shared.protocol import (
     encode,
 )
 from shared.protocol.follower import Follower
+from sprtec.commands.reconnecting import Reconnecting, stay_connected
 
 CLIENT_NAME = "sprtec-coach/0.1"
 QUIET_S = 5.0  # seconds without a message after which the coach resyncs its room
-RECONNECT_DELAYS_S = (0.5, 1.0, 2.0, 4.0)  # pauses between reconnection attempts (then 4 s each)
 GIVE_UP_S = 120.0  # the coach stops after this long without a connection
 OVER = ("finished", "ended")
 _THINKING = threading.Lock()
@@ -74,29 +72,13 @@ class CoachReport:
 async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: float = GIVE_UP_S) -> CoachReport:
     """Coach one entry of ``tournament`` to the end of the tournament (reconnecting whenever the connection
     drops); returns what it did."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed, InvalidHandshake
-
     state = _Coach(tournament, options, Follower(client=CLIENT_NAME, name=options.name))
-    down_since: float | None = None
-    attempt = 0
-    while True:
-        try:
-            async with connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10) as ws:
-                down_since, attempt = None, 0
-                if await state.session(ws):
-                    return state.report
-        except ConnectionClosed as closed:
-            if closed.rcvd is not None and closed.rcvd.code in (CloseCode.BAD_TOKEN, CloseCode.VERSION_MISMATCH):
-                raise RuntimeError(f"the server refused the coach: {closed.rcvd.reason}") from None
-        except (OSError, InvalidHandshake, TimeoutError):
-            pass
-        now = time.monotonic()
-        down_since = now if down_since is None else down_since
-        if now - down_since > give_up_s:
-            raise RuntimeError(f"no connection to {url} for {give_up_s:.0f} s")
-        await asyncio.sleep(RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)])
-        attempt += 1
+
+    async def session(ws: Any) -> CoachReport | None:
+        """One connection: the report once the tournament is over for this entry."""
+        return state.report if await state.session(ws) else None
+
+    return await stay_connected(url, session, Reconnecting(give_up_s=give_up_s))
 
 
 class _Coach:
