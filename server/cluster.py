@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_MS = 3000  # a killed node's rooms are free again after this long at most
+TAKEOVER_GATHER_S = 0.05  # takeover requests this close together become one (see ClusterNode.take_over_many)
 MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
 
 
@@ -99,6 +100,10 @@ class ClusterNode:
         self.pool = pool
         self._task: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[None]] = {}  # rooms being taken over, by code
+        self._wanted: dict[str, None] = {}  # codes the gathering batch will take over, in the order asked
+        self._gathering: asyncio.Task[None] | None = None  # the batch still gathering codes
+        self._rebuilding: set[str] = set()  # rooms whose lease this node acquired and is rebuilding (kept renewed)
+        self._scanning: asyncio.Task[None] | None = None  # the heartbeat's scan for orphans, while it runs
         self.taken_over = 0  # rooms this node took over from others
         self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
         self._connection_of = connection_of
@@ -259,17 +264,22 @@ class ClusterNode:
                 await self.registry.announce(self.config.public_url)
                 rooms = [room for room in self.lobby.rooms.values() if not room.closed]
                 lost = await self.registry.renew([room.code for room in rooms])
+                await self.registry.renew(list(self._rebuilding))  # rooms taken over, still being rebuilt here
                 for code in lost:
                     await self._lost(code)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
-                await self.scan()
+                if self._scanning is None or self._scanning.done():  # not awaited: the beat goes on renewing
+                    self._scanning = asyncio.get_running_loop().create_task(self.scan())
             except Exception:
                 log.exception("node %s: heartbeat failed", self.node)
 
     async def scan(self) -> None:
         """Take over every stored room whose lease nobody holds (all at once: one fence write, one recovery)."""
-        codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
-        await self.take_over_many(await self.registry.unowned(codes))
+        try:
+            codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
+            await self.take_over_many(await self.registry.unowned(codes))
+        except Exception:
+            log.exception("node %s: the scan for rooms nobody owns failed", self.node)
 
     async def take_over(self, code: str) -> bool:
         """Take room ``code`` over if nobody owns it: True when this node runs it now (or already did)."""
@@ -277,29 +287,59 @@ class ClusterNode:
         return code in self.lobby.rooms
 
     async def take_over_many(self, codes: list[str]) -> None:
-        """Take over those of ``codes`` nobody owns; a room already being taken over here is waited for."""
+        """Take over those of ``codes`` nobody owns; a room already being taken over here is waited for.
+
+        Requests arriving together - the coaches of a dead node's rooms reconnecting here within moments of each
+        other - are gathered for TAKEOVER_GATHER_S into one takeover: one fence write, one read of their rooms and
+        positions, instead of one of each per room.
+        """
         waiting = {task for code in codes if (task := self._taking.get(code)) is not None}
         fresh = [code for code in codes if code not in self.lobby.rooms and code not in self._taking]
         if fresh:
-            task = asyncio.get_running_loop().create_task(self._take_over(fresh))
+            batch = self._gathering
+            if batch is None:
+                batch = self._gathering = asyncio.get_running_loop().create_task(self._take_over_gathered())
             for code in fresh:
-                self._taking[code] = task
-            task.add_done_callback(lambda _task: [self._taking.pop(code, None) for code in fresh])
-            waiting.add(task)
+                self._taking[code] = batch
+                self._wanted[code] = None
+            waiting.add(batch)
         if waiting:
             await asyncio.shield(asyncio.gather(*waiting))
 
+    async def _take_over_gathered(self) -> None:
+        """The takeover of every code asked for while this batch gathered them."""
+        me = asyncio.current_task()
+        await asyncio.sleep(TAKEOVER_GATHER_S)
+        codes, self._wanted, self._gathering = list(self._wanted), {}, None
+        try:
+            await self._take_over(codes)
+        finally:
+            for code in codes:
+                if self._taking.get(code) is me:
+                    del self._taking[code]
+
     async def _take_over(self, codes: list[str]) -> None:
         """Acquire the leases, raise the store's fences (one transaction), rebuild the rooms from the store."""
-        fences = {code: fence for code in codes if (fence := await self.registry.acquire(code)) is not None}
+        fences = await self.registry.acquire_many(codes)
         if not fences:
             return
+        self._rebuilding.update(fences)
+        try:
+            await self._rebuild(fences)
+        finally:
+            self._rebuilding.difference_update(fences)
+
+    async def _rebuild(self, fences: dict[str, int]) -> None:
+        """The rooms whose leases were just acquired (under ``fences``): the store fenced, the rooms rebuilt."""
         # acquiring put the fences in the store's table; from this commit on, the former owner's writes are refused
         await self.store.write([statement for code in fences for statement in self.store.fenced(code, [])])
-        rows = [row for row in self.store.rooms() if row.code in fences]
+        rows = self.store.rooms(list(fences))
         for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
             await self.registry.remove(code)
+        began = asyncio.get_running_loop().time()
         rooms = {room.code for room in await recover(self.store, self.pool, self.lobby, rows)}
+        log.info("node %s rebuilt %d rooms taken over in %.2f s", self.node, len(rooms),
+                 asyncio.get_running_loop().time() - began)
         for row in rows:
             if row.code in rooms:
                 self.taken_over += 1
@@ -344,17 +384,33 @@ class ClusterNode:
 
     async def here(self, code: str) -> None:
         """Make sure room ``code`` is played on this node if it is played anywhere: nothing when it is ours or no
-        room has the code, a takeover when nobody owns it, ``Moved`` when another node does."""
-        if code in self.lobby.rooms:
-            return
-        owner = await self.registry.owner(code)
-        if owner is None:
-            await self.take_over(code)
-            return
-        if owner != self.node:
+        room has the code, a takeover when nobody owns it, ``Moved`` when another node does.
+
+        A room this node is taking over (its lease ours, the room not rebuilt yet) is waited for. A room whose owner
+        has no URL any more - a node that died, its own key lapsed before its rooms' leases - is waited for until
+        its lease lapses too (``lease_ms`` at most), and then taken over: the coach is seated, not left waiting.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.lease_ms / 1000 + 1.0
+        while True:
+            taking = self._taking.get(code)
+            if taking is not None:
+                await asyncio.shield(taking)
+            if code in self.lobby.rooms:
+                return
+            owner = await self.registry.owner(code)
+            if owner is None:
+                if await self.take_over(code):
+                    return
+                continue  # another node was first: it is the owner now
+            if owner == self.node:
+                return  # ours, yet not here: it has just closed
             url = await self.registry.url_of(owner)
             if url is not None:
                 raise Moved(url)
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(0.1)
 
     async def seat_elsewhere(self, player_id: int) -> None:
         """A coach connected here: when he holds a seat in a room played on another node, ``Moved`` to it (a room
@@ -394,10 +450,9 @@ class ClusterNode:
     async def drain(self) -> None:
         """A graceful stop: every room stops after its last commit and its lease is released for the others, who
         take it over at their next scan; its connections are sent to the new owner."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await _stopped(self._task, self._scanning)
+        # a takeover under way finishes first: the rooms it rebuilds are handed over with the others
+        await asyncio.gather(*set(self._taking.values()), return_exceptions=True)
         rooms = list(self.lobby.rooms.values())
         await asyncio.gather(*(room.close() for room in rooms))
         for room in rooms:
@@ -407,9 +462,14 @@ class ClusterNode:
 
     async def close(self) -> None:
         """Stop beating, listening and publishing, and disconnect from Redis."""
-        for task in (self._task, self._inbox, self._publisher):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await _stopped(self._task, self._scanning, self._inbox, self._publisher)
         await self.registry.client.aclose()
+
+
+async def _stopped(*tasks: asyncio.Task[None] | None) -> None:
+    """Cancel each task still running and wait for it to end."""
+    for task in tasks:
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -49,3 +49,4 @@ LAN_RECORD_TTL_S = 120
 # Interfaces never announced: container and VM bridges of this host, which players on the LAN cannot reach.
 LAN_SKIPPED_INTERFACES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "lxcbr", "lxdbr", "cni", "podman")
 AGONES_PORT_VARIABLE = "AGONES_SDK_HTTP_PORT"  # set by Agones in a game server container: the SDK sidecar's port
+IN_LIST_CHUNK = 500  # values bound in one read's ``IN (...)`` (SQLite allows 32,766 parameters, PostgreSQL 65,535)

@@ -74,11 +74,12 @@ class Lobby:
             room.relay = self.relay_of(core.code)
         return room
 
-    async def adopt(self, room: Room) -> None:
-        """Register a room this process runs (a recovered one) under its code."""
-        self.rooms[room.code] = room
-        self._index_seats(room)
-        await self.registry.update(self.listing(room))
+    async def adopt(self, rooms: list[Room]) -> None:
+        """Register rooms this process runs (recovered ones) under their codes: one registry update for all."""
+        for room in rooms:
+            self.rooms[room.code] = room
+            self._index_seats(room)
+        await self.registry.update_many([self.listing(room) for room in rooms])
 
     def listing(self, room: Room) -> Listing:
         """The registry's record of a room of ours."""

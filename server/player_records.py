@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from server.constants import IN_LIST_CHUNK
 from server.sqlite_writer import Statement
 from shared.ratings import Rating
 
@@ -152,6 +154,17 @@ class PlayerRecords:
         """A player's name ('' when unknown)."""
         found = self._rows("SELECT name FROM players WHERE id = ?", (player_id,))
         return "" if not found else str(found[0][0])
+
+    def names(self, player_ids: Sequence[int]) -> dict[int, str]:
+        """The names of ``player_ids`` ('' for an unknown one), a read per IN_LIST_CHUNK of them (recovery)."""
+        found = {player_id: "" for player_id in player_ids}
+        unique = sorted(found)
+        for start in range(0, len(unique), IN_LIST_CHUNK):
+            chunk = tuple(unique[start:start + IN_LIST_CHUNK])
+            marks = ", ".join("?" * len(chunk))
+            rows = self._rows(f"SELECT id, name FROM players WHERE id IN ({marks})", chunk)
+            found.update({int(r[0]): str(r[1]) for r in rows})
+        return found
 
     def last_seen(self, player_id: int) -> float | None:
         """When the player's last connection ended (or began), in seconds since the epoch."""

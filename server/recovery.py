@@ -35,9 +35,13 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
     takes over) - replays run in the pool, all at once; returns the rooms resumed. A room without an unfinished
     match is forgotten."""
     jobs: list[tuple[RoomRow, MatchRow, Position | None, int, Awaitable[tuple[Position, int]]]] = []
-    resting = store.resting_points()
-    for row in store.rooms() if rows is None else rows:
-        stored = store.match(row.match_id) if row.match_id else None
+    if rows is None:
+        rows, resting = store.rooms(), store.resting_points()
+    else:  # a cluster node taking some rooms over: read only theirs
+        resting = store.resting_points([row.match_id for row in rows if row.match_id])
+    stored_matches = store.matches([row.match_id for row in rows if row.match_id])
+    for row in rows:
+        stored = stored_matches.get(row.match_id) if row.match_id else None
         if stored is None or stored.finished:
             await store.write(store.fenced(row.code, [Store.delete_room(row.code)]))
             await lobby.registry.remove(row.code)
@@ -59,6 +63,8 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
         else:
             job = asyncio.sleep(0, match_log.replay(start, entries, turn_used))
         jobs.append((row, stored, initial, after + len(entries), job))
+    actions = store.actions_of([stored.id for _, stored, _, _, _ in jobs])
+    names = PlayerRecords(store).names([p for _, s, _, _, _ in jobs for p in (s.home_player, s.away_player)])
     rooms = []
     for row, stored, start_position, count, job in jobs:
         position, turn_used = await job
@@ -69,11 +75,11 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
         state = LiveMatch(id=stored.id, seed=stored.seed, initial=start_position, position=position, started=True,
                           log_len=count, version_base=stored.version_base, turn_used=turn_used)
         seats: dict[Team, int | None] = {"home": stored.home_player, "away": stored.away_player}
-        names = {pid: PlayerRecords(store).name(pid) for pid in (stored.home_player, stored.away_player)}
         room = lobby.room(core)
-        room.restore(state, seats, names, store.count_actions(stored.id))
-        await lobby.adopt(room)
+        room.restore(state, seats, {p: names[p] for p in (stored.home_player, stored.away_player)},
+                     actions.get(stored.id, 0))
         rooms.append(room)
         log.info("resumed match %s in room %s at log entry %d", stored.id, row.code, count,
                  extra={"room": row.code, "match": stored.id})
+    await lobby.adopt(rooms)
     return rooms

@@ -76,6 +76,10 @@ class Registry(Protocol):
         """Replace the room's listing (its owner may change: a takeover)."""
         ...
 
+    async def update_many(self, listings: list[Listing]) -> None:
+        """Replace several rooms' listings at once (recovery, a takeover, the heartbeat)."""
+        ...
+
     async def room(self, code: str) -> Listing | None:
         """The room with this code, if any."""
         ...
@@ -127,6 +131,11 @@ class InProcessRegistry:
     async def update(self, listing: Listing) -> None:
         """Replace the room's listing."""
         self._rooms[listing.code] = listing
+
+    async def update_many(self, listings: list[Listing]) -> None:
+        """Replace several rooms' listings."""
+        for listing in listings:
+            self._rooms[listing.code] = listing
 
     async def room(self, code: str) -> Listing | None:
         """The room with this code, if any."""

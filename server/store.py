@@ -20,12 +20,12 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from server import replay_export, schema
-from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
+from server.constants import IN_LIST_CHUNK, STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.log_rows import entry_from_row, entry_row
 from server.records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.sqlite_writer import Health, Statement, StoreLost, StoreUnavailable, Writer
@@ -329,33 +329,45 @@ class Store:
         """Forget a room (its matches and logs stay for export)."""
         return ("DELETE FROM rooms WHERE code = ?", (code,))
 
-    def rooms(self) -> list[RoomRow]:
-        """Every stored room."""
-        rows = self._read.execute(
-            "SELECT code, ruleset, overrides, private, home_player, away_player, match_id, rated, reserved"
-            " FROM rooms ORDER BY created_at"
-        ).fetchall()
+    def rooms(self, codes: Sequence[str] | None = None) -> list[RoomRow]:
+        """Every stored room, or those of ``codes`` (a cluster node taking a few rooms over reads only them)."""
+        columns = ("SELECT code, ruleset, overrides, private, home_player, away_player, match_id, rated, reserved"
+                   " FROM rooms")
+        if codes is None:
+            rows = self._read.execute(columns + " ORDER BY created_at").fetchall()
+        else:
+            rows = [row for chunk in _chunks(codes) for row in self._read.execute(
+                f"{columns} WHERE code IN ({_marks(chunk)})", tuple(chunk)).fetchall()]
         return [RoomRow(code=r[0], ruleset=r[1], overrides=json.loads(r[2]), private=bool(r[3]), home_player=r[4],
                         away_player=r[5], match_id=r[6], rated=bool(r[7]), reserved=bool(r[8])) for r in rows]
 
     def count_actions(self, match_id: str) -> int:
         """How many of a match's entries are the coaches' own actions (not clock events)."""
-        row = self._read.execute("SELECT COUNT(*) FROM match_log WHERE match_id = ? AND kind = 'action'",
-                                 (match_id,)).fetchone()
-        return int(row[0])
+        return self.actions_of([match_id]).get(match_id, 0)
+
+    def actions_of(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """``count_actions`` of each of ``match_ids`` that has any, in one read per IN_LIST_CHUNK of them."""
+        return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
+            f"SELECT match_id, COUNT(*) FROM match_log WHERE match_id IN ({_marks(chunk)}) AND kind = 'action'"
+            " GROUP BY match_id", tuple(chunk)).fetchall()}
 
     def match(self, match_id: str) -> MatchRow | None:
         """One stored match."""
-        row = self._read.execute(
-            "SELECT id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player, version_base,"
-            " finished FROM matches WHERE id = ?",
-            (match_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        return MatchRow(id=row[0], room_code=row[1], seed=row[2], ruleset=row[3], overrides=json.loads(row[4]),
-                        initial_position=json.loads(row[5]), home_player=row[6], away_player=row[7],
-                        version_base=row[8], finished=bool(row[9]))
+        return self.matches([match_id]).get(match_id)
+
+    def matches(self, match_ids: Sequence[str]) -> dict[str, MatchRow]:
+        """The stored matches of ``match_ids`` by id (one read per IN_LIST_CHUNK of them: recovery reads hundreds)."""
+        found: dict[str, MatchRow] = {}
+        for chunk in _chunks(match_ids):
+            for row in self._read.execute(
+                "SELECT id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
+                f" version_base, finished FROM matches WHERE id IN ({_marks(chunk)})", tuple(chunk)
+            ).fetchall():
+                found[str(row[0])] = MatchRow(
+                    id=row[0], room_code=row[1], seed=row[2], ruleset=row[3], overrides=json.loads(row[4]),
+                    initial_position=json.loads(row[5]), home_player=row[6], away_player=row[7],
+                    version_base=row[8], finished=bool(row[9]))
+        return found
 
     def checkpoint(self, match_id: str) -> Checkpoint | None:
         """A match's latest checkpoint, if it has one."""
@@ -366,14 +378,17 @@ class Store:
             return None
         return Checkpoint(after=row[0], position=notation.position_from_json(json.loads(row[1])), turn_used=row[2])
 
-    def resting_points(self) -> dict[str, tuple[int, bytes, int]]:
-        """For every unfinished match of a stored room: (entries, the last entry's position blob, its move clock
-        used) - one read for all of them, where the last entry kept its position."""
-        rows = self._read.execute(
-            "SELECT l.match_id, l.idx + 1, l.position, l.turn_used FROM match_log l JOIN rooms r ON r.match_id ="
-            " l.match_id JOIN matches m ON m.id = l.match_id WHERE m.finished = 0 AND l.idx = (SELECT MAX(idx) FROM"
-            " match_log WHERE match_id = l.match_id) AND l.position IS NOT NULL"
-        ).fetchall()
+    def resting_points(self, match_ids: Sequence[str] | None = None) -> dict[str, tuple[int, bytes, int]]:
+        """For every unfinished match of a stored room (or those of ``match_ids``): (entries, the last entry's
+        position blob, its move clock used) - one read for all of them, where the last entry kept its position."""
+        query = ("SELECT l.match_id, l.idx + 1, l.position, l.turn_used FROM match_log l JOIN rooms r ON r.match_id ="
+                 " l.match_id JOIN matches m ON m.id = l.match_id WHERE m.finished = 0 AND l.idx = (SELECT MAX(idx)"
+                 " FROM match_log WHERE match_id = l.match_id) AND l.position IS NOT NULL")
+        if match_ids is None:
+            rows = self._read.execute(query).fetchall()
+        else:
+            rows = [row for chunk in _chunks(match_ids) for row in self._read.execute(
+                f"{query} AND l.match_id IN ({_marks(chunk)})", tuple(chunk)).fetchall()]
         return {str(r[0]): (int(r[1]), bytes(r[2]), int(r[3] or 0)) for r in rows}
 
     def stored_positions(self, match_id: str) -> list[tuple[int, bytes | None, int | None]]:
@@ -389,6 +404,17 @@ class Store:
             (match_id, since),
         ).fetchall()
         return [entry_from_row(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
+
+
+def _chunks(values: Sequence[str]) -> Iterator[Sequence[str]]:
+    """``values`` in slices of at most IN_LIST_CHUNK (an empty sequence gives none: no query at all)."""
+    for start in range(0, len(values), IN_LIST_CHUNK):
+        yield values[start:start + IN_LIST_CHUNK]
+
+
+def _marks(values: Sequence[str]) -> str:
+    """The placeholders of an ``IN`` list of ``values``."""
+    return ", ".join("?" * len(values))
 
 
 class _LoopSettler:

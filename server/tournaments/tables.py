@@ -32,7 +32,7 @@ async def open_table(lobby: Lobby, stage: Stage, ruleset: str, home: Coach, away
     """A rated room held for the two coaches, under the match's ruleset and the stage's settings."""
     room = await lobby.open_table(ruleset, stage_overrides(stage), (home.player_id, home.name),
                                   (away.player_id, away.name), rated=True)
-    await lobby.adopt(room)  # indexes the held seats, so a coach who reconnects is taken to his table at once
+    await lobby.adopt([room])  # indexes the held seats, so a coach who reconnects is taken to his table at once
     return Opened(room=room.code, match_id=room.match.id)
 
 

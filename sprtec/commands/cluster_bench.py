@@ -43,7 +43,7 @@ class NodeProcess(ServerProcess):
     WHAT = "cluster node"
 
     def __init__(self, node_id: str, redis: str, postgres: str, data: Path, workers: int | None) -> None:
-        super().__init__(data, workers, data / f"{node_id}.log", "WARNING")
+        super().__init__(data, workers, data / f"{node_id}.log", "INFO")  # INFO: its takeovers, timed
         self.node_id, self.redis, self.postgres = node_id, redis, postgres
 
     def command(self) -> list[str]:

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import position_blob
 from server.pg_store import PgStore
-from server.redis_registry import lease_key
+from server.redis_registry import lease_key, node_key
 from server.replay_export import build_scenario, scenario_text
 from shared import notation
 from shared.ai import random_policy
@@ -338,6 +338,35 @@ async def test_a_node_paused_past_its_lease_writes_nothing_over_the_rooms_new_ow
     again, _ = await _hello(b.url, (home_welcome if mover is home else away_welcome).token)
     back = await _until_message(again, RoomJoined)
     assert back.snapshot.version == start.version and back.snapshot.match_id == start.match_id
+    for ws in (home, away, again):
+        await ws.close()
+
+
+async def test_a_coach_reaching_a_survivor_before_the_dead_nodes_leases_lapse_is_seated_when_they_do(
+    cluster: Callable[[str], Node], redis_url: str
+) -> None:
+    """Node A is killed; its own key is gone at once (it lapses first) while its rooms' leases still run: a coach
+    who reconnects to B right away is neither sent to a node that is no more nor left waiting - B waits out the
+    lease, takes the room over and seats him (RoomJoined)."""
+    a, b = cluster("a"), cluster("b")
+    settings = dict(SHORT, move_clock_ms=600000, period_ms=600000, disconnect_grace_ms=60000)
+    home, welcome = await _hello(a.url)
+    away, _ = await _hello(a.url)
+    await home.send(encode(CreateRoom("standard", settings, False)))
+    joined = await _until_message(home, RoomJoined)
+    await away.send(encode(JoinRoom(joined.code)))
+    start = await _until_message(home, Snapshot)
+    await asyncio.sleep(0.5)  # the seats reach the registry
+    a.kill()
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        await client.delete(node_key("a"))
+        assert await client.get(lease_key(joined.code)) is not None  # the room's lease still runs
+    finally:
+        await client.aclose()
+    again, _ = await _hello(b.url, welcome.token)
+    back = await _until_message(again, RoomJoined)  # within the lease (3 s) and the takeover
+    assert back.code == joined.code and back.snapshot.match_id == start.match_id
     for ws in (home, away, again):
         await ws.close()
 

@@ -66,6 +66,19 @@ async def test_a_lapsed_lease_is_taken_with_a_higher_fence_and_its_former_holder
     assert [listing.node for listing in await a.public(10)] == ["b"]
 
 
+async def test_many_leases_are_taken_at_once_except_those_another_node_holds(
+    registries: Callable[[str], RedisRegistry],
+) -> None:
+    """A takeover of many rooms acquires them in one go: each free lease is taken under the next fencing number,
+    one another node holds is left to it."""
+    a, b = registries("a"), registries("b")
+    assert await a.claim(_listing("HELD", "a"))
+    assert await b.acquire_many(["FREE1", "HELD", "FREE2"]) == {"FREE1": 1, "FREE2": 1}
+    assert b.fences == {"FREE1": 1, "FREE2": 1} and await b.owner("HELD") == "a"
+    await b.release("FREE1")
+    assert await a.acquire_many(["FREE1"]) == {"FREE1": 2}
+
+
 async def test_two_nodes_pairing_the_shared_queue_at_once_pair_each_player_once(
     registries: Callable[[str], RedisRegistry],
 ) -> None:
