@@ -268,10 +268,15 @@ class ClusterNode:
                 for code in lost:
                     await self._lost(code)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
-                if self._scanning is None or self._scanning.done():  # not awaited: the beat goes on renewing
-                    self._scanning = asyncio.get_running_loop().create_task(self.scan())
+                self._scan_soon()  # not awaited: the beat goes on renewing
             except Exception:
                 log.exception("node %s: heartbeat failed", self.node)
+
+    def _scan_soon(self) -> asyncio.Task[None]:
+        """The scan for orphans under way, or a new one (one at a time)."""
+        if self._scanning is None or self._scanning.done():
+            self._scanning = asyncio.get_running_loop().create_task(self.scan())
+        return self._scanning
 
     async def scan(self) -> None:
         """Take over every stored room whose lease nobody holds (all at once: one fence write, one recovery)."""
@@ -400,17 +405,23 @@ class ClusterNode:
                 return
             owner = await self.registry.owner(code)
             if owner is None:
-                if await self.take_over(code):
+                # an orphan is seldom alone (its node died): take every orphan over at once, then this one if the
+                # scan missed it (it lapsed after the scan read the leases)
+                await asyncio.shield(self._scan_soon())
+                if code in self.lobby.rooms or await self.take_over(code):
                     return
                 continue  # another node was first: it is the owner now
             if owner == self.node:
+                if code in self._taking:
+                    continue  # taken over here since the wait above: wait for it now
                 return  # ours, yet not here: it has just closed
             url = await self.registry.url_of(owner)
             if url is not None:
                 raise Moved(url)
             if loop.time() >= deadline:
                 return
-            await asyncio.sleep(0.1)
+            left_ms = await self.registry.lease_left_ms(code)  # a dead owner renews nothing: it lapses then
+            await asyncio.sleep(min(max(left_ms, 20), self.config.lease_ms) / 1000)
 
     async def seat_elsewhere(self, player_id: int) -> None:
         """A coach connected here: when he holds a seat in a room played on another node, ``Moved`` to it (a room

@@ -132,6 +132,10 @@ class RedisRegistry:
         found = await self.client.get(lease_key(code))
         return None if found is None else cast(bytes, found).decode()
 
+    async def lease_left_ms(self, code: str) -> int:
+        """How long room ``code``'s lease still runs unless renewed (0 when nobody holds it)."""
+        return max(0, int(await self.client.pttl(lease_key(code))))
+
     async def unowned(self, codes: list[str]) -> list[str]:
         """Which of ``codes`` no node holds a lease on."""
         if not codes:
