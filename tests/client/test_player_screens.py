@@ -325,16 +325,23 @@ def test_a_claim_code_is_shown_large_with_its_expiry(world: World) -> None:
         nav.page_request(Close())
 
 
+def _first_start(world: World, language: str, folder: Path) -> Navigator:
+    """A client started for the first time on the world's server (no identity in ``folder``), in ``language``: the
+    name entry is shown."""
+    i18n.set_language(language)
+    client = NetClient(world.url, None, identity=IdentityStore(folder), ask_name=True)
+    nav = Navigator(world.window, NetLink(client), LobbyModel(origin=f"Server {world.url}"), Sounds(muted=True))
+    client.start()
+    nav.show_first()
+    return nav
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_wrong_claim_code_is_refused_whole_under_the_field(world: World, language: str, tmp_path: Path) -> None:
     """"I have a claim code" with a code the server never gave: BAD_CLAIM told whole under the field, saying where
     a new claim code comes from."""
-    i18n.set_language(language)
-    client = NetClient(world.url, None, identity=IdentityStore(tmp_path), ask_name=True)
-    nav = Navigator(world.window, NetLink(client), LobbyModel(origin=f"Server {world.url}"), Sounds(muted=True))
-    client.start()
+    nav = _first_start(world, language, tmp_path)
     try:
-        nav.show_first()
         view = _menu(nav)
         view.model.activate("screen:claim")
         view.on_text("ABCD2345")
@@ -345,19 +352,15 @@ def test_a_wrong_claim_code_is_refused_whole_under_the_field(world: World, langu
                                               "the other machine")
     finally:
         i18n.set_language("en")
-        client.close()
+        nav.link.client.close()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: Path) -> None:
     """A new client of the server asks who the player is; "piotr KOWALSKI" is taken (NAME_TAKEN from the server,
     told on the entry); another name is welcomed and the lobby follows."""
-    i18n.set_language(language)
-    client = NetClient(world.url, None, identity=IdentityStore(tmp_path), ask_name=True)
-    nav = Navigator(world.window, NetLink(client), LobbyModel(origin=f"Server {world.url}"), Sounds(muted=True))
-    client.start()
+    nav = _first_start(world, language, tmp_path)
     try:
-        nav.show_first()
         view = _menu(nav)
         assert nav.screen == "name"
         _render(world.window, view, world.folder / f"name-entry-{language}.png")
@@ -377,4 +380,4 @@ def test_the_name_entry_and_a_taken_name(world: World, language: str, tmp_path: 
         assert nav.lobby.player == NEW_NAMES[language]
     finally:
         i18n.set_language("en")
-        client.close()
+        nav.link.client.close()

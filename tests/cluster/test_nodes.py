@@ -292,6 +292,18 @@ async def _until_message(ws: websockets.ClientConnection, kind: type[T]) -> T:
             return message
 
 
+async def _match_on(url: str) -> tuple[tuple[websockets.ClientConnection, Welcome],
+                                       tuple[websockets.ClientConnection, Welcome], RoomJoined, Snapshot]:
+    """Two raw coaches (connection, Welcome) who start a match on ``url`` whose clocks never run out during a test:
+    home, away, the creator's RoomJoined and the match's first Snapshot."""
+    settings = dict(SHORT, move_clock_ms=600000, period_ms=600000, disconnect_grace_ms=60000)
+    home, away = await _hello(url), await _hello(url)
+    await home[0].send(encode(CreateRoom("standard", settings, False)))
+    joined = await _until_message(home[0], RoomJoined)
+    await away[0].send(encode(JoinRoom(joined.code)))
+    return home, away, joined, await _until_message(home[0], Snapshot)
+
+
 async def _logged(node: Node, text: str, within_s: float = 20.0) -> None:
     """Wait until ``node``'s log has a line with ``text``."""
     deadline = time.monotonic() + within_s
@@ -307,13 +319,7 @@ async def test_a_node_paused_past_its_lease_writes_nothing_over_the_rooms_new_ow
     sent meanwhile, read when it wakes, is refused by the store's fence - no move the new owner never saw is written
     or told - and the coach is sent to the new owner, where the match goes on from the same version."""
     a, b = cluster("a"), cluster("b")
-    settings = dict(SHORT, move_clock_ms=600000, period_ms=600000, disconnect_grace_ms=60000)
-    home, home_welcome = await _hello(a.url)
-    away, away_welcome = await _hello(a.url)
-    await home.send(encode(CreateRoom("standard", settings, False)))
-    joined = await _until_message(home, RoomJoined)
-    await away.send(encode(JoinRoom(joined.code)))
-    start = await _until_message(home, Snapshot)
+    (home, home_welcome), (away, away_welcome), joined, start = await _match_on(a.url)
     mover = home if start.position.to_move == "home" else away
     a.process.send_signal(signal.SIGSTOP)
     try:
@@ -349,13 +355,7 @@ async def test_a_coach_reaching_a_survivor_before_the_dead_nodes_leases_lapse_is
     who reconnects to B right away is neither sent to a node that is no more nor left waiting - B waits out the
     lease, takes the room over and seats him (RoomJoined)."""
     a, b = cluster("a"), cluster("b")
-    settings = dict(SHORT, move_clock_ms=600000, period_ms=600000, disconnect_grace_ms=60000)
-    home, welcome = await _hello(a.url)
-    away, _ = await _hello(a.url)
-    await home.send(encode(CreateRoom("standard", settings, False)))
-    joined = await _until_message(home, RoomJoined)
-    await away.send(encode(JoinRoom(joined.code)))
-    start = await _until_message(home, Snapshot)
+    (home, welcome), (away, _), joined, start = await _match_on(a.url)
     await asyncio.sleep(0.5)  # the seats reach the registry
     a.kill()
     client = aioredis.Redis.from_url(redis_url)
