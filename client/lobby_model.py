@@ -17,6 +17,7 @@ from typing import Any
 from client import replay_library, user_settings
 from client.i18n import LANGUAGES, N_, _, ngettext
 from client.menu import QUIT, Item, OpenClaimCode, OpenLeaderboard, OpenProfile, focusable
+from client.notice_text import notice_text
 from client.rating_text import rating_text
 from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import (
@@ -26,6 +27,7 @@ from shared.protocol import (
     JoinRoom,
     Left,
     ListRooms,
+    Notice,
     QueueStatus,
     QuickMatch,
     Rename,
@@ -604,6 +606,15 @@ class LobbyModel:
             self._set(language=codes[(codes.index(self.user.language) + step) % len(codes)])
 
     # ----------------------------------------------------------------- server news
+    def _queue_status(self, message: QueueStatus) -> None:
+        """In the queue or out of it: the waiting screen follows (queued again by the server too, when an opponent
+        sent from another node never came)."""
+        self.queue = message
+        if not message.queued and self.screen == "waiting":
+            self._go("menu")
+        elif message.queued and self.screen == "menu":
+            self._go("waiting")
+
     def apply(self, message: object) -> None:
         """A lobby message from the server (or news about the connection)."""
         kind = getattr(message, "kind", None)
@@ -623,9 +634,9 @@ class LobbyModel:
             if not self.items()[self.focus].enabled:
                 self.move_focus(1)
         elif isinstance(message, QueueStatus):
-            self.queue = message
-            if not message.queued and self.screen == "waiting":
-                self._go("menu")
+            self._queue_status(message)
+        elif isinstance(message, Notice):
+            self.status = notice_text(message)
         elif isinstance(message, Renamed):
             self.player, self.name_draft, self.pending = message.name, None, None
             self.status = _("Connected as {player}").format(player=message.name)

@@ -30,6 +30,7 @@ from client import match_history, move_list
 from client.chat import ChatLog
 from client.i18n import _, team_word
 from client.identity import IdentityStore
+from client.notice_text import notice_text
 from client.state import Clock, MatchState
 from shared.model import Action, Position, other
 from shared.protocol import (
@@ -47,6 +48,7 @@ from shared.protocol import (
     MatchEnded,
     MovePlayed,
     Muted,
+    Notice,
     Ping,
     Presence,
     ProtocolError,
@@ -542,6 +544,12 @@ class NetLink:
         if self.client.send(GetReplay(snapshot.match_id)):
             self._history_asked = (snapshot.match_id, snapshot.position)
 
+    def _on_notice(self, state: MatchState, message: Notice, now: float) -> None:
+        """News from the server about play (its disk, an opponent who did not come): in the log, and for the
+        lobby's status line."""
+        state.note(notice_text(message), "error" if message.code in ("PLAY_PAUSED", "OPPONENT_MISSING") else "info")
+        self.other.append(message)
+
     def _on_left(self, state: MatchState, message: Left, now: float) -> None:
         """We left the room (or it closed): forget it, and tell the lobby."""
         self.leave_room(state)
@@ -650,6 +658,7 @@ _HANDLERS: dict[type, Callable[[NetLink, MatchState, Any, float], None]] = {
     Rated: NetLink._on_rated,
     RematchOffered: NetLink._on_rematch,
     Left: NetLink._on_left,
+    Notice: NetLink._on_notice,
     Chat: NetLink._on_chat,
     Muted: NetLink._on_muted,
     Replay: NetLink._on_replay,

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_MS = 3000  # a killed node's rooms are free again after this long at most
+DEFAULT_HELD_SEAT_WAIT_MS = 20_000  # a reconnecting client follows MOVED in well under a second; a lost one never
 TAKEOVER_GATHER_S = 0.05  # takeover requests this close together become one (see ClusterNode.take_over_many)
 MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
 
@@ -70,6 +71,8 @@ class ClusterConfig:
     node_id: str
     public_url: str
     lease_ms: int = DEFAULT_LEASE_MS
+    held_seat_wait_ms: int = DEFAULT_HELD_SEAT_WAIT_MS  # a quick-match opponent sent from another node: how long
+    # his held seat waits for him before the player here is queued again
 
 
 REDIS_CONNECTIONS = 64  # Redis connections a node keeps at most (its pub/sub inbox takes one of them)
@@ -116,6 +119,7 @@ class ClusterNode:
         lobby.bus.subscribe(MatchFinished, self._match_finished)
         lobby.bus.subscribe(RoomClosed, self._room_closed)
         lobby.call_player = self._call_player
+        lobby.held_seat_wait_ms = config.held_seat_wait_ms
         lobby.relay_of = self._relay_of
 
     @property

@@ -26,7 +26,7 @@ from server.tokens import new_room_code, new_seed, normalise_code
 from server.workers import Resolver
 from shared import match_log
 from shared.model import Team
-from shared.protocol import QueueStatus, RoomInfo
+from shared.protocol import Left, Notice, QueueStatus, RoomInfo
 from shared.rulesets import SettingsError, coerce_setting, make_settings
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,9 @@ class Lobby:
         self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
         # A cluster: where a room's frames for everyone go besides its members (spectators on other nodes).
         self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
+        # A cluster: how long a seat held for a player sent from another node waits for him (server.cluster)
+        self.held_seat_wait_ms = 20_000
+        self._waits: set[asyncio.Task[None]] = set()  # held seats' waits under way
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
@@ -249,15 +252,44 @@ class Lobby:
         self._index_seats(room)  # the other player is taken to his seat when he arrives
         assert self.call_player is not None
         if not await self.call_player(away.player_id, room.code):  # his node is gone: the room is forgotten
-            await room.close()
-            self.rooms.pop(room.code, None)
-            await self.registry.remove(room.code)
-            await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
+            await self._discard(room)
             return False
         connection, entry = here[0]
         await connection.send(QueueStatus(False, pairing.ruleset, 0))
         await room.attach(connection, "home" if entry.player_id == pairing.first.player_id else "away")
+        wait = asyncio.get_running_loop().create_task(self._unless_he_comes(room, connection, entry))
+        self._waits.add(wait)
+        wait.add_done_callback(self._waits.discard)
         return True
+
+    async def _unless_he_comes(self, room: Room, present: Connection, entry: QueueEntry) -> None:
+        """The player sent over from another node has ``held_seat_wait_ms`` to arrive (a client that follows MOVED
+        takes well under a second); if he never does, the room is given up and the player here is told so and
+        queued again, with his first wait's start (he keeps his place by time)."""
+        await self.clock.sleep_until(self.clock.now_ms() + self.held_seat_wait_ms)
+        if room.closed or room.core.phase != "waiting" or present.room is not room:
+            return  # he came (the match started), or the player here left or was moved on
+        log.info("room %s: the opponent sent from another node did not arrive; back to the queue", room.code,
+                 extra={"room": room.code})
+        await room.detach(present)
+        await present.send(Left(room.code))
+        await present.send(Notice("OPPONENT_MISSING", "your opponent did not arrive: you are back in the queue"))
+        await self._discard(room)
+        await self.registry.join_queue(entry)
+        self.queued = await self.registry.waiting(None)
+        await present.send(QueueStatus(True, entry.ruleset, await self.registry.waiting(entry.ruleset)))
+        await self.pair_queue()
+
+    async def _discard(self, room: Room) -> None:
+        """A room that never held a match given up: closed, forgotten here, in the registry and in the store."""
+        await room.close()
+        self.rooms.pop(room.code, None)
+        for player in room.core.seats.values():
+            if player is not None:
+                self._seats.get(player, set()).discard(room.code)
+        await self.registry.remove(room.code)
+        await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
+        self.bus.publish(RoomClosed(room=room.code))
 
     def _schedule_pass(self, at_ms: int | None) -> None:
         """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""
@@ -279,9 +311,11 @@ class Lobby:
             log.exception("a quick-match pass failed")
 
     def stop(self) -> None:
-        """The server stops: no more queue passes."""
+        """The server stops: no more queue passes, no held seat given up."""
         if self._pass_task is not None:
             self._pass_task.cancel()
+        for wait in list(self._waits):
+            wait.cancel()
 
     async def cancel_quick(self, member: Connection) -> bool:
         """Leave the quick-match queue."""

@@ -571,8 +571,10 @@ class Notice:
     """News from the server about play itself, sent to every room it concerns (a person should see it).
 
     ``code``: ``PLAY_PAUSED`` (the server cannot save moves - its disk failed; the clocks stop and actions are
-    refused with STORE_UNAVAILABLE, nothing acknowledged is lost), ``PLAY_RESUMED`` (saved again: the clocks run).
-    Clients show ``message`` and must ignore codes they do not know.
+    refused with STORE_UNAVAILABLE, nothing acknowledged is lost), ``PLAY_RESUMED`` (saved again: the clocks run),
+    ``OPPONENT_MISSING`` (a cluster's quick match: the opponent sent here from another node did not arrive in time;
+    after ``Left`` of the room, followed by ``QueueStatus{queued: true}`` - the player waits in the queue again).
+    Clients show ``message`` (or their own words for a code they know) and must ignore codes they do not know.
     """
 
     code: Annotated[str, Str(32, min_len=1)]

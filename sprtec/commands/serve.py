@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
 CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "quick_match_max_wait", "log_level", "log_format",
-               "redis", "postgres", "node_id", "public_url")
+               "redis", "postgres", "node_id", "public_url", "held_seat_wait")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_HELD_SEAT_WAIT_S = 20  # server.cluster.DEFAULT_HELD_SEAT_WAIT_MS, in the command line's unit
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 
@@ -61,6 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cluster.add_argument("--public-url", default=None, metavar="URL",
                          help="where clients reach this node (default: under Agones its GameServer's address "
                               "and host port, else ws://HOST:PORT/)")
+    cluster.add_argument("--held-seat-wait", type=int, default=None, metavar="S",
+                         help="how long a seat held for a quick-match opponent sent from another node waits for him "
+                              f"(default {DEFAULT_HELD_SEAT_WAIT_S}; then the player here is queued again)")
     parser.add_argument(
         "--log-level",
         default=None,
@@ -168,8 +172,11 @@ def _cluster_config(values: dict[str, object]) -> ClusterConfig | None:
         raise SystemExit("sprtec serve: --redis needs --postgres and --node-id (a cluster node shares both)")
     from server.cluster import ClusterConfig
 
+    wait = _whole_number(values.get("held_seat_wait", DEFAULT_HELD_SEAT_WAIT_S), "held_seat_wait")
+    if wait < 1:
+        raise SystemExit("sprtec serve: held_seat_wait must be at least 1 second")
     return ClusterConfig(redis=str(values["redis"]), node_id=str(values["node_id"]),
-                         public_url=str(values.get("public_url") or ""))
+                         public_url=str(values.get("public_url") or ""), held_seat_wait_ms=wait * 1000)
 
 
 def _print_notice(text: str) -> None:

@@ -10,7 +10,9 @@ from shared.protocol import (
     CreateRoom,
     Error,
     JoinRoom,
+    Left,
     ListRooms,
+    Notice,
     QueueStatus,
     QuickMatch,
     RoomInfo,
@@ -88,6 +90,18 @@ def test_quick_match_waits_and_a_refusal_returns_to_the_menu():
     assert model.screen == "waiting" and "2 in the queue" in model.items()[0].label
     model.apply(Error("RATE_LIMITED", "slow down", "QuickMatch"))
     assert model.screen == "menu" and model.error == "slow down"
+
+
+def test_an_opponent_who_never_came_puts_the_player_back_on_the_waiting_screen():
+    """After a quick match whose opponent (sent from another node) never arrived: Left, a Notice said in the
+    player's words, and QueueStatus queued - the lobby shows the queue again, not the menu."""
+    model = _online()
+    model.apply(Left("K7QZ"))
+    model.apply(Notice("OPPONENT_MISSING", "your opponent did not arrive: you are back in the queue"))
+    model.apply(QueueStatus(True, "quick", 1))
+    assert model.screen == "waiting" and model.status == "Your opponent did not arrive — you are back in the queue"
+    model.apply(Notice("SOMETHING_NEW", "news from a newer server"))
+    assert model.status == "news from a newer server"
 
 
 def test_keyboard_focus_skips_disabled_items_and_quit_quits():

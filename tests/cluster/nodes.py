@@ -43,11 +43,11 @@ class Node:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
-def start_node(node_id: str, redis_url: str, postgres_url: str, logs: Path) -> Node:
-    """``sprtec serve --port 0`` as node ``node_id`` of the cluster, once it prints its URL."""
+def start_node(node_id: str, redis_url: str, postgres_url: str, logs: Path, *options: str) -> Node:
+    """``sprtec serve --port 0`` as node ``node_id`` of the cluster (with more ``options``), once it prints its URL."""
     log = logs / f"{node_id}.log"
     command = [sys.executable, "-m", "sprtec", "serve", "--port", "0", "--workers", "0", "--redis", redis_url,
-               "--postgres", postgres_url, "--node-id", node_id, "--log-level", "INFO"]
+               "--postgres", postgres_url, "--node-id", node_id, "--log-level", "INFO", *options]
     with log.open("w") as err:
         process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True,
                                    start_new_session=True)

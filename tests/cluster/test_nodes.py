@@ -33,9 +33,13 @@ from shared.protocol import (
     CreateRoom,
     Hello,
     JoinRoom,
+    Left,
     ListRooms,
     MatchEnded,
     MovePlayed,
+    Notice,
+    QueueStatus,
+    QuickMatch,
     Resync,
     RoomJoined,
     RoomList,
@@ -56,12 +60,13 @@ T = TypeVar("T")
 
 
 @pytest.fixture
-async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[[str], Node]]:
-    """Starts nodes of one cluster on demand (``cluster("a")``); every node is stopped after the test."""
+async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Node]]:
+    """Starts nodes of one cluster on demand (``cluster("a")``, ``cluster("a", "--held-seat-wait", "2")``); every
+    node is stopped after the test."""
     started: list[Node] = []
 
-    def start(node_id: str) -> Node:
-        node = start_node(node_id, redis_url, postgres_url, tmp_path)
+    def start(node_id: str, *options: str) -> Node:
+        node = start_node(node_id, redis_url, postgres_url, tmp_path, *options)
         started.append(node)
         return node
 
@@ -384,6 +389,45 @@ async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cl
     assert {one["seat"], other["seat"]} == {"home", "away"}
     sent = [line for node in (a, b) for line in node.log.read_text().splitlines() if ": 4004 ws://" in line]
     assert len(sent) == 1 and (a.url in sent[0] or b.url in sent[0]), sent
+
+
+async def test_a_quick_match_opponent_who_never_arrives_gives_the_player_his_place_in_the_queue_back(
+    cluster: Callable[..., Node],
+) -> None:
+    """Two players queue on two nodes and are paired; the one sent to the other's node never follows MOVED. After
+    the held seat's wait the player seated there leaves the empty room (Left), is told why (Notice
+    OPPONENT_MISSING) and is queued again (QueueStatus queued) - he is not left in a room nobody will join."""
+    a, b = cluster("a", "--held-seat-wait", "2"), cluster("b", "--held-seat-wait", "2")
+    one, _ = await _hello(a.url)
+    other, _ = await _hello(b.url)
+    for ws in (one, other):
+        await ws.send(encode(QuickMatch("quick", {})))
+    seated: list[websockets.ClientConnection] = []
+
+    async def follow(ws: websockets.ClientConnection) -> list[object]:
+        """What one player is told until the wait is over (or his node sends him away, which he ignores)."""
+        told: list[object] = []
+        try:
+            while True:
+                message = decode(await asyncio.wait_for(ws.recv(), 15), SERVER_MESSAGES)
+                told.append(message)
+                if isinstance(message, RoomJoined):
+                    seated.append(ws)
+                if isinstance(message, QueueStatus) and message.queued and any(isinstance(m, Left) for m in told):
+                    return told
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == CloseCode.MOVED
+            return told
+
+    told_one, told_other = await asyncio.gather(follow(one), follow(other))
+    assert len(seated) == 1
+    told = told_one if seated[0] is one else told_other
+    kinds = [type(message).__name__ for message in told]
+    assert kinds.index("RoomJoined") < kinds.index("Left") < kinds.index("Notice"), kinds
+    notice = next(message for message in told if isinstance(message, Notice))
+    assert notice.code == "OPPONENT_MISSING"
+    for ws in (one, other):
+        await ws.close()
 
 
 async def test_a_reconnect_storm_against_three_nodes_loses_nobody(cluster: Callable[[str], Node]) -> None:
