@@ -40,6 +40,7 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
     else:  # a cluster node taking some rooms over: read only theirs
         resting = store.resting_points([row.match_id for row in rows if row.match_id])
     stored_matches = store.matches([row.match_id for row in rows if row.match_id])
+    logged = store.entries_of([match_id for match_id in stored_matches if match_id not in resting])
     for row in rows:
         stored = stored_matches.get(row.match_id) if row.match_id else None
         if stored is None or stored.finished:
@@ -52,6 +53,9 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
             jobs.append((row, stored, None, entries_count, asyncio.sleep(0, (position_blob.unpack(blob), used))))
             continue
         initial = notation.position_from_json(stored.initial_position)
+        if stored.id not in logged:  # no entry yet: the match is at its start (no checkpoint, no log to read)
+            jobs.append((row, stored, initial, 0, asyncio.sleep(0, (initial, 0))))
+            continue
         start, after, turn_used = initial, 0, 0
         checkpoint = store.checkpoint(stored.id)
         if checkpoint is not None:

@@ -345,6 +345,12 @@ class Store:
         """How many of a match's entries are the coaches' own actions (not clock events)."""
         return self.actions_of([match_id]).get(match_id, 0)
 
+    def entries_of(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """How many log entries each of ``match_ids`` that has any has, in one read per IN_LIST_CHUNK of them."""
+        return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
+            f"SELECT match_id, COUNT(*) FROM match_log WHERE match_id IN ({_marks(chunk)}) GROUP BY match_id",
+            tuple(chunk)).fetchall()}
+
     def actions_of(self, match_ids: Sequence[str]) -> dict[str, int]:
         """``count_actions`` of each of ``match_ids`` that has any, in one read per IN_LIST_CHUNK of them."""
         return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(

@@ -76,6 +76,46 @@ async def test_a_restart_reads_the_last_position_and_replays_nothing(
     assert (count, used) == (logged, turn_used)
 
 
+async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_reading_a_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_url: str | None
+):
+    """A match started but not yet moved in (a quick match just paired): the restarted server has it at its first
+    position and version, reads no checkpoint and no log for it and replays nothing (SQLite or PostgreSQL)."""
+    from server.store import Store
+
+    data = tmp_path / "data"
+    first = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=store_url))
+    await first.start()
+    ann = await WireClient.connect(first.url, "ann")
+    await ann.send(CreateRoom("standard", SETTINGS, True))
+    await ann.until(RoomJoined)
+    bob = await WireClient.connect(first.url, "bob")
+    await bob.send(JoinRoom(ann.code))
+    await bob.until(RoomJoined)
+    room = first.lobby.find(ann.code)
+    start, version = room.match.position, room.core.version
+    await first.shutdown()
+    replayed = _counting(monkeypatch)
+    read_logs: list[str] = []
+    real_log = Store.log
+
+    def counting_log(self: Store, match_id: str, since: int = 0) -> list[LogEntry]:
+        read_logs.append(match_id)
+        return real_log(self, match_id, since)
+
+    monkeypatch.setattr(Store, "log", counting_log)
+    second = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=store_url))
+    try:
+        await second.start()
+        await second.ready.wait()
+        again = second.lobby.find(ann.code)
+        assert (again.match.log_len, again.core.version, again.status) == (0, version, "playing")
+        assert notation.position_to_json(again.match.position) == notation.position_to_json(start)
+    finally:
+        await second.shutdown()
+    assert replayed == [] and read_logs == []
+
+
 async def test_a_log_without_kept_positions_replays_from_its_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
