@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import position_blob
 from server.pg_store import PgStore
-from server.redis_registry import lease_key, node_key
+from server.redis_registry import lease_key, node_key, seat_key
 from server.replay_export import build_scenario, scenario_text
 from shared import notation
 from shared.ai import random_policy
@@ -361,10 +361,13 @@ async def test_a_coach_reaching_a_survivor_before_the_dead_nodes_leases_lapse_is
     lease, takes the room over and seats him (RoomJoined)."""
     a, b = cluster("a"), cluster("b")
     (home, welcome), (away, _), joined, start = await _match_on(a.url)
-    await asyncio.sleep(0.5)  # the seats reach the registry
-    a.kill()
     client = aioredis.Redis.from_url(redis_url)
     try:
+        for _ in range(100):  # the seats reach the registry (where a reconnecting coach's room is looked up)
+            if len(await client.keys(seat_key(0).removesuffix("0") + "*")) == 2:
+                break
+            await asyncio.sleep(0.1)
+        a.kill()
         await client.delete(node_key("a"))
         assert await client.get(lease_key(joined.code)) is not None  # the room's lease still runs
     finally:
