@@ -414,6 +414,8 @@ class ClusterNode:
                 await asyncio.shield(self._scan_soon())
                 if code in self.lobby.rooms or await self.take_over(code):
                     return
+                if await self.registry.owner(code) is None or loop.time() >= deadline:
+                    return  # no room to take over (it ended, or was never stored)
                 continue  # another node was first: it is the owner now
             if owner == self.node:
                 if code in self._taking:

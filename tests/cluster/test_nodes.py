@@ -379,6 +379,26 @@ async def test_a_coach_reaching_a_survivor_before_the_dead_nodes_leases_lapse_is
         await ws.close()
 
 
+async def test_a_seat_record_of_a_room_that_is_gone_does_not_hold_the_coach_up(
+    cluster: Callable[..., Node], redis_url: str
+) -> None:
+    """The registry says a player holds a seat in a room no node has and the store does not know (a record left
+    behind): his reconnection is served at once - no takeover to wait for, his requests answered."""
+    a = cluster("a")
+    ws, welcome = await _hello(a.url)
+    await ws.close()
+    player_id = int(welcome.token.split(".", 1)[0])
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        await client.set(seat_key(player_id), "GONE42")
+    finally:
+        await client.aclose()
+    again, _ = await _hello(a.url, welcome.token)
+    await again.send(encode(ListRooms()))
+    assert isinstance(await _until_message(again, RoomList), RoomList)
+    await again.close()
+
+
 async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cluster: Callable[[str], Node]) -> None:
     """One bot queues on A, the other on B: the queue is the cluster's, they are paired, one of them is sent to the
     other's node, and both play the same rated match to its end."""
