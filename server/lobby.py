@@ -108,6 +108,12 @@ class Lobby:
         """An empty room without a running match is closed and forgotten."""
         if not room.core.idle() or room.closed:
             return
+        await self._close(room)
+        log.info("room %s closed (empty)", room.code, extra={"room": room.code})
+
+    async def _close(self, room: Room) -> None:
+        """Close ``room`` and forget it here and in the registry; RoomClosed tells the rest (a cluster node forgets
+        its stored row)."""
         await room.close()
         self.rooms.pop(room.code, None)
         for player in room.core.seats.values():
@@ -115,7 +121,6 @@ class Lobby:
                 self._seats.get(player, set()).discard(room.code)
         await self.registry.remove(room.code)
         self.bus.publish(RoomClosed(room=room.code))
-        log.info("room %s closed (empty)", room.code, extra={"room": room.code})
 
     def find(self, code: str) -> Room:
         """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND; BAD_MESSAGE for a string that
@@ -281,15 +286,9 @@ class Lobby:
         await self.pair_queue()
 
     async def _discard(self, room: Room) -> None:
-        """A room that never held a match given up: closed, forgotten here, in the registry and in the store."""
-        await room.close()
-        self.rooms.pop(room.code, None)
-        for player in room.core.seats.values():
-            if player is not None:
-                self._seats.get(player, set()).discard(room.code)
-        await self.registry.remove(room.code)
+        """A room that never held a match given up: closed and forgotten, its stored row deleted."""
         await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
-        self.bus.publish(RoomClosed(room=room.code))
+        await self._close(room)
 
     def _schedule_pass(self, at_ms: int | None) -> None:
         """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""

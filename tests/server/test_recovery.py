@@ -20,8 +20,8 @@ from tests.server.players import WireClient, play_until_end
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms": 60_000}
 
 
-async def _played(data: Path, postgres: str | None = None) -> tuple[str, Position, int, int]:
-    """A match of at least five entries, then the server stopped: its room code, position, log length, move clock."""
+async def _started(data: Path, postgres: str | None = None) -> tuple[Server, WireClient, WireClient]:
+    """A server on ``data`` with a match just started between Ann (home) and Bob."""
     first = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=postgres))
     await first.start()
     ann = await WireClient.connect(first.url, "ann")
@@ -30,6 +30,12 @@ async def _played(data: Path, postgres: str | None = None) -> tuple[str, Positio
     bob = await WireClient.connect(first.url, "bob")
     await bob.send(JoinRoom(ann.code))
     await bob.until(RoomJoined)
+    return first, ann, bob
+
+
+async def _played(data: Path, postgres: str | None = None) -> tuple[str, Position, int, int]:
+    """A match of at least five entries, then the server stopped: its room code, position, log length, move clock."""
+    first, ann, bob = await _started(data, postgres)
     await asyncio.wait_for(asyncio.gather(play_until_end(ann, 5), play_until_end(bob, 5)), 60)
     room = first.lobby.find(ann.code)
     await first.shutdown()  # waits for an entry in flight; the room then holds exactly what was committed
@@ -84,14 +90,7 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
     from server.store import Store
 
     data = tmp_path / "data"
-    first = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=store_url))
-    await first.start()
-    ann = await WireClient.connect(first.url, "ann")
-    await ann.send(CreateRoom("standard", SETTINGS, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(first.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
+    first, ann, _ = await _started(data, store_url)
     room = first.lobby.find(ann.code)
     start, version = room.match.position, room.core.version
     await first.shutdown()
