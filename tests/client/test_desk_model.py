@@ -4,14 +4,12 @@ protocol request the desk built, and the server's answers and updates come back 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
-import pytest
-
 from client.desk_model import DeskModel, ExportTournament, WatchTable
-from server.app import Server, ServerConfig
+from server.app import Server
 from shared.protocol import (
     ClientMessage,
     CreateTournament,
@@ -23,15 +21,6 @@ from sprtec.commands.organise_desk import export_tournament
 from tests.server.players import WireClient
 
 WAIT_S = 20.0
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line) on a free port, shut down after the test."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 def url_of(server: Server) -> str:

@@ -5,7 +5,7 @@ player's waiting screen. Each slot's text as drawn is compared with its text: a 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from client.local_server import LOCAL_URL  # noqa: E402
 from client.servers_page import ServersPage, server_cells  # noqa: E402
 from client.tournament_model import Box, standings_columns  # noqa: E402
 from client.tournament_widgets import draw_standings  # noqa: E402
-from server.app import Server, ServerConfig  # noqa: E402
+from server.app import Server  # noqa: E402
 from shared.protocol import PROTOCOL_VERSION  # noqa: E402
 from shared.protocol.discovery import FoundServer, RunningTournament  # noqa: E402
 from tests.client.test_desk_model import created, pump, registered, url_of  # noqa: E402
@@ -37,15 +37,6 @@ def window() -> Iterator[Any]:
     win = arcade.Window(WIDTH, HEIGHT, "lan texts", visible=False)
     yield win
     win.close()
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line) on a free port, shut down after the test."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 def drawn(view: Any, key: str) -> str:

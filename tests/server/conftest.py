@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from server.app import Server, ServerConfig
 from server.store import Store
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - the PostgreSQL store's fixtures
 
 # A match of one 3-second period, no break: short enough for end-to-end tests on a shared machine.
 SHORT = {"period_ms": 3000, "move_clock_ms": 1500, "choice_timeout_ms": 500, "disconnect_grace_ms": 1500}
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line, real clock) on a free port, shut down after the test."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -4,26 +4,13 @@ chat limited by the room, and the organiser's silence."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from server.app import Server, ServerConfig
+from server.app import Server
 from shared.protocol import Chat, CreateRoom, Error, JoinRoom, Mute, Muted, RoomJoined, Say, Snapshot, Watch
 from tests.server.conftest import SHORT
 from tests.server.players import WireClient
 
 LONG = {**SHORT, "period_ms": 600_000, "move_clock_ms": 600_000}
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server on a free port."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 async def _room(server: Server, spectator_chat: str = "room") -> tuple[WireClient, WireClient, WireClient]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgpack
@@ -299,15 +298,6 @@ async def test_an_empty_or_malformed_room_code_is_refused(server: Server, code: 
     await ann.send(Watch(code))
     error = await ann.until(Error)
     assert error.code == "BAD_MESSAGE" and error.ref == "Watch"
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line, real clock) on a free port."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 async def test_settings_without_sense_are_refused_by_name(server: Server):

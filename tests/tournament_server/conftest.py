@@ -8,25 +8,14 @@ The PostgreSQL fixtures of the cluster tests are used for the schema's twin.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from server.app import Server, ServerConfig
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - fixtures for test_schema
 
 # One 3-second period, no break: a match that ends quickly when played.
 SHORT = {"period_ms": 3000, "move_clock_ms": 1500, "choice_timeout_ms": 500, "break_ms": 0}
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    """A running server (physics in-line, real clock) on a free port, shut down after the test."""
-    srv = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
-    await srv.start()
-    yield srv
-    await srv.shutdown()
 
 
 @pytest.fixture(autouse=True)
