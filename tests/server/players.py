@@ -23,7 +23,9 @@ from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     Act,
+    CreateRoom,
     Hello,
+    JoinRoom,
     MatchEnded,
     MovePlayed,
     RoomJoined,
@@ -122,6 +124,22 @@ class WireClient:
         left = self.moving_until - time.monotonic()
         if left > 0:
             await asyncio.sleep(left)
+
+
+async def two_coaches(url: str, ruleset: str, settings: dict[str, Any], *, rated: bool = False,
+                      names: tuple[str, str] = ("ann", "bob"), started: bool = True) -> tuple[WireClient, WireClient]:
+    """The first of ``names`` creates a private room (``ruleset``, ``settings``), the second joins it; with
+    ``started`` both have seen the match's first Snapshot (it follows both RoomJoined)."""
+    home = await WireClient.connect(url, names[0])
+    await home.send(CreateRoom(ruleset, settings, True, rated=rated))
+    await home.until(RoomJoined)
+    away = await WireClient.connect(url, names[1])
+    await away.send(JoinRoom(home.code))
+    await away.until(RoomJoined)
+    if started:
+        for coach in (home, away):
+            await coach.until(Snapshot)
+    return home, away
 
 
 async def play_until_end(client: WireClient, stop_after: int | None = None) -> None:

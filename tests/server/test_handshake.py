@@ -44,7 +44,7 @@ from shared.protocol import (
     encode,
 )
 from tests.server.conftest import SHORT
-from tests.server.players import RECV_TIMEOUT_S, WireClient
+from tests.server.players import RECV_TIMEOUT_S, WireClient, two_coaches
 
 
 async def _raw(url: str) -> websockets.ClientConnection:
@@ -59,15 +59,7 @@ async def _recv(ws: websockets.ClientConnection) -> object:
 
 async def _match(srv: Server, settings: dict[str, int] = SHORT) -> tuple[WireClient, WireClient]:
     """Ann and Bob in a private quick room whose match has started (both saw its first Snapshot)."""
-    ann = await WireClient.connect(srv.url, "ann")
-    await ann.send(CreateRoom("quick", settings, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(srv.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    for coach in (ann, bob):
-        await coach.until(Snapshot)
-    return ann, bob
+    return await two_coaches(srv.url, "quick", settings)
 
 
 async def test_a_message_before_hello_gets_hello_required_and_hello_still_works(server: Server):

@@ -25,7 +25,7 @@ from shared.protocol import (
     Watch,
 )
 from tests.server.conftest import SHORT
-from tests.server.players import WireClient
+from tests.server.players import WireClient, two_coaches
 
 
 async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_queue(server: Server):
@@ -54,13 +54,7 @@ async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_que
 
 async def _pair(server: Server) -> tuple[WireClient, WireClient]:
     """Ann creates a private room with the short settings, Bob joins it."""
-    ann = await WireClient.connect(server.url, "ann")
-    await ann.send(CreateRoom("quick", SHORT, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(server.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    return ann, bob
+    return await two_coaches(server.url, "quick", SHORT, started=False)
 
 
 async def test_leaving_a_running_match_resigns_it(server: Server):

@@ -23,17 +23,14 @@ from server.clock import FakeClock
 from server.store import DATABASE
 from shared.protocol import (
     CancelQuickMatch,
-    CreateRoom,
-    JoinRoom,
     Leave,
     MovePlayed,
     QueueStatus,
     QuickMatch,
     RoomJoined,
-    Snapshot,
 )
 from sprtec.commands.bench_recovery import build
-from tests.server.players import WireClient
+from tests.server.players import WireClient, two_coaches
 from tests.server.test_http_endpoints import get
 
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 120_000, "disconnect_grace_ms": 120_000}
@@ -60,15 +57,7 @@ async def scrape(server: Server) -> dict[str, float]:
 
 async def _match(server: Server) -> tuple[WireClient, WireClient]:
     """Ann and Bob in a private room whose match has started."""
-    ann = await WireClient.connect(server.url, "ann")
-    await ann.send(CreateRoom("standard", SETTINGS, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(server.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    for coach in (ann, bob):
-        await coach.until(Snapshot)
-    return ann, bob
+    return await two_coaches(server.url, "standard", SETTINGS)
 
 
 async def _until(server: Server, name: str, value: float, within_s: float = 10.0) -> dict[str, float]:

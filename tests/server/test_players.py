@@ -46,7 +46,7 @@ from shared.protocol import (
 )
 from shared.ratings import Rating
 from tests.server.conftest import SHORT
-from tests.server.players import RECV_TIMEOUT_S, WireClient, play_until_end
+from tests.server.players import RECV_TIMEOUT_S, WireClient, play_until_end, two_coaches
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,15 +117,7 @@ async def test_a_claim_code_takes_the_identity_to_another_machine_once(server: S
 
 async def _rated_room(server: Server, settings: dict[str, int]) -> tuple[WireClient, WireClient]:
     """Ann and Bob in a rated private room whose match has started."""
-    ann = await WireClient.connect(server.url, "Ann")
-    await ann.send(CreateRoom("quick", settings, True, rated=True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(server.url, "Bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    for coach in (ann, bob):
-        await coach.until(Snapshot)
-    return ann, bob
+    return await two_coaches(server.url, "quick", settings, rated=True, names=("Ann", "Bob"))
 
 
 async def test_a_rated_match_moves_both_ratings_and_the_room_is_told(server: Server):

@@ -14,8 +14,7 @@ from server.app import Server, ServerConfig
 from shared import match_log, notation
 from shared.match_log import LogEntry
 from shared.model import Position
-from shared.protocol import CreateRoom, JoinRoom, RoomJoined
-from tests.server.players import WireClient, play_until_end
+from tests.server.players import WireClient, play_until_end, two_coaches
 
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms": 60_000}
 
@@ -24,12 +23,7 @@ async def _started(data: Path, postgres: str | None = None) -> tuple[Server, Wir
     """A server on ``data`` with a match just started between Ann (home) and Bob."""
     first = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=postgres))
     await first.start()
-    ann = await WireClient.connect(first.url, "ann")
-    await ann.send(CreateRoom("standard", SETTINGS, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(first.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
+    ann, bob = await two_coaches(first.url, "standard", SETTINGS, started=False)
     return first, ann, bob
 
 

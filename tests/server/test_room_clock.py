@@ -11,10 +11,10 @@ import pytest
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.room import Room
-from shared.protocol import ClockUpdate, CreateRoom, Error, JoinRoom, MatchEnded, MovePlayed, RoomJoined, Snapshot
+from shared.protocol import ClockUpdate, Error, MatchEnded, MovePlayed
 from shared.referee.adjudicate import judge
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
-from tests.server.players import WireClient
+from tests.server.players import WireClient, two_coaches
 
 MOVE_MS, CHOICE_MS, GRACE_MS = 4000, 700, 9000
 CLOCKED = {
@@ -37,16 +37,8 @@ async def clocked(tmp_path: Path) -> AsyncIterator[tuple[Server, FakeClock]]:
 
 async def _match(server: Server, settings: dict[str, int] = CLOCKED) -> tuple[WireClient, WireClient, Room]:
     """Ann and Bob in a private room with the clocked settings; the match has started."""
-    ann = await WireClient.connect(server.url, "ann")
-    await ann.send(CreateRoom("standard", settings, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(server.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    room = server.lobby.find(ann.code)
-    for coach in (ann, bob):
-        await coach.until(Snapshot)  # the match's first Snapshot (after both RoomJoined)
-    return ann, bob, room
+    ann, bob = await two_coaches(server.url, "standard", settings)
+    return ann, bob, server.lobby.find(ann.code)
 
 
 async def test_the_move_clock_running_out_passes_the_turn(clocked: tuple[Server, FakeClock]):

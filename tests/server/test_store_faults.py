@@ -27,7 +27,7 @@ from server.app import Server, ServerConfig
 from server.store import DATABASE, Store
 from shared.model import Flick
 from shared.protocol import Act, CloseCode, CreateRoom, Error, Hello, JoinRoom, MovePlayed, Notice, RoomJoined, Snapshot
-from tests.server.players import WireClient
+from tests.server.players import WireClient, two_coaches
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 120_000, "disconnect_grace_ms": 120_000}
@@ -74,15 +74,7 @@ async def disk_server(tmp_path: Path) -> AsyncIterator[tuple[Server, Path]]:
 
 async def _match(server: Server) -> tuple[WireClient, WireClient]:
     """Ann and Bob in a private room whose match has started."""
-    ann = await WireClient.connect(server.url, "ann")
-    await ann.send(CreateRoom("standard", SETTINGS, True))
-    await ann.until(RoomJoined)
-    bob = await WireClient.connect(server.url, "bob")
-    await bob.send(JoinRoom(ann.code))
-    await bob.until(RoomJoined)
-    for coach in (ann, bob):
-        await coach.until(Snapshot)
-    return ann, bob
+    return await two_coaches(server.url, "standard", SETTINGS)
 
 
 def _mover(ann: WireClient, bob: WireClient) -> WireClient:
