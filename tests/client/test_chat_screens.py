@@ -44,15 +44,6 @@ class Sent:
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    """Where the pictures go."""
-    chosen = os.environ.get("SPRTEC_SHOTS")
-    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("chat-screens")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="module")
 def window():
     """One hidden window of the default size."""
     win = arcade.Window(WIDTH, HEIGHT, "chat", visible=False)

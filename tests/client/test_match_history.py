@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -77,15 +76,6 @@ def test_rebuilding_a_long_match_takes_little_time():
     took = time.perf_counter() - started
     print(f"rebuilt {len(history or [])} moves in {took * 1000:.0f} ms")
     assert history is not None and len(history) == 40 and took < 30.0
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    """Where the picture goes (``SPRTEC_SHOTS=DIR`` keeps it)."""
-    chosen = os.environ.get("SPRTEC_SHOTS")
-    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("history-screens")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_a_spectator_arriving_mid_match_sees_the_match_so_far(shots):

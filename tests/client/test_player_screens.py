@@ -147,11 +147,9 @@ def _play_rated_match(world: World, piotr: Coach) -> None:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+def world(tmp_path_factory: pytest.TempPathFactory, shots: Path) -> Iterator[World]:
     """A real server with a season's established players, and Jana's client after a rated match against Piotr."""
-    chosen = os.environ.get("SPRTEC_SHOTS")
-    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("player-screens")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shots
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()

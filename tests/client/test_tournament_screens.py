@@ -163,12 +163,10 @@ def _knockout(url: str, coaches: dict[str, Wire], organiser: Wire) -> Organised:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+def world(tmp_path_factory: pytest.TempPathFactory, shots: Path) -> Iterator[World]:
     """A server with the Swiss tournament in its third round and the knockout at its final; Jana's client on her
     waiting screen; the hall's connection (its director starts with the first hall test)."""
-    chosen = os.environ.get("SPRTEC_SHOTS")
-    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("tournament-screens")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shots
     window = arcade.Window(WIDTH, HEIGHT, "tournament screens", visible=False)
     wires: list[Wire] = []
     nav: Navigator | None = None
