@@ -112,8 +112,8 @@ class Lobby:
         log.info("room %s closed (empty)", room.code, extra={"room": room.code})
 
     async def _close(self, room: Room) -> None:
-        """Close ``room`` and forget it here and in the registry; RoomClosed tells the rest (a cluster node forgets
-        its stored row)."""
+        """Close ``room`` and forget it here and in the registry; RoomClosed tells the rest (a cluster node deletes
+        its stored row: ``server.cluster``)."""
         await room.close()
         self.rooms.pop(room.code, None)
         for player in room.core.seats.values():
@@ -257,7 +257,7 @@ class Lobby:
         self._index_seats(room)  # the other player is taken to his seat when he arrives
         assert self.call_player is not None
         if not await self.call_player(away.player_id, room.code):  # his node is gone: the room is forgotten
-            await self._discard(room)
+            await self._close(room)
             return False
         connection, entry = here[0]
         await connection.send(QueueStatus(False, pairing.ruleset, 0))
@@ -279,16 +279,11 @@ class Lobby:
         await room.detach(present)
         await present.send(Left(room.code))
         await present.send(Notice("OPPONENT_MISSING", "your opponent did not arrive: you are back in the queue"))
-        await self._discard(room)
+        await self._close(room)
         await self.registry.join_queue(entry)
         self.queued = await self.registry.waiting(None)
         await present.send(QueueStatus(True, entry.ruleset, await self.registry.waiting(entry.ruleset)))
         await self.pair_queue()
-
-    async def _discard(self, room: Room) -> None:
-        """A room that never held a match given up: closed and forgotten, its stored row deleted."""
-        await self.store.write(self.store.fenced(room.code, [self.store.delete_room(room.code)]))
-        await self._close(room)
 
     def _schedule_pass(self, at_ms: int | None) -> None:
         """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""

@@ -415,7 +415,7 @@ async def test_the_quick_match_queue_pairs_players_waiting_on_different_nodes(cl
 
 
 async def test_a_quick_match_opponent_who_never_arrives_gives_the_player_his_place_in_the_queue_back(
-    cluster: Callable[..., Node],
+    cluster: Callable[..., Node], postgres_url: str
 ) -> None:
     """Two players queue on two nodes and are paired; the one sent to the other's node never follows MOVED. After
     the held seat's wait the player seated there leaves the empty room (Left), is told why (Notice
@@ -449,6 +449,16 @@ async def test_a_quick_match_opponent_who_never_arrives_gives_the_player_his_pla
     assert kinds.index("RoomJoined") < kinds.index("Left") < kinds.index("Notice"), kinds
     notice = next(message for message in told if isinstance(message, Notice))
     assert notice.code == "OPPONENT_MISSING"
+    code = next(message.code for message in told if isinstance(message, RoomJoined))
+    connection = await asyncpg.connect(postgres_url)
+    try:  # the room given up is forgotten by the store too: no node takes it over later
+        for _ in range(50):
+            if await connection.fetchval("SELECT count(*) FROM rooms WHERE code = $1", code) == 0:
+                break
+            await asyncio.sleep(0.1)
+        assert await connection.fetchval("SELECT count(*) FROM rooms WHERE code = $1", code) == 0
+    finally:
+        await connection.close()
     for ws in (one, other):
         await ws.close()
 
