@@ -267,8 +267,9 @@ class ClusterNode:
             try:
                 await self.registry.announce(self.config.public_url)
                 rooms = [room for room in self.lobby.rooms.values() if not room.closed]
-                lost = await self.registry.renew([room.code for room in rooms])
-                await self.registry.renew(list(self._rebuilding))  # rooms taken over, still being rebuilt here
+                rebuilding = list(self._rebuilding)  # rooms taken over, still being rebuilt here: renewed too
+                lost = [code for code in await self.registry.renew([room.code for room in rooms] + rebuilding)
+                        if code not in rebuilding]
                 for code in lost:
                     await self._lost(code)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
