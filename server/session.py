@@ -159,10 +159,13 @@ class Session:
         """In a cluster, make room ``code`` this node's if it is nobody's; False after sending the connection to the
         node that plays it (MOVED)."""
         cluster = self.server.cluster
-        if cluster is None:
-            return True
+        return cluster is None or await self._unless_moved(cluster.here(normalise_code(code)))
+
+    async def _unless_moved(self, step: Awaitable[None]) -> bool:
+        """A cluster's step for this connection; False after sending the connection on (MOVED) when the step says
+        its room is played on another node."""
         try:
-            await cluster.here(normalise_code(code))
+            await step
         except Moved as moved:
             await self.moved(moved.url)
             return False
@@ -307,11 +310,8 @@ class Session:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
         lobby = self.server.lobby
         cluster = self.server.cluster
-        if cluster is not None and not lobby.rooms_with_seat(self.player_id):
-            try:
-                await cluster.seat_elsewhere(self.player_id)  # a room nobody owns is taken over here
-            except Moved as moved:
-                await self.moved(moved.url)
+        if cluster is not None and not lobby.rooms_with_seat(self.player_id):  # a room nobody owns is taken over here
+            if not await self._unless_moved(cluster.seat_elsewhere(self.player_id)):
                 return
         for room in lobby.rooms_with_seat(self.player_id):
             team = room.seat_of_player(self.player_id)
