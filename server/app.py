@@ -21,8 +21,8 @@ from prometheus_client import CollectorRegistry
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
-from server.agones_link import AgonesLink
 from server.clock import MonotonicClock, WallClock
+from server.connections.session import Handler, Session
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
     CLOSE_TIMEOUT_S,
@@ -36,28 +36,28 @@ from server.constants import (
     SHUTDOWN_GRACE_S,
     STORE_CLOSE_TIMEOUT_S,
 )
-from server.discovery import LanAnnouncer, default_server_name
-from server.http_endpoints import Checks, endpoints
-from server.instruments import MatchCounters
+from server.lan.announcer import LanAnnouncer, default_server_name
 from server.lifecycle import EventBus
-from server.lobby import Lobby
-from server.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
+from server.ops.agones_link import AgonesLink
+from server.ops.http_endpoints import Checks, endpoints
+from server.ops.instruments import MatchCounters
+from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
 from server.players import Players
-from server.recovery import recover
-from server.registry import InProcessRegistry, Registry
-from server.room import Room
-from server.session import Handler, Session
-from server.store import Health, Store
+from server.rooms.lobby import Lobby
+from server.rooms.rebuild import recover
+from server.rooms.registry import InProcessRegistry, Registry
+from server.rooms.room import Room
+from server.rooms.workers import Resolver, WorkerPool, default_workers
+from server.store.sqlite.sqlite_store import Health, Store
 from server.tournaments.handlers import TournamentRequests
-from server.tournaments.recovery import resume
+from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
-from server.workers import Resolver, WorkerPool, default_workers
 from shared.matchmaking import PoolRules
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
-    from server.cluster import ClusterConfig, ClusterNode
-    from server.redis_registry import RedisRegistry
+    from server.cluster.node import ClusterConfig, ClusterNode
+    from server.cluster.redis_registry import RedisRegistry
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +70,10 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     workers: int | None = None
-    lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/discovery.py)
+    lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/lan/announcer.py)
     name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
-    postgres: str | None = None  # the shared store's URL (server.pg_store); None: SQLite in data_dir
-    cluster: ClusterConfig | None = None  # a node of a cluster (server.cluster; needs ``postgres``); None: alone
+    postgres: str | None = None  # the shared store's URL (server.store.postgres.pg_store); None: SQLite in data_dir
+    cluster: ClusterConfig | None = None  # a node of a cluster (server.cluster.node; needs ``postgres``); None: alone
     pool: PoolRules = dataclasses.field(default_factory=PoolRules)  # quick match: how windows widen, the longest wait
 
 
@@ -94,7 +94,7 @@ class Server:
         self.resolver = Resolver(self.pool)
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
-        self.handlers: dict[type, Handler] = {}  # requests the services answer (server.session.Host)
+        self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)
         self.players = Players(self.store, self.bus, self._tell_room)
         shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
@@ -103,8 +103,8 @@ class Server:
                            rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
         self.cluster: ClusterNode | None = None
         if config.cluster is not None and shared is not None:
-            from server.cluster import ClusterNode
-            from server.pg_store import PgStore
+            from server.cluster.node import ClusterNode
+            from server.store.postgres.pg_store import PgStore
 
             assert isinstance(self.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
             self.cluster = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby,
@@ -241,7 +241,7 @@ class Server:
         return found or self.url
 
     async def _recover_then_ready(self) -> None:
-        """Rebuild every unfinished match (``server.recovery``), then let waiting connections in."""
+        """Rebuild every unfinished match (``server.rooms.rebuild``), then let waiting connections in."""
         try:
             if self.cluster is not None:  # the rooms nobody owns (all of them when the cluster starts)
                 self.cluster.config = dataclasses.replace(self.cluster.config, public_url=await self._public_url())
@@ -298,15 +298,17 @@ class Server:
 
 
 def _shared_store(url: str) -> Store:
-    """The PostgreSQL store (``server.pg_store``, imported here: asyncpg is the clustered mode's library)."""
-    from server.pg_store import PgStore
+    """The PostgreSQL store (``server.store.postgres.pg_store``, imported here: asyncpg is the clustered mode's
+    library)."""
+    from server.store.postgres.pg_store import PgStore
 
     return PgStore(url)
 
 
 def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
-    """The cluster's registry on Redis (``server.cluster``, imported here: redis is the clustered mode's library)."""
-    from server.cluster import registry_for
+    """The cluster's registry on Redis (``server.cluster.node``, imported here: redis is the clustered mode's
+    library)."""
+    from server.cluster.node import registry_for
 
     return registry_for(config, pool)
 

@@ -22,7 +22,7 @@ ABORT_LINGER_S = 1.0  # an aborted connection: at most this long to deliver its 
 OPEN_TIMEOUT_S = 10.0  # how long an opening handshake may take
 MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP backpressure
 
-# ---------------------------------------------------------------------- abuse (PEERS.md, Lichess round/play)
+# ---------------------------------------------------------------------- abuse (Lichess round/play)
 RATE_BURST = RATE_LIMIT[0]  # messages a connection may send in a burst ...
 RATE_WINDOW_S = RATE_LIMIT[1] / 1000  # ... refilled over this many seconds (100 messages per 20 s)
 CHAT_BURST = 5  # chat lines a connection may send in a burst ...

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.lifecycle import EventBus, MatchFinished
-from server.player_records import PlayerRecords, StoredRating
-from server.room_core import RoomError
-from server.store import Store
+from server.rooms.room_core import RoomError
+from server.store.player_records import PlayerRecords, StoredRating
+from server.store.sqlite.sqlite_store import Store
 from server.tokens import check_token, hash_token, new_secret, player_token
 from shared.names import BadName, clean_name, name_key
 from shared.protocol import (
@@ -111,7 +111,7 @@ class Players:
         bus.subscribe(MatchFinished, self._match_finished)
 
     def handlers(self) -> dict[type, Any]:
-        """The requests this service answers (``server.session.Host.handlers``)."""
+        """The requests this service answers (``server.connections.session.Host.handlers``)."""
         return {Rename: self._rename, GetClaimCode: self._claim_code, GetProfile: self._profile,
                 GetLeaderboard: self._leaderboard}
 

@@ -18,7 +18,7 @@ CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 
 
 class TokenStore(Protocol):
-    """The two reads a token check needs (``server.player_records.PlayerRecords``)."""
+    """The two reads a token check needs (``server.store.player_records.PlayerRecords``)."""
 
     def token_hashes(self, player_id: int) -> tuple[str, list[str]] | None:
         """(name, the stored hashes of every token the player holds)."""

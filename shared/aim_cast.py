@@ -5,7 +5,7 @@ Why a cast and not a second physics: the guide must never disagree with the move
 uses the very shapes the physics builds (``shared.physics.walls``, made from ``shared.geometry``: boards outside
 the surface, goal tubes and nets as thick segments), the position's discs with the settings' radii, the flick
 speed cap the physics applies (``max_flick_speed``) and the stopping distance of table friction (a sliding body
-decelerates by μ·g, PHYSICS-NOTES §1: the friction joints' max force is μ·m·g). The stone's disc is swept along
+decelerates by μ·g: the friction joints' max force is μ·m·g). The stone's disc is swept along
 its straight path; the first shape it touches is the first body the simulation reports it meets. What happens
 after that contact is not guessed beyond the push's direction (along the line of centres for two discs).
 """

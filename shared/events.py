@@ -1,6 +1,6 @@
 """What the physics of one move reports to the referee (RULES.md §4): facts with integer step numbers.
 
-Why a module of its own: the referee must never see pymunk (DESIGN.md "Events, not callbacks"). The
+Why a module of its own: the referee must never see pymunk (docs/ARCHITECTURE.md "Events, not callbacks"). The
 physics records raw facts here; the referee derives every ruling from them plus the positions at
 move start and at rest. Rule tests can then be written from hand-made event lists.
 

@@ -1,7 +1,7 @@
 """The quick-match pool by rating, like Lichess' pool: who plays whom now, and who keeps waiting.
 
 Why a pure function of the waiting entries and ``now``: the server (one process or many behind a shared
-registry, DESIGN.md "Scale") calls it on every change of the pool or on a timer, and any process given the
+registry, docs/ARCHITECTURE.md "Scale") calls it on every change of the pool or on a timer, and any process given the
 same pool and time makes the same pairs; tests use explicit times instead of a clock.
 
 The rules, and why greedy closest-first pairing meets them:

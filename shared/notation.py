@@ -64,7 +64,7 @@ DOCUMENTED_FIELDS: tuple[str, ...] = (
     "ruleset", "settings", "seed", "move_number", "home_end", "to_move", "score", "part", "restart",
     "privilege", "stones", "puck", "excluded", "deferred", "first_starter",
 )
-QUANTUM_DECIMALS = 2  # positions are written to 0.01 mm (DESIGN.md "Integers at the edges")
+QUANTUM_DECIMALS = 2  # positions are written to 0.01 mm (docs/ARCHITECTURE.md "Integers at the edges")
 
 
 class NotationError(ValueError):
@@ -721,7 +721,7 @@ def event_from_json(data: dict[str, Any] | str | bytes, *, path: str = "action")
 
 def log_entry_events(kind: str, team: str | None, action: dict[str, Any] | None,
                      elapsed_ms: int) -> tuple[ScenarioEntry, ...]:
-    """The events one server log entry (``server.store.LogEntry``) stands for, in order.
+    """The events one server log entry (``server.store.sqlite.sqlite_store.LogEntry``) stands for, in order.
 
     An entry is clock time first, then one input: ``Elapse(elapsed_ms)`` when time passed, then the
     ``action``, a move-clock ``Timeout`` (or, when the entry's action is ``{"kind": K}``, the ``Timeout`` of

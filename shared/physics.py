@@ -1,14 +1,15 @@
-"""The physics of one move: ``simulate(position, flick, settings) -> MoveRecord`` (DESIGN.md "A move").
+"""The physics of one move: ``simulate(position, flick, settings) -> MoveRecord`` (docs/ARCHITECTURE.md
+"A move is a pure function").
 
 Why this shape: a move must be a pure function of (position, flick, settings, seed) on one build
-(PHYSICS-NOTES §2), so every move starts from the state of a fresh space, filled in a canonical
+(docs/ARCHITECTURE.md "Physics facts"), so every move starts from the state of a fresh space, filled in a canonical
 order (stones in the order of ``position.stones``, then the puck; static shapes in a fixed order),
 steps it at a fixed 1/step_hz with pinned iterations and slop, and never uses threads. The space is
 not built anew for each move but reused, emptied and reset (``_World``): bit for bit what a fresh one
 gives, without the cost of building it. This is the only module of the project that imports pymunk;
 the referee only sees the facts of ``shared.events``.
 
-Cost (PHYSICS-NOTES §1; the budget is 1.25x a bare pymunk loop of the same steps, ``sprtec bench
+Cost (docs/ARCHITECTURE.md "Physics facts"; the budget is 1.25x a bare pymunk loop of the same steps, ``sprtec bench
 physics``): the hot loop is Chipmunk's ``cpSpaceStep`` in chunks of ``frame_steps`` with one flag test
 per step.
 Table friction is a PivotJoint + GearJoint per body (C side, no velocity_func). Regions are static
@@ -65,7 +66,8 @@ from shared.rulesets import Settings
 STONE, PUCK, BOARD, FRAME, NET = 1, 2, 3, 4, 5
 _KIND_TYPE = {"board": BOARD, "frame": FRAME, "net": NET}
 
-BOARD_RADIUS = 25.0  # thick walls outside the surface (PHYSICS-NOTES §1b): the inner face is the surface edge
+# Thick walls outside the surface, as Chipmunk has no continuous collision detection: the inner face is the edge.
+BOARD_RADIUS = 25.0
 FRAME_RADIUS = g.GOAL_FRAME_TUBE / 2  # the 4 mm tube
 NET_RADIUS = (g.GOAL_OUTER_BACK_X - g.GOAL_INNER_BACK_X - g.GOAL_FRAME_TUBE) / 2  # fills 546..554 up to the back bar
 CORNER_CHORDS = 16  # chords per corner arc (pinned: the number of static shapes changes results)
@@ -348,9 +350,9 @@ def _materials(settings: Settings) -> tuple[dict[int, tuple[float, float]], dict
 # Why the static shapes are added again for every move instead of staying in the space: Chipmunk pairs a new leaf
 # of its bounding-box tree with the leaves it overlaps and walks those pairs, in list order, for every leaf that
 # did not move in a step; that order is the order arbiters enter the solver, and the solver's order changes
-# results once a body has several contacts (PHYSICS-NOTES §2, the racked cluster). Statics inserted after the
-# bodies make the same pairs in the same order as in a fresh space; bodies inserted into a tree already holding
-# the statics would make them in another order. Adding and removing 93 shapes costs about 50 us.
+# results once a body has several contacts (docs/ARCHITECTURE.md "Physics facts", the racked cluster). Statics
+# inserted after the bodies make the same pairs in the same order as in a fresh space; bodies inserted into a tree
+# already holding the statics would make them in another order. Adding and removing 93 shapes costs about 50 us.
 #
 # What else Chipmunk keeps from one move to the next, and why the move starts from the state of a fresh space:
 # * the shape id counter: a shape's hash id (given at insertion) orders the tree's leaf set, which is walked

@@ -1,6 +1,7 @@
 """Glicko-2 ratings as Lichess runs them, written from Glickman's "Example of the Glicko-2 system".
 
-Why Glicko-2 and why Lichess' way (PEERS.md, DESIGN.md "Players, tournaments and many servers"): a
+Why Glicko-2 and why Lichess' way (as Lichess, Chess.com and most
+online games rate): a
 rating carries its own uncertainty (RD), so a newcomer moves fast and a regular slowly, and Lichess has
 run these exact choices for years on millions of players:
 

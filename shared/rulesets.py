@@ -47,7 +47,7 @@ class Settings:
     friction_board: float = 0.2  # surface friction against a board
     friction_frame: float = 0.2  # surface friction against a goal frame
     friction_net: float = 0.6  # surface friction against a net
-    # --- simulation (PHYSICS-NOTES §6; every one changes results, so they are pinned) -------
+    # --- simulation (docs/ARCHITECTURE.md "Physics facts"; every one changes results, so they are pinned) -------
     step_hz: int = 480  # fixed step 1/480 s
     solver_iterations: int = 10  # pymunk solver iterations per step
     collision_slop: float = 0.1  # mm

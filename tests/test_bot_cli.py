@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.app import Server, ServerConfig
-from server.store import Store
+from server.store.sqlite.sqlite_store import Store
 from shared import match_log, notation
 from sprtec.cli import main
 from sprtec.commands import parse_settings

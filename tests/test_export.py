@@ -15,9 +15,9 @@ from typing import Any, Literal
 import pytest
 
 from server.app import Server, ServerConfig
-from server.log_rows import entry_row
-from server.records import MatchStart
-from server.store import Store
+from server.store.log_rows import entry_row
+from server.store.match_records import MatchStart
+from server.store.sqlite.sqlite_store import Store
 from shared import match as rules
 from shared import match_log, notation
 from shared.match_log import LogEntry
@@ -50,8 +50,8 @@ def _at_puck(position: Position) -> Flick:
 
 def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position, list[LogEntry]]:
     """Play ``plan`` ((kind, elapsed_ms) with kind flick, timeout, elapse-to-end, forfeit) through the server's
-    ``apply_entry`` and store it through ``server.store`` the way a room logs: an accepted entry as it is, a
-    refused one only for its clock part (as ``elapse``), nothing when nothing happened."""
+    ``apply_entry`` and store it through ``server.store.sqlite.sqlite_store`` the way a room logs: an accepted entry as
+    it is, a refused one only for its clock part (as ``elapse``), nothing when nothing happened."""
     initial = match_log.new_match("standard", dict(SHORT), seed=4242)
     position, log = initial, list[LogEntry]()
     for kind, elapsed in plan:
@@ -166,8 +166,8 @@ def test_export_writes_each_log_entry_as_its_clock_time_then_its_input(tmp_path:
 
 def _replay_log(path: Path) -> list[str]:
     """The decision lines ``sprtec replay`` writes stepping through the exported match in ``path`` (its names)."""
-    from client.replay_model import ReplayCursor, load
-    from client.state import MatchState
+    from client.match.replay_model import ReplayCursor, load
+    from client.match.state import MatchState
 
     replay = load(path)
     state, cursor = MatchState(names={"home": "Home", "away": "Away"}), ReplayCursor(replay)

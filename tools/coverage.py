@@ -1,6 +1,6 @@
 """The rules-coverage table (docs/rules-coverage.md): every rule id of RULES.md, its tag and the tests naming it.
 
-Why a module of its own: DESIGN.md asks for one test per rule id, named after it, and a generated table
+Why a module of its own: the project asks for one test per rule id, named after it, and a generated table
 showing which ids are covered. The generator reads the rule ids and tags from the repository's copy of the
 rulebook, ``docs/RULES.md`` (kept identical to the product's ``../shared/RULES.md``; a test checks it), and
 the test names from ``tests/``. Run from the repository root::

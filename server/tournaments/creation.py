@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.lobby import Lobby
-from server.room import RoomError
+from server.rooms.lobby import Lobby
+from server.rooms.room import RoomError
 from shared.protocol import MAX_ENTRIES, CreateTournament
 from shared.rulesets import coerce_setting, make_settings
 from shared.tournament.course import follow

@@ -4,7 +4,8 @@ Why from the data directory and not over the protocol: an organiser exports afte
 running server, and what he exports must be what the server recorded - so the log is read read-only (WAL lets it
 beside a running server) and folded by the same code the server runs (``server.tournaments.state``). The
 tournament file is the contract's canonical file, so ``sprtec tournament standings`` of it prints exactly the
-exported ``standings.json``; each match is the scenario ``sprtec export`` would print (``server.replay_export``).
+exported ``standings.json``; each match is the scenario ``sprtec export`` would print
+(``server.replays.replay_export``).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.data_reader import NoData, ReadOnlyData
-from server.replay_export import ExportError, read_match, scenario_text
-from server.tournaments import records
+from server.replays.replay_export import scenario_text
+from server.store.match_reads import ExportError, read_match
+from server.store.sqlite.data_reader import NoData, ReadOnlyData
+from server.tournaments import tournament_records as records
 from server.tournaments.log import TableOpened
 from server.tournaments.state import TournamentState, fold
 from shared.tournament.course import follow

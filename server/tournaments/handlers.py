@@ -1,4 +1,5 @@
-"""The tournament requests a session routes here (``server.session.Host.handlers``): who may ask, and what it does.
+"""The tournament requests a session routes here (``server.connections.session.Host.handlers``): who may ask, and what
+it does.
 
 Why every check here: a request from the network is hostile until checked. The organiser's acts need the
 tournament's organiser secret (compared in constant time with the stored hash; ``NOT_ORGANISER`` otherwise, for a
@@ -15,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from server.room import RoomError
-from server.tournaments import credentials, records
+from server.rooms.room import RoomError
+from server.tournaments import credentials
+from server.tournaments import tournament_records as records
 from server.tournaments.creation import tournament_of
 from server.tournaments.log import (
     ORGANISER,
@@ -36,10 +38,10 @@ from server.tournaments.log import (
     Row,
     Withdrawn,
 )
-from server.tournaments.records import TournamentRow
 from server.tournaments.service import Running, TournamentService, new_seed
 from server.tournaments.state import TableKey, match_at, start
 from server.tournaments.tables import close_table
+from server.tournaments.tournament_records import TournamentRow
 from server.tournaments.views import current_round
 from shared.protocol import (
     NO_SHOW_MS,

@@ -25,10 +25,10 @@ import websockets
 
 from server.clock import WallClock
 from server.lifecycle import EventBus, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
-from server.lobby import Lobby
-from server.room import RoomError
-from server.store import Store
-from server.tournaments import records
+from server.rooms.lobby import Lobby
+from server.rooms.room import RoomError
+from server.store.sqlite.sqlite_store import Store
+from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, Event, Outcome, ResultSet, RoundStarted, Row, TableOpened
 from server.tournaments.results import no_show_winner, outcome_of
 from server.tournaments.state import Coach, Table, TableKey, TournamentState, apply, match_at
@@ -36,7 +36,7 @@ from server.tournaments.tables import close_table, open_table
 from server.tournaments.views import Board, LiveTable, board_of, info_of, update
 from server.wire import outgoing
 from shared.protocol import ServerMessage, TableAssigned, TournamentInfo
-from shared.protocol.discovery import RunningTournament
+from shared.protocol.lan_record import RunningTournament
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
 from shared.tournament.events import MarkAbsent

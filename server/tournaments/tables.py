@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from server.lifecycle import RoomClosed
-from server.lobby import Lobby
-from server.store import Store
+from server.rooms.lobby import Lobby
+from server.store.sqlite.sqlite_store import Store
 from server.tournaments.creation import stage_overrides
 from server.tournaments.state import Coach
 from shared.protocol import Left

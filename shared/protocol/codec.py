@@ -1,6 +1,7 @@
 """The msgpack codec: one message per binary websocket frame, checked field by field on the way in.
 
-Why: this is the trust boundary of the server (DESIGN.md "Every input is validated at the edge"):
+Why: this is the trust boundary of the server (docs/ARCHITECTURE.md "Every input is validated
+at the edge"):
 ``decode`` turns any bytes into either a message or a ``ProtocolError`` with a code the server can
 send back, never another exception, and never allocates more than the frame size allows.
 ``encode`` applies the same checks, so the server cannot send what a client would refuse; ``trusted=True``

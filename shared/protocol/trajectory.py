@@ -1,8 +1,8 @@
 """A move's keyframes on the wire: quantised ints, delta-coded per body, only the bodies that move.
 
-Why: a flick is sent once, as a whole trajectory the clients play back (DESIGN.md "A move, end to
-end"); PHYSICS-NOTES §3 measured that quantised ints with per-body deltas and only moving bodies
-cut a 3 s move from 66 kB (float64) to 2.6 kB. Here each moving body is one *track*: the frames
+Why: a flick is sent once, as a whole trajectory the clients play back (docs/ARCHITECTURE.md "The path of a flick"); the
+project's wire measurements (docs/ARCHITECTURE.md "Physics facts") found that quantised ints with per-body deltas and
+only moving bodies cut a 3 s move from 66 kB (float64) to 2.6 kB. Here each moving body is one *track*: the frames
 between its first and last change, as second differences of (x, y, angle) — a sliding body
 decelerates evenly, so its second differences are small numbers that msgpack writes in one or two
 bytes. State changes (flipped, off the board, on a goal) are rare and travel as a short list.

@@ -1,6 +1,6 @@
 """``sprtec export --data DIR MATCH``: print a finished or running match as a scenario that ``sprtec scenario`` replays.
 
-The scenario is built by ``server.replay_export`` - the same code that answers a client's ``GetReplay`` - so a
+The scenario is built by ``server.replays.replay_export`` - the same code that answers a client's ``GetReplay`` - so a
 replay saved from the results screen and an operator's export are the same document. Why it is faithful (the
 log is the match; each entry becomes its clock time, then its input) is explained there and in
 docs/SCENARIOS-EXTENSIONS.md.
@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.replay_export import ExportError, build_scenario, export
+from server.replays.replay_export import build_scenario, export
+from server.store.match_reads import ExportError
 from shared import notation
 
 HELP = "print a finished or running match as a SCENARIOS.md scenario that `sprtec scenario` replays"
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_postgres(url: str, match: str) -> notation.Scenario:
     """The match's scenario from a cluster's store (read only: no migration, no writer)."""
-    from server.pg_store import PgStore
+    from server.store.postgres.pg_store import PgStore
 
     try:
         store = PgStore(url, migrate=False)

@@ -2,8 +2,8 @@
 
 Why a command of its own: the hall's screen is a machine left alone in a club's hall. It connects as a guest (or
 the identity kept for that server), follows the tournament and cycles through the standings, the round's tables,
-the bracket, the cards and every table being played, watched live (``client.hall``). ``--screenshot PATH`` waits
-up to ``--wait`` seconds for the tournament, shows ``--page`` and saves a PNG.
+the bracket, the cards and every table being played, watched live (``client.hall.hall_director``). ``--screenshot
+PATH`` waits up to ``--wait`` seconds for the tournament, shows ``--page`` and saves a PNG.
 """
 
 from __future__ import annotations
@@ -29,15 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Connect, follow the tournament, run the hall until Escape (or save its screenshot)."""
-    from client import app
+    from client.common import window as app
 
     window = app.open_window(f"sprtec — hall {args.tournament}", args.screenshot)
-    from client import i18n, user_settings
-    from client.hall import HallDirector
-    from client.hall_model import Shown
-    from client.identity import IdentityStore
-    from client.net import NetClient, NetLink
-    from client.sound import Sounds
+    from client.common import i18n, user_settings
+    from client.common.identity import IdentityStore
+    from client.common.sound import Sounds
+    from client.hall.hall_director import HallDirector
+    from client.hall.hall_model import Shown
+    from client.match.net import NetClient, NetLink
 
     user = user_settings.load()
     i18n.set_language(user.language or None)

@@ -105,7 +105,7 @@ class ServerProcess:
 
 def wait_until_welcomed(url: str, timeout_s: float = READY_S) -> bool:
     """True once the server at ``url`` welcomes a Hello."""
-    from client.local_server import answers
+    from client.common.local_server import answers
 
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -147,14 +147,14 @@ async def open_tournament(url: str, urls: list[str], data: Path, file_text: str 
 def codes_path() -> Path:
     """Where the desk keeps the entry codes it was told, to show them again when it reopens (0600, like the
     secrets: a code claims an entry)."""
-    from client.config_dir import config_dir
+    from client.common.config_dir import config_dir
 
     return config_dir() / CODES_FILE
 
 
 def kept_codes(data: Path, tournament: str) -> dict[str, str]:
     """The entry codes kept for a tournament of this data directory."""
-    from client.config_dir import read_json
+    from client.common.config_dir import read_json
 
     found = read_json(codes_path()).get(data_key(data), {}).get(tournament, {})
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
@@ -162,7 +162,7 @@ def kept_codes(data: Path, tournament: str) -> dict[str, str]:
 
 def keep_codes(data: Path, tournament: str, codes: dict[str, str]) -> None:
     """Keep a tournament's entry codes (0600)."""
-    from client.config_dir import read_json, write_private
+    from client.common.config_dir import read_json, write_private
 
     path = codes_path()
     kept = read_json(path)
@@ -221,7 +221,7 @@ class Stopped(Exception):
 
 def _serve_and_desk(args: argparse.Namespace, server: ServerProcess, data: Path, file_text: str | None) -> int:
     """Start the server, open the tournament, run the desk (or wait, with --no-window)."""
-    from server.discovery import interface_addresses
+    from server.lan.announcer import interface_addresses
 
     try:
         port = server.start()
@@ -254,7 +254,7 @@ def _desk(args: argparse.Namespace, url: str, urls: list[str], data: Path, tourn
     """The desk's window (or its screenshot)."""
     import secrets as random_source
 
-    from sprtec.commands.organise_desk import run_desk
+    from client.desk.desk_window import run_desk
 
     screen = args.screen
 

@@ -1,19 +1,19 @@
 """``sprtec play [--server URL]``: the coach's way in — the lobby of a server, or practice against the bot.
 
 Why this order: the README's path is ``make run`` in one terminal and ``sprtec play`` in another, so without
-``--server`` the command first asks the local default server (``client.local_server``, half a second) and
+``--server`` the command first asks the local default server (``client.common.local_server``, half a second) and
 opens its lobby: quick match, play the bot, create a room with a ruleset and settings, join by code, watch a
-running match. When nothing answers there it looks on the LAN for two seconds (``client.discovery``): at a club
+running match. When nothing answers there it looks on the LAN for two seconds (``client.common.lan_browser``): at a club
 event the organiser's server is found and opened, nobody types a URL (the lobby's Servers page lists any others).
 When none is found either, a club player can still play at once: the command starts a private server
-(``client.practice``) where the lobby offers only the bot. Either way the bot is the real
-``sprtec bot`` as a child process (``client.bot_process``), stopped by pid. ``--room CODE`` joins at once,
+(``client.player.practice``) where the lobby offers only the bot. Either way the bot is the real
+``sprtec bot`` as a child process (``client.player.bot_process``), stopped by pid. ``--room CODE`` joins at once,
 ``--quick`` queues at once. A player new to the server is asked for his name first (or a claim code from his other
 machine, or to play as a guest); ``--name NAME`` answers for him (and renames a returning player).
 
 Screenshots: ``--screenshot PATH`` saves the first screen the server's answer allows (the lobby once the
 room list arrived — the rooms screen — or the match once joined) and exits. ``--view lobby|match|setup|results`` instead
-draws a sample of that screen from a match really played through the engine (``client.samples``),
+draws a sample of that screen from a match really played through the engine (``client.match.samples``),
 without any server.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from shared.protocol.discovery import FoundServer
+    from shared.protocol.lan_record import FoundServer
 
 HELP = "play: the lobby of the local server (or --server URL), or practice against the bot on a private one"
 VIEWS = ("lobby", "match", "setup", "results")
@@ -52,14 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the window on the lobby (the given, the local or a private server), or save a screenshot."""
-    from client import app
+    from client.common import window as app
 
     if args.view is not None:
         return _sample(args)
     _exit_on_termination()
     app.prepare(args.screenshot)
-    from client.local_server import LOCAL_URL, answers
-    from client.practice import PrivateServer
+    from client.common.local_server import LOCAL_URL, answers
+    from client.player.practice import PrivateServer
 
     practice: PrivateServer | None = None
     url = args.server
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 def lan_server(browser: Any = None, wait_s: float = LAN_WAIT_S) -> FoundServer | None:
     """The server to open when none was named and none runs here: one found on the LAN within ``wait_s`` (at a
     club event the organiser's; nobody types a URL), else None (practice). The Servers page lists the others."""
-    from client.discovery import BackgroundBrowser
+    from client.common.lan_browser import BackgroundBrowser
 
     browser = browser if browser is not None else BackgroundBrowser()
     browser.start()
@@ -129,13 +129,14 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
     """Connect to ``url`` and navigate lobby → match → results until the window closes (the bot stopped then)."""
     # the identity outlives the window (a closed or crashed client comes back to its match); a private practice
     # server lives only as long as this process, so nothing of it is kept
-    from client import app, i18n, user_settings
-    from client.bot_process import BotProcess
-    from client.identity import IdentityStore
-    from client.lobby_model import LobbyModel
-    from client.navigator import Navigator
-    from client.net import NetClient, NetLink
-    from client.sound import Sounds
+    from client.common import i18n, user_settings
+    from client.common import window as app
+    from client.common.identity import IdentityStore
+    from client.common.sound import Sounds
+    from client.match.net import NetClient, NetLink
+    from client.player.bot_process import BotProcess
+    from client.player.lobby_model import LobbyModel
+    from client.player.navigator import Navigator
     from shared.protocol import JoinRoom, ListRooms, QuickMatch
 
     user = user_settings.load()
@@ -197,15 +198,15 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
 
 def _sample(args: argparse.Namespace) -> int:
     """A sample screen from a match played through the engine (no server), saved or shown."""
-    from client import app
+    from client.common import window as app
 
     window = app.open_window(f"sprtec — sample {args.view}", args.screenshot)
-    from client import samples
-    from client.lobby_model import LobbyModel
-    from client.lobby_view import LobbyView
-    from client.match_view import MatchView
-    from client.placement import Arrangement
-    from client.results_view import ResultsView
+    from client.common.menu_view import LobbyView
+    from client.match import samples
+    from client.match.match_view import MatchView
+    from client.match.placement import Arrangement
+    from client.player.lobby_model import LobbyModel
+    from client.player.results_view import ResultsView
 
     now = 0.0
     if args.view == "lobby":
@@ -227,7 +228,7 @@ def _sample(args: argparse.Namespace) -> int:
         match_view.arrangement = arrangement
         view = match_view
     else:
-        from client.rating_text import results_lines
+        from client.common.rating_text import results_lines
 
         ended = samples.ended_match()
         view = ResultsView(ended.state, ended.ended, lambda command: None,  # a match of the engine: not rated

@@ -12,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from server.data_reader import NoData, ReadOnlyData
-from server.player_records import PlayerRecords
 from server.players import profile_of
+from server.store.player_records import PlayerRecords
+from server.store.sqlite.data_reader import NoData, ReadOnlyData
 from shared.names import name_key
 
 HELP = "print a player's profile (ratings, record, last matches) from a server's data directory"

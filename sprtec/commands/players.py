@@ -12,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from server.data_reader import NoData, ReadOnlyData
-from server.player_records import PlayerRecords
 from server.players import LEADERBOARD_MAX_RD, now_ms
+from server.store.player_records import PlayerRecords
+from server.store.sqlite.data_reader import NoData, ReadOnlyData
 from shared.ratings import family_of, rating_at
 from shared.rulesets import RULESETS
 

@@ -1,7 +1,7 @@
 """``sprtec replay FILE``: watch an exported match (a SCENARIOS.md scenario) move by move in the arcade client.
 
 Why a command: a scenario is the match log, so any exported match or bug report can be watched — the
-client re-runs it through the engine (``client.replay_model``). It opens playing from the start (Space pauses,
+client re-runs it through the engine (``client.match.replay_model``). It opens playing from the start (Space pauses,
 ↑/↓ change the speed, Esc closes); ``--at-move N`` opens paused after move N. ``--screenshot PATH --at-move N``
 saves a picture of the position after move N and exits, for documentation and headless checks.
 """
@@ -25,11 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the replay, then open the replay view (or save its screenshot)."""
-    from client import app
+    from client.common import window as app
 
     app.prepare(args.screenshot)
-    from client import i18n, user_settings
-    from client.replay_model import ReplayCursor, load
+    from client.common import i18n, user_settings
+    from client.match.replay_model import ReplayCursor, load
 
     user = user_settings.load()
     i18n.set_language(user.language or None)
@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
         """The replay view at ``--at-move`` (built once the window exists: the views import arcade)."""
         import time
 
-        from client.replay_view import ReplayView
-        from client.sound import Sounds
-        from client.state import MatchState
+        from client.common.sound import Sounds
+        from client.match.replay_view import ReplayView
+        from client.match.state import MatchState
 
         state = MatchState(names={"home": "Home", "away": "Away", **replay.names})
         cursor = ReplayCursor(replay)

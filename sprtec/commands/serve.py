@@ -23,14 +23,14 @@ from shared.matchmaking import PoolRules
 
 if TYPE_CHECKING:
     from server.app import ServerConfig
-    from server.cluster import ClusterConfig
+    from server.cluster.node import ClusterConfig
 
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
 CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "quick_match_max_wait", "log_level", "log_format",
                "redis", "postgres", "node_id", "public_url", "held_seat_wait")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-DEFAULT_HELD_SEAT_WAIT_S = 20  # server.cluster.DEFAULT_HELD_SEAT_WAIT_MS, in the command line's unit
+DEFAULT_HELD_SEAT_WAIT_S = 20  # server.cluster.node.DEFAULT_HELD_SEAT_WAIT_MS, in the command line's unit
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 
@@ -170,7 +170,7 @@ def _cluster_config(values: dict[str, object]) -> ClusterConfig | None:
         return None
     if values.get("postgres") is None or not values.get("node_id"):
         raise SystemExit("sprtec serve: --redis needs --postgres and --node-id (a cluster node shares both)")
-    from server.cluster import ClusterConfig
+    from server.cluster.node import ClusterConfig
 
     wait = _whole_number(values.get("held_seat_wait", DEFAULT_HELD_SEAT_WAIT_S), "held_seat_wait")
     if wait < 1:
@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one descriptor per connection: take what we may
     from server import logs
-    from server.store import StoreOpenError
+    from server.store.sqlite.sqlite_store import StoreOpenError
 
     values = settings_from(args)
     chosen = log_options(values)

@@ -2,7 +2,7 @@
 
 Why: at a club event the organiser runs ``sprtec serve --lan``; this shows who can be joined and the URL to
 give ``sprtec play --server`` without anyone typing an address. It browses mDNS/DNS-SD
-(``client.discovery``) for S seconds (default 2: a server answers a query within about a second) and prints
+(``client.common.lan_browser``) for S seconds (default 2: a server answers a query within about a second) and prints
 a table (name, URL, protocol version, players online, tournaments), or with ``--json`` one object
 ``{"servers": [...]}`` (the fields of ``FoundServer.to_json``) for scripts. Exit 0 even when none is found;
 that is said on stderr (exit 1 only when the mDNS sockets cannot be opened).
@@ -15,7 +15,7 @@ import asyncio
 import json
 import sys
 
-from shared.protocol.discovery import FoundServer
+from shared.protocol.lan_record import FoundServer
 from shared.protocol.messages import PROTOCOL_VERSION
 
 HELP = "list the sprtec servers announced on the LAN (mDNS/DNS-SD)"
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 async def browse(wait_s: float) -> list[FoundServer]:
     """The servers found on the LAN within ``wait_s`` seconds."""
-    from client.discovery import LanBrowser
+    from client.common.lan_browser import LanBrowser
 
     browser = LanBrowser()
     await browser.start()

@@ -14,7 +14,7 @@ import asyncio
 from pathlib import Path
 from typing import Any, TypeVar
 
-from client.config_dir import config_dir, read_json, write_private
+from client.common.config_dir import config_dir, read_json, write_private
 from shared.protocol import (
     MAX_SERVER_FRAME,
     PROTOCOL_VERSION,

@@ -2,7 +2,7 @@
 final standings - the demo, and the smoke test of everything a tournament needs.
 
 Why a real server and real coaches: it runs what an organiser runs at a club - ``sprtec serve`` as a child process
-(``client.practice.ServerProcess``), the tournament created from the file over the protocol, one coach per entry
+(``client.player.practice.ServerProcess``), the tournament created from the file over the protocol, one coach per entry
 (``tournament_coach``: claims its entry with its code, checks in, plays every table it is given), the rounds
 starting by themselves a moment after each round's last match - and at the end exports the tournament from the
 server's data directory and prints its standings, which must equal what ``sprtec tournament standings`` makes of
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(args: argparse.Namespace, file: dict[str, Any], data: Path) -> int:
     """Start the server, create the tournament, start the coaches, follow it to its end, export, print."""
-    from client.practice import ServerProcess
+    from client.player.practice import ServerProcess
     from sprtec.commands.tournament_actions import create
 
     data.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
 """``sprtec verify --data DIR [MATCH] [--json]``: prove the stored matches by running them again.
 
-Every match (or MATCH) is run through the physics and the referee from its initial position (``server.verify``);
-every position its log kept, every move clock and every stored result must be what the fold gives. Exit 0 when all
-agree, 1 when one does not (the line says which entry), 2 without a database. Safe beside a running server? No:
-it opens the store; stop the server, or run it on a copy.
+Every match (or MATCH) is run through the physics and the referee from its initial position
+(``server.replays.verification``); every position its log kept, every move clock and every stored result must be what
+the fold gives. Exit 0 when all agree, 1 when one does not (the line says which entry), 2 without a database. Safe
+beside a running server? No: it opens the store; stop the server, or run it on a copy.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify and report."""
-    from server.store import DATABASE, Store, StoreOpenError
-    from server.verify import all_matches, verify_match
+    from server.replays.verification import all_matches, verify_match
+    from server.store.sqlite.sqlite_store import DATABASE, Store, StoreOpenError
 
     if not (args.data / DATABASE).is_file():
         print(f"sprtec verify: no sprtec database in {args.data}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """``sprtec watch --server URL --room CODE``: open a running match as a spectator in the arcade client.
 
-Why: spectating is first-class (PEERS.md §3.2). The client connects, says Hello, sends ``Watch`` for the
-room and then shows exactly what the coaches see, without input, with the spectators' count in the top
+Why: spectating is first-class (players of every online game ask to watch). The client connects, says Hello, sends
+``Watch`` for the room and then shows exactly what the coaches see, without input, with the spectators' count in the top
 bar; at the end the results, and Escape leads to the server's lobby. ``--screenshot PATH`` waits up to
 ``--wait`` seconds for the room's snapshot, saves a PNG and exits.
 """
@@ -26,14 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Connect, watch the room, open the match view (or save its screenshot)."""
-    from client import app
+    from client.common import window as app
 
     window = app.open_window(f"sprtec — watching {args.room}", args.screenshot)
-    from client import i18n, user_settings
-    from client.lobby_model import LobbyModel
-    from client.navigator import Navigator
-    from client.net import NetClient, NetLink
-    from client.sound import Sounds
+    from client.common import i18n, user_settings
+    from client.common.sound import Sounds
+    from client.match.net import NetClient, NetLink
+    from client.player.lobby_model import LobbyModel
+    from client.player.navigator import Navigator
     from shared.protocol import Watch
 
     user = user_settings.load()  # the player's language and volumes (nothing is written back from here)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from client.config_dir import ENV
+from client.common.config_dir import ENV
 
 
 @pytest.fixture(autouse=True)

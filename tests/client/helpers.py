@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from client.practice import ServerProcess
+from client.player.practice import ServerProcess
 from shared.events import Intervention, MoveRecord
 from shared.formation import basic_setup
 from shared.model import Position

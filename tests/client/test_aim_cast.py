@@ -9,7 +9,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client import samples
+from client.match import samples
 from shared.aim_cast import body_kind, cast, stopping_distance
 from shared.events import Contact
 from shared.match import settings_of

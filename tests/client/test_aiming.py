@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client.aiming import DEAD_ZONE_MM, FULL_POWER_MM, Aim, flick_of, refusal, shot_of, stone_at
+from client.match.aiming import DEAD_ZONE_MM, FULL_POWER_MM, Aim, flick_of, refusal, shot_of, stone_at
 from shared.model import Privilege
 from shared.referee.moves import speed_problem
 from shared.rulesets import RULESETS, make_settings

@@ -10,10 +10,13 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import aiming, samples  # noqa: E402
-from client.board_view import BodyPainter  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.playback import Pose  # noqa: E402
+from client.common.board_view import BodyPainter  # noqa: E402
+from client.common.playback import Pose  # noqa: E402
+from client.match import (  # noqa: E402
+    aiming,
+    samples,
+)
+from client.match.match_view import MatchView  # noqa: E402
 from shared.match import settings_of  # noqa: E402
 
 

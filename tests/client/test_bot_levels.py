@@ -7,8 +7,8 @@ import argparse
 import math
 import sys
 
-from client import samples
-from client.bot_process import BotProcess, bot_command
+from client.match import samples
+from client.player.bot_process import BotProcess, bot_command
 from shared.ai import LEVELS, choose_action_at, choose_flick, stray
 from shared.match import settings_of
 from shared.referee.moves import speed_problem

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client import i18n
-from client.chat import KEPT_LINES, ChatLine, ChatLog, emote_request, emote_words, printable
+from client.common import i18n
+from client.match.chat import KEPT_LINES, ChatLine, ChatLog, emote_request, emote_words, printable
 from shared.protocol import Chat, Error, Muted, Say
 from shared.protocol.messages import CHAT_CHARS, EMOTES
 

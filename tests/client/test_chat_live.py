@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from client.chat import ChatLine, emote_request
+from client.match.chat import ChatLine, emote_request
 from shared.protocol import CreateRoom, JoinRoom, Say, Watch
 from tests.client.helpers import server_in_process
 from tests.client.test_live import SETTINGS, Coach, _play, _room, until

@@ -11,10 +11,11 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette, samples  # noqa: E402
-from client.chat import ChatLog  # noqa: E402
-from client.chat_view import panel_rect, seat_colour  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.chat import ChatLog  # noqa: E402
+from client.match.chat_view import panel_rect, seat_colour  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
 from shared.protocol import Chat, ClientMessage, Error, Muted, Say  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 760
@@ -164,7 +165,7 @@ def test_the_chat_is_found_behind_a_link_that_wraps_the_network_link(window):
     """The navigator is every view's link and holds the network link: the view chats through that one."""
 
     class Wrapping:
-        """A link that polls for the views and keeps the network link (as client.navigator does)."""
+        """A link that polls for the views and keeps the network link (as client.player.navigator does)."""
 
         def __init__(self) -> None:
             """Wrap a network link."""
@@ -188,8 +189,8 @@ def test_the_chat_is_found_behind_a_link_that_wraps_the_network_link(window):
 
 def test_the_chat_in_czech_at_the_minimum_window(shots):
     """At the smallest window the panel stays inside the board, and its words are Czech."""
-    from client import i18n
-    from client.layout import MIN_HEIGHT, MIN_WIDTH
+    from client.common import i18n
+    from client.common.layout import MIN_HEIGHT, MIN_WIDTH
 
     i18n.set_language("cs")
     win = arcade.Window(MIN_WIDTH, MIN_HEIGHT, "chat small", visible=False)

@@ -12,9 +12,10 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import prompts, samples, tooltips  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import tooltips  # noqa: E402
+from client.match import prompts, samples  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
 from shared.outcome import Decision  # noqa: E402
 from shared.protocol import Clocks, MovePlayed  # noqa: E402
 from tests.client.test_net import _joined, _prompted  # noqa: E402

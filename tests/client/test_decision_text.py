@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from client import decision_text
+from client.common import decision_text
 from shared.outcome import Decision
 
 SCENARIOS = Path("/work/shared/SCENARIOS.md")

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
-from client.desk_model import DeskModel, ExportTournament, WatchTable
+from client.desk.desk_model import DeskModel, ExportTournament, WatchTable
+from client.desk.desk_window import export_tournament
 from server.app import Server
 from shared.protocol import (
     ClientMessage,
@@ -17,7 +18,6 @@ from shared.protocol import (
     TournamentJoined,
     TournamentUpdate,
 )
-from sprtec.commands.organise_desk import export_tournament
 from tests.server.players import WireClient
 
 WAIT_S = 20.0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from client.qr_code import QUIET_ZONE, qr_modules, qr_pixels
+from client.common.qr_code import QUIET_ZONE, qr_modules, qr_pixels
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from client.hall_model import HOLD_S, PAGE_S, TABLE_S, HallCycle, Shown, pages_of
+from client.hall.hall_model import HOLD_S, PAGE_S, TABLE_S, HallCycle, Shown, pages_of
 from shared.protocol import BracketLine, CardLine, TableLine, TournamentUpdate
 
 

@@ -7,8 +7,8 @@ import json
 import stat
 from pathlib import Path
 
-from client import config_dir as config
-from client.identity import IdentityStore
+from client.common import config_dir as config
+from client.common.identity import IdentityStore
 from shared.protocol import CreateRoom, JoinRoom
 from tests.client.test_live import SETTINGS, Coach, until, url  # noqa: F401  (url is the live server fixture)
 

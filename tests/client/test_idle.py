@@ -10,11 +10,12 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import app, samples  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from sprtec.commands.bench_client import _playback_state  # noqa: E402
+from benchmarks.client_frames import _playback_state  # noqa: E402
+from client.common import window as app  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -14,17 +14,17 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette  # noqa: E402
-from client.desk_model import DeskModel  # noqa: E402
-from client.desk_view import DeskView  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.local_server import LOCAL_URL  # noqa: E402
-from client.servers_page import ServersPage, server_cells  # noqa: E402
-from client.tournament_model import Box, standings_columns  # noqa: E402
-from client.tournament_widgets import draw_standings  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.common.local_server import LOCAL_URL  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.common.tournament_model import Box, standings_columns  # noqa: E402
+from client.common.tournament_widgets import draw_standings  # noqa: E402
+from client.desk.desk_model import DeskModel  # noqa: E402
+from client.desk.desk_view import DeskView  # noqa: E402
+from client.player.servers_page import ServersPage, server_cells  # noqa: E402
 from server.app import Server  # noqa: E402
 from shared.protocol import PROTOCOL_VERSION  # noqa: E402
-from shared.protocol.discovery import FoundServer, RunningTournament  # noqa: E402
+from shared.protocol.lan_record import FoundServer, RunningTournament  # noqa: E402
 from tests.client.test_desk_model import created, pump, registered, url_of  # noqa: E402
 from tests.server.players import WireClient  # noqa: E402
 
@@ -91,11 +91,11 @@ def test_the_servers_page_names_the_tournaments_of_a_lan_server(window: Any) -> 
 def test_the_waiting_screens_standings_heads_are_whole(window: Any) -> None:
     """The waiting screen's standings (six tenths of the window) with the Swiss tie-breaks: every column's head
     whole, shrunk when it must be, and inside its column."""
-    from client.hud_view import Texts
+    from client.common.widgets import Texts
 
     texts = Texts()
     columns = standings_columns(("buchholz", "goals_capped", "buchholz2"))
-    width = (WIDTH - 32) * 0.6 - 12  # client.tournament_view: the waiting screen's split
+    width = (WIDTH - 32) * 0.6 - 12  # client.player.tournament_view: the waiting screen's split
     area = Box(16, 100, width, 500)
     window.clear()
     draw_standings(texts, "standings", area, (), columns)
@@ -109,7 +109,7 @@ def test_the_waiting_screens_standings_heads_are_whole(window: Any) -> None:
 def test_the_finished_desk_says_the_tournament_has_ended_whole(window: Any) -> None:
     """A finished tournament's desk: the line that replaces the next round's buttons is drawn whole, in both
     languages."""
-    from client import i18n
+    from client.common import i18n
     from shared.protocol import TournamentUpdate
 
     for language in ("en", "cs"):

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from client import samples
-from client.identity import IdentityStore
-from client.net import NetClient, NetLink
-from client.state import MatchState
+from client.common.identity import IdentityStore
+from client.match import samples
+from client.match.net import NetClient, NetLink
+from client.match.state import MatchState
 from server.app import Server, ServerConfig
 from shared.model import is_team
 from shared.protocol import CreateRoom, JoinRoom, Watch, Welcome

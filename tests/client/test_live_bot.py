@@ -15,15 +15,19 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import app, prompts, samples  # noqa: E402
-from client.bot_process import BotProcess  # noqa: E402
-from client.lobby_model import LobbyModel, PlayBot  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.navigator import Navigator  # noqa: E402
-from client.net import NetClient, NetLink  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
-from client.sound import Sounds  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import window as app  # noqa: E402
+from client.common.sound import Sounds  # noqa: E402
+from client.match import (  # noqa: E402
+    prompts,
+    samples,
+)
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.net import NetClient, NetLink  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
+from client.player.bot_process import BotProcess  # noqa: E402
+from client.player.lobby_model import LobbyModel, PlayBot  # noqa: E402
+from client.player.navigator import Navigator  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
 from shared.match import prompts as engine_prompts  # noqa: E402
 from shared.protocol import CreateRoom, Watch  # noqa: E402
 from tests.client.helpers import served  # noqa: E402

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from client import placement, prompts, results_model, samples
-from client.lobby_model import LobbyModel
-from client.menu import QUIT, OpenProfile
+from client.common.menu import QUIT, OpenProfile
+from client.match import placement, prompts, samples
+from client.player import results_model
+from client.player.lobby_model import LobbyModel
 from shared.model import GoalieReset, Position
 from shared.protocol import (
     CreateRoom,
@@ -173,7 +174,7 @@ def test_optional_engine_offers_become_buttons_without_countdown():
 def test_tournaments_and_servers_are_reached_from_the_main_menu():
     """Tournaments (online only) and Servers (practice too) open their pages; once entered in a tournament its name
     leads the menu back to it."""
-    from client.lobby_model import OpenMyTournament, OpenServers, OpenTournaments
+    from client.player.lobby_model import OpenMyTournament, OpenServers, OpenTournaments
 
     model = _online()
     commands = [i.command for i in model.items()]

@@ -12,10 +12,14 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import match_history, palette, samples  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.replay_model import build  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.match import (  # noqa: E402
+    match_history,
+    samples,
+)
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.replay_model import build  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
 from shared.notation import Scenario, scenario_to_json  # noqa: E402
 from tests.client.test_move_list import _actions  # noqa: E402
 

@@ -4,10 +4,12 @@ say who, a waiting host has no move clock or choices; the settings screen keeps 
 
 from __future__ import annotations
 
-from client import hud_model, results_model, samples, user_settings
-from client.lobby_model import LobbyModel, PlayBot
-from client.menu import OpenClaimCode
-from client.net import NetLink
+from client.common import user_settings
+from client.common.menu import OpenClaimCode
+from client.match import hud_model, samples
+from client.match.net import NetLink
+from client.player import results_model
+from client.player.lobby_model import LobbyModel, PlayBot
 from shared.protocol import CreateRoom, Error, Presence, QuickMatch, Rename, Renamed, SeatInfo, Seats, Welcome
 from tests.client.test_net import FakeClient, _joined, _snapshot
 
@@ -113,7 +115,7 @@ def test_messages_say_who_left_dropped_and_came_back():
 
 def test_a_host_waiting_for_an_opponent_has_no_move_clock_or_choices():
     """Before the opponent comes: no move clock on the HUD and no choice panel."""
-    from client import prompts
+    from client.match import prompts
 
     state = samples.match_state(moves=0)
     state.free_seats = ("away",)
@@ -125,7 +127,7 @@ def test_a_host_waiting_for_an_opponent_has_no_move_clock_or_choices():
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade
 
-    from client.match_view import MatchView
+    from client.match.match_view import MatchView
 
     window = arcade.Window(800, 500, "waiting", visible=False)
     try:
@@ -202,7 +204,7 @@ def test_ratings_stand_beside_the_names_in_the_hud_and_the_room_list():
     """SeatInfo.rating beside the coach's name, "?" while provisional; a coach without one shows none."""
     from dataclasses import replace
 
-    from client.lobby_model import room_line
+    from client.player.lobby_model import room_line
     from shared.protocol.messages import RoomInfo
 
     seats = Seats(SeatInfo("Jana", True, rating=1512, provisional=True), SeatInfo("Piotr", True, rating=1620))

@@ -3,10 +3,10 @@ MovePlayed) and in replays (rebuilt when jumping); the list wraps and scrolls; t
 
 from __future__ import annotations
 
-from client import move_list, samples
-from client.lobby_model import room_line
-from client.replay_model import ReplayCursor, build
-from client.state import MatchState
+from client.match import move_list, samples
+from client.match.replay_model import ReplayCursor, build
+from client.match.state import MatchState
+from client.player.lobby_model import room_line
 from shared.model import Flick
 from shared.outcome import Decision
 from shared.protocol import Clocks, MovePlayed, RoomInfo, Score, SeatInfo, Seats

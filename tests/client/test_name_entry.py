@@ -9,9 +9,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from client.identity import IdentityStore
-from client.name_entry import Introduce, NameEntry
-from client.net import NetClient
+from client.common.identity import IdentityStore
+from client.match.net import NetClient
+from client.player.name_entry import Introduce, NameEntry
 from shared.names import name_key
 from shared.protocol import CLIENT_MESSAGES, Error, Hello, Welcome, decode, encode
 from tests.client.test_live import Coach, until, url  # noqa: F401  (url is the live server fixture)
@@ -236,10 +236,10 @@ def test_a_name_asked_for_on_the_command_line_renames_a_returning_player(url: st
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade
 
-    from client.lobby_model import LobbyModel
-    from client.navigator import Navigator
-    from client.net import NetLink
-    from client.sound import Sounds
+    from client.common.sound import Sounds
+    from client.match.net import NetLink
+    from client.player.lobby_model import LobbyModel
+    from client.player.navigator import Navigator
 
     store = IdentityStore(tmp_path)
     first = Coach(url, "Jana", store)

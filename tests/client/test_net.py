@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from client import prompts
-from client.net import ConnectionEvent, NetClient, NetLink
-from client.state import MatchState
+from client.match import prompts
+from client.match.net import ConnectionEvent, NetClient, NetLink
+from client.match.state import MatchState
 from shared.model import Flick
 from shared.protocol import (
     Act,
@@ -177,7 +177,7 @@ def test_a_refusal_without_retry_ms_is_only_noted():
 
 def test_an_away_coachs_grace_is_counted_down_on_the_hud():
     """Product decision 5: SeatInfo.grace_ms of an away coach shows on the HUD and runs down locally."""
-    from client import hud_model
+    from client.match import hud_model
 
     _client, state, link = _joined(_snapshot(), now=0.0)
     link.client.arrive(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", False, 42_000)), 0), 100.0)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from client.local_server import answers
+from client.common.local_server import answers
 from shared.protocol import ListTournaments, TournamentList, TournamentUpdate, WatchTournament
 from sprtec.commands.tournament_client import Connection, secrets_path
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client import palette
+from client.common import palette
 
 
 def _luminance(rgb: tuple[int, int, int]) -> float:

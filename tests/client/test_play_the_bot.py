@@ -6,11 +6,11 @@ from __future__ import annotations
 import socket
 import sys
 
-from client import hud_model, samples
-from client.bot_process import BotProcess, bot_command
-from client.lobby_model import LobbyModel, PlayBot
-from client.local_server import answers
-from client.state import MatchState
+from client.common.local_server import answers
+from client.match import hud_model, samples
+from client.match.state import MatchState
+from client.player.bot_process import BotProcess, bot_command
+from client.player.lobby_model import LobbyModel, PlayBot
 from shared.protocol import CreateRoom, RoomList, Welcome
 
 

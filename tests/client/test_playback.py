@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from client.playback import (
+from client.common.playback import (
     HOLD_SECONDS,
     INTERVENTION_SECONDS,
     OFF_BOARD,

@@ -4,13 +4,14 @@ leaderboard's families and pages as the server is asked for them, and the result
 
 from __future__ import annotations
 
-from client import claim_code, rating_text
-from client.claim_code import ClaimPage
-from client.leaderboard_model import PAGE as BOARD_PAGE
-from client.leaderboard_model import LeaderboardPage
-from client.menu import Close, OpenProfile, WatchReplay
-from client.profile_model import PAGE as PROFILE_PAGE
-from client.profile_model import ProfilePage
+from client.common import rating_text
+from client.common.menu import Close, OpenProfile, WatchReplay
+from client.player import claim_code
+from client.player.claim_code import ClaimPage
+from client.player.leaderboard_model import PAGE as BOARD_PAGE
+from client.player.leaderboard_model import LeaderboardPage
+from client.player.profile_model import PAGE as PROFILE_PAGE
+from client.player.profile_model import ProfilePage
 from shared.protocol import (
     BoardLine,
     ClaimCode,
@@ -192,8 +193,8 @@ def test_a_casual_match_says_casual_and_an_unrated_one_says_so_after_a_while() -
 def test_the_link_knows_a_room_it_asked_for_is_rated_and_keeps_the_coaches_names() -> None:
     """CreateRoom{rated} and QuickMatch make the room's matches rated, a casual CreateRoom and a room joined by code
     not (or not known); Rated is kept for the results, and a coach who left is still named there."""
-    from client.net import NetLink
-    from client.state import MatchState
+    from client.match.net import NetLink
+    from client.match.state import MatchState
     from shared.protocol import CreateRoom, JoinRoom, MatchEnded, Presence, QuickMatch, RoomJoined, Seats
     from tests.client.test_net import FakeClient, _snapshot
 

@@ -20,22 +20,23 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import i18n, palette, samples  # noqa: E402
-from client.claim_code import ClaimPage  # noqa: E402
-from client.identity import IdentityStore  # noqa: E402
-from client.leaderboard_model import LeaderboardPage  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.menu import Close, OpenClaimCode, OpenLeaderboard  # noqa: E402
-from client.navigator import Navigator  # noqa: E402
-from client.net import NetClient, NetLink  # noqa: E402
-from client.profile_model import ProfilePage  # noqa: E402
-from client.rating_text import signed  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
-from client.sound import Sounds  # noqa: E402
+from client.common import i18n, palette  # noqa: E402
+from client.common.identity import IdentityStore  # noqa: E402
+from client.common.menu import Close, OpenClaimCode, OpenLeaderboard  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.common.rating_text import signed  # noqa: E402
+from client.common.sound import Sounds  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.net import NetClient, NetLink  # noqa: E402
+from client.player.claim_code import ClaimPage  # noqa: E402
+from client.player.leaderboard_model import LeaderboardPage  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
+from client.player.navigator import Navigator  # noqa: E402
+from client.player.profile_model import ProfilePage  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
 from server.app import Server, ServerConfig  # noqa: E402
-from server.player_records import PlayerRecords, StoredRating  # noqa: E402
 from server.players import now_ms  # noqa: E402
+from server.store.player_records import PlayerRecords, StoredRating  # noqa: E402
 from shared.protocol import CreateRoom, JoinRoom, Welcome  # noqa: E402
 from shared.ratings import Rating  # noqa: E402
 from tests.client.test_live import Coach, until  # noqa: E402

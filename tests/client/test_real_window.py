@@ -37,15 +37,15 @@ pytestmark = [
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import samples  # noqa: E402
-from client.bot_process import BotProcess  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.net import NetClient, NetLink  # noqa: E402
-from client.rating_text import results_lines  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.common.rating_text import results_lines  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.net import NetClient, NetLink  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
+from client.player.bot_process import BotProcess  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
 from shared.match import legal_stones  # noqa: E402
 from shared.protocol import Watch, Welcome  # noqa: E402
 from tests.client.helpers import served  # noqa: E402
@@ -252,7 +252,7 @@ def _kept(config: Path, field: str, seconds: float = 30.0) -> str:
 
 def _enter_name(person: Person, mirror: Mirror, url: str, name: str, config: Path) -> None:
     """The first start on a server asks who we are: type the name into the entry, Enter; the lobby follows."""
-    from client.name_entry import NameEntry
+    from client.player.name_entry import NameEntry
 
     entry = NameEntry(url)
     view = mirror.lay(LobbyView(entry, lambda request: None))

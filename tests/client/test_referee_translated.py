@@ -8,8 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from client import decision_text, hud_model, i18n
-from client.state import Clock, MatchState
+from client.common import decision_text, i18n
+from client.match import hud_model
+from client.match.state import Clock, MatchState
 from shared.outcome import Decision
 
 NAMES = {"home": "Novák", "away": "Kowalski"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.replay_model import build
+from client.match.replay_model import build
 from shared.match import legal_stones
 from shared.model import Elapse, Flick, Forfeit, Position
 from shared.referee import setup

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from client import results_model
-from client.replay_saver import ReplaySaver, save
+from client.match.replay_saver import ReplaySaver, save
+from client.player import results_model
 from shared.protocol import Error, GetReplay, Replay
 
 SCENARIO = '{"format": "sprtec-scenario/1", "position": {}, "actions": []}'

@@ -12,12 +12,15 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import replay_library, samples  # noqa: E402
-from client.lobby_model import LobbyModel, OpenReplay  # noqa: E402
-from client.replay_model import ReplayCursor, load  # noqa: E402
-from client.replay_saver import ReplaySaver  # noqa: E402
-from client.replay_view import ReplayView  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.match import (  # noqa: E402
+    replay_library,
+    samples,
+)
+from client.match.replay_model import ReplayCursor, load  # noqa: E402
+from client.match.replay_saver import ReplaySaver  # noqa: E402
+from client.match.replay_view import ReplayView  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
+from client.player.lobby_model import LobbyModel, OpenReplay  # noqa: E402
 from shared.notation import Scenario, scenario_to_json  # noqa: E402
 from shared.protocol import Replay  # noqa: E402
 from tests.client.test_move_list import _actions  # noqa: E402

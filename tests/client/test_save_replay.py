@@ -15,13 +15,14 @@ arcade = pytest.importorskip("arcade")
 if TYPE_CHECKING:
     from arcade import Window
 
-from client import app, replay_model  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.navigator import Navigator  # noqa: E402
-from client.net import NetClient, NetLink  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
-from client.sound import Sounds  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import window as app  # noqa: E402
+from client.common.sound import Sounds  # noqa: E402
+from client.match import replay_model  # noqa: E402
+from client.match.net import NetClient, NetLink  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
+from client.player.navigator import Navigator  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
 from shared.protocol import CreateRoom, JoinRoom  # noqa: E402
 from tests.client.helpers import served  # noqa: E402
 

@@ -10,11 +10,15 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette, prompts, samples  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import FILL, FILL_LIT, LobbyView  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.common.menu_view import FILL, FILL_LIT, LobbyView  # noqa: E402
+from client.match import (  # noqa: E402
+    prompts,
+    samples,
+)
+from client.match.match_view import MatchView  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
 from shared.protocol import Welcome  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 760
@@ -143,12 +147,12 @@ def test_prompt_panel_opens_the_arrangement_and_shades_the_legal_third(window, t
 def test_a_row_of_many_choices_keeps_each_label_inside_its_button(window):
     """The face-off's four offers in the prompt panel of the default window (narrowed to fit): every label is
     shrunk into its own button instead of running over the next one."""
-    from client.buttons import fit_row
-    from client.hud_view import Texts, draw_buttons
+    from client.common.buttons import fit_row
+    from client.common.widgets import Texts, draw_buttons
 
     offers = (("Move defenders", "arrange"), ("Power play with h7", "pp_swap_out:h7"),
               ("Power play with h6", "pp_swap_out:h6"), ("Power play with h4", "pp_swap_out:h4"))
-    panel_w = min(WIDTH - 28.0, max(500.0, WIDTH * 0.46))  # client.match_view's prompt panel
+    panel_w = min(WIDTH - 28.0, max(500.0, WIDTH * 0.46))  # client.match.match_view's prompt panel
     left = WIDTH - 14 - panel_w
     laid = fit_row(offers, left + 10, left + panel_w - 10, 14, height=30)
     texts = Texts()

@@ -14,16 +14,20 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import aiming, palette, samples  # noqa: E402
-from client.help_view import HelpView  # noqa: E402
-from client.layout import MIN_HEIGHT, MIN_WIDTH  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.replay_model import ReplayCursor, load  # noqa: E402
-from client.replay_saver import ReplaySaver  # noqa: E402
-from client.replay_view import ReplayView  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.common.help_view import HelpView  # noqa: E402
+from client.common.layout import MIN_HEIGHT, MIN_WIDTH  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.match import (  # noqa: E402
+    aiming,
+    samples,
+)
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.replay_model import ReplayCursor, load  # noqa: E402
+from client.match.replay_saver import ReplaySaver  # noqa: E402
+from client.match.replay_view import ReplayView  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
 from shared import aim_cast  # noqa: E402
 from shared.match import settings_of  # noqa: E402
 from shared.protocol import Replay, Welcome  # noqa: E402

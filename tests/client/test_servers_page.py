@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from client.local_server import LOCAL_URL
-from client.servers_page import ConnectTo, ServersPage, address_url, server_cells
+from client.common.local_server import LOCAL_URL
+from client.player.servers_page import ConnectTo, ServersPage, address_url, server_cells
 from shared.protocol import PROTOCOL_VERSION, ListRooms
-from shared.protocol.discovery import FoundServer, RunningTournament
+from shared.protocol.lan_record import FoundServer, RunningTournament
 
 
 def _server(name: str, version: int = PROTOCOL_VERSION, tournaments: int = 1) -> FoundServer:
@@ -69,8 +69,8 @@ def test_choosing_another_server_connects_there_with_its_own_identity(tmp_path: 
 
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     arcade = pytest.importorskip("arcade")
-    from client.lobby_model import OpenServers
-    from client.net import NetClient
+    from client.match.net import NetClient
+    from client.player.lobby_model import OpenServers
     from tests.client.tournament_world import frames, navigator, running_server
 
     window = arcade.Window(1280, 760, "servers", visible=False)

@@ -10,10 +10,11 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette, samples  # noqa: E402
-from client.lobby_model import LobbyModel  # noqa: E402
-from client.lobby_view import LobbyView  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.common.menu_view import LobbyView  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.player.lobby_model import LobbyModel  # noqa: E402
 from shared.protocol import Welcome  # noqa: E402
 
 WIDTH, HEIGHT = 800, 500

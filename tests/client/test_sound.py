@@ -6,9 +6,10 @@ from __future__ import annotations
 import io
 import wave
 
-from client import samples, sound_synth
-from client.knocks import knocks
-from client.sound import EFFECTS_CAP, Sounds
+from client.common import sound_synth
+from client.common.knocks import knocks
+from client.common.sound import EFFECTS_CAP, Sounds
+from client.match import samples
 from shared.events import Contact
 from shared.match import apply_action, settings_of
 from shared.protocol.trajectory import Trajectory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from client.state import Clock, MatchState
+from client.match.state import Clock, MatchState
 from shared.model import Puck
 from shared.outcome import Decision
 from tests.client.helpers import basic_position, record

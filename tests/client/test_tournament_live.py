@@ -14,14 +14,14 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import i18n  # noqa: E402
-from client.hall_view import HallView  # noqa: E402
-from client.lobby_model import OpenTournaments  # noqa: E402
-from client.navigator import Navigator  # noqa: E402
-from client.results_view import ResultsView  # noqa: E402
-from client.tournament_list import TournamentsPage  # noqa: E402
-from client.tournament_session import TAKE_TO_TABLE_S  # noqa: E402
-from client.tournament_view import TournamentView  # noqa: E402
+from client.common import i18n  # noqa: E402
+from client.hall.hall_view import HallView  # noqa: E402
+from client.player.lobby_model import OpenTournaments  # noqa: E402
+from client.player.navigator import Navigator  # noqa: E402
+from client.player.results_view import ResultsView  # noqa: E402
+from client.player.tournament_list import TournamentsPage  # noqa: E402
+from client.player.tournament_session import TAKE_TO_TABLE_S  # noqa: E402
+from client.player.tournament_view import TournamentView  # noqa: E402
 from shared.protocol import (  # noqa: E402
     EntriesRegistered,
     JoinRoom,

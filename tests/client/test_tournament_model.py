@@ -8,7 +8,7 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client.tournament_model import (
+from client.common.tournament_model import (
     Box,
     StandingsHistory,
     bracket_layout,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from client.menu import Close
-from client.tournament_list import OpenHall, TournamentsPage, info_cells
-from client.tournament_session import TAKE_TO_TABLE_S, TournamentSession
+from client.common.menu import Close
+from client.player.tournament_list import OpenHall, TournamentsPage, info_cells
+from client.player.tournament_session import TAKE_TO_TABLE_S, TournamentSession
 from shared.protocol import (
     CheckIn,
     EntryLine,

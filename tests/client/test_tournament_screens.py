@@ -17,17 +17,17 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import i18n  # noqa: E402
-from client.hall import HallDirector  # noqa: E402
-from client.hall_model import Shown  # noqa: E402
-from client.lobby_model import OpenTournaments  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.navigator import Navigator  # noqa: E402
-from client.net import NetClient, NetLink  # noqa: E402
-from client.tournament_list import TournamentsPage  # noqa: E402
-from client.tournament_model import bracket_layout, entry_names  # noqa: E402
-from client.tournament_session import TournamentSession  # noqa: E402
-from client.tournament_view import TournamentView  # noqa: E402
+from client.common import i18n  # noqa: E402
+from client.common.tournament_model import bracket_layout, entry_names  # noqa: E402
+from client.hall.hall_director import HallDirector  # noqa: E402
+from client.hall.hall_model import Shown  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.net import NetClient, NetLink  # noqa: E402
+from client.player.lobby_model import OpenTournaments  # noqa: E402
+from client.player.navigator import Navigator  # noqa: E402
+from client.player.tournament_list import TournamentsPage  # noqa: E402
+from client.player.tournament_session import TournamentSession  # noqa: E402
+from client.player.tournament_view import TournamentView  # noqa: E402
 from shared.protocol import JoinRoom, TableLine, TournamentUpdate  # noqa: E402
 from tests.client.tournament_world import (  # noqa: E402
     Organised,

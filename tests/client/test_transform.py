@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from client.shapes import off_board_spot, surface_half_height_at
-from client.transform import WORLD_HALF_X, WORLD_HALF_Y, Transform
+from client.common.shapes import off_board_spot, surface_half_height_at
+from client.common.transform import WORLD_HALF_X, WORLD_HALF_Y, Transform
 from shared import geometry
 
 
@@ -48,7 +48,7 @@ def test_off_board_spot_lies_beyond_the_boards():
 
 def test_a_turned_board_puts_the_far_goal_on_the_left_and_round_trips():
     """Turned half round, x > 0 is drawn left of the centre and y > 0 below it; to_world undoes the turn."""
-    from client.transform import turned_for
+    from client.common.transform import turned_for
 
     tf = Transform.fit(0, 0, 1000, 600, turned=True)
     gx, gy = tf.to_screen(geometry.GOAL_LINE_X, 100.0)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from client import catalogues, i18n
-from client.lobby_model import LobbyModel
+from client.common import catalogues, i18n
+from client.player.lobby_model import LobbyModel
 from shared.protocol import Welcome
 
 FIELD = re.compile(r"{[a-z_]+(?::[^}]*)?}")
@@ -23,7 +23,8 @@ def english_after():
 
 
 def test_the_template_holds_exactly_the_strings_of_the_code():
-    """python -m client.catalogues extract has been run: no string is missing from the template, none is stale."""
+    """``python -m client.common.catalogues extract`` has been run: no string is missing from the template, none
+    is stale."""
     assert catalogues.msgids(catalogues.extract()) == catalogues.msgids(catalogues.read(catalogues.TEMPLATE))
 
 

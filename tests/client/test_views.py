@@ -11,11 +11,11 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
-from client.replay_model import ReplayCursor, build  # noqa: E402
-from client.replay_view import ReplayView  # noqa: E402
-from client.state import MatchState  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
+from client.match.replay_model import ReplayCursor, build  # noqa: E402
+from client.match.replay_view import ReplayView  # noqa: E402
+from client.match.state import MatchState  # noqa: E402
 from shared.model import Flick, Puck  # noqa: E402
 from tests.client.helpers import basic_position, record  # noqa: E402
 

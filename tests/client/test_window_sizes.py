@@ -11,9 +11,10 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client import palette, samples  # noqa: E402
-from client.layout import MIN_HEIGHT, MIN_WIDTH, match_layout  # noqa: E402
-from client.match_view import MatchView  # noqa: E402
+from client.common import palette  # noqa: E402
+from client.common.layout import MIN_HEIGHT, MIN_WIDTH, match_layout  # noqa: E402
+from client.match import samples  # noqa: E402
+from client.match.match_view import MatchView  # noqa: E402
 from tests.client.test_net import _joined, _prompted  # noqa: E402
 
 SIZES = [(MIN_WIDTH, MIN_HEIGHT), (1024, 600), (1100, 700), (1280, 760), (1920, 1080)]
@@ -55,7 +56,7 @@ def window():
 
 def test_the_window_has_a_minimum_size():
     """The client's window cannot be made smaller than the minimum at which nothing overlaps."""
-    from client import app
+    from client.common import window as app
 
     win = app.open_window("min", screenshot=__import__("pathlib").Path("x.png"), size=(400, 300))
     try:

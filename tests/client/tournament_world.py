@@ -17,11 +17,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from client.lobby_model import LobbyModel
-from client.navigator import Navigator
-from client.net import NetClient, NetLink
-from client.sound import Sounds
-from client.state import MatchState
+from client.common.sound import Sounds
+from client.match.net import NetClient, NetLink
+from client.match.state import MatchState
+from client.player.lobby_model import LobbyModel
+from client.player.navigator import Navigator
 from server.app import Server, ServerConfig
 from shared.protocol import (
     CheckIn,

@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from tests.cluster import servers
+from benchmarks import local_services as servers
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.cluster import servers
+from benchmarks import local_services as servers
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = {"period_ms": 4000, "move_clock_ms": 2000, "choice_timeout_ms": 500, "break_ms": 0,

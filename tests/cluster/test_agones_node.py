@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from server import agones
 from server.app import Server, ServerConfig
-from server.cluster import ClusterConfig
-from server.redis_registry import node_key
+from server.cluster.node import ClusterConfig
+from server.cluster.redis_registry import node_key
+from server.ops import agones
 from tests.server.test_agones import Sidecar, _free_port, _start
 
 

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from server import agones, http_endpoints
+from server.ops import agones, http_endpoints
 from sprtec import cli
 
 ROOT = Path(__file__).resolve().parents[2]

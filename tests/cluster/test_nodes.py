@@ -19,10 +19,10 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
-from server import position_blob
-from server.pg_store import PgStore
-from server.redis_registry import lease_key, node_key, seat_key
-from server.replay_export import build_scenario, scenario_text
+from server.cluster.redis_registry import lease_key, node_key, seat_key
+from server.replays.replay_export import build_scenario, scenario_text
+from server.store import position_blob
+from server.store.postgres.pg_store import PgStore
 from shared import notation
 from shared.ai import random_policy
 from shared.protocol import (

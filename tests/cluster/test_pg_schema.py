@@ -9,7 +9,8 @@ import sqlite3
 import asyncpg
 import pytest
 
-from server import pg_schema, schema
+from server.store.postgres import pg_schema
+from server.store.sqlite import sqlite_schema as schema
 
 TABLES = ("players", "rooms", "matches", "checkpoints", "match_log", "meta")
 

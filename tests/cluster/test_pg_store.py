@@ -9,16 +9,16 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
-from server import pg_dialect
-from server.pg_store import PgStore, StaleLease
-from server.player_records import PlayerRecords
-from server.records import MatchStart, RoomRow
-from server.store import Store
+from benchmarks import local_services as servers
+from server.store.match_records import MatchStart, RoomRow
+from server.store.player_records import PlayerRecords
+from server.store.postgres import pg_dialect
+from server.store.postgres.pg_store import PgStore, StaleLease
+from server.store.sqlite.sqlite_store import Store
 from server.tokens import hash_token
 from shared.formation import basic_setup
 from shared.match_log import LogEntry
 from shared.model import Flick, Position
-from tests.cluster import servers
 
 
 def test_the_dialect_numbers_placeholders_and_turns_flags_into_booleans() -> None:

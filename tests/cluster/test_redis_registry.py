@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import redis.asyncio as aioredis
 
-from server.redis_registry import RedisRegistry
-from server.registry import Listing, QueueEntry
+from server.cluster.redis_registry import RedisRegistry
+from server.rooms.registry import Listing, QueueEntry
 from shared.protocol import RoomInfo, SeatInfo, Seats
 
 LEASE_MS = 300
@@ -101,7 +101,7 @@ async def test_a_burst_of_commands_past_the_pool_waits_for_connections_instead_o
     """A node's registry takes 300 commands at once (sessions leaving the queue together): each waits for one of
     the node's Redis connections and succeeds (redis-py's default pool refused them past 100: Too many
     connections)."""
-    from server.cluster import REDIS_CONNECTIONS, ClusterConfig, registry_for
+    from server.cluster.node import REDIS_CONNECTIONS, ClusterConfig, registry_for
 
     registry = registry_for(ClusterConfig(redis=redis_url, node_id="burst", public_url="ws://127.0.0.1:1/"))
     try:

@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from tests.cluster import servers
+from benchmarks import local_services as servers
 
 
 async def test_redis_set_get_and_pubsub_round_trip(redis_url: str) -> None:

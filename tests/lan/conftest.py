@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from client.discovery import Change, LanBrowser
-from shared.protocol.discovery import FoundServer
+from client.common.lan_browser import Change, LanBrowser
+from shared.protocol.lan_record import FoundServer
 from tests.lan.netns import Lan, two_hosts, unavailable
 
 FIND_TIMEOUT_S = 15.0  # a server is found within about 2 s; the margin is for a loaded machine

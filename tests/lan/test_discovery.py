@@ -18,11 +18,11 @@ import pytest
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from client.discovery import BackgroundBrowser, LanBrowser
+from client.common.lan_browser import BackgroundBrowser, LanBrowser
 from server.app import Server, ServerConfig
-from server.discovery import LanAnnouncer
+from server.lan.announcer import LanAnnouncer
 from shared.protocol import PROTOCOL_VERSION
-from shared.protocol.discovery import SERVICE_TYPE, RunningTournament, ServerAnnouncement, encode_txt
+from shared.protocol.lan_record import SERVICE_TYPE, RunningTournament, ServerAnnouncement, encode_txt
 from tests.lan.conftest import FIND_TIMEOUT_S, Changes, StartServer
 from tests.lan.netns import Lan
 from tests.server.players import WireClient
@@ -146,7 +146,7 @@ async def test_malformed_txt_records_are_ignored_without_an_exception(
     browser, changes = player_browser
     errors: list[dict[str, object]] = []
     asyncio.get_running_loop().set_exception_handler(lambda loop, context: errors.append(context))
-    caplog.set_level(logging.WARNING, logger="client.discovery")
+    caplog.set_level(logging.WARNING, logger="client.common.lan_browser")
     records = {
         "no-proto": (8765, b"\x0bname=NoProto"),
         "future-layout": (8765, b"\x09txtvers=2\x07proto=1"),

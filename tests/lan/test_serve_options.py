@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from server.app import ServerConfig
-from server.discovery import announced_addresses
+from server.lan.announcer import announced_addresses
 from sprtec.commands.serve import add_arguments, config_from
 
 

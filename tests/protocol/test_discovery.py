@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.protocol import PROTOCOL_VERSION
-from shared.protocol.discovery import (
+from shared.protocol.lan_record import (
     MAX_LISTED_TOURNAMENTS,
     MAX_NAME_BYTES,
     MAX_TOURNAMENT_NAME_BYTES,

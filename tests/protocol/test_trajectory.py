@@ -41,7 +41,7 @@ def _two_second_move() -> tuple[MoveRecord, bytes]:
 
 
 def test_a_real_two_second_move_is_under_4_kb_and_exact() -> None:
-    """PHYSICS-NOTES §3: a 2 s move with several moving bodies costs well under 4 KB and decodes exactly."""
+    """The wire budget: a 2 s move with several moving bodies costs well under 4 KB and decodes exactly."""
     record, data = _two_second_move()
     assert record.duration_ms >= 2000
     assert len(data) < 4096, len(data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from server import resolve
+from server.rooms import resolve
 from shared import match as rules
 from shared.match_log import LogEntry, new_match
 from shared.model import Flick

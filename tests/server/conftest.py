@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store import Store
+from server.store.sqlite.sqlite_store import Store
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - the PostgreSQL store's fixtures
 
 # A match of one 3-second period, no break: short enough for end-to-end tests on a shared machine.
@@ -25,7 +25,7 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], S
     """Opens the same store again on each call: a SQLite data directory, or a PostgreSQL database of the test's own."""
     if request.param == "sqlite":
         return lambda: Store(tmp_path)
-    from server.pg_store import PgStore
+    from server.store.postgres.pg_store import PgStore
 
     url = request.getfixturevalue("postgres_url")
     return lambda: PgStore(url)

@@ -1,4 +1,4 @@
-"""server.agones against a real local HTTP server that answers like the Agones SDK sidecar's REST gateway.
+"""server.ops.agones against a real local HTTP server that answers like the Agones SDK sidecar's REST gateway.
 
 The sidecar here follows the documented REST API: ``POST /ready``, ``/health``, ``/allocate``, ``/shutdown`` with
 the body ``{}`` as application/json answered by ``{}``; ``GET /gameserver`` answered by the GameServer in the
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from server import agones
+from server.ops import agones
 
 LIFECYCLE = {"/ready": "Ready", "/allocate": "Allocated", "/shutdown": "Shutdown"}
 
@@ -165,7 +165,7 @@ async def test_a_failed_ping_is_logged_and_the_next_one_follows(
     """A ping answered 503 is not retried and does not end the loop: the next interval pings again."""
     fake, sdk = sidecar
     fake.fail_next = 2
-    with caplog.at_level(logging.WARNING, logger="server.agones"):
+    with caplog.at_level(logging.WARNING, logger="server.ops.agones"):
         task = asyncio.create_task(agones.keep_healthy(sdk, interval_s=0.1))
         await asyncio.sleep(0.45)
         task.cancel()

@@ -8,7 +8,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from client.practice import ServerProcess
+from client.player.practice import ServerProcess
 from server.constants import CLOSE_REASON_SHUTDOWN
 from shared import notation
 from shared.protocol import CloseCode, CreateRoom, JoinRoom, RoomJoined

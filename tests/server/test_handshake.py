@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import app as server_app
 from server.app import Server, ServerConfig
-from server.store import DATABASE
+from server.store.sqlite.sqlite_store import DATABASE
 from shared.model import Flick
 from shared.protocol import (
     PROTOCOL_VERSION,

@@ -14,8 +14,8 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.server import Server, ServerConnection
 
-from server.http_endpoints import Checks, endpoints
-from server.metrics import QUEUES, Metrics, new_metrics
+from server.ops.http_endpoints import Checks, endpoints
+from server.ops.metrics import QUEUES, Metrics, new_metrics
 
 
 @dataclass

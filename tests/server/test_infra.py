@@ -6,11 +6,11 @@ import asyncio
 import sqlite3
 
 from server.clock import FakeClock
-from server.history import History
-from server.player_records import PlayerRecords
-from server.ratelimit import TokenBucket
-from server.records import MatchStart, RoomRow
-from server.store import Store
+from server.connections.ratelimit import TokenBucket
+from server.rooms.history import History
+from server.store.match_records import MatchStart, RoomRow
+from server.store.player_records import PlayerRecords
+from server.store.sqlite.sqlite_store import Store
 from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_secret, normalise_code
 from shared.formation import basic_setup
 from shared.match_log import LogEntry

@@ -143,10 +143,10 @@ def test_an_unknown_format_is_refused() -> None:
 def test_text_format_still_escapes_and_ignores_context() -> None:
     """The default text format is the escaping one line per record, unchanged by bound fields."""
     formatter = logs.formatter("text")
-    record = logging.LogRecord("server.room", logging.INFO, __file__, 1, "player %s joined", ("a\nb",), None)
+    record = logging.LogRecord("server.rooms.room", logging.INFO, __file__, 1, "player %s joined", ("a\nb",), None)
     with logs.bind(room="ABCD"):
         text = formatter.format(record)
-    assert text.endswith(" INFO server.room: player a\\nb joined")
+    assert text.endswith(" INFO server.rooms.room: player a\\nb joined")
     assert "ABCD" not in text
 
 
@@ -157,14 +157,14 @@ def test_configure_json_writes_json_lines_to_stderr() -> None:
         "from server import logs\n"
         "logs.configure('INFO', 'json')\n"
         "with logs.bind(node='node-2', room='ABCD'):\n"
-        "    logging.getLogger('server.lobby').info('room %s opened', 'ABCD')\n"
-        "logging.getLogger('server.lobby').debug('not at INFO')\n"
+        "    logging.getLogger('server.rooms.lobby').info('room %s opened', 'ABCD')\n"
+        "logging.getLogger('server.rooms.lobby').debug('not at INFO')\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True)
     (line,) = [json.loads(text) for text in done.stderr.splitlines()]
     assert {k: line[k] for k in ("level", "logger", "message", "node", "room")} == {
         "level": "INFO",
-        "logger": "server.lobby",
+        "logger": "server.rooms.lobby",
         "message": "room ABCD opened",
         "node": "node-2",
         "room": "ABCD",

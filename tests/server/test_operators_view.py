@@ -18,9 +18,10 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from benchmarks.recovery_time import build
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
-from server.store import DATABASE
+from server.store.sqlite.sqlite_store import DATABASE
 from shared.protocol import (
     CancelQuickMatch,
     Leave,
@@ -29,7 +30,6 @@ from shared.protocol import (
     QuickMatch,
     RoomJoined,
 )
-from sprtec.commands.bench_recovery import build
 from tests.server.players import WireClient, two_coaches
 from tests.server.test_http_endpoints import get
 

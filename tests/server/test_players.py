@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
-from server.player_records import PlayerRecords, StoredRating
+from server.store.player_records import PlayerRecords, StoredRating
 from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,

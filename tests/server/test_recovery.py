@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import server.resolve
+import server.rooms.resolve
 from server.app import Server, ServerConfig
 from shared import match_log, notation
 from shared.match_log import LogEntry
@@ -81,7 +81,7 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
 ):
     """A match started but not yet moved in (a quick match just paired): the restarted server has it at its first
     position and version, reads no checkpoint and no log for it and replays nothing (SQLite or PostgreSQL)."""
-    from server.store import Store
+    from server.store.sqlite.sqlite_store import Store
 
     data = tmp_path / "data"
     first, ann, _ = await _started(data, store_url)
@@ -114,7 +114,7 @@ async def test_a_log_without_kept_positions_replays_from_its_checkpoint(
 ):
     """A log of an older server (no positions in its rows), checkpointed every 2 entries: at most 1 entry is
     replayed, and the match is the same as a replay of the whole log."""
-    monkeypatch.setattr(server.resolve, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(server.rooms.resolve, "CHECKPOINT_EVERY", 2)
     data = tmp_path / "data"
     code, before, logged, turn_used = await _played(data)
     with sqlite3.connect(data / "sprtec.sqlite3") as conn:
@@ -132,7 +132,7 @@ def test_sprtec_verify_proves_the_kept_positions_and_finds_a_forged_one(tmp_path
     import subprocess
     import sys
 
-    from server import position_blob
+    from server.store import position_blob
 
     data = tmp_path / "data"
     asyncio.run(_played(data))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from server.app import Server
-from server.replay_export import export
+from server.replays.replay_export import export
 from shared import notation
 from shared.protocol import CreateRoom, Error, GetReplay, JoinRoom, Replay, RoomJoined, Watch
 from tests.server.conftest import SHORT

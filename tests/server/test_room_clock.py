@@ -10,7 +10,7 @@ import pytest
 
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
-from server.room import Room
+from server.rooms.room import Room
 from shared.protocol import ClockUpdate, Error, MatchEnded, MovePlayed
 from shared.referee.adjudicate import judge
 from tests.referee.builders import SETTINGS, contact, flick, position, record, stone
@@ -131,7 +131,7 @@ async def test_an_action_while_the_board_moves_is_refused_and_changes_nothing_th
     await second.send(second.flick())
     refused = await second.until(Error)
     assert refused.code == "ACTION_NOT_ALLOWED" and "still moving (D3)" in refused.message and refused.ref == "Act"
-    assert refused.retry_ms == duration - 10  # the client holds its input for this long (client.net)
+    assert refused.retry_ms == duration - 10  # the client holds its input for this long (client.match.net)
     assert (room.version, room.match.log_len, room.match.position) == before
     await clock.advance(duration - 10)
     await second.send(second.flick())

@@ -1,4 +1,4 @@
-"""The room's rules without a socket, a task or a store: each transition of ``server.room_core`` with explicit
+"""The room's rules without a socket, a task or a store: each transition of ``server.rooms.room_core`` with explicit
 wall times, checked by the effects it returns (like websockets' test_protocol.py)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from server.lifecycle import MatchFinished, MatchStarted, MoveApplied, PresenceChanged
-from server.records import EntryWrite, MatchStart, RoomRow
-from server.resolve import resolve
-from server.room_core import TRANSITIONS, Broadcast, Effect, Persist, Publish, RoomCore, RoomError
+from server.rooms.resolve import resolve
+from server.rooms.room_core import TRANSITIONS, Broadcast, Effect, Persist, Publish, RoomCore, RoomError
+from server.store.match_records import EntryWrite, MatchStart, RoomRow
 from shared.model import Flick, Team
 from shared.protocol import (
     SERVER_MESSAGES,

@@ -90,7 +90,7 @@ async def test_the_command_line_log_options_win_over_the_config_file(tmp_path: P
     """--log-level INFO --log-format text over a file saying WARNING and json: text lines, the room's among them."""
     code, err, _ = await _run_server(tmp_path, 'log_format = "json"\nlog_level = "WARNING"\n',
                                      "--log-level", "INFO", "--log-format", "text")
-    assert f" INFO server.lobby: room {code} opened" in err
+    assert f" INFO server.rooms.lobby: room {code} opened" in err
     assert not err.lstrip().startswith("{")
 
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from client.practice import ServerProcess
+from client.player.practice import ServerProcess
 from server.app import Server, ServerConfig
-from server.store import DATABASE, Store
+from server.store.sqlite.sqlite_store import DATABASE, Store
 from shared.model import Flick
 from shared.protocol import Act, CloseCode, CreateRoom, Error, Hello, JoinRoom, MovePlayed, Notice, RoomJoined, Snapshot
 from tests.server.players import WireClient, two_coaches

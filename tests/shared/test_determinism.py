@@ -1,4 +1,4 @@
-"""A move is a pure function (DESIGN.md): same position, flick, settings and seed give the same MoveRecord,
+"""A move is a pure function (docs/ARCHITECTURE.md): same position, flick, settings and seed give the same MoveRecord,
 in one process and across interpreters with different hash seeds; a long chained game shows the referee."""
 
 from __future__ import annotations

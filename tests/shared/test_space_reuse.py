@@ -2,9 +2,9 @@
 MoveRecord of the same move in a space built for it alone, in this process and in others with other hash seeds.
 
 Why these moves: the order of Chipmunk's contact pairs and solver only shows where a body has several contacts
-at once (PHYSICS-NOTES §2: a racked cluster diverged from move 1 when insertion order changed), so the set has
-two racks pressed against a board, a puck shot off the board (a body taken out mid-move), a move with the 2.5-D
-effects off, one capped by ``move_cap_ms``, and one whose settings need the exact-material pair handlers (a
+at once (docs/ARCHITECTURE.md "Physics facts": a racked cluster diverged from move 1 when insertion order changed), so
+the set has two racks pressed against a board, a puck shot off the board (a body taken out mid-move), a move with the
+2.5-D effects off, one capped by ``move_cap_ms``, and one whose settings need the exact-material pair handlers (a
 world of its own); the bare loop of ``sprtec bench physics`` runs between them too.
 """
 

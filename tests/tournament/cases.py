@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from benchmarks.tournament_pairing import simulated_score
 from shared.draws import draw
 from shared.tournament.events import (
     AddPlayer,
@@ -29,7 +30,6 @@ from shared.tournament.events import (
 )
 from shared.tournament.model import CardKind, Player, Points, Side, Stage, Tournament
 from shared.tournament.pairing import Pairing, pair
-from sprtec.commands.bench_tournament import simulated_score
 
 State = tuple[str, Tournament]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from server.data_reader import ReadOnlyData
-from server.tournaments import records
+from server.store.sqlite.data_reader import ReadOnlyData
+from server.tournaments import tournament_records as records
 from server.tournaments.log import ResultSet, RoundStarted, Row, TableOpened
 from shared.protocol import (
     CheckIn,

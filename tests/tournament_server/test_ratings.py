@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.app import Server
-from server.player_records import PlayerRecords, StoredRating
+from server.store.player_records import PlayerRecords, StoredRating
 from shared.protocol import StartRound, TournamentDone
 from shared.ratings import Rating
 from shared.tournament.model import Match

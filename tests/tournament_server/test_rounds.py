@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from server.app import Server
-from server.tournaments import records
+from server.tournaments import tournament_records as records
 from server.tournaments.state import fold
 from shared.protocol import (
     Leave,

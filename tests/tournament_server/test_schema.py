@@ -7,8 +7,9 @@ from pathlib import Path
 
 import asyncpg
 
-from server import pg_schema, schema
-from server.store import open_database
+from server.store.postgres import pg_schema
+from server.store.sqlite import sqlite_schema as schema
+from server.store.sqlite.sqlite_store import open_database
 
 TABLES = ("tournaments", "tournament_log")
 

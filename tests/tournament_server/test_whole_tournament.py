@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from client.practice import ServerProcess
+from client.player.practice import ServerProcess
 from server.tournaments.export import export
 from shared.protocol import StartRound, TournamentDone, TournamentUpdate, WatchTournament
 from sprtec.commands.tournament import standings_answer

@@ -1,0 +1,174 @@
+"""The server's tournaments as a page of the lobby: the list (``ListTournaments``), and for the one chosen: enter as
+yourself, enter with the code the organiser gave you, or watch it in the hall (pure: no arcade).
+
+Why a page: it is a menu like the profile and the leaderboard (``client.common.menu.Page``), opened over the lobby. Its
+requests are protocol messages the navigator sends, or ``OpenTournament`` (the player's tournament screen, once
+he is entered) and ``OpenHall`` (the spectators' view of a tournament).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from client.common.i18n import N_, _, ngettext
+from client.common.menu import Close, Item, Page
+from client.common.tournament_model import TOURNAMENT_STATUS_WORDS
+from shared.protocol import Error, JoinTournament, ListTournaments, TournamentInfo, TournamentJoined, TournamentList
+
+CODE_LENGTH = 16  # the protocol's longest entry code
+STOPS = (0.0, 0.45, 0.72)  # name, state, entrants
+ENTRY_REFUSALS = {  # the server's refusals of an entry, in words a player acts on
+    "BAD_ENTRY_CODE": N_("Not an open entry code of this tournament — the organiser gave you yours (not a claim code)"),
+    "ALREADY_ENTERED": N_("You are entered in this tournament already"),
+    "TOURNAMENT_CLOSED": N_("This tournament takes no entries now"),
+    "TOURNAMENT_NOT_FOUND": N_("This tournament is no longer on the server"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTournament:
+    """Show the player's screen of this tournament (not a protocol message); ``entry`` None: entered before, on
+    another run (the screen finds him by the table he is given)."""
+
+    tournament: str
+    entry: str | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHall:
+    """Show the spectators' hall of this tournament (not a protocol message)."""
+
+    tournament: str
+
+
+def info_cells(info: TournamentInfo) -> tuple[str, ...]:
+    """A tournament of the list: its name, its state with the round, its entrants and tables being played."""
+    state = _(TOURNAMENT_STATUS_WORDS.get(info.status, info.status))
+    if info.round > 0:
+        state = _("Round {n} — {state}").format(n=info.round, state=state)
+    people = ngettext("{n} entrant", "{n} entrants", info.entries).format(n=info.entries)
+    if info.playing:
+        people += "  ·  " + ngettext("{n} table playing", "{n} tables playing", info.playing).format(n=info.playing)
+    return (info.name or info.tournament, state, people)
+
+
+class TournamentsPage(Page):
+    """The tournaments of this server, then the one chosen."""
+
+    def __init__(self) -> None:
+        """Ask for the list when opened."""
+        super().__init__()
+        self.tournaments: tuple[TournamentInfo, ...] = ()
+        self.chosen: TournamentInfo | None = None
+        self.code = ""
+        self.asking = True
+        self.pending = False
+
+    def first_request(self) -> ListTournaments:
+        """The server's tournaments, newest first."""
+        return ListTournaments()
+
+    def heading(self) -> str:
+        """The tournament chosen, else the page's name."""
+        return self.chosen.name or self.chosen.tournament if self.chosen is not None else _("Tournaments")
+
+    def subtitle(self) -> str:
+        """Which part of the page this is."""
+        return _("Enter this tournament or watch it") if self.chosen is not None else _("Tournaments on this server")
+
+    def notes(self) -> tuple[str, ...]:
+        """The chosen tournament's state, or that the list is on its way."""
+        if self.chosen is not None:
+            return (" · ".join(info_cells(self.chosen)[1:]),)
+        return (_("Asking the server…"),) if self.asking else ()
+
+    def wide(self) -> bool:
+        """The list is a table."""
+        return self.chosen is None
+
+    def keys_help(self) -> str:
+        """The entry code is typed on the chosen tournament's part."""
+        if self.chosen is not None:
+            return _("type an entry code   Enter select   Esc back")
+        return super().keys_help()
+
+    def items(self) -> list[Item]:
+        """The list of tournaments, or the chosen one's choices."""
+        if self.chosen is not None:
+            return self._chosen_items(self.chosen)
+        found = [Item(info.name, f"choose:{info.tournament}", "room", _("Enter it, or watch it in the hall"),
+                      cells=info_cells(info), stops=STOPS) for info in self.tournaments]
+        if not found and not self.asking:
+            found.append(Item(_("No tournaments on this server yet"), "none", "text", enabled=False))
+        return [*found, Item(_("Refresh"), "refresh"), Item(_("Back"), "back")]
+
+    def _chosen_items(self, info: TournamentInfo) -> list[Item]:
+        """Enter as yourself, with a code, or watch."""
+        open_to_entries = info.status in ("registering", "playing", "between")
+        ready = open_to_entries and not self.pending
+        return [
+            Item(_("Enter as myself"), "join", hint=_("You play under your name on this server"), enabled=ready),
+            Item(_("Entry code: {code}_").format(code=self.code), "input", "input",
+                 _("The code the organiser gave you, then Enter")),
+            Item(_("Enter with this code"), "join_code", enabled=ready and bool(self.code)),
+            Item(_("Watch in the hall"), f"hall:{info.tournament}", hint=_("Standings, tables and the bracket")),
+            Item(_("Back"), "back"),
+        ]
+
+    def activate(self, command: str) -> object | None:
+        """Choose, enter, watch or go back."""
+        self.error = ""
+        verb, _sep, arg = command.partition(":")
+        if verb == "choose":
+            self.chosen = next((t for t in self.tournaments if t.tournament == arg), None)
+            self.code, self.focus = "", 0
+            return None
+        if verb == "refresh":
+            self.asking = True
+            return ListTournaments()
+        if verb == "back":
+            if self.chosen is None:
+                return Close()
+            self.chosen, self.focus = None, 0
+            return ListTournaments()
+        if verb == "hall":
+            return OpenHall(arg)
+        if verb in ("join", "join_code", "input") and self.chosen is not None and not self.pending:
+            if verb != "join" and not self.code:
+                return None
+            self.pending = True
+            return JoinTournament(self.chosen.tournament, self.code if verb != "join" else None)
+        return None
+
+    def type_text(self, text: str) -> None:
+        """Letters and digits of an entry code."""
+        if self.chosen is None:
+            return
+        for char in text.upper():
+            if char.isalnum() and len(self.code) < CODE_LENGTH:
+                self.code += char
+
+    def backspace(self) -> None:
+        """Delete the code's last character."""
+        self.code = self.code[:-1]
+
+    def apply(self, message: object) -> bool:
+        """The list, the entry's confirmation, or a refusal of ours."""
+        if isinstance(message, TournamentList):
+            self.tournaments, self.asking = message.tournaments, False
+            if self.chosen is not None:
+                self.chosen = next((t for t in message.tournaments if t.tournament == self.chosen.tournament),
+                                   self.chosen)
+            self.settle_focus()
+            return True
+        if isinstance(message, TournamentJoined):
+            self.pending = False
+            return False  # the navigator opens the player's screen
+        if isinstance(message, Error) and message.ref in ("ListTournaments", "JoinTournament"):
+            self.pending, self.asking = False, False
+            self.error = _(ENTRY_REFUSALS[message.code]) if message.code in ENTRY_REFUSALS else message.message
+            return message.code != "ALREADY_ENTERED"  # already his: the navigator opens his screen
+        return False
+
+

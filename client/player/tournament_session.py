@@ -1,0 +1,228 @@
+"""The player's part in one tournament: his entry, the tournament as it stands, his table when a round starts and
+when to take him there (pure: no arcade, no sockets).
+
+Why a model: the player's screen says "Round 3 — table 7: you play Novák (home, red)" with the time left before a
+coach who is not at his table loses by walkover, and takes him to the table by itself a few seconds later (or at
+once, on his click); between rounds it shows the standings and the tables still being played, at the end the final
+standings. All of that follows the server's messages (``TournamentJoined``, ``TournamentUpdate``,
+``TableAssigned``) and a clock, so it is tested without a screen. ``apply`` takes a message and ``due`` says what to
+send now; the navigator sends it.
+"""
+
+from __future__ import annotations
+
+from client.common.i18n import N_, _, team_word
+from client.common.tournament_model import (
+    TOURNAMENT_STATUS_WORDS,
+    StandingRow,
+    StandingsHistory,
+    Tile,
+    clock_text,
+    next_round_words,
+    standing_rows,
+    status_words,
+    tiles_of,
+)
+from shared.protocol import (
+    CheckIn,
+    ClientMessage,
+    EntryLine,
+    Error,
+    JoinRoom,
+    Leave,
+    TableAssigned,
+    TournamentDone,
+    TournamentJoined,
+    TournamentUpdate,
+    WatchTournament,
+)
+
+TAKE_TO_TABLE_S = 5.0  # the assignment is read for this long before the player is taken to his table
+KIT_WORDS = {"home": N_("red"), "away": N_("yellow")}  # the kits' colours (client.common.palette.KITS)
+TOURNAMENT_REFS = ("JoinTournament", "CheckIn", "WithdrawEntry", "WatchTournament", "FileDispute",
+                   "ProposeCorrection", "ConfirmCorrection")
+
+
+class TournamentSession:
+    """One tournament the player is entered in (or has been given a table of)."""
+
+    def __init__(self, tournament: str, entry: str | None = None, name: str = "") -> None:
+        """Follow ``tournament``; ``entry`` is his entry once the server said so (None until known)."""
+        self.tournament = tournament
+        self.entry = entry
+        self.name = name
+        self.update: TournamentUpdate | None = None
+        self.update_at = 0.0  # when the latest update came (the next round's countdown runs from it)
+        self.history = StandingsHistory()
+        self.assignment: TableAssigned | None = None
+        self.assigned_at = 0.0
+        self.taken = False  # the player was sent to his table (or is there)
+        self.error = ""
+        self.checking_in = False
+        self.table_rooms: set[str] = set()  # every room he was given as his table (its results are a table's)
+
+    def first_requests(self) -> list[ClientMessage]:
+        """Follow the tournament's updates."""
+        return [WatchTournament(self.tournament)]
+
+    # ----------------------------------------------------------------- the server's news
+    def apply(self, message: object, now: float) -> bool:
+        """A server message; True when it was about this tournament."""
+        if isinstance(message, TournamentUpdate) and message.tournament == self.tournament:
+            self.update, self.update_at = message, now
+            self.history.absorb(message)
+            if self.entry is None and self.name:
+                self.entry = next((e.entry for e in message.entries if e.name == self.name), None)
+            if self.assignment is not None and self.round_over(message):
+                self.assignment, self.taken = None, False
+            return True
+        if isinstance(message, TableAssigned) and message.tournament == self.tournament:
+            if self.assignment is None or (message.round, message.table, message.room) != (
+                    self.assignment.round, self.assignment.table, self.assignment.room):
+                self.assignment, self.assigned_at, self.taken = message, now, False
+            self.table_rooms.add(message.room)
+            return True
+        if isinstance(message, TournamentJoined) and message.tournament == self.tournament:
+            self.entry, self.name = message.entry, message.name
+            return True
+        if isinstance(message, TournamentDone) and message.tournament == self.tournament:
+            self.checking_in = self.checking_in and message.ref != "CheckIn"
+            return True
+        if isinstance(message, Error) and message.ref in TOURNAMENT_REFS:
+            self.checking_in = False
+            self.error = message.message
+            return True
+        return False
+
+    def round_over(self, update: TournamentUpdate) -> bool:
+        """True when the assigned table's round is behind the tournament, or its table is decided."""
+        a = self.assignment
+        if a is None:
+            return False
+        if (update.stage, update.round) != (a.stage, a.round):
+            return True
+        line = next((t for t in update.tables if t.table == a.table), None)
+        return line is not None and line.status in ("ended", "walkover") and line.room in (None, a.room)
+
+    # ----------------------------------------------------------------- what to send
+    def due(self, now: float, room: str | None) -> list[ClientMessage]:
+        """What to send now: the way to his table once the assignment has been read (leaving the room he is in
+        first); nothing when he is there already (``room``: the room he is in)."""
+        a = self.assignment
+        if a is None or self.taken:
+            return []
+        if room == a.room:
+            self.taken = True
+            return []
+        if now - self.assigned_at < TAKE_TO_TABLE_S:
+            return []
+        return self.go_to_table(room)
+
+    def go_to_table(self, room: str | None) -> list[ClientMessage]:
+        """The requests that seat him at his table now (his click, or the time is up)."""
+        a = self.assignment
+        if a is None:
+            return []
+        self.taken = True
+        return [Leave(), JoinRoom(a.room)] if room is not None and room != a.room else [JoinRoom(a.room)]
+
+    def check_in(self) -> ClientMessage | None:
+        """Say he is here and plays (once)."""
+        if self.checking_in or self.checked_in():
+            return None
+        self.checking_in = True
+        return CheckIn(self.tournament)
+
+    # ----------------------------------------------------------------- what to show
+    def checked_in(self) -> bool:
+        """True once the tournament knows he is here."""
+        line = self._entry_line()
+        return line is not None and line.checked_in
+
+    def _entry_line(self) -> EntryLine | None:
+        """His line of the entries, once an update came."""
+        if self.update is None or self.entry is None:
+            return None
+        return next((e for e in self.update.entries if e.entry == self.entry), None)
+
+    def finished(self) -> bool:
+        """True once the tournament is over (finished, or ended by the organiser)."""
+        return self.update is not None and self.update.status in ("finished", "ended")
+
+    def phase(self, now: float) -> str:
+        """``assigned`` (his table is waiting for him), ``final`` (the last standings), ``waiting`` (between rounds or
+        while others play), or ``entered`` (before the first round)."""
+        if self.assignment is not None and not self.taken:
+            return "assigned"
+        if self.finished():
+            return "final"
+        if self.update is None or self.update.status == "registering":
+            return "entered"
+        return "waiting"
+
+    def title(self) -> str:
+        """The tournament's name (its id until the first update)."""
+        return self.update.name if self.update is not None and self.update.name else self.tournament
+
+    def state_line(self, now: float = 0.0) -> str:
+        """The tournament's state with its round (and when the next starts by itself), and his own: checked in or
+        not."""
+        state = status_words(self.update) if self.update is not None else _("Asking the server…")
+        a = self.assignment
+        if a is not None and (self.update is None or self.update.round < a.round):  # his table came first
+            state = _("Round {n} — {state}").format(n=a.round, state=_(TOURNAMENT_STATUS_WORDS["playing"]))
+        if self.finished():
+            return state
+        me = _("you are checked in") if self.checked_in() else _("check in to be paired")
+        parts = (state, next_round_words(self.update, now - self.update_at), me)
+        return "  ·  ".join(part for part in parts if part)
+
+    def assignment_text(self) -> str:
+        """"Round 3 — table 7: you play Novák (home, red)"."""
+        heading, opponent = self.assignment_lines()
+        return f"{heading}: {opponent}" if heading else ""
+
+    def assignment_lines(self) -> tuple[str, str]:
+        """The assignment in two lines: "Round 3 — table 7" and "you play Novák (home, red)"."""
+        a = self.assignment
+        if a is None:
+            return ("", "")
+        return (_("Round {round} — table {table}").format(round=a.round, table=a.table),
+                _("you play {opponent} ({seat}, {kit})").format(opponent=a.opponent, seat=team_word(a.seat),
+                                                                 kit=_(KIT_WORDS[a.seat])))
+
+    def ruleset_text(self) -> str:
+        """The table's ruleset, and when the match starts."""
+        a = self.assignment
+        if a is None:
+            return ""
+        return _("Ruleset {ruleset} — the match starts when both coaches are at the table").format(ruleset=a.ruleset)
+
+    def walkover_text(self, now: float) -> str:
+        """The time left before a coach not at his table loses by walkover, counted down."""
+        a = self.assignment
+        if a is None or a.no_show_ms is None:
+            return ""
+        left = a.no_show_ms - int((now - self.assigned_at) * 1000)
+        return _("Be at your table within {time} or lose by walkover").format(time=clock_text(left))
+
+    def taking_text(self, now: float) -> str:
+        """How soon he is taken to his table."""
+        left = max(0.0, TAKE_TO_TABLE_S - (now - self.assigned_at))
+        return _("Taking you to your table in {n} s…").format(n=int(left + 0.999))
+
+    def rows(self) -> tuple[StandingRow, ...]:
+        """The standings as drawn, with rank changes and points by round."""
+        return standing_rows(self.update, self.history) if self.update is not None else ()
+
+    def tiles(self) -> tuple[Tile, ...]:
+        """The current round's tables."""
+        return tiles_of(self.update) if self.update is not None else ()
+
+    def playing_line(self) -> str:
+        """Who is still playing, in words (between rounds)."""
+        tiles = [t for t in self.tiles() if t.live]
+        if not tiles:
+            return _("No table is being played")
+        return _("Still playing: {tables}").format(tables=", ".join(
+            f"{t.home_name} – {t.away_name}" for t in tiles[:6]))

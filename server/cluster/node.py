@@ -1,0 +1,493 @@
+"""One node of a cluster: its leases kept alive, the rooms of dead nodes taken over, coaches sent to their room's
+owner, and its rooms handed over on a graceful stop.
+
+Why one module beside the server and not inside the lobby: the lobby and the rooms work the same in one process
+and in a cluster; what a cluster adds is time-driven and about other nodes - the heartbeat, the scan for rooms
+nobody owns, the redirect - and lives here, on ``server.cluster.redis_registry`` (leases, fencing numbers) and
+``server.store.postgres.pg_store`` (the shared store, which refuses a former owner's writes).
+
+- **Heartbeat** (every ``lease_ms / 3``): the node's own key (its public URL) and the lease of every room it runs
+  are renewed, and the rooms' lines in the shared listing refreshed (score, clocks, seats); a lease it no longer
+  holds (it was paused past the TTL and another node took the room) stops that room here at once - the store would
+  refuse its writes anyway - and its connections are sent to the new owner.
+- **Takeover**: every stored room whose lease nobody holds is taken with ``SET NX`` by the first node to see it,
+  which raises the room's fence in the store before reading it, then rebuilds it from the store exactly as a
+  restart does (``server.rooms.rebuild``: the last kept position, or checkpoint + log fold). A coach landing on a node
+  for such a room triggers the same takeover there at once instead of waiting for the scan.
+- **Redirect**: a coach's room is played on its owner node; a coach's connection on another node is closed with
+  ``MOVED`` (4004) and the owner's URL as the reason, and the client connects there with its token
+  (docs/PROTOCOL.md "Clusters").
+- **Quick match across nodes**: the queue is shared (``server.cluster.redis_registry``); a node that pairs one of its
+  players with a player waiting on another node opens the room with both seats held, seats its own player and
+  asks the other node (its pub/sub inbox) to send the other player over with ``MOVED``.
+- **Spectators** may watch from any node: the owner publishes its rooms' frames for everyone, and a node relays
+  them to its spectators of rooms played elsewhere (``server.cluster.relay``), through a takeover too.
+- **Drain**: SIGTERM stops every room after its last commit and releases its lease, so the other nodes take the
+  rooms over at their next scan; its connections are sent to the new owners as they appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+
+from server.cluster.redis_registry import RedisRegistry, inbox
+from server.cluster.relay import Relay, frames_channel
+from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed
+from server.rooms.rebuild import recover
+from server.rooms.registry import Moved
+from server.rooms.room import Connection, Room
+from server.store.postgres.pg_store import PgStore
+from server.store.sqlite.sqlite_writer import StoreUnavailable
+from server.wire import outgoing
+from shared.matchmaking import PoolRules
+from shared.protocol import RoomJoined
+
+if TYPE_CHECKING:
+    from server.rooms.lobby import Lobby
+    from server.rooms.workers import WorkerPool
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE_MS = 3000  # a killed node's rooms are free again after this long at most
+DEFAULT_HELD_SEAT_WAIT_MS = 20_000  # a reconnecting client follows MOVED in well under a second; a lost one never
+TAKEOVER_GATHER_S = 0.05  # takeover requests this close together become one (see ClusterNode.take_over_many)
+MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterConfig:
+    """Where the cluster's Redis is, who this node is, and where clients reach it."""
+
+    redis: str
+    node_id: str
+    public_url: str
+    lease_ms: int = DEFAULT_LEASE_MS
+    held_seat_wait_ms: int = DEFAULT_HELD_SEAT_WAIT_MS  # a quick-match opponent sent from another node: how long
+    # his held seat waits for him before the player here is queued again
+
+
+REDIS_CONNECTIONS = 64  # Redis connections a node keeps at most (its pub/sub inbox takes one of them)
+REDIS_WAIT_S = 10.0  # how long a command waits for a free one before it fails
+
+
+def registry_for(config: ClusterConfig, pool: PoolRules | None = None) -> RedisRegistry:
+    """The cluster's registry as this node uses it (``pool``: the quick-match pool's rules)."""
+    # A blocking pool: redis-py's default pool fails a command at once ("Too many connections") when 100 are busy,
+    # which a node with a few hundred sessions reaches in a burst; here a command waits for a free connection.
+    connections = aioredis.BlockingConnectionPool.from_url(config.redis, max_connections=REDIS_CONNECTIONS,
+                                                           timeout=REDIS_WAIT_S)
+    return RedisRegistry(aioredis.Redis(connection_pool=connections), config.node_id, config.lease_ms, pool)
+
+
+class ClusterNode:
+    """This process as one node of a cluster (see the module docstring)."""
+
+    def __init__(self, config: ClusterConfig, *, registry: RedisRegistry, store: PgStore, lobby: Lobby,
+                 pool: WorkerPool | None, connection_of: Callable[[int], Connection | None]) -> None:
+        self.config = config
+        self.registry = registry
+        self.store = store
+        # One table of the lease number each room is written under: the registry fills it for every lease this
+        # node acquires - a room it opens as much as one it takes over - and the store fences every write with it
+        store.fences = registry.fences
+        self.lobby = lobby
+        self.pool = pool
+        self._task: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Task[None]] = {}  # rooms being taken over, by code
+        self._wanted: dict[str, None] = {}  # codes the gathering batch will take over, in the order asked
+        self._gathering: asyncio.Task[None] | None = None  # the batch still gathering codes
+        self._rebuilding: set[str] = set()  # rooms whose lease this node acquired and is rebuilding (kept renewed)
+        self._scanning: asyncio.Task[None] | None = None  # the heartbeat's scan for orphans, while it runs
+        self.taken_over = 0  # rooms this node took over from others
+        self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
+        self._connection_of = connection_of
+        self._inbox: asyncio.Task[None] | None = None
+        self._pubsub: PubSub | None = None  # the node's inbox and the frames of the rooms it relays
+        self.relays: dict[str, Relay] = {}  # rooms played elsewhere that spectators here watch
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()  # frames of our rooms, in order
+        self._publisher: asyncio.Task[None] | None = None
+        lobby.bus.subscribe(PresenceChanged, self._presence_changed)
+        lobby.bus.subscribe(MatchFinished, self._match_finished)
+        lobby.bus.subscribe(RoomClosed, self._room_closed)
+        lobby.call_player = self._call_player
+        lobby.held_seat_wait_ms = config.held_seat_wait_ms
+        lobby.relay_of = self._relay_of
+
+    @property
+    def node(self) -> str:
+        """This node's id."""
+        return self.config.node_id
+
+    async def start(self) -> None:
+        """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
+        beating."""
+        await self.registry.announce(self.config.public_url)
+        self._pubsub = pubsub = self.registry.client.pubsub()
+        await pubsub.subscribe(inbox(self.node))
+        self._inbox = asyncio.get_running_loop().create_task(self._listen(pubsub))
+        self._publisher = asyncio.get_running_loop().create_task(self._publish_frames())
+        await self.scan()
+        self._task = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _call_player(self, player_id: int, code: str) -> bool:
+        """Ask the node where a paired player waits to send him to room ``code`` here; False when it is not there."""
+        node = self.registry.paired_on.get(player_id)
+        if node is None or node == self.node:
+            return False
+        message = {"kind": "come", "player": player_id, "url": self.config.public_url, "room": code}
+        return bool(await self.registry.client.publish(inbox(node), json.dumps(message)))
+
+    async def _listen(self, pubsub: PubSub) -> None:
+        """The node's subscriptions: its inbox (what other nodes ask or answer) and the frames of relayed rooms."""
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=1.0)
+                if message is None or message.get("type") != "message":
+                    continue
+                channel = message["channel"].decode()
+                if channel == inbox(self.node):
+                    await self._answer(message["data"])
+                elif (relay := self.relays.get(channel.rsplit(":", 1)[-1])) is not None:
+                    relay.forward(message["data"])
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _answer(self, data: bytes) -> None:
+        """One message of another node: send a paired player over, give a relayed spectator his RoomJoined, or take
+        the RoomJoined asked for spectators here."""
+        try:
+            asked = json.loads(data)
+            kind, code = str(asked["kind"]), str(asked["room"])
+            if kind == "come":
+                connection = self._connection_of(int(asked["player"]))
+                moved = getattr(connection, "moved", None)
+                if moved is not None:
+                    await moved(str(asked["url"]))
+            elif kind == "watch" and (room := self.lobby.rooms.get(code)) is not None and not room.closed:
+                frame = outgoing(RoomJoined(code, "spectator", None, room.snapshot()))
+                answer = {"kind": "joined", "room": code, "frame": frame.hex()}
+                await self.registry.client.publish(inbox(str(asked["node"])), json.dumps(answer))
+            elif kind == "joined" and (relay := self.relays.get(code)) is not None:
+                frame = bytes.fromhex(str(asked["frame"]))
+                for connection in relay.waiting():
+                    relay.joined(connection, frame)
+        except (ValueError, KeyError, TypeError):
+            log.warning("node %s: an unreadable message in its inbox: %r", self.node, data)
+
+    def _relay_of(self, code: str) -> Callable[[bytes], None]:
+        """Where room ``code`` (ours) puts its frames for everyone: the outbox, published in order."""
+
+        def put(frame: bytes) -> None:
+            """Queue one frame of the room."""
+            self._outbox.put_nowait((code, frame))
+
+        return put
+
+    async def _publish_frames(self) -> None:
+        """Publish our rooms' frames on their channels, in the order they were sent (one pipeline per batch)."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.registry.client.pipeline(transaction=False) as pipe:
+                    for code, frame in batch:
+                        pipe.publish(frames_channel(code), frame)
+                    await pipe.execute()
+            except Exception:  # a spectator elsewhere resyncs; the room itself goes on
+                log.exception("node %s: frames not relayed", self.node)
+
+    # ------------------------------------------------------------------ spectators of rooms played elsewhere
+    async def watch_elsewhere(self, connection: Any, code: str) -> bool:
+        """A spectator here asks to watch room ``code``: True when the room is played on another node and he now
+        watches it through this one (``server.cluster.relay``); False when it is ours (a room nobody owned is taken
+        over) or there is no such room."""
+        if code in self.lobby.rooms:
+            return False
+        owner = await self.registry.owner(code)
+        if owner is None:
+            await self.take_over(code)
+            return False
+        if owner == self.node:
+            return False
+        relay = self.relays.get(code)
+        if relay is None:
+            relay = self.relays[code] = Relay(code)
+            assert self._pubsub is not None
+            await self._pubsub.subscribe(frames_channel(code))
+        relay.add(connection)
+        connection.relayed = code
+        asyncio.get_running_loop().create_task(self._ask_joined(relay))
+        return True
+
+    async def _ask_joined(self, relay: Relay) -> None:
+        """Ask the room's owner for its spectators' RoomJoined until every waiting one has it (the owner may die
+        meanwhile: the next one answers)."""
+        deadline = asyncio.get_running_loop().time() + MOVED_WAIT_S
+        while relay.waiting() and asyncio.get_running_loop().time() < deadline:
+            owner = await self.registry.owner(relay.code)
+            if owner is not None:
+                asked = {"kind": "watch", "room": relay.code, "node": self.node}
+                await self.registry.client.publish(inbox(owner), json.dumps(asked))
+            await asyncio.sleep(0.5)
+
+    async def resync_elsewhere(self, connection: Any) -> None:
+        """A relayed spectator missed something: a fresh RoomJoined from the owner."""
+        relay = self.relays.get(connection.relayed)
+        if relay is not None:
+            relay.remove(connection)
+            relay.add(connection)
+            asyncio.get_running_loop().create_task(self._ask_joined(relay))
+
+    async def unwatch(self, connection: Any) -> None:
+        """A relayed spectator left: the node stops listening to a room nobody here watches any more."""
+        code, connection.relayed = connection.relayed, None
+        relay = self.relays.get(code) if code else None
+        if relay is None:
+            return
+        relay.remove(connection)
+        if relay.empty():
+            del self.relays[relay.code]
+            if self._pubsub is not None:
+                await self._pubsub.unsubscribe(frames_channel(relay.code))
+
+    async def _beat(self) -> None:
+        """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries)."""
+        while True:
+            await asyncio.sleep(self.config.lease_ms / 3000)
+            try:
+                await self.registry.announce(self.config.public_url)
+                rooms = [room for room in self.lobby.rooms.values() if not room.closed]
+                rebuilding = list(self._rebuilding)  # rooms taken over, still being rebuilt here: renewed too
+                lost = [code for code in await self.registry.renew([room.code for room in rooms] + rebuilding)
+                        if code not in rebuilding]
+                for code in lost:
+                    await self._lost(code)
+                await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
+                self._scan_soon()  # not awaited: the beat goes on renewing
+            except Exception:
+                log.exception("node %s: heartbeat failed", self.node)
+
+    def _scan_soon(self) -> asyncio.Task[None]:
+        """The scan for orphans under way, or a new one (one at a time)."""
+        if self._scanning is None or self._scanning.done():
+            self._scanning = asyncio.get_running_loop().create_task(self.scan())
+        return self._scanning
+
+    async def scan(self) -> None:
+        """Take over every stored room whose lease nobody holds (all at once: one fence write, one recovery)."""
+        try:
+            codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
+            await self.take_over_many(await self.registry.unowned(codes))
+        except Exception:
+            log.exception("node %s: the scan for rooms nobody owns failed", self.node)
+
+    async def take_over(self, code: str) -> bool:
+        """Take room ``code`` over if nobody owns it: True when this node runs it now (or already did)."""
+        await self.take_over_many([code])
+        return code in self.lobby.rooms
+
+    async def take_over_many(self, codes: list[str]) -> None:
+        """Take over those of ``codes`` nobody owns; a room already being taken over here is waited for.
+
+        Requests arriving together - the coaches of a dead node's rooms reconnecting here within moments of each
+        other - are gathered for TAKEOVER_GATHER_S into one takeover: one fence write, one read of their rooms and
+        positions, instead of one of each per room.
+        """
+        waiting = {task for code in codes if (task := self._taking.get(code)) is not None}
+        fresh = [code for code in codes if code not in self.lobby.rooms and code not in self._taking]
+        if fresh:
+            batch = self._gathering
+            if batch is None:
+                batch = self._gathering = asyncio.get_running_loop().create_task(self._take_over_gathered())
+            for code in fresh:
+                self._taking[code] = batch
+                self._wanted[code] = None
+            waiting.add(batch)
+        if waiting:
+            await asyncio.shield(asyncio.gather(*waiting))
+
+    async def _take_over_gathered(self) -> None:
+        """The takeover of every code asked for while this batch gathered them."""
+        me = asyncio.current_task()
+        await asyncio.sleep(TAKEOVER_GATHER_S)
+        codes, self._wanted, self._gathering = list(self._wanted), {}, None
+        try:
+            await self._take_over(codes)
+        finally:
+            for code in codes:
+                if self._taking.get(code) is me:
+                    del self._taking[code]
+
+    async def _take_over(self, codes: list[str]) -> None:
+        """Acquire the leases, raise the store's fences (one transaction), rebuild the rooms from the store."""
+        fences = await self.registry.acquire_many(codes)
+        if not fences:
+            return
+        self._rebuilding.update(fences)
+        try:
+            await self._rebuild(fences)
+        finally:
+            self._rebuilding.difference_update(fences)
+
+    async def _rebuild(self, fences: dict[str, int]) -> None:
+        """The rooms whose leases were just acquired (under ``fences``): the store fenced, the rooms rebuilt."""
+        # acquiring put the fences in the store's table; from this commit on, the former owner's writes are refused
+        await self.store.write([statement for code in fences for statement in self.store.fenced(code, [])])
+        rows = self.store.rooms(list(fences))
+        for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
+            await self.registry.remove(code)
+        began = asyncio.get_running_loop().time()
+        rooms = {room.code for room in await recover(self.store, self.pool, self.lobby, rows)}
+        log.info("node %s rebuilt %d rooms taken over in %.2f s", self.node, len(rooms),
+                 asyncio.get_running_loop().time() - began)
+        for row in rows:
+            if row.code in rooms:
+                self.taken_over += 1
+                self.on_taken_over(self.lobby.rooms[row.code])
+                log.info("node %s took room %s over (lease %d)", self.node, row.code, fences[row.code])
+            else:
+                self.store.fences.pop(row.code, None)
+
+    async def _lost(self, code: str) -> None:
+        """Another node holds the lease of a room this node ran: stop it here, send its connections there."""
+        room = self.lobby.rooms.pop(code, None)
+        self.store.fences.pop(code, None)
+        if room is None:
+            return
+        log.warning("node %s lost the lease of room %s: the room stops here", self.node, code)
+        await self._hand_over(room)
+
+    async def _hand_over(self, room: Room) -> None:
+        """Stop ``room`` here (after its entry in progress) and send its connections to the node that owns it next."""
+        await room.close()
+        members = room.core.members()
+        if not members:
+            return
+        url = await self.owner_url(room.code, MOVED_WAIT_S)
+        for member in members:
+            moved = getattr(member, "moved", None)
+            if moved is not None:
+                await moved(url or self.config.public_url)
+
+    async def owner_url(self, code: str, wait_s: float = 0.0) -> str | None:
+        """The public URL of the node that owns room ``code``, waiting up to ``wait_s`` for an owner to appear."""
+        deadline = asyncio.get_running_loop().time() + wait_s
+        while True:
+            node = await self.registry.owner(code)
+            if node is not None and node != self.node:
+                url = await self.registry.url_of(node)
+                if url is not None:
+                    return url
+            if asyncio.get_running_loop().time() >= deadline:
+                return None
+            await asyncio.sleep(0.1)
+
+    async def here(self, code: str) -> None:
+        """Make sure room ``code`` is played on this node if it is played anywhere: nothing when it is ours or no
+        room has the code, a takeover when nobody owns it, ``Moved`` when another node does.
+
+        A room this node is taking over (its lease ours, the room not rebuilt yet) is waited for. A room whose owner
+        has no URL any more - a node that died, its own key lapsed before its rooms' leases - is waited for until
+        its lease lapses too (``lease_ms`` at most), and then taken over: the coach is seated, not left waiting.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.lease_ms / 1000 + 1.0
+        while True:
+            taking = self._taking.get(code)
+            if taking is not None:
+                await asyncio.shield(taking)
+            if code in self.lobby.rooms:
+                return
+            owner = await self.registry.owner(code)
+            if owner is None:
+                # an orphan is seldom alone (its node died): take every orphan over at once, then this one if the
+                # scan missed it (it lapsed after the scan read the leases)
+                await asyncio.shield(self._scan_soon())
+                if code in self.lobby.rooms or await self.take_over(code):
+                    return
+                if await self.registry.owner(code) is None or loop.time() >= deadline:
+                    return  # no room to take over (it ended, or was never stored)
+                continue  # another node was first: it is the owner now
+            if owner == self.node:
+                if code in self._taking:
+                    continue  # taken over here since the wait above: wait for it now
+                return  # ours, yet not here: it has just closed
+            url = await self.registry.url_of(owner)
+            if url is not None:
+                raise Moved(url)
+            if loop.time() >= deadline:
+                return
+            left_ms = await self.registry.lease_left_ms(code)  # a dead owner renews nothing: it lapses then
+            await asyncio.sleep(min(max(left_ms, 20), self.config.lease_ms) / 1000)
+
+    async def seat_elsewhere(self, player_id: int) -> None:
+        """A coach connected here: when he holds a seat in a room played on another node, ``Moved`` to it (a room
+        nobody owns is taken over here)."""
+        code = await self.registry.seat_of(player_id)
+        if code is not None:
+            await self.here(code)
+
+    def _room_closed(self, event: RoomClosed) -> None:
+        """A room of ours closed (empty): forget its row, so no node takes a closed room over to find it finished."""
+        asyncio.get_running_loop().create_task(self._forget(event.room))
+
+    async def _forget(self, code: str) -> None:
+        """Delete a closed room's row under its lease's fence (refused, harmlessly, when another node took it)."""
+        try:
+            await self.store.write(self.store.fenced(code, [self.store.delete_room(code)]))
+        except StoreUnavailable as exc:
+            log.info("room %s: its row is left to the node that holds it now (%s)", code, exc)
+        finally:
+            self.store.fences.pop(code, None)
+
+    def _match_finished(self, event: MatchFinished) -> None:
+        """A match of ours ended: its coaches no longer hold seats a reconnection must be sent to."""
+        for player in (event.home_player, event.away_player):
+            asyncio.get_running_loop().create_task(self.registry.release_seat(player, event.room))
+
+    def _presence_changed(self, event: PresenceChanged) -> None:
+        """Remember in Redis where the coaches of a room of ours hold their seats while its match runs or a held
+        seat waits for its coach (a reconnection through another node is sent here)."""
+        room = self.lobby.rooms.get(event.room)
+        if room is None or not (room.status == "playing" or (room.core.reserved and room.core.phase == "waiting")):
+            return
+        for player in (event.home_player, event.away_player):
+            if player is not None:
+                asyncio.get_running_loop().create_task(self.registry.hold_seat(player, event.room))
+
+    async def drain(self) -> None:
+        """A graceful stop: every room stops after its last commit and its lease is released for the others, who
+        take it over at their next scan; its connections are sent to the new owner."""
+        await _stopped(self._task, self._scanning)
+        # a takeover under way finishes first: the rooms it rebuilds are handed over with the others
+        await asyncio.gather(*set(self._taking.values()), return_exceptions=True)
+        rooms = list(self.lobby.rooms.values())
+        await asyncio.gather(*(room.close() for room in rooms))
+        for room in rooms:
+            self.lobby.rooms.pop(room.code, None)
+            await self.registry.release(room.code)
+        await asyncio.gather(*(self._hand_over(room) for room in rooms))
+
+    async def close(self) -> None:
+        """Stop beating, listening and publishing, and disconnect from Redis."""
+        await _stopped(self._task, self._scanning, self._inbox, self._publisher)
+        await self.registry.client.aclose()
+
+
+async def _stopped(*tasks: asyncio.Task[None] | None) -> None:
+    """Cancel each task still running and wait for it to end."""
+    for task in tasks:
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,2 @@
+"""The server announced on the LAN (mDNS/DNS-SD).
+"""

@@ -1,0 +1,2 @@
+"""The shared store of a cluster on PostgreSQL: the SQLite store's operations for many nodes.
+"""

@@ -1,0 +1,375 @@
+"""The shared store on PostgreSQL (asyncpg): the SQLite store's operations, for several server processes at once.
+
+Why behind the SQLite store's interface (``server.store.sqlite.sqlite_store.Store``: awaited writes, synchronous reads)
+rather than an asynchronous interface for both: the server reads the store synchronously in some thirty places (the
+lobby, the players, recovery, tournaments), and making all of them await would touch most of the server while other
+work goes on in it. So asyncpg runs on an event loop of its own in one thread: writes are queued to it and committed as
+group commits (one transaction, a savepoint per job, exactly as ``server.store.sqlite.sqlite_writer``), and the
+awaiting coroutine resumes after the commit; a read waits for its answer, which on loopback or a LAN takes a fraction
+of a millisecond to a millisecond. The statements are the SQLite store's, translated by
+``server.store.postgres.pg_dialect``.
+
+What counts as the store failing (a lost connection, the server shutting down, no space): the batch is retried on a
+fresh connection with growing pauses while the health listeners hear the store is unavailable, as the SQLite writer
+does. A statement refused for its own data (a constraint, a bad value) fails its own job only; a taken name is a
+``ConstraintViolation``, which is a ``sqlite3.IntegrityError`` so the code that handles a taken name handles it from
+either store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+import asyncpg
+
+from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
+from server.store import match_reads
+from server.store.postgres import pg_dialect, pg_schema
+from server.store.sqlite.sqlite_store import Store
+from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, Statement, StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+READ_CONNECTIONS = 4  # reads at once (the event loop's, and the threads' of replays and exports)
+READ_TIMEOUT_S = 30.0  # a read that takes longer than this is a store that has stopped answering
+_STATEMENT_FAULTS = ("22", "23", "42")  # SQLSTATE classes of a statement's own fault: data, constraint, syntax
+
+
+# The fencing of a cluster's rooms (``server.cluster.redis_registry``): the highest lease number that wrote each room,
+# and a check every write of a room runs first in its transaction. The row lock it takes orders a room's writers; a
+# number below the stored one is a former owner, refused. Created beside the migrations (not a schema version: the
+# SQLite store of one process has no use for it), under the migrations' lock.
+FENCE_OBJECTS = """
+CREATE TABLE IF NOT EXISTS room_fences (code TEXT PRIMARY KEY, fence BIGINT NOT NULL);
+CREATE OR REPLACE FUNCTION sprtec_fence(room TEXT, lease BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE held BIGINT;
+BEGIN
+    INSERT INTO room_fences AS f (code, fence) VALUES (room, lease)
+        ON CONFLICT (code) DO UPDATE SET fence = GREATEST(f.fence, EXCLUDED.fence) RETURNING f.fence INTO held;
+    IF held > lease THEN
+        RAISE EXCEPTION 'stale lease % of room % (the room is held under lease %)', lease, room, held
+            USING ERRCODE = 'SPF01';
+    END IF;
+END $$;
+"""
+STALE_LEASE = "SPF01"  # the SQLSTATE of a refused former owner
+
+
+class StaleLease(StoreUnavailable):
+    """A write of a room this node no longer owns (another node took its lease over): refused, the room stops."""
+
+
+class ConstraintViolation(sqlite3.IntegrityError):
+    """A constraint refused a statement (a unique name, a foreign key): worded like SQLite's, which callers read."""
+
+
+def _is_store_fault(exc: BaseException) -> bool:
+    """True for faults of the store itself (connection, resources, shutdown), not of one statement's data."""
+    if isinstance(exc, asyncpg.PostgresError):
+        return exc.sqlstate != STALE_LEASE and str(exc.sqlstate or "")[:2] not in _STATEMENT_FAULTS
+    return isinstance(exc, OSError | asyncpg.InterfaceError | TimeoutError)
+
+
+def _statement_error(exc: asyncpg.PostgresError) -> BaseException:
+    """A statement's own fault as the store's callers know it."""
+    if exc.sqlstate == STALE_LEASE:
+        return StaleLease(str(exc))
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return ConstraintViolation(f"UNIQUE constraint failed: {exc.constraint_name} ({exc})")
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return ConstraintViolation(f"constraint failed: {exc}")
+    return exc
+
+
+async def _prepare_connection(conn: asyncpg.Connection) -> None:
+    """Flags go in as the SQLite store writes them (0/1 or bools) and come back as bools."""
+    await conn.set_type_codec("bool", schema="pg_catalog", format="text",
+                              encoder=lambda value: "t" if value else "f", decoder=lambda text: text == "t")
+
+
+class _LoopThread:
+    """An event loop running in a thread of its own, where every asyncpg call of the store runs."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="postgres-store", daemon=True)
+        self._thread.start()
+
+    def submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+        """Run ``coroutine`` on the store's loop."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    def call(self, coroutine: Coroutine[Any, Any, T], timeout: float = READ_TIMEOUT_S) -> T:
+        """Run ``coroutine`` on the store's loop and wait for its result (never from the store's own loop)."""
+        return self.submit(coroutine).result(timeout)
+
+    def stop(self) -> None:
+        """Stop the loop and its thread."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(STORE_CLOSE_TIMEOUT_S)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+class _Rows:
+    """The answer of one read, as a DB-API cursor gives it (what the SQLite store's readers call)."""
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self._rows = rows
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        """The first row, or None."""
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        """Every row."""
+        return self._rows
+
+
+class _Reader:
+    """Reads on a pool of connections, answered synchronously: the SQLite store's read connection, for PostgreSQL."""
+
+    def __init__(self, thread: _LoopThread, pool: asyncpg.Pool) -> None:
+        self._thread = thread
+        self._pool = pool
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        """Run one read (SQLite's dialect, translated) and wait for its rows."""
+        try:
+            return _Rows(self._thread.call(self._fetch(pg_dialect.translate(sql), tuple(params))))
+        except Exception as exc:
+            if _is_store_fault(exc):
+                raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+            raise
+
+    async def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The rows as tuples."""
+        async with self._pool.acquire() as conn:
+            return [tuple(row) for row in await conn.fetch(sql, *params)]
+
+    def close(self) -> None:
+        """Close the pool's connections."""
+        self._thread.call(self._pool.close(), STORE_CLOSE_TIMEOUT_S)
+
+
+class _Writer:
+    """The store's one writing connection: queued jobs committed together, retried while the store fails."""
+
+    def __init__(self, thread: _LoopThread, url: str, batch: int) -> None:
+        self._thread = thread
+        self._url = url
+        self._batch = batch
+        self._conn: asyncpg.Connection | None = None
+        self._jobs: asyncio.Queue[Job | None] = asyncio.Queue()
+        self._stopping = asyncio.Event()
+        self._closed = False
+        self._listeners: list[Callable[[Health], None]] = []
+        self.health = Health(True)
+        self.commits = 0
+        self.on_commit: Callable[[float], None] | None = None  # told each committed transaction's seconds (metrics)
+        self._task = thread.submit(self._run())
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for the writer (not counting the batch it is committing)."""
+        return self._jobs.qsize()
+
+    def listen(self, listener: Callable[[Health], None]) -> None:
+        """Call ``listener(health)`` (from the store's thread) whenever the store's health changes."""
+        self._listeners.append(listener)
+
+    def submit(self, job: Job) -> None:
+        """Queue one job (from any thread); once the writer closed, it fails at once."""
+        if self._closed:
+            if job[1] is not None:
+                job[1].settle(StoreUnavailable("the store is closed"))
+            return
+        self._thread.loop.call_soon_threadsafe(self._jobs.put_nowait, job)
+
+    def close(self, timeout_s: float) -> bool:
+        """Commit what is queued and stop; while the store fails, give up after ``timeout_s``."""
+        self._closed = True
+        self._thread.loop.call_soon_threadsafe(self._jobs.put_nowait, None)
+        if not self.health.ok:
+            self._thread.loop.call_soon_threadsafe(self._stopping.set)
+        try:
+            self._task.result(timeout_s)
+        except TimeoutError:
+            self._thread.loop.call_soon_threadsafe(self._stopping.set)
+            try:
+                self._task.result(timeout_s)
+            except TimeoutError:
+                return False
+        return True
+
+    async def _run(self) -> None:
+        """Take queued jobs, commit them together, settle them; retry the same batch while the store fails."""
+        try:
+            stop = False
+            while not stop:
+                first = await self._jobs.get()
+                if first is None:
+                    return
+                batch = [first]
+                while len(batch) < self._batch and not self._jobs.empty():
+                    nxt = self._jobs.get_nowait()
+                    if nxt is None:
+                        stop = True
+                        break
+                    batch.append(nxt)
+                if not await self._commit_until_done(batch):
+                    return
+        finally:
+            if self._conn is not None:
+                await self._conn.close(timeout=STORE_CLOSE_TIMEOUT_S)
+
+    async def _commit_until_done(self, batch: list[Job]) -> bool:
+        """Commit ``batch``, retrying while the store fails; False when the writer was stopped meanwhile."""
+        attempt = 0
+        while True:
+            outcomes = await self._commit(batch)
+            if outcomes is not None:
+                for (_, settler), outcome in zip(batch, outcomes, strict=True):
+                    if settler is not None:
+                        settler.settle(outcome)
+                if not self.health.ok:
+                    log.warning("the database commits again: %d waiting writes committed", len(outcomes))
+                    self._set_health(Health(True))
+                return True
+            delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+            attempt += 1
+            try:
+                await asyncio.wait_for(self._stopping.wait(), delay)
+            except TimeoutError:
+                continue
+            self._fail(batch, StoreUnavailable(f"shut down while the store failed: {self.health.reason}"))
+            return False
+
+    def _fail(self, batch: list[Job], exc: StoreUnavailable) -> None:
+        """Fail the batch and everything still queued (the writer is stopping)."""
+        pending = list(batch)
+        while not self._jobs.empty():
+            nxt = self._jobs.get_nowait()
+            if nxt is not None:
+                pending.append(nxt)
+        for _, settler in pending:
+            if settler is not None:
+                settler.settle(exc)
+
+    async def _commit(self, batch: list[Job]) -> list[list[int] | BaseException] | None:
+        """One transaction for the batch, a savepoint per job; None when the store itself failed (retry later)."""
+        began = time.perf_counter()
+        try:
+            if self._conn is None or self._conn.is_closed():
+                self._conn = await asyncpg.connect(self._url)
+                await _prepare_connection(self._conn)
+            conn = self._conn
+            outcomes: list[list[int] | BaseException] = []
+            async with conn.transaction():
+                for statements, _ in batch:
+                    try:
+                        async with conn.transaction():  # a savepoint: a job that fails leaves the others
+                            outcomes.append([await self._execute(conn, sql, params) for sql, params in statements])
+                    except asyncpg.PostgresError as exc:
+                        if _is_store_fault(exc):
+                            raise
+                        outcomes.append(_statement_error(exc))
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            await self._drop_connection()
+            if self.health.ok or self.health.reason != str(exc):
+                log.error("the database cannot commit (%s): play pauses, retrying", exc)
+                self._set_health(Health(False, str(exc)))
+            return None
+        self.commits += 1
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - began)
+        return outcomes
+
+    @staticmethod
+    async def _execute(conn: asyncpg.Connection, sql: str, params: Sequence[Any]) -> int:
+        """Run one statement; its generated id when it inserts into a table that has one (SQLite's lastrowid)."""
+        translated = pg_dialect.translate(sql)
+        if pg_dialect.returns_id(sql):
+            return int(await conn.fetchval(translated + " RETURNING id", *params))
+        await conn.execute(translated, *params)
+        return 0
+
+    async def _drop_connection(self) -> None:
+        """Forget a connection a failed commit left behind; the next attempt opens a fresh one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.terminate()
+
+    def _set_health(self, health: Health) -> None:
+        """Record and announce a change of health."""
+        self.health = health
+        for listener in self._listeners:
+            try:
+                listener(health)
+            except Exception:  # a listener's bug must not stop the writer
+                log.exception("a store health listener failed")
+
+
+async def open_database(url: str, migrate: bool = True) -> asyncpg.Pool:
+    """Migrate the database at ``url`` (``server.store.postgres.pg_schema``), give it an id, and open the read pool;
+    ``migrate`` False (a report, an export) opens the pool only and changes nothing."""
+    if migrate:
+        await _migrate(url)
+    pool = await asyncpg.create_pool(url, min_size=1, max_size=READ_CONNECTIONS, init=_prepare_connection)
+    assert pool is not None
+    return pool
+
+
+async def _migrate(url: str) -> None:
+    """The schema's migrations, the fencing objects and the database's id."""
+    conn = await asyncpg.connect(url)
+    try:
+        await pg_schema.migrate(conn)
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
+            await conn.execute(FENCE_OBJECTS)
+        await conn.execute("INSERT INTO meta (key, value) VALUES ('id', $1) ON CONFLICT (key) DO NOTHING",
+                           str(uuid.uuid4()))
+    finally:
+        await conn.close()
+
+
+class PgStore(Store):
+    """The store of a server process in a cluster: the same operations as the SQLite store, on PostgreSQL."""
+
+    def __init__(self, url: str, migrate: bool = True) -> None:  # the SQLite store's __init__ opens a file: not called
+        """The store on the database at ``url``; ``migrate`` False: for reading only (a writer connects on the first
+        write, so none is opened)."""
+        self.url = url
+        self._thread = _LoopThread()
+        try:
+            pool = self._thread.call(open_database(url, migrate))
+        except BaseException:
+            self._thread.stop()
+            raise
+        self._read = _Reader(self._thread, pool)  # type: ignore[assignment]
+        self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
+        self.fences: dict[str, int] = {}  # room code -> the lease number this node writes it under
+
+    def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
+        """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``)."""
+        fence = self.fences.get(code)
+        return statements if fence is None else [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
+
+    def read_match(self, match: str) -> match_reads.StoredMatch:
+        """A match as its export reads it, on the read pool (safe from any thread)."""
+        return match_reads.read_match_from(self._read, match, "the PostgreSQL store")
+
+    def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
+        """Finish every queued write, close the connections and stop the store's thread."""
+        self._writer.close(timeout_s)
+        self._read.close()
+        self._thread.stop()

@@ -1,0 +1,115 @@
+"""What the store keeps about tournaments: each one's row and event log, as statements to write and reads.
+
+Why beside the store and not in it (like ``server.store.player_records``): the store is the database of rooms and
+matches and its one writer; a tournament is a service of its own with its own questions - which tournaments are there,
+what is this one's log, how did this table's match end. The SQL lives here, once; reads go through any ``Reader`` (the
+server's store, or a data directory opened read-only for ``sprtec tournament export``).
+
+An event is appended in the same transaction as the row's snapshot (the tournament file after it) and count, so
+the row always says what the log folds to.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.store.sqlite.sqlite_writer import Statement
+from server.tournaments.log import Row, from_json, to_json
+from shared.tournament.model import Tournament
+from shared.tournament.writing import dumps
+
+
+class Reader(Protocol):
+    """Where tournament rows are read: the server's store, or a data directory opened read-only."""
+
+    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentRow:
+    """A stored tournament: its id, name, the hash of its organiser secret, events logged, status, creation."""
+
+    id: str
+    name: str
+    secret_hash: str
+    events: int
+    status: str
+    created_at: float
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StoredResult:
+    """How a stored match ended: finished or not, the winner (None: a draw), the reason, the score."""
+
+    finished: bool
+    winner: str | None
+    reason: str
+    score: tuple[int, int]
+
+
+def add_tournament(row: TournamentRow, snapshot: Tournament) -> Statement:
+    """Insert a tournament's row (its first event follows in the same transaction)."""
+    return ("INSERT INTO tournaments (id, name, secret_hash, snapshot, events, status, created_at) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?)", (row.id, row.name, row.secret_hash, dumps(snapshot), row.events, row.status,
+                                      row.created_at))
+
+
+def append_event(tournament_id: str, row: Row) -> Statement:
+    """Append one event to a tournament's log."""
+    kind, body = to_json(row.event)
+    return ("INSERT INTO tournament_log (tournament_id, idx, kind, body, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
+            (tournament_id, row.index, kind, json.dumps(body, ensure_ascii=False, sort_keys=True), row.actor,
+             row.at_ms / 1000))
+
+
+def save_snapshot(tournament_id: str, snapshot: Tournament, events: int, status: str) -> Statement:
+    """The tournament file after the latest event, the log's length and the status, on the tournament's row."""
+    return ("UPDATE tournaments SET snapshot = ?, events = ?, status = ? WHERE id = ?",
+            (dumps(snapshot), events, status, tournament_id))
+
+
+def tournaments(store: Reader) -> list[TournamentRow]:
+    """Every stored tournament, oldest first."""
+    rows = store.read("SELECT id, name, secret_hash, events, status, created_at FROM tournaments ORDER BY created_at")
+    return [TournamentRow(id=r[0], name=r[1], secret_hash=r[2], events=int(r[3]), status=r[4],
+                          created_at=float(r[5])) for r in rows]
+
+
+def tournament(store: Reader, tournament_id: str) -> TournamentRow | None:
+    """One stored tournament."""
+    return next((t for t in tournaments(store) if t.id == tournament_id), None)
+
+
+def snapshot(store: Reader, tournament_id: str) -> str | None:
+    """The stored tournament file of a tournament (its canonical text)."""
+    rows = store.read("SELECT snapshot FROM tournaments WHERE id = ?", (tournament_id,))
+    return None if not rows else str(rows[0][0])
+
+
+def log(store: Reader, tournament_id: str) -> list[Row]:
+    """A tournament's events in order."""
+    rows = store.read("SELECT idx, kind, body, actor, at FROM tournament_log WHERE tournament_id = ? ORDER BY idx",
+                      (tournament_id,))
+    return [Row(index=int(r[0]), at_ms=round(float(r[4]) * 1000), actor=str(r[3]),
+                event=from_json(str(r[1]), json.loads(r[2]))) for r in rows]
+
+
+def match_result(store: Reader, match_id: str) -> StoredResult | None:
+    """How a stored match ended (None: no match has this id - it never started)."""
+    rows = store.read("SELECT finished, result, score_home, score_away FROM matches WHERE id = ?", (match_id,))
+    if not rows:
+        return None
+    finished, result, home, away = rows[0]
+    outcome = json.loads(result) if result else {}
+    return StoredResult(finished=bool(finished), winner=outcome.get("winner"), reason=str(outcome.get("reason", "")),
+                        score=(int(home or 0), int(away or 0)))
+
+
+def now_ms() -> int:
+    """Wall time in ms since the epoch (a log row's time)."""
+    return time.time_ns() // 1_000_000
