@@ -218,11 +218,6 @@ def bot_policy(budget: int = DEFAULT_BUDGET) -> Policy:
     return lambda position, team: choose_action(position, team, budget)
 
 
-def level_policy(level: Level) -> Policy:
-    """The bot at ``level`` as a policy for ``play_match``."""
-    return lambda position, team: choose_action_at(position, team, level)
-
-
 def random_policy(position: Position, team: Team) -> Action | None:
     """The random-flick baseline as a policy: it answers prompts with their default too."""
     answer = answer_prompt(position, team)

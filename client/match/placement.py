@@ -30,13 +30,6 @@ def setup_prompt_stones(position: Position, team: Team) -> tuple[str, ...] | Non
     return None
 
 
-def can_place(position: Position, team: Team | None) -> bool:
-    """True when ``team``'s coach may place stones now: a setup prompt, or a restart before its first move."""
-    if team is None or position.result is not None:
-        return False
-    return setup_prompt_stones(position, team) is not None or bool(position.restart)
-
-
 def movable(position: Position, team: Team) -> tuple[str, ...]:
     """The stones the coach may drag: the prompt's stones, else every own field stone (IV.1)."""
     named = setup_prompt_stones(position, team)

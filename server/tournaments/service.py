@@ -31,7 +31,7 @@ from server.store.sqlite.sqlite_store import Store
 from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, Event, Outcome, ResultSet, RoundStarted, Row, TableOpened
 from server.tournaments.results import no_show_winner, outcome_of
-from server.tournaments.state import Coach, Table, TableKey, TournamentState, apply, match_at
+from server.tournaments.state import Table, TableKey, TournamentState, apply, match_at
 from server.tournaments.tables import close_table, open_table
 from server.tournaments.views import Board, LiveTable, board_of, info_of, update
 from server.wire import outgoing
@@ -449,7 +449,3 @@ def new_seed() -> int:
     """A tournament's seed when the organiser names none (it drives every draw of the engine)."""
     return secrets.randbits(31)
 
-
-def coach_of(session: Any) -> Coach:
-    """A connected player as an entry's coach."""
-    return Coach(player_id=session.player_id, name=session.name)

@@ -343,10 +343,6 @@ class Store:
         return [RoomRow(code=r[0], ruleset=r[1], overrides=json.loads(r[2]), private=bool(r[3]), home_player=r[4],
                         away_player=r[5], match_id=r[6], rated=bool(r[7]), reserved=bool(r[8])) for r in rows]
 
-    def count_actions(self, match_id: str) -> int:
-        """How many of a match's entries are the coaches' own actions (not clock events)."""
-        return self.actions_of([match_id]).get(match_id, 0)
-
     def entries_of(self, match_ids: Sequence[str]) -> dict[str, int]:
         """How many log entries each of ``match_ids`` that has any has, in one read per IN_LIST_CHUNK of them."""
         return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
@@ -354,7 +350,8 @@ class Store:
             tuple(chunk)).fetchall()}
 
     def actions_of(self, match_ids: Sequence[str]) -> dict[str, int]:
-        """``count_actions`` of each of ``match_ids`` that has any, in one read per IN_LIST_CHUNK of them."""
+        """How many of the entries of each of ``match_ids`` that has any are the coaches' own actions (not clock
+        events), in one read per IN_LIST_CHUNK of them."""
         return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
             f"SELECT match_id, COUNT(*) FROM match_log WHERE match_id IN ({_marks(chunk)}) AND kind = 'action'"
             " GROUP BY match_id", tuple(chunk)).fetchall()}
