@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scenario": ("scenario", "run a position and actions (SCENARIOS.md) through physics and referee, print JSON"),
     "export": ("export", "print a match from a server's data as a scenario that `sprtec scenario` replays"),
     "tournament": ("tournament", "tournament files (TOURNAMENT.md): `sprtec tournament standings|pair FILE`"),
+    "league": ("league", "team leagues (TOURNAMENT.md \"Team competitions\"): `sprtec league games|table FILE`"),
     "organise": ("organise", "the organiser: the LAN server, the tournament and the organiser's desk in one"),
     "players": ("players", "print the leaderboard of a server's data directory"),
     "player": ("player", "print a player's profile from a server's data directory"),
