@@ -111,5 +111,6 @@ def _why_not_scheduled(game: Game, plan: _Plan) -> str:
     if {scheduled.home, scheduled.away} == {game.home, game.away}:
         return (f"home and away are the other way round: round {game.round} board {scheduled.board} is "
                 f"{scheduled.home} v {scheduled.away}")
-    return (f"not a game of round {game.round}: {game.home} plays {scheduled.home} v {scheduled.away} "
-            f"(board {scheduled.board})")
+    partner = scheduled.away if scheduled.home == game.home else scheduled.home
+    return (f"not a game of round {game.round}: it pairs {game.home} with {partner} (board {scheduled.board}: "
+            f"{scheduled.home} v {scheduled.away})")

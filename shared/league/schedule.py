@@ -70,10 +70,11 @@ def fixture_schedule(fixture: Fixture) -> tuple[ScheduledRound, ...]:
     """The schedule of a fixture; ``ROUND_ORDER`` while a line-up is still missing (there is none yet)."""
     home, away = fixture.lineups.home, fixture.lineups.away
     if home is None or away is None:
-        missing = " and ".join(f"{side} ({team})" for side, team, lineup in
-                               (("home", fixture.home, home), ("away", fixture.away, away)) if lineup is None)
-        raise LeagueError("ROUND_ORDER", f"fixture {fixture.id}: no schedule yet, the line-up of {missing} "
-                                         "is not given")
+        missing = [f"{side} ({team})" for side, team, lineup in
+                   (("home", fixture.home, home), ("away", fixture.away, away)) if lineup is None]
+        which = (f"the line-ups of {' and '.join(missing)} are" if len(missing) == 2
+                 else f"the line-up of {missing[0]} is")
+        raise LeagueError("ROUND_ORDER", f"fixture {fixture.id}: no schedule yet, {which} not given")
     return schedule(home, away)
 
 
