@@ -17,7 +17,11 @@ ledger. It raises the contract's codes:
   which the player has no match.
 
 A later stage's field is the ``advance`` best of the previous stage's final standings (all when ``advance``
-is null), leaving out players withdrawn or disqualified by then.
+is null), leaving out players withdrawn or disqualified by then (a withdrawal after round 0 of the stage
+itself included: he left before it began), so the next best take their places.
+
+A tournament the organiser ``ended`` stops there: its later stages are not reached, a round listed after
+the end is ``ROUND_ORDER``, and so is an end that names a round not finished.
 """
 
 from __future__ import annotations
@@ -30,13 +34,15 @@ from shared.tournament.berger import berger_rounds
 from shared.tournament.bracket import BracketMatch, BracketRound, next_round, opening_round, rounds_total
 from shared.tournament.discipline import Ledger
 from shared.tournament.errors import TournamentError
-from shared.tournament.model import Bye, Card, Match, Round, Stage, Tournament
+from shared.tournament.model import Bye, Card, Ended, Match, Round, Stage, Tournament
 from shared.tournament.progress import Course, Reason, StageCourse
 from shared.tournament.standings import stage_standings
 
 
 def follow(t: Tournament) -> Course:
     """Check the whole tournament and return where it stands; raises ``TournamentError``."""
+    if t.ended is not None:
+        _check_nothing_after_the_end(t, t.ended)
     by_stage: dict[int, list[Round]] = {}
     for r in t.results:
         by_stage.setdefault(r.stage, []).append(r)
@@ -48,6 +54,8 @@ def follow(t: Tournament) -> Course:
     ledger = Ledger()
     reached: list[StageCourse] = []
     for index, stage in enumerate(t.stages):
+        if t.ended is not None and index > t.ended.after_stage:
+            break
         listed = by_stage.get(index, [])
         if reached and not reached[-1].complete:
             if listed:
@@ -61,8 +69,34 @@ def follow(t: Tournament) -> Course:
         field = _field(t, index, stage, reached[-1] if reached else None, withdrawn, ledger)
         course, ledger = _follow_stage(t, index, stage, field, listed, ledger, absent, withdrawn, cards)
         reached.append(course)
+    if t.ended is not None:
+        _check_the_end_is_reached(t.ended, reached)
     _check_cards_have_rounds(t, reached)
     return Course(tournament=t, stages=tuple(reached))
+
+
+def _check_nothing_after_the_end(t: Tournament, end: Ended) -> None:
+    """No round is listed after the round the organiser ended the tournament after."""
+    for r in t.results:
+        if (r.stage, r.round) > (end.after_stage, end.after_round):
+            raise TournamentError(
+                "ROUND_ORDER", f"stage {r.stage} round {r.round} is listed, but the tournament ended after stage "
+                               f"{end.after_stage} round {end.after_round}"
+            )
+
+
+def _check_the_end_is_reached(end: Ended, reached: Sequence[StageCourse]) -> None:
+    """The round the tournament ended after is finished (round 0: the stage has begun, its field is known)."""
+    where = f"ended: the tournament ended after stage {end.after_stage} round {end.after_round}"
+    if end.after_stage >= len(reached):
+        before = reached[-1]
+        raise TournamentError("ROUND_ORDER", f"{where}, but stage {before.index} is not finished "
+                                             f"({before.finished} of its {before.total} rounds)")
+    sc = reached[end.after_stage]
+    if end.after_round > sc.total:
+        raise TournamentError("ROUND_ORDER", f"{where}, but the stage has {sc.total} rounds")
+    if sc.finished < end.after_round:
+        raise TournamentError("ROUND_ORDER", f"{where}, which is not finished ({sc.finished} of its rounds are)")
 
 
 def swiss_rounds(stage: Stage, field_size: int) -> int:
@@ -100,7 +134,7 @@ def _field(
         ranked = list(t.player_ids())
     else:
         table = stage_standings(t, previous, previous.finished)
-        gone = {p for p, (s, _) in withdrawn.items() if s < index}
+        gone = {p for p, (s, after) in withdrawn.items() if s < index or (s == index and after == 0)}
         gone |= {p for p, record in ledger.records.items() if record.disqualified_at is not None}
         ranked = [row.player for row in table.rows if row.player not in gone]
         if previous.stage.advance is not None:

@@ -3,11 +3,11 @@
 Why events: the server will run a live tournament as an event log folded by this engine, the way a match is
 a fold of its moves, so that the log is the tournament's history and replaying it rebuilds the tournament.
 Each event is something the file already expresses (TOURNAMENT.md): a late entry, an absence, a withdrawal,
-a result (a score, a walkover, a shoot-out's winner, a bye), a card, and the next round's pairing applied
-(its matches added as a round without results). ``apply`` returns a new value or raises the contract's
-``TournamentError``; the old value is never changed. Every new value is checked as a whole file would be
-(read back through ``reading`` and followed by ``course``), so no sequence of events can build a tournament
-that ``sprtec tournament`` would refuse.
+a result (a score, a walkover, a shoot-out's winner, a bye), a card, the next round's pairing applied
+(its matches added as a round without results), and the organiser's early end (``ended``). ``apply``
+returns a new value or raises the contract's ``TournamentError``; the old value is never changed. Every new
+value is checked as a whole file would be (read back through ``reading`` and followed by ``course``), so no
+sequence of events can build a tournament that ``sprtec tournament`` would refuse.
 """
 
 from __future__ import annotations
@@ -17,7 +17,19 @@ from dataclasses import dataclass, replace
 
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
-from shared.tournament.model import Absence, Bye, Card, CardKind, Match, Player, Round, Side, Tournament, Withdrawal
+from shared.tournament.model import (
+    Absence,
+    Bye,
+    Card,
+    CardKind,
+    Ended,
+    Match,
+    Player,
+    Round,
+    Side,
+    Tournament,
+    Withdrawal,
+)
 from shared.tournament.pairing import Pairing
 from shared.tournament.reading import read_tournament
 from shared.tournament.writing import to_json
@@ -89,7 +101,16 @@ class ApplyPairing:
     pairing: Pairing
 
 
-Event = AddPlayer | MarkAbsent | Withdraw | RecordResult | RecordBye | GiveCard | ApplyPairing
+@dataclass(frozen=True, kw_only=True, slots=True)
+class End:
+    """The organiser ends the tournament after round ``after_round`` of stage ``after_stage``: it is complete."""
+
+    after_stage: int = 0
+    after_round: int
+    reason: str = ""
+
+
+Event = AddPlayer | MarkAbsent | Withdraw | RecordResult | RecordBye | GiveCard | ApplyPairing | End
 
 
 def apply(t: Tournament, event: Event) -> Tournament:
@@ -109,6 +130,9 @@ def apply(t: Tournament, event: Event) -> Tournament:
     elif isinstance(event, GiveCard):
         card = Card(stage=event.stage, round=event.round, player=event.player, card=event.card, reason=event.reason)
         changed = replace(t, discipline=(*t.discipline, card))
+    elif isinstance(event, End):
+        changed = replace(t, ended=Ended(after_stage=event.after_stage, after_round=event.after_round,
+                                         reason=event.reason))
     else:
         changed = _apply_pairing(t, event.pairing)
     return _checked(changed)

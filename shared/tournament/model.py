@@ -15,6 +15,8 @@ from typing import Literal
 FORMAT = "sprtec-tournament/1"
 STANDINGS_FORMAT = "sprtec-standings/1"
 PAIRING_FORMAT = "sprtec-pairing/1"
+RANKING_FORMAT = "sprtec-ranking/1"
+SEASON_FORMAT = "sprtec-season/1"
 
 System = Literal["swiss", "round_robin", "knockout"]
 SYSTEMS: tuple[System, ...] = ("swiss", "round_robin", "knockout")
@@ -25,17 +27,28 @@ SEEDINGS: tuple[Seeding, ...] = ("random", "rating")
 CardKind = Literal["yellow", "red", "disqualified"]
 CARD_KINDS: tuple[CardKind, ...] = ("yellow", "red", "disqualified")
 SettingValue = bool | int | float | str | tuple[int, ...]
+Sex = Literal["m", "f"]
+SEXES: tuple[Sex, ...] = ("m", "f")
+Tier = Literal["expres", "cp12", "cp24", "cp36", "czech_open"]
+TIERS: tuple[Tier, ...] = ("expres", "cp12", "cp24", "cp36", "czech_open")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Player:
-    """An entrant: ``id`` (1-32 of ``[A-Za-z0-9_-]``, unique) is what files refer to, ``name`` what people see."""
+    """An entrant: ``id`` (1-32 of ``[A-Za-z0-9_-]``, unique) is what files refer to, ``name`` what people see.
+
+    ``year_of_birth``, ``sex`` and ``veteran`` give his Czech Cup category (``categories``) unless ``category``
+    is one of its codes.
+    """
 
     id: str
     name: str
     club: str = ""
     rating: int | None = None
     category: str = ""
+    year_of_birth: int | None = None
+    sex: Sex | None = None
+    veteran: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -188,8 +201,28 @@ class TournamentSettings:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Cup:
+    """The Czech Cup tournament this file is: its ``tier`` (which table of points) and ``season`` (a year)."""
+
+    tier: Tier
+    season: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ended:
+    """The organiser ended the tournament early, after round ``after_round`` of stage ``after_stage``."""
+
+    after_stage: int = 0
+    after_round: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Tournament:
     """A whole tournament file: entrants, stages, results and the ledgers of absence and discipline.
+
+    ``date`` is the tournament's day (``YYYY-MM-DD``), ``cup`` its place in the Czech Cup, ``ended`` where the
+    organiser ended it early (then it is complete).
 
     ``results`` are sorted by (stage, round); ``absent`` by (stage, round, player); ``withdrawn`` by
     player; ``discipline`` by (stage, round), keeping the order of the cards within a round.
@@ -205,6 +238,16 @@ class Tournament:
     withdrawn: tuple[Withdrawal, ...] = ()
     discipline: tuple[Card, ...] = ()
     settings: TournamentSettings = field(default_factory=TournamentSettings)
+    date: str | None = None
+    cup: Cup | None = None
+    ended: Ended | None = None
+
+    @property
+    def season(self) -> int | None:
+        """The Czech Cup season: ``cup.season``, else the year of ``date``, else None."""
+        if self.cup is not None and self.cup.season is not None:
+            return self.cup.season
+        return None if self.date is None else int(self.date[:4])
 
     def player_ids(self) -> tuple[str, ...]:
         """Every entrant's id in the order of ``players``."""

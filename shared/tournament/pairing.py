@@ -9,8 +9,8 @@ knockout match goes to the better seed). Tables are numbered from the top of the
 knockout's last round the final is table 1). Every match carries the ruleset it is played under (a
 knockout's final: ``final_ruleset``), which the JSON of the contract does not show.
 
-When the last stage is finished there is ``NOTHING_TO_PAIR``; when the last listed round is still being
-played, ``ROUND_ORDER``.
+When the last stage is finished, or the organiser ended the tournament, there is ``NOTHING_TO_PAIR``; when
+the last listed round is still being played, ``ROUND_ORDER``.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ def pair(t: Tournament) -> Pairing:
 def pair_course(course: Course) -> Pairing:
     """The next round of an already followed tournament."""
     sc = course.current
+    end = course.tournament.ended
+    if end is not None:
+        why = f" ({end.reason})" if end.reason else ""
+        raise TournamentError("NOTHING_TO_PAIR", f"the tournament ended after stage {end.after_stage} round "
+                                                 f"{end.after_round}{why}")
     if sc.last_listed > sc.finished:
         raise TournamentError(
             "ROUND_ORDER", f"stage {sc.index} round {sc.last_listed} is still being played{_playing(sc)}"

@@ -75,7 +75,9 @@ class Course:
 
     @property
     def complete(self) -> bool:
-        """The last stage is reached and finished."""
+        """The last stage is reached and finished, or the organiser ended the tournament."""
+        if self.tournament.ended is not None:
+            return True
         return len(self.stages) == len(self.tournament.stages) and self.stages[-1].complete
 
     @property

@@ -3,9 +3,11 @@
 Why here and strict: a tournament file comes from organisers' scripts, other programs and the network, so it
 is hostile until checked. This module checks everything that can be checked from the file alone: JSON,
 types, fields (an unknown field is refused, so a misspelt ``walkover_scor`` cannot silently fall back to a
-default), player ids (``DUPLICATE_PLAYER``), references to players that do not exist (``UNKNOWN_PLAYER``)
-and the shape of each result (``BAD_RESULT``). What needs the course of the tournament (stage fields, round
-order, suspensions, brackets) is checked by ``course``. Every message names the offending item.
+default), player ids (``DUPLICATE_PLAYER``), references to players that do not exist (``UNKNOWN_PLAYER``),
+the shape of each result (``BAD_RESULT``) and the Czech Cup's fields (a real ``date``, a known ``cup.tier``,
+nobody born after the season, ``ended`` naming a stage of the file). What needs the course of the
+tournament (stage fields, round order, suspensions, brackets, where it ended) is checked by ``course``.
+Every message names the offending item.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ from shared.tournament.model import (
     CARD_KINDS,
     FORMAT,
     SEEDINGS,
+    SEXES,
     SIDES,
     SYSTEMS,
+    TIERS,
     Absence,
     Bye,
     Card,
     CardKind,
+    Cup,
+    Ended,
     Entry,
     Match,
     Player,
@@ -35,9 +41,11 @@ from shared.tournament.model import (
     Round,
     Seeding,
     SettingValue,
+    Sex,
     Side,
     Stage,
     System,
+    Tier,
     Tournament,
     TournamentSettings,
     Withdrawal,
@@ -45,7 +53,10 @@ from shared.tournament.model import (
 
 T = TypeVar("T")
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_TOP = ("format", "name", "seed", "players", "stages", "results", "absent", "withdrawn", "discipline", "settings")
+_TOP = ("format", "name", "seed", "players", "stages", "results", "absent", "withdrawn", "discipline", "settings",
+        "date", "cup", "ended")
+_PLAYER = ("id", "name", "club", "rating", "category", "year_of_birth", "sex", "veteran")
+DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def loads(data: bytes | str) -> Any:
@@ -82,7 +93,7 @@ def read_tournament(value: Any) -> Tournament:
         if w.player in seen:
             raise TournamentError("BAD_FORMAT", f"withdrawn: {w.player} is withdrawn twice")
         seen.add(w.player)
-    return Tournament(
+    t = Tournament(
         format=FORMAT,
         name=_string(top.get("name", ""), "name"),
         seed=_integer(top.get("seed", 0), "seed"),
@@ -93,7 +104,12 @@ def read_tournament(value: Any) -> Tournament:
         withdrawn=tuple(sorted(withdrawn, key=lambda w: w.player)),
         discipline=tuple(sorted(discipline, key=lambda c: (c.stage, c.round))),
         settings=_settings(top.get("settings", {})),
+        date=None if top.get("date") is None else _date(top["date"], "date"),
+        cup=None if top.get("cup") is None else _cup(top["cup"]),
+        ended=None if top.get("ended") is None else _ended(top["ended"], count),
     )
+    _check_years_of_birth(t)
+    return t
 
 
 # ------------------------------------------------------------------------------------------------ players
@@ -104,33 +120,96 @@ def _players(raw: Any) -> tuple[Player, ...]:
     out: list[Player] = []
     seen: set[str] = set()
     for index, item in enumerate(_array(raw, "players")):
-        where = f"players[{index}]"
-        obj = _object(item, where)
-        _only(obj, ("id", "name", "club", "rating", "category"), where)
-        if "id" not in obj:
-            raise TournamentError("BAD_FORMAT", f"{where}: a player needs an id")
-        pid = obj["id"]
-        if not isinstance(pid, str) or not PLAYER_ID.fullmatch(pid):
-            raise TournamentError("BAD_FORMAT", f"{where}.id: {_shown(pid)} is not 1-32 characters of A-Za-z0-9_-")
-        if pid in seen:
-            raise TournamentError("DUPLICATE_PLAYER", f"{where}: the id {pid} is used by two players")
-        seen.add(pid)
-        if "name" not in obj:
-            raise TournamentError("BAD_FORMAT", f"{where} ({pid}): a player needs a name")
-        name = _string(obj["name"], f"{where}.name ({pid})")
-        if not name.strip():
-            raise TournamentError("BAD_FORMAT", f"{where}.name ({pid}): the name is empty")
-        rating = obj.get("rating")
-        out.append(
-            Player(
-                id=pid,
-                name=name,
-                club=_string(obj.get("club", ""), f"{where}.club ({pid})"),
-                rating=None if rating is None else _integer(rating, f"{where}.rating ({pid})"),
-                category=_string(obj.get("category", ""), f"{where}.category ({pid})"),
-            )
-        )
+        player = _player(item, f"players[{index}]")
+        if player.id in seen:
+            raise TournamentError("DUPLICATE_PLAYER", f"players[{index}]: the id {player.id} is used by two players")
+        seen.add(player.id)
+        out.append(player)
     return tuple(out)
+
+
+def _player(raw: Any, where: str) -> Player:
+    """One entrant: an id, a non-empty name, and the optional fields with their defaults."""
+    obj = _object(raw, where)
+    _only(obj, _PLAYER, where)
+    if "id" not in obj:
+        raise TournamentError("BAD_FORMAT", f"{where}: a player needs an id")
+    pid = obj["id"]
+    if not isinstance(pid, str) or not PLAYER_ID.fullmatch(pid):
+        raise TournamentError("BAD_FORMAT", f"{where}.id: {_shown(pid)} is not 1-32 characters of A-Za-z0-9_-")
+    if "name" not in obj:
+        raise TournamentError("BAD_FORMAT", f"{where} ({pid}): a player needs a name")
+    name = _string(obj["name"], f"{where}.name ({pid})")
+    if not name.strip():
+        raise TournamentError("BAD_FORMAT", f"{where}.name ({pid}): the name is empty")
+    rating, born, sex = obj.get("rating"), obj.get("year_of_birth"), obj.get("sex")
+    return Player(
+        id=pid,
+        name=name,
+        club=_string(obj.get("club", ""), f"{where}.club ({pid})"),
+        rating=None if rating is None else _integer(rating, f"{where}.rating ({pid})"),
+        category=_string(obj.get("category", ""), f"{where}.category ({pid})"),
+        year_of_birth=None if born is None else _integer(born, f"{where}.year_of_birth ({pid})", minimum=1),
+        sex=None if sex is None else cast(Sex, _choice(sex, SEXES, f"{where}.sex ({pid})")),
+        veteran=_boolean(obj.get("veteran", False), f"{where}.veteran ({pid})"),
+    )
+
+
+def _check_years_of_birth(t: Tournament) -> None:
+    """A year of birth after the season is ``BAD_FORMAT`` (nobody plays before he is born)."""
+    season = t.season
+    if season is None:
+        return
+    for index, p in enumerate(t.players):
+        if p.year_of_birth is not None and p.year_of_birth > season:
+            raise TournamentError(
+                "BAD_FORMAT", f"players[{index}].year_of_birth ({p.id}): {p.year_of_birth} is after the season {season}"
+            )
+
+
+# ------------------------------------------------------------------------------------------------ the Czech Cup
+
+
+def _date(value: Any, where: str) -> str:
+    """A day of the calendar as ``YYYY-MM-DD`` (year 0001-9999, a real month and day)."""
+    text = _string(value, where)
+    found = DATE.fullmatch(text)
+    if found is None or not _real_day(int(found[1]), int(found[2]), int(found[3])):
+        raise TournamentError("BAD_FORMAT", f"{where}: expected a day as YYYY-MM-DD, not {_shown(text)}")
+    return text
+
+
+def _real_day(year: int, month: int, day: int) -> bool:
+    """True for a day of the Gregorian calendar (February 29 in leap years only)."""
+    if year < 1 or not 1 <= month <= 12:
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    return 1 <= day <= days
+
+
+def _cup(raw: Any) -> Cup:
+    """``{"tier", "season"}``: a tier of the Czech Cup (no default) and the season's year (default null)."""
+    obj = _object(raw, "cup")
+    _only(obj, ("tier", "season"), "cup")
+    _require(obj, ("tier",), "cup")
+    season = obj.get("season")
+    return Cup(
+        tier=cast(Tier, _choice(obj["tier"], TIERS, "cup.tier")),
+        season=None if season is None else _integer(season, "cup.season", minimum=1),
+    )
+
+
+def _ended(raw: Any, stages: int) -> Ended:
+    """``{"after_stage", "after_round", "reason"}``: where the organiser ended the tournament (stage default 0)."""
+    obj = _object(raw, "ended")
+    _only(obj, ("after_stage", "after_round", "reason"), "ended")
+    _require(obj, ("after_round",), "ended")
+    return Ended(
+        after_stage=_stage_index(obj.get("after_stage", 0), "ended.after_stage", stages),
+        after_round=_integer(obj["after_round"], "ended.after_round", minimum=0),
+        reason=_string(obj.get("reason", ""), "ended.reason"),
+    )
 
 
 # ------------------------------------------------------------------------------------------------ stages

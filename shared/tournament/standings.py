@@ -42,6 +42,11 @@ def standings(course: Course, stage: int | None = None) -> Standings:
         stage = last_stage_with_a_result(course)
     if not 0 <= stage < len(t.stages):
         raise TournamentError("BAD_FORMAT", f"there is no stage {stage}: the file has {len(t.stages)}")
+    if stage >= len(course.stages) and t.ended is not None:
+        raise TournamentError(
+            "ROUND_ORDER", f"stage {stage} was not played: the tournament ended after stage {t.ended.after_stage} "
+                           f"round {t.ended.after_round}"
+        )
     if stage >= len(course.stages):
         before = course.stages[-1]
         raise TournamentError(

@@ -2,7 +2,9 @@
 
 Why canonical: the server keeps a tournament in this form and other programs diff, hash and store these
 files, so a value has exactly one text. Every field is written with its value, defaults included, in the
-order TOURNAMENT.md lists them; a match writes only the result fields it has (a match with neither
+order TOURNAMENT.md lists them (the Czech Cup's optional fields ``date``, ``cup`` and ``ended`` after
+``settings``, a player's ``year_of_birth``, ``sex`` and ``veteran`` after his ``category``, in the order the
+contract names them); a match writes only the result fields it has (a match with neither
 ``score`` nor ``walkover`` is still being played). ``reading.parse(dumps(t)) == t`` for every valid ``t``.
 """
 
@@ -33,6 +35,10 @@ def to_json(t: Tournament) -> dict[str, Any]:
             "yellows_for_suspension": t.settings.yellows_for_suspension,
             "two_yellows_in_a_match_is_red": t.settings.two_yellows_in_a_match_is_red,
         },
+        "date": t.date,
+        "cup": None if t.cup is None else {"tier": t.cup.tier, "season": t.cup.season},
+        "ended": None if t.ended is None else {"after_stage": t.ended.after_stage, "after_round": t.ended.after_round,
+                                               "reason": t.ended.reason},
     }
 
 
@@ -62,7 +68,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
 
 def _player(p: Player) -> dict[str, Any]:
     """One entrant."""
-    return {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "category": p.category}
+    return {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "category": p.category,
+            "year_of_birth": p.year_of_birth, "sex": p.sex, "veteran": p.veteran}
 
 
 def _stage(s: Stage) -> dict[str, Any]:

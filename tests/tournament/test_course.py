@@ -107,13 +107,26 @@ def test_withdrawn_and_disqualified_players_do_not_advance() -> None:
 
 
 def test_a_withdrawal_during_a_later_stage_names_that_stage() -> None:
-    """``{"stage": 1, "after_round": 0}``: he advances, then loses his knockout match by walkover."""
+    """``{"stage": 1, "after_round": 1}``: he plays the semi-final, then loses the final by walkover."""
     d = doc(players("a", "b", "c", "d"), stages=[{"rounds": 1}, {"system": "knockout"}],
             results=rounds([m("a", "b", (3, 0)), m("c", "d", (2, 0))]),
+            withdrawn=[{"stage": 1, "player": "a", "after_round": 1}])
+    semis = pairing_of(d).matches
+    assert "a" in (semis[0].home, semis[0].away) and semis[0].walkover is None
+    d["results"].append({"stage": 1, "round": 1, "matches": [m(x.home, x.away, (1, 0)) for x in semis]})
+    (final,) = pairing_of(d).matches
+    assert (final.home, final.away, final.walkover) == ("a", "c", "away")
+
+
+def test_a_withdrawal_before_a_later_stage_begins_gives_his_place_to_the_next_best() -> None:
+    """``{"stage": 1, "after_round": 0}`` (he left before stage 1's first round): he does not advance, the
+    next best of stage 0 plays instead."""
+    d = doc(players("a", "b", "c", "d"), stages=[{"rounds": 1, "advance": 2}, {"system": "knockout"}],
+            results=rounds([m("a", "b", (3, 0)), m("c", "d", (2, 0))]),
             withdrawn=[{"stage": 1, "player": "a", "after_round": 0}])
+    table = order(standings_of(d))
     p = pairing_of(d)
-    match = next(x for x in p.matches if "a" in (x.home, x.away))
-    assert match.walkover == ("away" if match.home == "a" else "home")
+    assert [(x.home, x.away, x.walkover) for x in p.matches] == [(table[1], table[2], None)]
 
 
 def test_a_later_swiss_stage_starts_afresh() -> None:
@@ -158,3 +171,50 @@ def test_the_default_stage_of_the_standings_is_the_last_with_a_result() -> None:
     assert (standings_of(d).stage, standings_of(d).after_round) == (0, 1)
     semis[0]["score"] = [2, 0]
     assert (standings_of(d).stage, standings_of(d).after_round) == (1, 0)
+
+
+def test_an_ended_tournament_is_complete_and_has_nothing_to_pair() -> None:
+    """A Swiss of five rounds ended after round 2: the standings after round 2 are complete, ``pair`` answers
+    NOTHING_TO_PAIR (naming the reason)."""
+    d = {**_four([m("a", "b", (1, 0)), m("c", "d", (2, 0))], [m("a", "c", (1, 1)), m("b", "d", (0, 1))]),
+         "stages": [{"rounds": 5}], "ended": {"after_round": 2, "reason": "the hall closes"}}
+    table = standings_of(d)
+    assert (table.after_round, table.complete) == (2, True)
+    code, message = refusal(d)
+    assert code == "NOTHING_TO_PAIR" and "the hall closes" in message
+
+
+def test_a_round_after_the_end_and_an_end_not_yet_reached_are_round_order() -> None:
+    """Results of round 2 in a file that ended after round 1; an end after round 2 while round 2 is still
+    being played, or after a round beyond the stage, or in a stage not yet begun."""
+    two = _four([m("a", "b", (1, 0)), m("c", "d", (2, 0))], [m("a", "c", (1, 1)), m("b", "d")])
+    assert refusal({**two, "ended": {"after_round": 1}}, "follow")[0] == "ROUND_ORDER"
+    assert refusal({**two, "ended": {"after_round": 2}}, "follow")[0] == "ROUND_ORDER"
+    one = _four([m("a", "b", (1, 0)), m("c", "d", (2, 0))])
+    assert refusal({**one, "stages": [{"rounds": 1}], "ended": {"after_round": 2}}, "follow")[0] == "ROUND_ORDER"
+    staged = {**one, "stages": [{"rounds": 2}, {"system": "knockout"}], "ended": {"after_stage": 1, "after_round": 0}}
+    code, message = refusal(staged, "follow")
+    assert code == "ROUND_ORDER" and "stage 0 is not finished" in message
+
+
+def test_an_end_after_a_stage_leaves_the_later_stages_unplayed() -> None:
+    """Ended after the Swiss (stage 0 round 1) of a Swiss and a knockout: standings of stage 0, complete;
+    ``--stage 1`` is ROUND_ORDER (not played), ``pair`` NOTHING_TO_PAIR."""
+    from shared.tournament.course import follow
+    from shared.tournament.errors import TournamentError
+    from shared.tournament.reading import read_tournament
+    from shared.tournament.standings import standings
+
+    d = doc(players("a", "b", "c", "d"), stages=[{"rounds": 1, "advance": 2}, {"system": "knockout"}],
+            results=rounds([m("a", "b", (3, 0)), m("c", "d", (2, 0))]), ended={"after_stage": 0, "after_round": 1})
+    table = standings_of(d)
+    assert (table.stage, table.after_round, table.complete) == (0, 1, True)
+    assert refusal(d)[0] == "NOTHING_TO_PAIR"
+    course = follow(read_tournament(d))
+    assert len(course.stages) == 1 and course.complete
+    try:
+        standings(course, 1)
+    except TournamentError as exc:
+        assert exc.code == "ROUND_ORDER" and "ended" in exc.message
+    else:
+        raise AssertionError("standings of a stage never played")

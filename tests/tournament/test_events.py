@@ -9,6 +9,7 @@ from shared.tournament.errors import TournamentError
 from shared.tournament.events import (
     AddPlayer,
     ApplyPairing,
+    End,
     GiveCard,
     MarkAbsent,
     RecordBye,
@@ -108,3 +109,20 @@ def test_an_event_that_breaks_the_file_is_refused_whole() -> None:
         apply(t, RecordResult(round=1, home="a", away="b", score=(1, 0)))
     assert caught.value.code == "BAD_RESULT"
     assert t == _start()
+
+
+def test_ending_the_tournament_completes_it_and_an_end_not_reached_is_refused() -> None:
+    """End after round 1 of three: complete, nothing more to pair; an end after round 2 (not played) is
+    ROUND_ORDER and leaves the tournament as it was."""
+    t = _start()
+    p = pair(t)
+    t = fold(t, [ApplyPairing(pairing=p), *[RecordResult(round=1, home=x.home, away=x.away, score=(1, 0))
+                                            for x in p.matches]])
+    with pytest.raises(TournamentError) as caught:
+        apply(t, End(after_round=2))
+    assert caught.value.code == "ROUND_ORDER" and t.ended is None
+    ended = apply(t, End(after_round=1, reason="the hall closes"))
+    assert follow(ended).complete and ended.ended is not None and ended.ended.reason == "the hall closes"
+    with pytest.raises(TournamentError) as caught:
+        pair(ended)
+    assert caught.value.code == "NOTHING_TO_PAIR"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from shared.tournament.errors import TournamentError
-from shared.tournament.model import Absence, Match, Player, Points, Stage, TournamentSettings
+from shared.tournament.model import Absence, Cup, Ended, Match, Player, Points, Stage, TournamentSettings
 from shared.tournament.reading import parse, read_tournament
 from shared.tournament.writing import dump_bytes, dumps, to_json
 from tests.tournament.builders import doc, m, players, rounds
@@ -28,7 +28,9 @@ def test_a_minimal_file_takes_every_default_of_the_contract() -> None:
     """Players only: one Swiss stage 3/1/0 under standard, walkover and bye 5:0, goals cap 5, 3 yellows."""
     t = read_tournament({"players": [{"id": "p1", "name": "Jan Novák"}]})
     assert t.format == "sprtec-tournament/1" and t.name == "" and t.seed == 0
-    assert t.players == (Player(id="p1", name="Jan Novák", club="", rating=None, category=""),)
+    assert t.players == (Player(id="p1", name="Jan Novák", club="", rating=None, category="", year_of_birth=None,
+                                sex=None, veteran=False),)
+    assert (t.date, t.cup, t.ended, t.season) == (None, None, None, None)
     assert t.stages == (Stage(system="swiss", rounds=None, points=Points(win=3, draw=1, loss=0), ruleset="standard",
                               final_ruleset="final", settings=(), advance=None, third_place=False, double=False,
                               seeding="random"),)
@@ -170,7 +172,67 @@ def test_the_canonical_file_writes_every_default_and_only_the_result_fields_a_ma
                                 "ruleset": "standard", "final_ruleset": "final", "settings": {}, "advance": None,
                                 "third_place": False, "double": False, "seeding": "random"}]
     assert value["results"] == [{"stage": 0, "round": 1, "matches": [{"home": "a", "away": "b"}]}]
-    assert value["players"][0] == {"id": "a", "name": "A", "club": "", "rating": None, "category": ""}
+    assert value["players"][0] == {"id": "a", "name": "A", "club": "", "rating": None, "category": "",
+                                   "year_of_birth": None, "sex": None, "veteran": False}
+    assert list(value) == ["format", "name", "seed", "players", "stages", "results", "absent", "withdrawn",
+                           "discipline", "settings", "date", "cup", "ended"]
+    assert (value["date"], value["cup"], value["ended"]) == (None, None, None)
+
+
+def test_the_czech_cup_fields_are_read_and_written_back() -> None:
+    """``date``, ``cup`` {tier, season}, ``ended`` {after_stage, after_round, reason} and a player's
+    ``year_of_birth``, ``sex`` and ``veteran`` come back as they were, in the contract's order."""
+    value = doc([{"id": "a", "name": "A", "year_of_birth": 2011, "sex": "f", "veteran": True}, *players("b")],
+                date="2026-03-14", cup={"tier": "cp24", "season": 2026},
+                ended={"after_stage": 0, "after_round": 0, "reason": "a power cut"})
+    t = read_tournament(value)
+    assert (t.date, t.cup, t.ended) == ("2026-03-14", Cup(tier="cp24", season=2026),
+                                         Ended(after_stage=0, after_round=0, reason="a power cut"))
+    assert (t.players[0].year_of_birth, t.players[0].sex, t.players[0].veteran) == (2011, "f", True)
+    written = to_json(t)
+    assert written["cup"] == {"tier": "cp24", "season": 2026}
+    assert written["ended"] == {"after_stage": 0, "after_round": 0, "reason": "a power cut"}
+    assert list(written["players"][0])[-3:] == ["year_of_birth", "sex", "veteran"]
+    assert read_tournament(json.loads(dumps(t))) == t
+
+
+def test_the_season_is_the_cup_s_else_the_year_of_the_date() -> None:
+    """``cup.season`` first; without it the year of ``date``; without both none (cup.season defaults to null, an
+    ``ended`` without ``after_stage`` to stage 0 and without ``reason`` to "")."""
+    assert read_tournament(doc([], date="2025-11-30", cup={"tier": "expres", "season": 2026})).season == 2026
+    t = read_tournament(doc([], date="2025-11-30", cup={"tier": "expres"}, ended={"after_round": 0}))
+    assert (t.season, t.cup, t.ended) == (2025, Cup(tier="expres", season=None), Ended(after_round=0))
+    assert read_tournament(doc([], cup={"tier": "expres"})).season is None
+
+
+@pytest.mark.parametrize("fields, where", [
+    ({"cup": {"tier": "cp48", "season": 2026}}, "cup.tier"),
+    ({"cup": {"season": 2026}}, "cup"),
+    ({"cup": {"tier": "expres", "year": 2026}}, "cup"),
+    ({"date": "2026-02-29"}, "date"),
+    ({"date": "2026-13-01"}, "date"),
+    ({"date": "14.3.2026"}, "date"),
+    ({"players": [{"id": "a", "name": "A", "sex": "x"}]}, "players[0].sex"),
+    ({"players": [{"id": "a", "name": "A", "veteran": "yes"}]}, "players[0].veteran"),
+    ({"players": [{"id": "a", "name": "A", "year_of_birth": "2011"}]}, "players[0].year_of_birth"),
+    ({"ended": {"after_stage": 1, "after_round": 2}}, "ended.after_stage"),
+    ({"ended": {"after_stage": 0}}, "ended"),
+])
+def test_a_bad_czech_cup_field_is_bad_format_naming_it(fields: dict[str, Any], where: str) -> None:
+    """An unknown tier, a day that is not in the calendar, a bad sex, veteran or year, an end naming no stage."""
+    code, message = _code({"players": [], **fields})
+    assert code == "BAD_FORMAT" and where in message
+
+
+def test_a_year_of_birth_after_the_season_is_bad_format() -> None:
+    """Born in 2027 for the season 2026 (from cup.season or from the date): BAD_FORMAT naming the player; in
+    the season's own year, or with no season at all, it is accepted."""
+    born = [{"id": "kid", "name": "Kid", "year_of_birth": 2027}]
+    for fields in ({"cup": {"tier": "expres", "season": 2026}}, {"date": "2026-06-01"}):
+        code, message = _code({"players": born, **fields})
+        assert code == "BAD_FORMAT" and "kid" in message and "2027" in message
+    assert read_tournament({"players": born, "date": "2027-01-01"}).players[0].year_of_birth == 2027
+    assert read_tournament({"players": born}).season is None
 
 
 def test_a_repeated_absence_is_kept_once() -> None:

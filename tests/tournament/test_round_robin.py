@@ -24,6 +24,16 @@ def test_berger_tables_for_four_and_six_are_the_printed_ones() -> None:
     assert _table(berger_rounds(6)) == ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"]
 
 
+def test_an_odd_field_is_the_table_of_one_more_whose_opponent_has_the_bye() -> None:
+    """Five players play the FIDE table of six: whoever meets player 6 has the round's bye."""
+    six = berger_rounds(6)
+    for five, full in zip(berger_rounds(5), six, strict=True):
+        (dummy,) = [pair for pair in full.pairs if 6 in pair]
+        assert five.bye == (dummy[0] if dummy[1] == 6 else dummy[1])
+        assert five.pairs == tuple(pair for pair in full.pairs if 6 not in pair)
+    assert [r.bye for r in berger_rounds(5)] == [1, 4, 2, 5, 3]
+
+
 @pytest.mark.parametrize("n", range(2, 21))
 def test_everyone_meets_everyone_once_and_plays_once_a_round(n: int) -> None:
     """Every pair exactly once; nobody twice in a round; with an odd field exactly one bye per round, once each."""
