@@ -2,7 +2,8 @@
 
 Why one type: the command line prints ``{"error": {"code", "message"}}`` for any invalid file, and the
 server will answer a refused tournament event the same way, so every check raises the same exception with
-a contract code and a message that names the offending item (player id, stage, round, match).
+a contract code and a message that names the offending item (player id, stage, round, match). An error of
+one of a season's files also names the file (``"file": i``, its index among the files given).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ ErrorCode = Literal[
     "ROUND_ORDER",
     "NOTHING_TO_PAIR",
     "NO_PAIRING",
+    "SEASON_FILE",
 ]
 
 ERROR_CODES: tuple[ErrorCode, ...] = (
@@ -29,18 +31,28 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     "ROUND_ORDER",
     "NOTHING_TO_PAIR",
     "NO_PAIRING",
+    "SEASON_FILE",
 )
 
 
 class TournamentError(ValueError):
     """A tournament file or event the contract refuses: ``code`` from TOURNAMENT.md and a readable message."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        """Keep the code and the message (the message names the player, stage, round or match at fault)."""
-        super().__init__(f"{code}: {message}")
+    def __init__(self, code: ErrorCode, message: str, *, file: int | None = None) -> None:
+        """Keep the code and the message (the message names the player, stage, round or match at fault) and,
+        for a season, the index of the file at fault."""
+        super().__init__(f"{code}: {message}" if file is None else f"{code}: file {file}: {message}")
         self.code: ErrorCode = code
         self.message = message
+        self.file = file
 
-    def to_json(self) -> dict[str, dict[str, str]]:
-        """The contract's error object: ``{"error": {"code": ..., "message": ...}}``."""
-        return {"error": {"code": self.code, "message": self.message}}
+    def in_file(self, file: int) -> TournamentError:
+        """The same error, naming the season's file it was found in."""
+        return TournamentError(self.code, self.message, file=file)
+
+    def to_json(self) -> dict[str, dict[str, str | int]]:
+        """The contract's error object: ``{"error": {"code": ..., "message": ...}}``, and ``"file"`` when set."""
+        error: dict[str, str | int] = {"code": self.code, "message": self.message}
+        if self.file is not None:
+            error["file"] = self.file
+        return {"error": error}

@@ -1,6 +1,6 @@
 """``sprtec tournament ACTION``: the tournament commands of docs/TOURNAMENT.md.
 
-Why a table of actions: ``standings`` and ``pair`` read a tournament file; the organiser's actions (create,
+Why a table of actions: ``standings``, ``pair`` and ``ranking`` read a tournament file; the organiser's actions (create,
 register, checkin, start-round, card, override, resolve, end, status - talking to a server; export, reading its data;
 run, a whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only when
 chosen (``tournament_actions``, ``tournament_run``). The file actions print exactly the contract: one JSON object
@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-HELP = ("tournaments: the standings and next pairing of a file (docs/TOURNAMENT.md), and the organiser's acts on a "
-        "server (create, register, checkin, start-round, card, override, resolve, end, status, export, run)")
+HELP = ("tournaments: the standings, next pairing and final ranking of a file (docs/TOURNAMENT.md), and the "
+        "organiser's acts on a server (create, register, checkin, start-round, card, override, resolve, end, status, "
+        "export, run)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -68,6 +69,11 @@ def _run_pair(args: argparse.Namespace) -> int:
     return _respond(args, lambda data: pair_answer(data, pretty=args.pretty))
 
 
+def _run_ranking(args: argparse.Namespace) -> int:
+    """Print the final ranking across the stages."""
+    return _respond(args, lambda data: ranking_answer(data, pretty=args.pretty))
+
+
 def standings_answer(data: bytes, *, stage: int | None = None, pretty: bool = False) -> tuple[int, str]:
     """The exit status and the text ``sprtec tournament standings`` prints for a file's bytes."""
     from shared.tournament.course import follow
@@ -84,15 +90,22 @@ def pair_answer(data: bytes, *, pretty: bool = False) -> tuple[int, str]:
     return _answer(data, lambda t: to_json(pair(t)), pretty)
 
 
+def ranking_answer(data: bytes, *, pretty: bool = False) -> tuple[int, str]:
+    """The exit status and the text ``sprtec tournament ranking`` prints for a file's bytes."""
+    from shared.tournament.ranking import rank, to_json
+
+    return _answer(data, lambda t: to_json(rank(t)), pretty)
+
+
 def _answer(data: bytes, compute: Callable[[Any], dict[str, Any]], pretty: bool) -> tuple[int, str]:
     """0 and the answer's JSON, or 2 and the contract's error object."""
     from shared.tournament.errors import TournamentError
     from shared.tournament.reading import parse
 
     try:
-        return 0, _text(compute(parse(data)), pretty)
+        return 0, json_text(compute(parse(data)), pretty)
     except TournamentError as exc:
-        return 2, _text(exc.to_json(), pretty)
+        return 2, json_text(exc.to_json(), pretty)
 
 
 def _respond(args: argparse.Namespace, answer: Callable[[bytes], tuple[int, str]]) -> int:
@@ -100,14 +113,19 @@ def _respond(args: argparse.Namespace, answer: Callable[[bytes], tuple[int, str]
     from shared.tournament.errors import TournamentError
 
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else _read(args.file)
+        data = read_file(args.file)
     except TournamentError as exc:
-        status, text = 2, _text(exc.to_json(), args.pretty)
+        status, text = 2, json_text(exc.to_json(), args.pretty)
     else:
         status, text = answer(data)
     sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.flush()
     return status
+
+
+def read_file(name: str) -> bytes:
+    """The bytes of FILE, or of standard input for ``-``; ``BAD_FORMAT`` when it cannot be read."""
+    return sys.stdin.buffer.read() if name == "-" else _read(name)
 
 
 def _read(name: str) -> bytes:
@@ -121,8 +139,8 @@ def _read(name: str) -> bytes:
         raise TournamentError("BAD_FORMAT", f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def _text(value: dict[str, Any], pretty: bool) -> str:
-    """One JSON object and a newline (``pretty``: indented by two spaces)."""
+def json_text(value: dict[str, Any], pretty: bool) -> str:
+    """One JSON object and a newline, as every file action prints it (``pretty``: indented by two spaces)."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2 if pretty else None) + "\n"
 
 
@@ -147,6 +165,11 @@ ACTIONS: dict[str, Action] = {
         help="print the pairing of the next round, as the server would make it (one JSON object)",
         add_arguments=_file_arguments,
         run=_run_pair,
+    ),
+    "ranking": Action(
+        help="print the final ranking of every player across the stages, with categories and Czech Cup points",
+        add_arguments=_file_arguments,
+        run=_run_ranking,
     ),
 }
 

@@ -28,7 +28,7 @@ from shared.tournament.events import (
     apply,
     fold,
 )
-from shared.tournament.model import CardKind, Player, Points, Side, Stage, Tournament
+from shared.tournament.model import CardKind, Cup, Player, Points, Sex, Side, Stage, Tournament
 from shared.tournament.pairing import Pairing, pair
 
 State = tuple[str, Tournament]
@@ -77,11 +77,32 @@ CZECH_FIELD: tuple[tuple[str, str, str, int | None, str], ...] = (
     ("pvlcek", "Patrik Vlček", "SK Brno", 1604, "men"),  # enters late, from round 2
 )
 
+# Year of birth, sex and veteran of the same entrants, as an organiser's list has them (None: not given). The
+# free-text categories above do not count: the category is derived (so dbures, born 2008, is M in 2026).
+BORN: dict[str, tuple[int | None, Sex | None, bool]] = {
+    "jnovak": (1988, "m", False), "psvoboda": (1992, "m", False), "tdvorak": (1979, "m", False),
+    "mcerny": (1985, "m", False), "jprochazka": (1996, "m", False), "lkucera": (1990, "m", False),
+    "oves": (1983, "m", False), "dhorak": (1999, "m", False), "mnemec": (1975, "m", False),
+    "pmarek": (1994, "m", False), "jpokorny": (1970, "m", False), "jpospisil": (1961, "m", True),
+    "fhajek": (2001, "m", False), "vjelinek": (1998, "m", False), "akral": (2003, "m", False),
+    "mruzicka": (2009, "m", False), "dbenes": (1987, "m", False), "mfiala": (1981, "m", False),
+    "ksedlacek": (1977, "m", False), "rdolezal": (1993, "m", False), "zzeman": (1968, "m", False),
+    "rkolar": (1986, "m", False), "anavratil": (1995, "m", False), "vcermak": (1972, "m", False),
+    "mvanek": (1989, "m", False), "surban": (1957, "m", True), "lblazek": (1963, None, True),
+    "jkriz": (None, "m", False), "mkovar": (None, None, False), "vbartos": (1984, "m", False),
+    "enovakova": (1990, "f", False), "lsvobodova": (2001, "f", False), "tdvorakova": (2012, "f", False),
+    "kcerna": (None, "f", False), "skopecky": (2010, "m", False), "vstastny": (2011, "m", False),
+    "smoravec": (2013, "m", False), "kholub": (2016, "m", False), "dbures": (2008, "m", False),
+    "pvlcek": (1999, "m", False),
+}
+
 
 def player(entry: tuple[str, str, str, int | None, str]) -> Player:
-    """A Player from a row of a field table."""
+    """A Player from a row of a field table, with his year of birth, sex and veteran from ``BORN``."""
     pid, name, club, rating, category = entry
-    return Player(id=pid, name=name, club=club, rating=rating, category=category)
+    year, sex, veteran = BORN.get(pid, (None, None, False))
+    return Player(id=pid, name=name, club=club, rating=rating, category=category, year_of_birth=year, sex=sex,
+                  veteran=veteran)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -136,7 +157,8 @@ def czech_cup_40() -> Iterator[State]:
     Round 4 has a second walkover.
     """
     field = tuple(player(e) for e in CZECH_FIELD)
-    t = Tournament(name="Český pohár Expres — Brno", seed=20261201, players=field[:39], stages=(Stage(rounds=5),))
+    t = Tournament(name="Český pohár Expres — Brno", seed=20261201, players=field[:39], stages=(Stage(rounds=5),),
+                   date="2026-03-14", cup=Cup(tier="expres", season=2026))
     yield "before-round-1", t
     t, _ = play(t, cards=(("ksedlacek", "yellow", "stalling"),))
     t = fold(t, [AddPlayer(player=field[39]), MarkAbsent(round=2, player="rkolar")])

@@ -16,8 +16,10 @@ import pytest
 
 from shared.tournament.model import Bye, Match, Tournament
 from shared.tournament.reading import parse
-from tests.tournament.cases import CASES, czech_cup_40
-from tests.tournament.regenerate import EXAMPLES, GOLDEN, ROOT, expected_files
+from sprtec.cli import main
+from tests.tournament.cases import czech_cup_40
+from tests.tournament.cup_cases import ALL_CASES, SEASONS
+from tests.tournament.regenerate import EXAMPLE_NAMES, EXAMPLES, GOLDEN, ROOT, expected_files, season_paths
 
 REGENERATE = "python -m tests.tournament.regenerate"
 
@@ -33,14 +35,14 @@ def test_every_golden_file_and_example_is_what_the_engine_makes(expected: dict[P
     for path, data in expected.items():
         assert path.exists(), f"missing {path.relative_to(ROOT)}: {REGENERATE}"
         assert path.read_bytes() == data, f"{path.relative_to(ROOT)} differs: review, then {REGENERATE}"
-    stored = set(GOLDEN.rglob("*.json")) | set(EXAMPLES.glob("tournament-*.json"))
+    stored = set(GOLDEN.rglob("*.json")) | {EXAMPLES / name for name in EXAMPLE_NAMES if (EXAMPLES / name).exists()}
     assert stored == set(expected), f"stale files: {sorted(str(p) for p in stored - set(expected))}"
 
 
 def test_each_state_lists_the_round_its_predecessor_paired() -> None:
     """The next state's new round is exactly the pairing printed for the state before it (walkovers set in the
-    pairing stay walkovers)."""
-    for case in CASES:
+    pairing stay walkovers), unless the next state is the tournament ended early."""
+    for case in ALL_CASES:
         folder = GOLDEN / case.name
         states = [label for label, _ in case.states()]
         for before, after in pairwise(states):
@@ -48,6 +50,8 @@ def test_each_state_lists_the_round_its_predecessor_paired() -> None:
             if "error" in printed:
                 continue
             t = parse((folder / f"{after}.tournament.json").read_bytes())
+            if t.ended is not None:
+                continue  # the organiser ended the tournament instead of playing that round
             (r,) = [r for r in t.results if (r.stage, r.round) == (printed["stage"], printed["round"])]
             listed = [(e.home, e.away) for e in r.matches if isinstance(e, Match)]
             assert listed == [(x["home"], x["away"]) for x in printed["matches"]]
@@ -91,3 +95,27 @@ def test_the_same_file_pairs_to_the_same_bytes_in_processes_with_other_hash_seed
     path = GOLDEN / "czech-cup-40" / "before-round-5.tournament.json"
     golden = (GOLDEN / "czech-cup-40" / "before-round-5.pair.json").read_bytes()
     assert _pair_in_a_process(path, "0") == _pair_in_a_process(path, "4242") == golden
+
+
+def test_the_stored_season_files_give_the_stored_season_answers_through_the_command(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    """``sprtec season standings --pretty [--best N] FILE...`` over the stored golden files prints the stored
+    answer, for every season run (error objects and exit status 2 included)."""
+    for run in SEASONS:
+        best = [] if run.best is None else ["--best", str(run.best)]
+        status = main(["season", "standings", "--pretty", *best, *[str(p) for p in season_paths(run)]])
+        out = capsysbinary.readouterr().out
+        assert out == (GOLDEN / "season" / f"{run.label}.season.json").read_bytes(), run.label
+        assert status == (2 if b'"error"' in out else 0)
+
+
+def test_the_stored_files_give_the_stored_rankings_through_the_command(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    """``sprtec tournament ranking --pretty FILE`` over each stored state prints its stored ranking."""
+    for path in sorted(GOLDEN.glob("*/*.tournament.json")):
+        status = main(["tournament", "ranking", "--pretty", str(path)])
+        out = capsysbinary.readouterr().out
+        assert out == path.with_name(path.name.replace(".tournament.", ".ranking.")).read_bytes(), path.name
+        assert status == 0

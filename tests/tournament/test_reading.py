@@ -14,7 +14,7 @@ from shared.tournament.model import Absence, Cup, Ended, Match, Player, Points, 
 from shared.tournament.reading import parse, read_tournament
 from shared.tournament.writing import dump_bytes, dumps, to_json
 from tests.tournament.builders import doc, m, players, rounds
-from tests.tournament.cases import CASES
+from tests.tournament.cup_cases import ALL_CASES as CASES
 
 
 def _code(value: object) -> tuple[str, str]:
