@@ -142,6 +142,9 @@ def test_withdrawn_and_disqualified_players_keep_their_places_marked_out() -> No
     r = ranking_of(d)
     assert [x.player for x in r.rows] == order(standings_of(d))
     assert {x.player: x.out for x in r.rows} == {"a": True, "b": False, "c": True, "d": False}
+    announced = {**d, "stages": [{"rounds": 3}], "withdrawn": [{"player": "c", "after_round": 1},
+                                                               {"player": "d", "after_round": 3}]}
+    assert {x.player: x.out for x in ranking_of(announced).rows}["d"] is True  # listed as withdrawn: out
 
 
 def test_the_ranking_prints_the_contract_object(capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path) -> None:

@@ -98,6 +98,19 @@ def test_name_club_and_category_come_from_the_latest_tournament_by_date() -> Non
     assert row.club == "May"
 
 
+def test_a_later_file_in_which_he_was_not_ranked_does_not_change_his_name() -> None:
+    """p is listed in the later file but absent from its only round: his name and club stay the earlier
+    file's, and that file is not among his results."""
+    first = cup_file(["p", "o"], date="2026-03-01",
+                     people=[{"id": "p", "name": "Petr", "club": "Brno"}, {"id": "o", "name": "O"}])
+    later = cup_file(["o", "q"], date="2026-06-01",
+                     people=[{"id": "o", "name": "O"}, {"id": "q", "name": "Q"}, {"id": "p", "name": "Pete",
+                                                                                  "club": "Praha"}])
+    later["absent"] = [{"round": 1, "player": "p"}]
+    row = next(r for r in season_of([first, later]).rows if r.player == "p")
+    assert (row.name, row.club, row.played, [x.tournament for x in row.results]) == ("Petr", "Brno", 1, [0])
+
+
 def test_categories_rank_each_category_apart_with_its_own_ranks() -> None:
     """Men a (22) and c (16), a woman b (22), u unknown (16): a and b share 1st of the season, but ``categories``
     has M (a 1, c 2) and L (b 1), and no ?."""
