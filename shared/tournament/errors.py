@@ -22,6 +22,7 @@ ErrorCode = Literal[
     "SEASON_FILE",
 ]
 
+# The codes of one tournament file or event (the server passes these through: shared.protocol.errors).
 ERROR_CODES: tuple[ErrorCode, ...] = (
     "BAD_FORMAT",
     "UNKNOWN_PLAYER",
@@ -31,8 +32,9 @@ ERROR_CODES: tuple[ErrorCode, ...] = (
     "ROUND_ORDER",
     "NOTHING_TO_PAIR",
     "NO_PAIRING",
-    "SEASON_FILE",
 )
+# The code of a season's files that do not make one season (``sprtec season standings``).
+SEASON_ERROR_CODES: tuple[ErrorCode, ...] = ("SEASON_FILE",)
 
 
 class TournamentError(ValueError):

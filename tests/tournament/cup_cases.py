@@ -1,9 +1,9 @@
 """The golden tournaments of the Czech Cup: categories, every tier, players out, an early end, and a season.
 
 Why apart from ``cases``: these cases exist for the final ranking (``sprtec tournament ranking``) and the
-season (``sprtec season standings``): a 40-player cp24 Swiss (``examples/czech-cup-24.json`` is its start), a
-Swiss and a knockout in which players withdraw and one is disqualified, a round robin whose players cover
-every rule of the categories, one small field ranked under each tier with shared ranks, and a Swiss the
+season (``sprtec season standings``): a 40-player cp24 Swiss (``examples/tournament-czech-cup-24.json`` is its
+start), a Swiss and a knockout in which players withdraw and one is disqualified, a round robin whose players
+cover every rule of the categories, one small field ranked under each tier with shared ranks, and a Swiss the
 organiser ended after round 3. ``SEASONS`` lists the season's runs over the final states of these files.
 Rounds are played as in ``cases`` (the seeded score model) except where the story needs a result.
 """
@@ -36,8 +36,8 @@ TIER_NAMES: tuple[Tier, ...] = ("expres", "cp12", "cp24", "cp36", "czech_open")
 
 
 def czech_cup_24_example() -> Tournament:
-    """examples/czech-cup-24.json: a Czech Cup 24 of 40 players with their years of birth, sexes and veterans
-    (six Swiss rounds by the field's size), before its first round."""
+    """examples/tournament-czech-cup-24.json: a Czech Cup 24 of 40 players with their years of birth, sexes and
+    veterans (six Swiss rounds by the field's size), before its first round."""
     return Tournament(name="Český pohár 24 — Olomouc", seed=20260516, players=tuple(player(e) for e in CZECH_FIELD),
                       date="2026-05-16", cup=Cup(tier="cp24", season=2026))
 

@@ -9,7 +9,8 @@ error objects included), and for tournaments of several stages ``<state>.standin
 (``--stage n``). For every run of ``cup_cases.SEASONS`` it writes ``golden/season/<label>.files.json`` (the
 files, as paths under golden/, and ``--best``) and ``golden/season/<label>.season.json`` (what
 ``sprtec season standings --pretty`` prints for them). It also writes ``examples/tournament-swiss.json``,
-``examples/tournament-swiss-ko.json``, ``examples/tournament-demo.json`` and ``examples/czech-cup-24.json``.
+``examples/tournament-swiss-ko.json``, ``examples/tournament-demo.json`` and
+``examples/tournament-czech-cup-24.json``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from tests.tournament.cup_cases import ALL_CASES, SEASONS, SeasonRun, czech_cup_
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 EXAMPLES = ROOT / "examples"
-EXAMPLE_NAMES = ("tournament-swiss.json", "tournament-swiss-ko.json", "tournament-demo.json", "czech-cup-24.json")
+EXAMPLE_NAMES = ("tournament-swiss.json", "tournament-swiss-ko.json", "tournament-demo.json",
+                 "tournament-czech-cup-24.json")
 
 
 def expected_files() -> dict[Path, bytes]:
@@ -35,7 +37,7 @@ def expected_files() -> dict[Path, bytes]:
         EXAMPLES / "tournament-swiss.json": dump_bytes(swiss_example()),
         EXAMPLES / "tournament-swiss-ko.json": dump_bytes(swiss_ko_example()),
         EXAMPLES / "tournament-demo.json": dump_bytes(demo_example()),
-        EXAMPLES / "czech-cup-24.json": dump_bytes(czech_cup_24_example()),
+        EXAMPLES / "tournament-czech-cup-24.json": dump_bytes(czech_cup_24_example()),
     }
     for case in ALL_CASES:
         folder = GOLDEN / case.name

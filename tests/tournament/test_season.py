@@ -6,11 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
-from shared.tournament.errors import TournamentError
+from shared.tournament.errors import ERROR_CODES, SEASON_ERROR_CODES, ErrorCode, TournamentError
 from shared.tournament.model import Tournament
 from shared.tournament.reading import read_tournament
 from shared.tournament.season import Season, standings, to_json
@@ -198,6 +198,11 @@ def test_a_file_s_own_error_names_the_file_and_every_file_is_read_before_the_sea
     assert main(["season", "standings", str(tmp_path / "f0.json"), str(tmp_path / "missing.json")]) == 2
     missing = json.loads(capsysbinary.readouterr().out)["error"]
     assert (missing["code"], missing["file"]) == ("BAD_FORMAT", 1)
+
+
+def test_season_file_is_a_code_of_its_own_beside_the_tournament_codes() -> None:
+    """The engine's codes are the tournament file's (which the server passes through) and SEASON_FILE."""
+    assert get_args(ErrorCode) == ERROR_CODES + SEASON_ERROR_CODES == (*ERROR_CODES, "SEASON_FILE")
 
 
 def test_best_must_be_a_positive_number() -> None:
