@@ -185,9 +185,14 @@ def _out_players(course: Course) -> set[str]:
 
 def _category_ranks(placed: Sequence[tuple[int, bool, str]], categories: Mapping[str, Category]) -> dict[str, int]:
     """1 + the number of ranked players of the same category placed strictly above (a shared rank shares it)."""
+    above: dict[Category, int] = {}
     out: dict[str, int] = {}
-    for place, _, player in placed:
-        above = sum(1 for other_place, _, other in placed
-                    if other_place < place and categories[other] == categories[player])
-        out[player] = 1 + above
+    group: list[str] = []
+    for index, (place, _, player) in enumerate(placed):
+        group.append(player)
+        out[player] = 1 + above.get(categories[player], 0)
+        if index + 1 == len(placed) or placed[index + 1][0] != place:  # the end of a rank: it is above the next
+            for member in group:
+                above[categories[member]] = above.get(categories[member], 0) + 1
+            group = []
     return out
