@@ -76,31 +76,22 @@ def rank_course(course: Course) -> Ranking:
     t = course.tournament
     tables = [stage_standings(t, sc, sc.finished) for sc in course.stages]
     last_played = _last_played_stage(course, tables)
-    tiers: list[list[str]] = []
-    last = max((sc.index for sc in course.stages if sc.finished >= 1), default=None)
-    if last is not None:
-        for index in range(last, -1, -1):
-            sc = course.stages[index]
-            going_on = set(course.stages[index + 1].field) if index < last else set()
-            rows = [r for r in tables[index].rows if r.player in last_played and r.player not in going_on]
-            before = tables[index - 1] if index > 0 else None
-            tiers += _knockout_tiers(sc, rows, before) if sc.stage.system == "knockout" else _shared_tiers(rows)
-    out = _out_players(course)
-    season = t.season
-    field = sum(len(tier) for tier in tiers)
     placed: list[tuple[int, bool, str]] = []
-    for tier in tiers:
+    for tier in _tiers(course, tables, last_played):
         first = len(placed) + 1
         placed += [(first, len(tier) > 1, player) for player in tier]
-    categories = {player: category_of(t.player(player), season) for _, _, player in placed}
+    people = {p.id: p for p in t.players}
+    categories = {player: category_of(people[player], t.season) for _, _, player in placed}
     in_category = _category_ranks(placed, categories)
-    rows_out = tuple(
+    out = _out_players(course)
+    field = len(placed)
+    rows = tuple(
         Ranked(
             rank=place,
             shared=shared,
             player=player,
-            name=t.player(player).name,
-            club=t.player(player).club,
+            name=people[player].name,
+            club=people[player].club,
             category=categories[player],
             category_rank=in_category[player],
             category_winner=in_category[player] == 1 and categories[player] != UNKNOWN,
@@ -111,7 +102,23 @@ def rank_course(course: Course) -> Ranking:
         for place, shared, player in placed
     )
     cup = None if t.cup is None else CupField(tier=t.cup.tier, field=field)
-    return Ranking(complete=course.complete, season=season, cup=cup, rows=rows_out)
+    return Ranking(complete=course.complete, season=t.season, cup=cup, rows=rows)
+
+
+def _tiers(course: Course, tables: Sequence[Standings], ranked: Mapping[str, int]) -> list[list[str]]:
+    """The ranked players in groups that share a place, best first: the last stage with a finished round, then
+    each stage before it, back to stage 0, with the players who did not go on from it."""
+    last = max((sc.index for sc in course.stages if sc.finished >= 1), default=None)
+    tiers: list[list[str]] = []
+    if last is None:
+        return tiers
+    for index in range(last, -1, -1):
+        sc = course.stages[index]
+        going_on = set(course.stages[index + 1].field) if index < last else set()
+        rows = [r for r in tables[index].rows if r.player in ranked and r.player not in going_on]
+        before = tables[index - 1] if index > 0 else None
+        tiers += _knockout_tiers(sc, rows, before) if sc.stage.system == "knockout" else _shared_tiers(rows)
+    return tiers
 
 
 def to_json(ranking: Ranking) -> dict[str, Any]:
