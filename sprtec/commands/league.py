@@ -5,7 +5,7 @@ to a server are further rows of ``ACTIONS`` with their own arguments (and module
 The file actions print exactly the contract: one JSON object on standard output and exit 0, or
 ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that cannot be read is
 ``BAD_FORMAT``); ``--pretty`` indents by two spaces. Reading FILE and printing are ``sprtec tournament``'s own
-(``_respond``, ``_text``), so both commands answer alike.
+(``respond``, ``json_text``), so both commands answer alike.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from sprtec.commands.tournament import Action, _respond, _text
+from sprtec.commands.tournament import Action, json_text, respond
 
 HELP = "team leagues: the schedule of a fixture and the league table of a file (TOURNAMENT.md \"Team competitions\")"
 
@@ -47,12 +47,12 @@ def _games_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_games(args: argparse.Namespace) -> int:
     """Print the schedule of one fixture."""
-    return _respond(args, lambda data: games_answer(data, args.fixture, pretty=args.pretty))
+    return respond(args, lambda data: games_answer(data, args.fixture, pretty=args.pretty))
 
 
 def _run_table(args: argparse.Namespace) -> int:
     """Print the league table and the players' lines."""
-    return _respond(args, lambda data: table_answer(data, pretty=args.pretty))
+    return respond(args, lambda data: table_answer(data, pretty=args.pretty))
 
 
 def games_answer(data: bytes, fixture: str, *, pretty: bool = False) -> tuple[int, str]:
@@ -75,9 +75,9 @@ def _answer(data: bytes, compute: Callable[[Any], dict[str, Any]], pretty: bool)
     from shared.league.reading import parse
 
     try:
-        return 0, _text(compute(parse(data)), pretty)
+        return 0, json_text(compute(parse(data)), pretty)
     except LeagueError as exc:
-        return 2, _text(exc.to_json(), pretty)
+        return 2, json_text(exc.to_json(), pretty)
 
 
 ACTIONS: dict[str, Action] = {

@@ -61,17 +61,17 @@ def _standings_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_standings(args: argparse.Namespace) -> int:
     """Print the standings after the last finished round of the stage."""
-    return _respond(args, lambda data: standings_answer(data, stage=args.stage, pretty=args.pretty))
+    return respond(args, lambda data: standings_answer(data, stage=args.stage, pretty=args.pretty))
 
 
 def _run_pair(args: argparse.Namespace) -> int:
     """Print the pairing of the next round."""
-    return _respond(args, lambda data: pair_answer(data, pretty=args.pretty))
+    return respond(args, lambda data: pair_answer(data, pretty=args.pretty))
 
 
 def _run_ranking(args: argparse.Namespace) -> int:
     """Print the final ranking across the stages."""
-    return _respond(args, lambda data: ranking_answer(data, pretty=args.pretty))
+    return respond(args, lambda data: ranking_answer(data, pretty=args.pretty))
 
 
 def standings_answer(data: bytes, *, stage: int | None = None, pretty: bool = False) -> tuple[int, str]:
@@ -108,7 +108,7 @@ def _answer(data: bytes, compute: Callable[[Any], dict[str, Any]], pretty: bool)
         return 2, json_text(exc.to_json(), pretty)
 
 
-def _respond(args: argparse.Namespace, answer: Callable[[bytes], tuple[int, str]]) -> int:
+def respond(args: argparse.Namespace, answer: Callable[[bytes], tuple[int, str]]) -> int:
     """Read FILE (or standard input), print the answer on standard output as UTF-8, return its status."""
     from shared.tournament.errors import TournamentError
 
