@@ -52,6 +52,8 @@ from server.store.sqlite.sqlite_store import Health, Store
 from server.tournaments.handlers import TournamentRequests
 from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
+from server.web.routes import chain
+from server.web.site import web_table
 from shared.matchmaking import PoolRules
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
@@ -144,7 +146,8 @@ class Server:
             ping_timeout=PING_TIMEOUT_S,
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
-            process_request=endpoints(self.health, self.metrics_registry),  # /healthz, /readyz, /metrics
+            # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
+            process_request=chain(endpoints(self.health, self.metrics_registry), web_table(self)),
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
         self._recovery = asyncio.get_running_loop().create_task(self._recover_then_ready())

@@ -1,0 +1,46 @@
+// /: the live matches (public rooms and tournaments' tables) and the server's tournaments, each a link; kept
+// fresh by asking the API every few seconds with its ETags (a 304 when nothing changed).
+"use strict";
+
+(function home() {
+  const rooms = el("div", {id: "rooms"}, el("p", {class: "empty", text: _("Loading…")}));
+  const tournaments = el("div", {id: "tournaments"});
+  clear(main()).append(section(_("Live matches"), rooms), section(_("Tournaments"), tournaments));
+
+  const STATES = {registering: _("registration"), playing: _("round being played"), between: _("between rounds"),
+    finished: _("finished"), ended: _("ended by the organiser")};
+
+  function seat(info, team) {
+    const s = info.seats[team];
+    return el("span", {class: `coach ${team}`}, el("span", {class: "kit"}), s ? s.name : "—", s && rating(s) ? el("small", {text: ` ${rating(s)}`}) : null);
+  }
+
+  function showRooms(data) {
+    const live = data.rooms.filter((r) => r.status !== "ended");
+    clear(rooms);
+    if (!live.length) { rooms.append(el("p", {class: "empty", text: _("No match is being played right now.")})); return; }
+    rooms.append(el("ul", {class: "cards"}, live.map((info) => {
+      const score = info.score ? `${info.score.home} : ${info.score.away}` : "–";
+      const where = info.tournament ? fmt(_("{name}, round {round}, table {table}"), info.tournament) : _("Open room");
+      const time = info.clocks ? clock(info.clocks.part_ms) : "";
+      return el("li", {class: `card ${info.status}`},
+        el("a", {href: `/watch/${info.code}`, class: "match-link"},
+          el("div", {class: "scoreline"}, seat(info, "home"), el("b", {class: "score", text: score}), seat(info, "away")),
+          el("div", {class: "meta"}, info.status === "playing" ? `${partName(info.part)} · ${time}` : _("waiting for the coaches"),
+            el("span", {class: "where", text: where}))));
+    })));
+  }
+
+  function showTournaments(data) {
+    clear(tournaments);
+    if (!data.tournaments.length) { tournaments.append(el("p", {class: "empty", text: _("No tournament on this server yet.")})); return; }
+    tournaments.append(el("ul", {class: "cards"}, data.tournaments.map((t) => el("li", {class: `card ${t.state}`},
+      el("a", {href: `/tournaments/${t.id}`}, el("b", {text: t.name || t.id}),
+        el("div", {class: "meta"}, STATES[t.state] || t.state,
+          t.round ? ` · ${fmt(_("round {round}"), t)}` : "", ` · ${fmt(_("{entries} players"), t)}`,
+          t.playing ? ` · ${fmt(_("{playing} tables playing"), t)}` : ""))))));
+  }
+
+  poll("/api/v1/rooms", 3000, showRooms);
+  poll("/api/v1/tournaments", 5000, showTournaments);
+})();
