@@ -53,6 +53,7 @@ def shell(page: str, language: str, ident: str = "") -> Body:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(subject)} — sprtec</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="data:,">
 </head>
 <body data-page="{page}" data-id="{html.escape(ident, quote=True)}" data-cookie="{COOKIE}">
 <header class="top"><a class="brand" href="/">sprtec</a><nav id="nav"></nav><span id="languages"></span></header>

@@ -34,7 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the tournament file (docs/TOURNAMENT.md)")
     parser.add_argument("--bots", action="store_true", required=True, help="every entry is coached by a bot")
     add_setting_argument(parser, "a match setting for every stage, e.g. period_ms=20000 for short matches")
-    parser.add_argument("--data", default=None, help="the server's data directory (default: a new temporary one)")
+    parser.add_argument("--data", default=None, help="the server's data directory (default: a new temporary one; "
+                                                     "with --server, that server's: ./data)")
+    parser.add_argument("--server", default=None, metavar="URL",
+                        help="play on this running server (e.g. `make run`'s ws://127.0.0.1:8765/) instead of a "
+                             "private one; --data names its data directory for the export")
     parser.add_argument("--out", default=None, help="where to export the tournament (default: DATA/export-ID)")
     parser.add_argument("--level", default="easy", choices=("easy", "medium", "hard", "random"),
                         help="the bots play shared.ai at this level, or random legal flicks (default easy)")
@@ -56,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for stage in file.setdefault("stages", [{"system": "swiss"}]):
         stage["settings"] = {**stage.get("settings", {}), **overrides}
-    data = Path(args.data) if args.data else Path(tempfile.mkdtemp(prefix="sprtec-tournament-"))
+    if args.data:
+        data = Path(args.data)
+    else:
+        data = Path("data") if args.server else Path(tempfile.mkdtemp(prefix="sprtec-tournament-"))
     try:
         return asyncio.run(asyncio.wait_for(_run(args, file, data), args.timeout))
     except TimeoutError:
@@ -73,21 +80,24 @@ async def _run(args: argparse.Namespace, file: dict[str, Any], data: Path) -> in
     from sprtec.commands.tournament_actions import create
 
     data.mkdir(parents=True, exist_ok=True)
-    server = ServerProcess(data, workers=0, log=data / "server.log", log_level="WARNING")
-    server.start()
+    server = None if args.server else ServerProcess(data, workers=0, log=data / "server.log", log_level="WARNING")
+    if server is not None:
+        server.start()
     coaches: list[asyncio.Task[CoachReport]] = []
     try:
-        url = await asyncio.to_thread(server.wait, SERVER_START_S)
+        url = args.server if server is None else await asyncio.to_thread(server.wait, SERVER_START_S)
         if url is None:
-            raise RuntimeError(server.error or "the server did not start")
-        organiser = await Connection.open(url, "organiser")
+            raise RuntimeError((server.error if server is not None else None) or "the server did not start")
+        organiser = await Connection.open(url, "organiser" if server is not None else None)  # a guest on a shared one
         created, codes = await create(organiser, file, no_show_ms=args.no_show_ms, next_round_after_ms=args.gap_ms)
         tid = created.tournament
         _say(f"server {url}, data in {data}, tournament {tid}")
         _say(f"watch it from another terminal: sprtec tournament status {tid} --server {url}")
+        _say(f"or in a browser: {_page_of(url, tid)}")
         for c in codes:
             level = None if args.level == "random" else args.level
-            options = CoachOptions(name=_display_name(c.name, c.entry), code=c.code, level=level,
+            name = _display_name(c.name, c.entry) if server is not None else _shared_name(c.name, c.entry, tid)
+            options = CoachOptions(name=name, code=c.code, level=level,
                                    verbose=args.verbose)
             coaches.append(asyncio.create_task(coach(url, tid, options)))
         update = await organiser.ask(WatchTournament(tid), TournamentUpdate)
@@ -100,7 +110,8 @@ async def _run(args: argparse.Namespace, file: dict[str, Any], data: Path) -> in
         for task in coaches:
             task.cancel()
         await asyncio.gather(*coaches, return_exceptions=True)
-        await asyncio.to_thread(server.stop, 30)
+        if server is not None:
+            await asyncio.to_thread(server.stop, 30)
     return _export(data, tid, Path(args.out) if args.out else data / f"export-{tid}")
 
 
@@ -147,9 +158,21 @@ def _export(data: Path, tid: str, out: Path) -> int:
     return 0
 
 
+def _page_of(url: str, tid: str) -> str:
+    """The tournament's web page on the server at websocket ``url`` (server.web: the same address, over HTTP)."""
+    base = url.replace("wss://", "https://", 1).replace("ws://", "http://", 1).rstrip("/")
+    return f"{base}/tournaments/{tid}"
+
+
 def _display_name(name: str, entry: str) -> str:
     """The bot's display name: the entrant's name when it fits, else the entry's id."""
     return name if len(name) <= NAME_LIMIT else entry[:NAME_LIMIT]
+
+
+def _shared_name(name: str, entry: str, tid: str) -> str:
+    """A bot's display name on a shared server, where the names of an earlier run are taken: the entrant's name and
+    the tournament's id."""
+    return f"{_display_name(name, entry)[:NAME_LIMIT - len(tid) - 1]} {tid}"
 
 
 def _say(text: str) -> None:

@@ -38,6 +38,15 @@ function clear(node) {
   return node;
 }
 
+// Append the children that are there (null, undefined and false are left out; DOM's append would write "null").
+function add(node, ...children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child);
+  }
+  return node;
+}
+
 // m:ss of a number of milliseconds (rounded up, so 0:01 shows until the last millisecond).
 function clock(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -146,7 +155,7 @@ class Live {
 
 function header() {
   const nav = document.getElementById("nav");
-  nav.append(el("a", {href: "/", text: _("Live")}), el("a", {href: "/leaderboard", text: _("Leaderboard")}));
+  add(nav, el("a", {href: "/", text: _("Live")}), el("a", {href: "/leaderboard", text: _("Leaderboard")}));
   const switcher = document.getElementById("languages");
   const cookie = document.body.dataset.cookie;
   for (const [code, name] of Object.entries(LANGUAGES)) {
@@ -158,7 +167,7 @@ function header() {
         url.searchParams.delete("lang");
         location.replace(url.toString());
       }});
-    switcher.append(link);
+    add(switcher, link);
   }
 }
 
@@ -167,7 +176,7 @@ function main() {
 }
 
 function notFound(message) {
-  clear(main()).append(el("p", {class: "missing", text: message}));
+  add(clear(main()), el("p", {class: "missing", text: message}));
 }
 
 function section(title, ...children) {

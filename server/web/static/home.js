@@ -5,7 +5,7 @@
 (function home() {
   const rooms = el("div", {id: "rooms"}, el("p", {class: "empty", text: _("Loading…")}));
   const tournaments = el("div", {id: "tournaments"});
-  clear(main()).append(section(_("Live matches"), rooms), section(_("Tournaments"), tournaments));
+  add(clear(main()), section(_("Live matches"), rooms), section(_("Tournaments"), tournaments));
 
   const STATES = {registering: _("registration"), playing: _("round being played"), between: _("between rounds"),
     finished: _("finished"), ended: _("ended by the organiser")};
@@ -18,8 +18,8 @@
   function showRooms(data) {
     const live = data.rooms.filter((r) => r.status !== "ended");
     clear(rooms);
-    if (!live.length) { rooms.append(el("p", {class: "empty", text: _("No match is being played right now.")})); return; }
-    rooms.append(el("ul", {class: "cards"}, live.map((info) => {
+    if (!live.length) { add(rooms, el("p", {class: "empty", text: _("No match is being played right now.")})); return; }
+    add(rooms, el("ul", {class: "cards"}, live.map((info) => {
       const score = info.score ? `${info.score.home} : ${info.score.away}` : "–";
       const where = info.tournament ? fmt(_("{name}, round {round}, table {table}"), info.tournament) : _("Open room");
       const time = info.clocks ? clock(info.clocks.part_ms) : "";
@@ -33,8 +33,8 @@
 
   function showTournaments(data) {
     clear(tournaments);
-    if (!data.tournaments.length) { tournaments.append(el("p", {class: "empty", text: _("No tournament on this server yet.")})); return; }
-    tournaments.append(el("ul", {class: "cards"}, data.tournaments.map((t) => el("li", {class: `card ${t.state}`},
+    if (!data.tournaments.length) { add(tournaments, el("p", {class: "empty", text: _("No tournament on this server yet.")})); return; }
+    add(tournaments, el("ul", {class: "cards"}, data.tournaments.map((t) => el("li", {class: `card ${t.state}`},
       el("a", {href: `/tournaments/${t.id}`}, el("b", {text: t.name || t.id}),
         el("div", {class: "meta"}, STATES[t.state] || t.state,
           t.round ? ` · ${fmt(_("round {round}"), t)}` : "", ` · ${fmt(_("{entries} players"), t)}`,

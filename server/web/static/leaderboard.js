@@ -10,7 +10,7 @@
   const choose = el("select", {id: "ruleset", onchange: () => { ruleset = choose.value; offset = 0; load(); }},
     ["standard", "quick"].map((r) => el("option", {value: r, text: r === "standard" ? _("Standard") : _("Quick"), selected: r === ruleset})));
   const pager = el("p", {class: "pager"});
-  clear(main()).append(el("h1", {text: _("Leaderboard")}), el("label", {}, `${_("Ruleset family")} `, choose), body, pager);
+  add(clear(main()), el("h1", {text: _("Leaderboard")}), el("label", {}, `${_("Ruleset family")} `, choose), body, pager);
 
   async function load() {
     const found = await api(`/api/v1/leaderboard?ruleset=${ruleset}&offset=${offset}&limit=${PAGE}`);
@@ -18,12 +18,12 @@
     clear(pager);
     if (found.status !== 200) return;
     const page = found.data;
-    if (!page.players.length) { body.append(el("p", {class: "empty", text: _("Nobody is ranked yet: a player is ranked once his RD is 75 or less.")})); return; }
-    body.append(table([_("Rank"), _("Player"), _("Rating"), _("RD"), _("Matches")], page.players.map((p) => el("tr", {},
+    if (!page.players.length) { add(body, el("p", {class: "empty", text: _("Nobody is ranked yet: a player is ranked once his RD is 75 or less.")})); return; }
+    add(body, table([_("Rank"), _("Player"), _("Rating"), _("RD"), _("Matches")], page.players.map((p) => el("tr", {},
       el("td", {class: "num", text: p.rank}), el("td", {}, el("a", {href: `/players/${encodeURIComponent(p.player)}`, text: p.player})),
       el("td", {class: "num", text: p.rating}), el("td", {class: "num", text: `±${p.rd}`}), el("td", {class: "num", text: p.games})))));
-    if (offset > 0) pager.append(el("a", {href: "#", text: `← ${_("Previous")}`, onclick: (e) => { e.preventDefault(); offset = Math.max(0, offset - PAGE); load(); }}));
-    if (offset + PAGE < page.total) pager.append(el("a", {href: "#", text: `${_("Next")} →`, onclick: (e) => { e.preventDefault(); offset += PAGE; load(); }}));
+    if (offset > 0) add(pager, el("a", {href: "#", text: `← ${_("Previous")}`, onclick: (e) => { e.preventDefault(); offset = Math.max(0, offset - PAGE); load(); }}));
+    if (offset + PAGE < page.total) add(pager, el("a", {href: "#", text: `${_("Next")} →`, onclick: (e) => { e.preventDefault(); offset += PAGE; load(); }}));
   }
   load();
 })();

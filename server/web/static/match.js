@@ -41,7 +41,7 @@ class MoveList {
       return el("li", {class: i + 1 === current ? "move current" : "move", "data-version": move.version},
         el("span", {class: "number", text: `${i + 1}.`}), head, rulings.length ? el("ul", {}, rulings) : null);
     });
-    this.node.append(el("ol", {reversed: true}, items.reverse()));
+    add(this.node, el("ol", {reversed: true}, items.reverse()));
   }
 }
 
@@ -66,7 +66,7 @@ class Scoreboard {
     this.part = el("span", {class: "part"});
     this.time = el("span", {class: "time"});
     this.move = el("span", {class: "to-move"});
-    clear(this.node).append(el("div", {class: "scoreline"}, this.home, this.score, this.away),
+    add(clear(this.node), el("div", {class: "scoreline"}, this.home, this.score, this.away),
       el("div", {class: "clockline"}, this.part, this.time, this.move));
   }
 
@@ -76,7 +76,7 @@ class Scoreboard {
       const seat = this.seats[team];
       if (seat) this.names[team] = seat.name;
       const node = team === "home" ? this.home : this.away;
-      clear(node).append(el("span", {class: "kit"}), el("b", {text: seat ? seat.name : teamName(team)}),
+      add(clear(node), el("span", {class: "kit"}), el("b", {text: seat ? seat.name : teamName(team)}),
         seat && rating(seat) ? el("small", {text: ` ${rating(seat)}`}) : null,
         seat && seat.connected === false ? el("small", {class: "away-flag", text: ` ${_("disconnected")}`}) : null);
     }
@@ -123,7 +123,7 @@ function matchScreen() {
   const status = el("p", {class: "status", id: "status"});
   const moves = el("div", {class: "moves", id: "moves"});
   const controls = el("div", {class: "controls", id: "controls"});
-  clear(main()).append(el("div", {class: "match"}, el("div", {class: "stage"}, scoreboard, canvas, banner, controls, status),
+  add(clear(main()), el("div", {class: "match"}, el("div", {class: "stage"}, scoreboard, canvas, banner, controls, status),
     el("aside", {class: "side"}, el("h2", {text: _("Moves and rulings")}), moves)));
   return {scoreboard, canvas, banner, status, moves, controls};
 }

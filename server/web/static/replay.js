@@ -66,7 +66,7 @@
     play.textContent = playing ? "⏸" : "▶";
     if (playing) forward();
   });
-  screen.controls.append(button("⏮", _("Start"), () => { stop(); go(0); }),
+  add(screen.controls, button("⏮", _("Start"), () => { stop(); go(0); }),
     button("◀", _("Back"), () => { stop(); go(index - 1); }), play,
     button("▶|", _("Next move"), () => { stop(); forward(); }),
     button("⏭", _("End"), () => { stop(); go(data.moves.length); }));

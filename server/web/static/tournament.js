@@ -13,6 +13,11 @@
     reached: _("Round reached")};
   const CARDS = {yellow: _("yellow card"), red: _("red card"), disqualified: _("disqualified")};
   const KINDS = {match: "", final: _("final"), third_place: _("match for third place")};
+  const ACTS = {create: _("created"), register: _("registered"), claim: _("entry claimed"), "check-in": _("checked in"),
+    withdraw: _("withdrawn"), "start round": _("round started"), walkover: _("walkover"), override: _("result overridden"),
+    "yellow card": _("yellow card"), "red card": _("red card"), "disqualified card": _("disqualified"),
+    "auto-start": _("rounds start by themselves"), dispute: _("dispute filed"), ruling: _("ruling"),
+    "propose correction": _("correction proposed"), "agree correction": _("correction agreed"), end: _("tournament ended")};
   let update = null;
   let receivedAt = 0;
   let mine = localStorage.getItem("sprtec_mine") || "";
@@ -25,7 +30,7 @@
     audit: el("div", {id: "audit"})};
   const titles = {tables: _("Current round"), standings: _("Standings"), bracket: _("Bracket"), entries: _("Entries"),
     discipline: _("Cards and suspensions"), cases: _("Disputes and corrections"), audit: _("Rulings and acts")};
-  clear(main()).append(head, el("label", {class: "find"}, `${_("Find your line")} `, find),
+  add(clear(main()), head, el("label", {class: "find"}, `${_("Find your line")} `, find),
     ...Object.entries(parts).map(([key, node]) => el("section", {id: `section-${key}`}, el("h2", {text: titles[key]}), node)));
 
   const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
@@ -37,7 +42,7 @@
     const u = update;
     const next = u.next_round_ms === null || u.next_round_ms === undefined ? null
       : Math.max(0, u.next_round_ms - (performance.now() - receivedAt));
-    clear(head).append(el("h1", {text: u.name || u.tournament}),
+    add(clear(head), el("h1", {text: u.name || u.tournament}),
       el("p", {class: "meta"}, `${STATES[u.status] || u.status}`, u.round ? ` · ${fmt(_("stage {stage}, round {round}"), {stage: u.stage + 1, round: u.round})}` : "",
         next !== null ? ` · ${fmt(_("next round in {time}"), {time: clock(next)})}` : "",
         u.complete ? ` · ${_("the tournament is complete")}` : ""));
@@ -56,20 +61,20 @@
   function renderTables() {
     const u = update;
     clear(parts.tables);
-    if (!u.tables.length && !u.byes.length) { parts.tables.append(el("p", {class: "empty", text: _("No round is being played.")})); return; }
+    if (!u.tables.length && !u.byes.length) { add(parts.tables, el("p", {class: "empty", text: _("No round is being played.")})); return; }
     const rows = u.tables.map((t) => el("tr", {class: `${t.status}${isMine(t.home_name) || isMine(t.away_name) ? " mine" : ""}`, "data-table": t.table},
       el("td", {class: "num", text: t.table}), el("td", {class: "home", text: t.home_name}),
       el("td", {class: "score num", text: score(t.score)}), el("td", {class: "away", text: t.away_name}),
       el("td", {class: "state"}, tableStatus(t), KINDS[t.kind] ? ` · ${KINDS[t.kind]}` : ""),
       el("td", {}, t.room && (t.status === "playing" || t.status === "waiting") ? el("a", {href: `/watch/${t.room}`, class: "watch", text: _("Watch")}) : null)));
-    parts.tables.append(table([_("Table"), _("Home"), _("Score"), _("Away"), _("State"), ""], rows, {class: "tables"}));
-    if (u.byes.length) parts.tables.append(el("p", {class: "byes", text: `${_("Bye")}: ${u.byes.map(nameOf).join(", ")}`}));
+    add(parts.tables, table([_("Table"), _("Home"), _("Score"), _("Away"), _("State"), ""], rows, {class: "tables"}));
+    if (u.byes.length) add(parts.tables, el("p", {class: "byes", text: `${_("Bye")}: ${u.byes.map(nameOf).join(", ")}`}));
   }
 
   function renderStandings() {
     const u = update;
     clear(parts.standings);
-    if (!u.standings.length) { parts.standings.append(el("p", {class: "empty", text: _("No results yet.")})); return; }
+    if (!u.standings.length) { add(parts.standings, el("p", {class: "empty", text: _("No results yet.")})); return; }
     const breaks = Object.keys(u.standings[0].tiebreaks);
     const rows = u.standings.map((s) => el("tr", {class: isMine(s.name) ? "mine" : null, "data-entry": s.entry},
       el("td", {class: "num", text: `${s.rank}${s.shared ? "=" : ""}`}), el("td", {text: s.name}),
@@ -80,7 +85,7 @@
       el("td", {class: "cards"}, s.yellow ? el("span", {class: "card-yellow", title: CARDS.yellow, text: s.yellow}) : null,
         s.red ? el("span", {class: "card-red", title: CARDS.red, text: s.red}) : null,
         s.suspended_next ? el("span", {class: "suspended", text: _("suspended")}) : null)));
-    parts.standings.append(el("p", {class: "meta", text: fmt(_("stage {stage} after round {round}"), {stage: u.standings_stage + 1, round: u.after_round})}),
+    add(parts.standings, u.after_round ? el("p", {class: "meta", text: fmt(_("stage {stage} after round {round}"), {stage: u.standings_stage + 1, round: u.after_round})}) : null,
       table([_("Rank"), _("Player"), _("Points"), _("Played"), _("W-D-L"), _("Byes"), _("Goals"),
         ...breaks.map((b) => TIEBREAKS[b] || b), _("Cards")], rows, {class: "standings"}));
   }
@@ -92,13 +97,13 @@
     clear(parts.bracket);
     if (!u.bracket.length) return;
     const rounds = [...new Set(u.bracket.map((b) => b.round))].sort((a, b) => a - b);
-    parts.bracket.append(el("div", {class: "bracket"}, rounds.map((r) => el("div", {class: "bracket-round"},
+    add(parts.bracket, el("div", {class: "bracket"}, rounds.map((r) => el("div", {class: "bracket-round"},
       el("h3", {text: fmt(_("round {round}"), {round: r})}),
       u.bracket.filter((b) => b.round === r).map((b) => el("div", {class: `bracket-match${KINDS[b.kind] ? ` ${b.kind}` : ""}`},
         KINDS[b.kind] ? el("small", {text: KINDS[b.kind]}) : null,
         ["home", "away"].map((side) => el("div", {class: `bracket-side${b.winner === b[side] ? " winner" : ""}${isMine(nameOf(b[side])) ? " mine" : ""}`},
           el("span", {text: nameOf(b[side])}),
-          el("b", {text: b.score ? b.score[side] : b.walkover === side ? _("w/o") : ""}))))))));
+          el("b", {text: b.score ? b.score[side] : b.walkover === side ? _("w/o") : ""})))))))));
   }
 
   function renderEntries() {
@@ -106,19 +111,19 @@
       el("td", {text: e.name}), el("td", {text: e.club}), el("td", {text: e.category}),
       el("td", {class: "num", text: e.rating === null ? "" : e.rating}),
       el("td", {text: e.out ? _("withdrawn") : e.checked_in ? _("checked in") : e.claimed ? _("registered") : _("not yet connected")})));
-    clear(parts.entries).append(table([_("Player"), _("Club"), _("Category"), _("Rating"), _("State")], rows, {class: "entries"}));
+    add(clear(parts.entries), table([_("Player"), _("Club"), _("Category"), _("Rating"), _("State")], rows, {class: "entries"}));
   }
 
   function renderDiscipline() {
     const u = update;
     clear(parts.discipline);
-    if (!u.cards.length && !u.suspended.length) { parts.discipline.append(el("p", {class: "empty", text: _("No cards.")})); return; }
+    if (!u.cards.length && !u.suspended.length) { add(parts.discipline, el("p", {class: "empty", text: _("No cards.")})); return; }
     if (u.cards.length) {
-      parts.discipline.append(table([_("Round"), _("Player"), _("Card"), _("Why")], u.cards.map((c) => el("tr", {class: c.card},
+      add(parts.discipline, table([_("Round"), _("Player"), _("Card"), _("Why")], u.cards.map((c) => el("tr", {class: c.card},
         el("td", {text: fmt(_("stage {stage}, round {round}"), {stage: c.stage + 1, round: c.round})}), el("td", {text: nameOf(c.entry)}),
         el("td", {text: CARDS[c.card] || c.card}), el("td", {text: c.reason})))));
     }
-    if (u.suspended.length) parts.discipline.append(el("p", {class: "suspended-list", text: `${_("Suspended for the next match")}: ${u.suspended.map(nameOf).join(", ")}`}));
+    if (u.suspended.length) add(parts.discipline, el("p", {class: "suspended-list", text: `${_("Suspended for the next match")}: ${u.suspended.map(nameOf).join(", ")}`}));
   }
 
   function renderCases() {
@@ -126,7 +131,7 @@
     clear(parts.cases);
     document.getElementById("section-cases").hidden = !u.cases.length;
     if (!u.cases.length) return;
-    parts.cases.append(table([_("Case"), _("Match"), _("By"), _("Why"), _("State"), _("Ruling")], u.cases.map((c) => el("tr", {},
+    add(parts.cases, table([_("Case"), _("Match"), _("By"), _("Why"), _("State"), _("Ruling")], u.cases.map((c) => el("tr", {},
       el("td", {class: "num", text: c.id}),
       el("td", {text: fmt(_("round {round}, table {table}"), c)}), el("td", {text: nameOf(c.by)}),
       el("td", {text: c.reason}), el("td", {text: c.status}), el("td", {text: [c.ruling, c.proposal].filter(Boolean).join(" · ")})))));
@@ -135,9 +140,9 @@
   function renderAudit() {
     const u = update;
     clear(parts.audit);
-    if (!u.audit.length) { parts.audit.append(el("p", {class: "empty", text: _("Nothing yet.")})); return; }
-    parts.audit.append(table([_("When"), _("Who"), _("What"), _("Details"), _("Why")], u.audit.slice().reverse().map((a) => el("tr", {},
-      el("td", {text: when(a.at_ms)}), el("td", {text: a.who}), el("td", {text: a.act.replace(/_/g, " ")}),
+    if (!u.audit.length) { add(parts.audit, el("p", {class: "empty", text: _("Nothing yet.")})); return; }
+    add(parts.audit, table([_("When"), _("Who"), _("What"), _("Details"), _("Why")], u.audit.slice().reverse().map((a) => el("tr", {},
+      el("td", {text: when(a.at_ms)}), el("td", {text: a.who}), el("td", {text: ACTS[a.act] || a.act}),
       el("td", {text: a.detail}), el("td", {text: a.reason})))));
   }
 

@@ -73,7 +73,7 @@
       case "MatchEnded":
         screen.status.textContent = fmt(_("Match over: {home} {score} {away}"), {home: teamName("home", scores.names),
           away: teamName("away", scores.names), score: `${message.score.home} : ${message.score.away}`});
-        screen.status.append(" ", el("a", {href: `/replays/${message.match_id}`, text: _("Replay")}));
+        add(screen.status, " ", el("a", {href: `/replays/${message.match_id}`, text: _("Replay")}));
         break;
       case "Error":
         if (message.code === "ROOM_NOT_FOUND") notFound(fmt(_("No room {code} is open on this server."), {code}));
