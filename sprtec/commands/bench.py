@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-HELP = "Run a benchmark against a floor measured in the same run: physics, server, recovery, client, tournament."
+HELP = "Run a benchmark against a floor measured in the same run: physics, server, recovery, client, tournament, web."
 
 TARGETS: dict[str, str] = {  # target -> module of the benchmarks package
     "client": "client_frames",
@@ -18,6 +18,7 @@ TARGETS: dict[str, str] = {  # target -> module of the benchmarks package
     "recovery": "recovery_time",
     "server": "server_load",
     "tournament": "tournament_pairing",
+    "web": "web_load",
 }
 
 

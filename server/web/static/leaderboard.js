@@ -19,7 +19,7 @@
     if (found.status !== 200) return;
     const page = found.data;
     if (!page.players.length) { add(body, el("p", {class: "empty", text: _("Nobody is ranked yet: a player is ranked once his RD is 75 or less.")})); return; }
-    add(body, table([_("Rank"), _("Player"), _("Rating"), _("RD"), _("Matches")], page.players.map((p) => el("tr", {},
+    add(body, table([{text: _("Rank"), class: "num"}, _("Player"), {text: _("Rating"), class: "num"}, {text: _("RD"), class: "num"}, {text: _("Matches"), class: "num"}], page.players.map((p) => el("tr", {},
       el("td", {class: "num", text: p.rank}), el("td", {}, el("a", {href: `/players/${encodeURIComponent(p.player)}`, text: p.player})),
       el("td", {class: "num", text: p.rating}), el("td", {class: "num", text: `±${p.rd}`}), el("td", {class: "num", text: p.games})))));
     if (offset > 0) add(pager, el("a", {href: "#", text: `← ${_("Previous")}`, onclick: (e) => { e.preventDefault(); offset = Math.max(0, offset - PAGE); load(); }}));

@@ -55,7 +55,7 @@
     if (t.status === "playing") return `${partName(t.part)}${t.part_ms !== null && t.part_ms !== undefined ? ` · ${left(t.part_ms)}` : ""}`;
     if (t.status === "walkover") return fmt(_("walkover for {name}"), {name: t.walkover === "home" ? t.home_name : t.away_name});
     if (t.status === "replay") return _("to be replayed");
-    return t.shootout ? fmt(_("final · shoot-out won by {name}"), {name: t.shootout === "home" ? t.home_name : t.away_name}) : _("final");
+    return t.shootout ? fmt(_("finished · shoot-out won by {name}"), {name: t.shootout === "home" ? t.home_name : t.away_name}) : _("finished");
   }
 
   function renderTables() {
@@ -82,7 +82,7 @@
       el("td", {class: "num", text: `${s.wins}-${s.draws}-${s.losses}`}), el("td", {class: "num", text: s.byes}),
       el("td", {class: "num", text: `${s.goals_for}:${s.goals_against}`}),
       breaks.map((b) => el("td", {class: "num", text: s.tiebreaks[b]})),
-      el("td", {class: "cards"}, s.yellow ? el("span", {class: "card-yellow", title: CARDS.yellow, text: s.yellow}) : null,
+      el("td", {class: "discipline-cards"}, s.yellow ? el("span", {class: "card-yellow", title: CARDS.yellow, text: s.yellow}) : null,
         s.red ? el("span", {class: "card-red", title: CARDS.red, text: s.red}) : null,
         s.suspended_next ? el("span", {class: "suspended", text: _("suspended")}) : null)));
     add(parts.standings, u.after_round ? el("p", {class: "meta", text: fmt(_("stage {stage} after round {round}"), {stage: u.standings_stage + 1, round: u.after_round})}) : null,
@@ -142,7 +142,7 @@
     clear(parts.audit);
     if (!u.audit.length) { add(parts.audit, el("p", {class: "empty", text: _("Nothing yet.")})); return; }
     add(parts.audit, table([_("When"), _("Who"), _("What"), _("Details"), _("Why")], u.audit.slice().reverse().map((a) => el("tr", {},
-      el("td", {text: when(a.at_ms)}), el("td", {text: a.who}), el("td", {text: ACTS[a.act] || a.act}),
+      el("td", {text: when(a.at_ms)}), el("td", {text: update.entries.some((e) => e.entry === a.who) ? nameOf(a.who) : a.who}), el("td", {text: ACTS[a.act] || a.act}),
       el("td", {text: a.detail}), el("td", {text: a.reason})))));
   }
 
