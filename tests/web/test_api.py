@@ -223,3 +223,20 @@ async def test_the_operators_paths_are_still_answered_first(server: Server) -> N
     health = await get(server.url, "/healthz")
     assert health.status == 200 and health.body == b"ok\n"
     assert b"sprtec_" in (await get(server.url, "/metrics")).body
+
+
+def test_docs_api_names_every_path_the_server_answers_and_the_openapi_document_lists_them() -> None:
+    """docs/API.md's table and /api/v1/openapi.json have every API route of the table, and nothing else."""
+    import re
+    from pathlib import Path
+
+    from server.web import openapi
+    from server.web.site import routes
+
+    table = routes(None)  # type: ignore[arg-type]
+    api = {r.pattern for r in table if r.api}
+    text = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text(encoding="utf-8")
+    documented = {p.split("?")[0].split("[")[0] for p in re.findall(r"^\| `(/api/v1/[^`]*)`", text, re.M)}
+    named = {re.sub(r"\b(ID|CODE|NAME)\b", "{}", p) for p in documented}
+    assert named == {re.sub(r"\{\w+\}", "{}", p) for p in api}
+    assert set(openapi.document(table)["paths"]) == api
