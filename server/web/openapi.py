@@ -93,6 +93,14 @@ PAIRING = _object(("format", "stage", "round", "matches", "byes", "not_paired"),
                                                                                     table=INT, home=STR, away=STR)},
                   byes={"type": "array", "items": STR},
                   not_paired={"type": "array", "items": _object(("player", "why"), player=STR, why=STR)})
+RANKING = _object(("format", "complete", "season", "cup", "ranking"), format={"const": "sprtec-ranking/1"},
+                  complete=BOOL, season={"type": ["integer", "null"]},
+                  cup={"type": ["object", "null"], "properties": {"tier": STR, "field": INT}},
+                  ranking={"type": "array", "items": _object(
+                      ("rank", "shared", "player", "name", "club", "category", "category_rank", "category_winner",
+                       "stage", "cup_points", "out"), rank=INT, shared=BOOL, player=STR, name=STR, club=STR,
+                      category=STR, category_rank=INT, category_winner=BOOL, stage=INT,
+                      cup_points={"type": ["integer", "null"]}, out=BOOL)})
 ROOMS = _object(("rooms",), rooms={"type": "array", "items": _object(
     ("code", "ruleset", "seats", "spectators", "status", "tournament"), code=STR, ruleset=STR,
     seats=_object(("home", "away"), home=SEAT, away=SEAT), spectators=INT,

@@ -39,6 +39,8 @@ from shared.rulesets import RULESETS, Settings
 from shared.tournament.errors import TournamentError
 from shared.tournament.pairing import pair_course
 from shared.tournament.pairing import to_json as pairing_json
+from shared.tournament.ranking import rank_course
+from shared.tournament.ranking import to_json as ranking_json
 from shared.tournament.standings import standings
 from shared.tournament.table import to_json as standings_json
 from shared.tournament.writing import dumps
@@ -137,6 +139,20 @@ class ReadApi:
         try:
             body = self.cache.get(("pairing", run.id, board.version),
                                   lambda: _text_body(_contract_text(pairing_json(pair_course(board.course)))))
+        except TournamentError as exc:
+            return error(call.request, CONFLICT, exc.code, exc.message)
+        return answer(call.request, body)
+
+    async def ranking(self, call: Call) -> Response:
+        """``sprtec tournament ranking`` of the tournament's file: the final ranking across its stages, with
+        categories, category winners and Czech Cup points (provisional until the tournament is complete)."""
+        run = self._run(call)
+        if isinstance(run, Response):
+            return run
+        board = self.sources.tournaments.board(run)
+        try:
+            body = self.cache.get(("ranking", run.id, board.version),
+                                  lambda: _text_body(_contract_text(ranking_json(rank_course(board.course)))))
         except TournamentError as exc:
             return error(call.request, CONFLICT, exc.code, exc.message)
         return answer(call.request, body)

@@ -53,6 +53,9 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
         Route(pattern=f"{API}/tournaments/{{id}}/pairing", handler=api.pairing, operation="getPairing",
               summary="`sprtec tournament pair` of the tournament (sprtec-pairing/1); 409 ROUND_ORDER while a round "
                       "is played, NOTHING_TO_PAIR at the end", schema=openapi.PAIRING, errors=(404, 409)),
+        Route(pattern=f"{API}/tournaments/{{id}}/ranking", handler=api.ranking, operation="getRanking",
+              summary="`sprtec tournament ranking` of the tournament (sprtec-ranking/1): the final ranking with "
+                      "categories, category winners and Czech Cup points", schema=openapi.RANKING, errors=not_found),
         Route(pattern=f"{API}/rooms", handler=api.rooms, operation="listRooms",
               summary="The live matches: public rooms and tournaments' tables (RoomInfo, with the table)",
               schema=openapi.ROOMS),

@@ -10,7 +10,7 @@ from server.app import Server
 from server.tournaments.export import export
 from shared.protocol import MovePlayed, OverrideResult, RoomJoined, Score, StartRound, TournamentDone, Watch
 from shared.protocol.specs import wire_of
-from sprtec.commands.tournament import pair_answer, standings_answer
+from sprtec.commands.tournament import pair_answer, ranking_answer, standings_answer
 from tests.server.players import WireClient, play_until_end, two_coaches
 from tests.tournament_server.conftest import SHORT
 from tests.tournament_server.helpers import Setup, expect, file_of, tournament
@@ -74,6 +74,16 @@ async def test_the_pairing_is_sprtec_tournament_pair_and_a_conflict_while_a_roun
     file = (await get(server.url, f"{API}/tournaments/{setup.tid}")).body
     between = await get(server.url, f"{API}/tournaments/{setup.tid}/pairing")
     assert between.status == 200 and between.body.decode() == pair_answer(file)[1]
+
+
+async def test_the_ranking_is_sprtec_tournament_ranking_of_the_file(server: Server) -> None:
+    """/ranking is `sprtec tournament ranking` of the tournament's file (provisional while it is played)."""
+    setup, file = await _played(server)
+    status, printed = ranking_answer(file)
+    assert status == 0
+    answer = await get(server.url, f"{API}/tournaments/{setup.tid}/ranking")
+    assert answer.status == 200 and answer.body.decode() == printed
+    assert answer.json()["complete"] is False
 
 
 async def test_the_list_names_each_tournament_with_its_state(server: Server) -> None:

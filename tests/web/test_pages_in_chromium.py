@@ -173,7 +173,8 @@ def _exists(base: str, path: str) -> bool:
 
 def test_the_tournament_page_follows_the_tournament_live_to_its_final_standings(hall: Hall, tournament: str) -> None:
     """Opened while a round is played, the page updates by itself (no reload) until the tournament is finished; its
-    standings are then the API's, a player finds his own line by his name, and it fits a phone and a big screen."""
+    standings and final ranking are then the API's, a player finds his own line by his name, and it fits a phone
+    and a big screen."""
     with browser() as context:
         phone = _page(context, hall.base, f"/tournaments/{tournament}", PHONE, "cs")
         phone.wait_for_selector("#tables table, #tables p")
@@ -195,6 +196,11 @@ def test_the_tournament_page_follows_the_tournament_live_to_its_final_standings(
         assert entries == [s["player"] for s in standings]
         assert [int(rows.nth(i).locator("td.points").inner_text()) for i in range(rows.count())] == \
             [s["points"] for s in standings]
+        phone.wait_for_function("document.body.dataset.ranking === 'final'", timeout=30_000)
+        ranking = get_json(hall.base, f"/api/v1/tournaments/{tournament}/ranking")["ranking"]
+        ranked = phone.locator("#ranking tbody tr")
+        assert [ranked.nth(i).get_attribute("data-entry") for i in range(ranked.count())] == \
+            [r["player"] for r in ranking]
         phone.fill("#find", "cerny")  # without the accents, as typed on a phone
         phone.wait_for_function("document.body.dataset.mine === 'p3'")
         assert names["p3"] == "Martin Černý"

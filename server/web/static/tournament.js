@@ -26,9 +26,11 @@
   const find = el("input", {type: "search", id: "find", placeholder: _("Your name"), value: mine,
     oninput: () => { mine = find.value; localStorage.setItem("sprtec_mine", mine); render(); }});
   const parts = {tables: el("div", {id: "tables"}), standings: el("div", {id: "standings"}), bracket: el("div", {id: "bracket"}),
+    ranking: el("div", {id: "ranking"}),
     entries: el("div", {id: "entries"}), discipline: el("div", {id: "discipline"}), cases: el("div", {id: "cases"}),
     audit: el("div", {id: "audit"})};
-  const titles = {tables: _("Current round"), standings: _("Standings"), bracket: _("Bracket"), entries: _("Entries"),
+  const titles = {tables: _("Current round"), standings: _("Standings"), bracket: _("Bracket"), ranking: _("Final ranking"),
+    entries: _("Entries"),
     discipline: _("Cards and suspensions"), cases: _("Disputes and corrections"), audit: _("Rulings and acts")};
   add(clear(main()), head, el("label", {class: "find"}, `${_("Find your line")} `, find),
     ...Object.entries(parts).map(([key, node]) => el("section", {id: `section-${key}`}, el("h2", {text: titles[key]}), node)));
@@ -106,6 +108,30 @@
           el("b", {text: b.score ? b.score[side] : b.walkover === side ? _("w/o") : ""})))))))));
   }
 
+  // The final ranking (sprtec-ranking/1 from the API): everyone once across the stages, categories, cup points.
+  function renderRanking(data) {
+    const section = document.getElementById("section-ranking");
+    clear(parts.ranking);
+    section.hidden = !data || !data.ranking.length;
+    if (section.hidden) return;
+    document.body.dataset.ranking = data.complete ? "final" : "provisional";
+    const winners = data.ranking.filter((r) => r.category_winner);
+    const rows = data.ranking.map((r) => el("tr", {class: `${r.out ? "out" : ""}${isMine(r.name) ? " mine" : ""}`, "data-entry": r.player},
+      el("td", {class: "num", text: `${r.rank}${r.shared ? "=" : ""}`}), el("td", {text: r.name}), el("td", {text: r.club}),
+      el("td", {text: r.category}), el("td", {class: "num", text: r.category === "?" ? "" : r.category_rank}),
+      el("td", {class: "num", text: r.cup_points === null ? "" : r.cup_points}),
+      el("td", {text: r.out ? _("withdrawn") : ""})));
+    add(parts.ranking,
+      el("p", {class: "meta", text: data.complete ? _("The tournament is complete: this is its final ranking.")
+        : _("Provisional: the tournament is still being played.")}),
+      data.cup ? el("p", {class: "meta", text: fmt(_("Czech Cup {tier}, season {season}: {field} players ranked"),
+        {tier: data.cup.tier, season: data.season === null ? "?" : data.season, field: data.cup.field})}) : null,
+      winners.length ? el("p", {class: "winners"}, `${_("Category winners")}: `,
+        winners.map((r) => `${r.category} ${r.name}`).join(", ")) : null,
+      table([{text: _("Rank"), class: "num"}, _("Player"), _("Club"), _("Category"), {text: _("Category rank"), class: "num"},
+        {text: _("Cup points"), class: "num"}, ""], rows, {class: "ranking"}));
+  }
+
   function renderEntries() {
     const rows = update.entries.map((e) => el("tr", {class: `${e.out ? "out" : ""}${isMine(e.name) ? " mine" : ""}`},
       el("td", {text: e.name}), el("td", {text: e.club}), el("td", {text: e.category}),
@@ -148,12 +174,18 @@
 
   function render() {
     if (!update) return;
-    renderHead(); renderTables(); renderStandings(); renderBracket(); renderEntries(); renderDiscipline(); renderCases(); renderAudit();
+    renderHead(); renderTables(); renderStandings(); renderBracket(); renderRanking(ranking); renderEntries(); renderDiscipline();
+    renderCases(); renderAudit();
     const line = parts.standings.querySelector("tr.mine");
     document.body.dataset.mine = line ? line.dataset.entry : "";
   }
 
   setInterval(() => { if (update) { renderHead(); renderTables(); } }, 1000); // the tables' clocks count down
+  let ranking = null;
+  poll(`/api/v1/tournaments/${encodeURIComponent(id)}/ranking`, 5000, (data, status) => {
+    ranking = status === 200 ? data : null;
+    renderRanking(ranking);
+  });
   const live = new Live((connection) => connection.send({t: "WatchTournament", tournament: id}), (message) => {
     if (message.t === "TournamentUpdate" && message.tournament === id) {
       update = message;
