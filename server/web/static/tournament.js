@@ -39,6 +39,7 @@
   const isMine = (name) => mine.trim() !== "" && fold(name).includes(fold(mine.trim()));
   const nameOf = (entry) => (update.entries.find((e) => e.entry === entry) || {name: entry}).name;
   const score = (s) => (s ? `${s.home} : ${s.away}` : "");
+  const num = (text) => ({text, class: "num"}); // a numeric column's header, aligned with its figures
 
   function renderHead() {
     const u = update;
@@ -88,8 +89,8 @@
         s.red ? el("span", {class: "card-red", title: CARDS.red, text: s.red}) : null,
         s.suspended_next ? el("span", {class: "suspended", text: _("suspended")}) : null)));
     add(parts.standings, u.after_round ? el("p", {class: "meta", text: fmt(_("stage {stage} after round {round}"), {stage: u.standings_stage + 1, round: u.after_round})}) : null,
-      table([_("Rank"), _("Player"), _("Points"), _("Played"), _("W-D-L"), _("Byes"), _("Goals"),
-        ...breaks.map((b) => TIEBREAKS[b] || b), _("Cards")], rows, {class: "standings"}));
+      table([num(_("Rank")), _("Player"), num(_("Points")), num(_("Played")), num(_("W-D-L")), num(_("Byes")), num(_("Goals")),
+        ...breaks.map((b) => num(TIEBREAKS[b] || b)), _("Cards")], rows, {class: "standings"}));
   }
 
   function renderBracket() {
