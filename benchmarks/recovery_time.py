@@ -33,7 +33,7 @@ from server.store.match_records import MatchStart, RoomRow
 from server.store.player_records import PlayerRecords
 from server.store.position_blob import pack
 from server.store.sqlite.sqlite_store import Store
-from server.tokens import hash_token, new_secret, player_token
+from server.tokens import new_secret, player_token
 from shared import match as rules
 from shared import match_log
 from shared.match_log import LogEntry
@@ -83,7 +83,8 @@ def build(data: Path, matches: int) -> list[str]:
             players = []
             for side in ("h", "a"):
                 secret = new_secret()
-                (pid, _) = store.write_sync(PlayerRecords.add_player(f"{side}{i}", f"{side}{i}", hash_token(secret)))
+                pid = store.new_player_id()
+                store.write_sync(PlayerRecords.add_player(pid, f"{side}{i}", f"{side}{i}", store.hasher.hash(secret)))
                 players.append(pid)
                 tokens.append(player_token(pid, secret))
             code, match_id = f"B{i:05d}", f"{i:012x}"

@@ -22,6 +22,7 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
 from server.clock import MonotonicClock, WallClock
+from server.connections.address_limits import AddressLimits
 from server.connections.session import Handler, Session
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
@@ -29,6 +30,7 @@ from server.constants import (
     DEFAULT_DATA_DIR,
     DEFAULT_HOST,
     DEFAULT_PORT,
+    EXEMPT_NETWORKS,
     MAX_QUEUE,
     OPEN_TIMEOUT_S,
     PING_INTERVAL_S,
@@ -39,7 +41,7 @@ from server.constants import (
 from server.lan.announcer import LanAnnouncer, default_server_name
 from server.lifecycle import EventBus
 from server.ops.agones_link import AgonesLink
-from server.ops.http_endpoints import Checks, endpoints
+from server.ops.http_endpoints import Checks, endpoints, operator_endpoints
 from server.ops.instruments import MatchCounters
 from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
 from server.players import Players
@@ -49,6 +51,7 @@ from server.rooms.registry import InProcessRegistry, Registry
 from server.rooms.room import Room
 from server.rooms.workers import Resolver, WorkerPool, default_workers
 from server.store.sqlite.sqlite_store import Health, Store
+from server.tournaments.creation import Creators
 from server.tournaments.handlers import TournamentRequests
 from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
@@ -77,6 +80,11 @@ class ServerConfig:
     postgres: str | None = None  # the shared store's URL (server.store.postgres.pg_store); None: SQLite in data_dir
     cluster: ClusterConfig | None = None  # a node of a cluster (server.cluster.node; needs ``postgres``); None: alone
     pool: PoolRules = dataclasses.field(default_factory=PoolRules)  # quick match: how windows widen, the longest wait
+    tournaments: str = "named"  # who may create tournaments: open, named, organisers (server.tournaments.creation)
+    organisers: tuple[str, ...] = ()  # with "organisers": the names of the players who may
+    exempt: tuple[str, ...] = EXEMPT_NETWORKS  # networks no per-address budget applies to (address_limits)
+    trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client
+    metrics: tuple[str, int] | None = None  # a listener of its own for /metrics; None: for this machine only
 
 
 class Server:
@@ -97,6 +105,7 @@ class Server:
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)
+        self.limits = AddressLimits(exempt=config.exempt, trusted_proxies=config.trusted_proxies)
         self.players = Players(self.store, self.bus, self._tell_room)
         shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
@@ -114,8 +123,11 @@ class Server:
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)
-        self.handlers.update(TournamentRequests(self.tournaments).handlers())
+        creators = Creators.of(config.tournaments, config.organisers)
+        self.handlers.update(TournamentRequests(self.tournaments, self.limits, creators).handlers())
         self._ws_server: WsServer | None = None
+        self._operators: WsServer | None = None  # the --metrics listener
+        self.metrics_port = 0
         self.ready = asyncio.Event()  # set once the unfinished matches are back (start)
         self.draining = False  # set when shutdown begins: the node takes nobody new
         self.match_counters = MatchCounters(self.bus, self.metrics)
@@ -147,9 +159,15 @@ class Server:
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
-            process_request=chain(endpoints(self.health, self.metrics_registry), web_table(self)),
+            process_request=chain(endpoints(self.health, self.metrics_registry, metrics_here=self.config.metrics is None),
+                                  web_table(self)),
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
+        if self.config.metrics is not None:  # /metrics (and the probes) where only the operator reaches
+            self._operators = await websockets.serve(_no_websocket, *self.config.metrics,
+                                                     process_request=operator_endpoints(self.health,
+                                                                                        self.metrics_registry))
+            self.metrics_port = next(iter(self._operators.sockets)).getsockname()[1]
         self._recovery = asyncio.get_running_loop().create_task(self._recover_then_ready())
         if self.announcer is not None:
             await self.announcer.start(self.config.name or default_server_name(), self.config.host, self.port)
@@ -269,6 +287,8 @@ class Server:
             await self.announcer.close()  # the LAN's goodbye first: browsers drop the server at once
         if self._ws_server is not None:
             self._ws_server.close(close_connections=False)
+        if self._operators is not None:
+            self._operators.close()
         self.lobby.stop()
         if self._recovery is not None and not self._recovery.done():
             await self._recovery  # rooms being rebuilt are closed like the others
@@ -318,3 +338,8 @@ def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
 
 async def _done() -> None:
     """Nothing to wait for."""
+
+
+async def _no_websocket(connection: ServerConnection) -> None:
+    """The operators' listener answers every request over HTTP (``operator_endpoints``): no handshake reaches this."""
+    await connection.close()

@@ -29,6 +29,28 @@ CHAT_BURST = 5  # chat lines a connection may send in a burst ...
 CHAT_WINDOW_S = 10.0  # ... refilled over this many seconds
 MAX_VIOLATIONS = MAX_INVALID_MESSAGES  # protocol violations (undecodable, wrong types) before the connection closes
 
+# ---------------------------------------------------------------------- abuse from many connections (per address)
+# A connection's address is its peer's IP - behind a proxy of --trusted-proxy the client's, from X-Forwarded-For -
+# and a burst/window pair is a token bucket per address. Connections from an --exempt network (loopback by default:
+# the server's own machine, where `sprtec organise`, `sprtec tournament run --bots`, the benchmarks and the tests
+# connect dozens of clients at once) count against none of the per-address budgets. Sized for a club event of 40
+# players behind one NAT address: each of them may need a new player and mistype codes, and none is refused.
+EXEMPT_NETWORKS = ("127.0.0.0/8", "::1/128")  # --exempt's default
+CODE_GUESS_DELAY_S = 1.0  # a wrong entry or claim code is answered this much later: a connection guesses once a second
+ENTRY_GUESS_BURST = 20  # wrong entry codes an address may send in a burst ...
+ENTRY_GUESS_WINDOW_S = 600.0  # ... refilled over this many seconds (2 a minute)
+TOURNAMENT_GUESS_BURST = 60  # wrong entry codes one tournament takes from all addresses together in a burst ...
+TOURNAMENT_GUESS_WINDOW_S = 600.0  # ... refilled over this many seconds (6 a minute: exempt addresses count too)
+CLAIM_GUESS_BURST = 20  # wrong claim codes an address may send in a burst ...
+CLAIM_GUESS_WINDOW_S = 600.0  # ... refilled over this many seconds
+NEW_PLAYER_BURST = 100  # players an address may add to the database (a named Hello, a guest's first seat) ...
+NEW_PLAYER_WINDOW_S = 3600.0  # ... refilled over this many seconds
+TOURNAMENT_BURST = 10  # tournaments an address may create in a burst ...
+TOURNAMENT_WINDOW_S = 86400.0  # ... refilled over this many seconds (10 a day)
+BUDGETS_KEPT = 10_000  # addresses a budget remembers at most (those whose bucket is full again are forgotten first)
+UNSTORED_GUESTS = 10_000  # guests welcomed but not stored whose tokens the server recognises (the oldest forgotten)
+TOURNAMENTS_LISTED = 200  # TournamentList's lines at most: the running ones first, each part newest first
+
 # ---------------------------------------------------------------------- rooms
 HISTORY_SIZE = 50  # broadcast messages a room keeps for resync (Lichess keeps 20)
 ROOM_CODE_LENGTH = 6  # characters of a private room code

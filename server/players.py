@@ -6,23 +6,33 @@ have to know that - the room publishes ``MatchFinished``, this service rates it 
 ``shared.ratings``: every rated match its own rating period), stores the new ratings and what the match did to them,
 and tells the room's members (``Rated``). Profiles and leaderboards are reads. Names are unique on a server whatever
 their case (``shared.names.name_key``); ``guest-<n>`` names are the server's own.
+
+Why a guest is not stored at once: most connections without a token only look - list rooms and tournaments, watch
+a table, probe whether a server answers - and a row (and a write) for each of them let anyone fill the database by
+reconnecting. A guest is welcomed with an id the store hands out (``Store.new_player_id``) and a token, and kept in
+memory only (the latest ``UNSTORED_GUESTS``, so his reconnects know him) until he does something the server must
+remember (``keep``: a seat, a name, a claim code, chat, a tournament entry). A named player is stored at once: his
+name is his from then on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server.constants import UNSTORED_GUESTS
 from server.lifecycle import EventBus, MatchFinished
 from server.rooms.room_core import RoomError
 from server.store.player_records import PlayerRecords, StoredRating
 from server.store.sqlite.sqlite_store import Store
-from server.tokens import check_token, hash_token, new_secret, player_token
+from server.tokens import check_token, new_secret, player_token
 from shared.names import BadName, clean_name, name_key
 from shared.protocol import (
     BoardLine,
@@ -54,11 +64,13 @@ GUEST_PREFIX = "guest-"
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who a connection is: the player's id, display name and the token this device holds."""
+    """Who a connection is: the player's id, display name and the token this device holds; ``stored`` False for a
+    guest not stored yet (``Players.keep`` stores him)."""
 
     player_id: int
     name: str
     token: str
+    stored: bool = True
 
 
 def now_ms() -> int:
@@ -103,11 +115,13 @@ class Players:
                  clock_ms: Callable[[], int] = now_ms) -> None:
         """``tell_room(code, message)`` sends a message to everyone in a room of this server."""
         self.store = store
+        self.hasher = store.hasher
         self.records = PlayerRecords(store)
         self._tell_room = tell_room
         self._clock_ms = clock_ms
         self._rating = asyncio.Lock()  # one rated match at a time: two of a player's matches never race
         self._pending: set[asyncio.Task[None]] = set()
+        self._unstored: OrderedDict[int, tuple[str, str]] = OrderedDict()  # guest id -> (name, token hash)
         bus.subscribe(MatchFinished, self._match_finished)
 
     def handlers(self) -> dict[type, Any]:
@@ -118,31 +132,58 @@ class Players:
     # ------------------------------------------------------------------ identity
     def by_token(self, token: str) -> Identity | None:
         """The player this token belongs to (constant-time comparison), or None."""
-        found = check_token(self.records, token)
+        head, _dot, secret = token.partition(".")
+        unstored = self._unstored.get(int(head)) if head.isascii() and head.isdigit() and len(head) <= 18 else None
+        if unstored is not None:
+            return Identity(int(head), unstored[0], token, stored=False) \
+                if hmac.compare_digest(unstored[1], self.hasher.hash(secret)) else None
+        found = check_token(self.records, self.hasher, token)
         return None if found is None else Identity(found[0], found[1], token)
 
-    async def new_player(self, name: str | None) -> Identity:
-        """A new player: his chosen name (RoomError NAME_TAKEN when another has it), or ``guest-<n>``."""
+    def new_guest(self) -> Identity:
+        """A new guest, ``guest-<id>``, known by his token but not stored (``keep`` stores him)."""
+        player_id, secret = self.store.new_player_id(), new_secret()
+        name = f"{GUEST_PREFIX}{player_id}"
+        self._unstored[player_id] = (name, self.hasher.hash(secret))
+        while len(self._unstored) > UNSTORED_GUESTS:
+            self._unstored.popitem(last=False)
+        return Identity(player_id, name, player_token(player_id, secret), stored=False)
+
+    async def new_player(self, name: str) -> Identity:
+        """A new player with his chosen name, stored (RoomError NAME_TAKEN when another has it)."""
         secret = new_secret()
-        key = None if name is None else name_key(name)
-        if key is not None and self.records.by_name_key(key) is not None:
+        key = name_key(name)
+        if self.records.by_name_key(key) is not None:
             raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server: choose another name")
-        statements = PlayerRecords.add_player(name or "guest", key, hash_token(secret))
-        if name is None:
-            statements.append(PlayerRecords.name_new_guest())
+        player_id = self.store.new_player_id()
         try:
-            (player_id, *_) = await self.store.write(statements)
+            await self.store.write(PlayerRecords.add_player(player_id, name, key, self.hasher.hash(secret)))
         except Exception as exc:  # the unique index: the name was taken meanwhile
-            if "UNIQUE" in str(exc) and name is not None:
+            if "UNIQUE" in str(exc):
                 raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
             raise
-        return Identity(player_id, name or f"{GUEST_PREFIX}{player_id}", player_token(player_id, secret))
+        return Identity(player_id, name, player_token(player_id, secret))
+
+    async def keep(self, identity: Identity) -> Identity:
+        """Store a guest welcomed before (the first thing he does that the server must remember); his token and
+        name stay what they were."""
+        if identity.stored:
+            return identity
+        secret = identity.token.partition(".")[2]
+        await self.store.write(PlayerRecords.add_player(identity.player_id, identity.name, None,
+                                                        self.hasher.hash(secret)))
+        self._unstored.pop(identity.player_id, None)
+        return Identity(identity.player_id, identity.name, identity.token)
 
     async def claim(self, code: str) -> Identity | None:
-        """Take a player's identity on this device with a claim code (one use, unexpired); None if it is not one."""
+        """Take a player's identity on this device with a claim code (one use, unexpired); None if it is not one (a
+        wrong code writes nothing)."""
+        code_hash, now = self.hasher.hash(code.upper()), time.time()
+        if self.records.claim_holder(code_hash, now) is None:
+            return None
         secret = new_secret()
-        token_hash = hash_token(secret)
-        await self.store.write(PlayerRecords.redeem_claim(hash_token(code.upper()), token_hash, time.time()))
+        token_hash = self.hasher.hash(secret)
+        await self.store.write(PlayerRecords.redeem_claim(code_hash, token_hash, now))
         found = self.records.by_token_hash(token_hash)
         return None if found is None else Identity(found[0], found[1], player_token(found[0], secret))
 
@@ -172,7 +213,7 @@ class Players:
     async def _claim_code(self, session: Any, _message: GetClaimCode) -> None:
         """A one-use claim code for the asker's identity, valid for CLAIM_TTL_S."""
         code = "".join(secrets.choice(CLAIM_ALPHABET) for _ in range(CLAIM_LENGTH))
-        await self.store.write([PlayerRecords.add_claim(hash_token(code), session.player_id,
+        await self.store.write([PlayerRecords.add_claim(self.hasher.hash(code), session.player_id,
                                                         time.time() + CLAIM_TTL_S)])
         await session.send(ClaimCode(code, int(CLAIM_TTL_S * 1000)))
 
@@ -247,8 +288,11 @@ class Players:
         return Leaderboard(family, offset, len(ranked), page)
 
     async def _profile(self, session: Any, message: GetProfile) -> None:
-        """GetProfile: by name, or the asker's own."""
+        """GetProfile: by name, or the asker's own (a guest not stored has played nothing yet)."""
         player_id = session.player_id
+        if message.player is None and not session.identity.stored:
+            await session.send(Profile(session.name, player_id, (), 0, 0, 0, 0, ()))
+            return
         if message.player is not None:
             found = self.records.by_name_key(name_key(message.player)) or self.records.by_name(message.player)
             if found is None:

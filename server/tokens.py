@@ -1,10 +1,17 @@
-"""Unguessable secrets for players, and short unambiguous room codes.
+"""Unguessable secrets for players, short unambiguous room codes, and the keyed hash every secret is stored as.
 
 Why a token is ``<player id>.<secret>``: whoever holds a player's token is that player (his seats, his name),
 so only a hash of the secret part is stored - a copy of the database does not let anyone take a seat - and the
 secret is checked against the player named by the id with a constant-time comparison, so no timing of a lookup
 tells an attacker how close a guess came. Tokens of older servers (a bare secret) are still recognised by their
 hash. Room codes are read aloud and typed, so they avoid look-alike characters (0/O, 1/I/L, 5/S, 2/Z, 8/B).
+
+Why a keyed hash (``Hasher``: HMAC-SHA-256 under the server's own key): an entry or claim code has only about 37
+bits, so a bare SHA-256 of it is reversed by trying every code - offline, by anyone who reads a copy of the
+database. Under a key the database does not hold (a file of the data directory; a cluster's row in PostgreSQL,
+``server.store.hash_key``) a copy of the hashes alone tells nothing. The key is applied to the SHA-256 of the
+secret, not to the secret itself, so the bare hashes older servers stored become keyed ones without their secrets
+(``server.store.hash_key.rehash``).
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 from typing import Protocol
 
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -39,12 +47,33 @@ def player_token(player_id: int, secret: str) -> str:
     return f"{player_id}.{secret}"
 
 
-def hash_token(secret: str) -> str:
-    """The stored form of a token's secret."""
+def bare_hash(secret: str) -> str:
+    """SHA-256 of a secret, as older servers stored it (and the input of ``Hasher.hash``)."""
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def check_token(store: TokenStore, token: str) -> tuple[int, str] | None:
+def keyed(key: bytes, bare: str) -> str:
+    """The keyed form of a bare hash: HMAC-SHA-256 of its hex digits under ``key``."""
+    return hmac.new(key, bare.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Hasher:
+    """How this server stores a secret (tokens, claim codes, organiser secrets, entry codes): keyed (see above)."""
+
+    key: bytes
+
+    def hash(self, secret: str) -> str:
+        """The stored form of ``secret``."""
+        return keyed(self.key, bare_hash(secret))
+
+    def matches(self, stored: str, given: str | None) -> bool:
+        """True when ``given`` is the secret whose stored form is ``stored`` (constant time; a missing one never
+        is)."""
+        return given is not None and hmac.compare_digest(stored, self.hash(given))
+
+
+def check_token(store: TokenStore, hasher: Hasher, token: str) -> tuple[int, str] | None:
     """(player id, name) of the player this token belongs to, or None; the secret is compared in constant time
     with each of the player's tokens (one per device)."""
     head, dot, secret = token.partition(".")
@@ -52,14 +81,15 @@ def check_token(store: TokenStore, token: str) -> tuple[int, str] | None:
         found = store.token_hashes(int(head))
         if found is None:
             return None
-        hashed = hash_token(secret)
+        hashed = hasher.hash(secret)
         matches = [hmac.compare_digest(stored, hashed) for stored in found[1]]  # every one, whatever the first says
         return (int(head), found[0]) if any(matches) else None
-    legacy = store.by_token_hash(hash_token(token))
+    hashed = hasher.hash(token)
+    legacy = store.by_token_hash(hashed)
     if legacy is None:
         return None
     stored = store.token_hashes(legacy[0])
-    return legacy if stored is not None and any(hmac.compare_digest(h, hash_token(token)) for h in stored[1]) else None
+    return legacy if stored is not None and any(hmac.compare_digest(h, hashed) for h in stored[1]) else None
 
 
 def new_room_code(length: int) -> str:

@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import logs
 from server.connections.abort import abort
+from server.connections.address_limits import CLAIM_CODE, NEW_PLAYER, AddressLimits
 from server.connections.ratelimit import TokenBucket
 from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.ops.metrics import Metrics
@@ -51,9 +52,11 @@ from shared.protocol import (
     CloseCode,
     CreateRoom,
     Error,
+    GetClaimCode,
     GetReplay,
     Hello,
     JoinRoom,
+    JoinTournament,
     Leave,
     Left,
     ListRooms,
@@ -66,6 +69,7 @@ from shared.protocol import (
     QueueStatus,
     QuickMatch,
     Rematch,
+    Rename,
     Resync,
     RoomList,
     Say,
@@ -100,6 +104,7 @@ class Host(Protocol):
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
     metrics: Metrics  # the operators' figures: connections here, flick latency
+    limits: AddressLimits  # what connections from one address may do together
     cluster: ClusterNode | None  # this process as a node of a cluster (server.cluster.node), None when alone
 
     async def register(self, session: Session) -> None:
@@ -120,6 +125,8 @@ class Session:
         self.player_id = 0
         self.name = ""
         self.token = ""
+        self.identity = Identity(0, "", "")  # who the Hello said (``stored`` False: a guest not stored yet)
+        self.client = server.limits.client_of(ws)  # where it comes from, for the per-address budgets
         self.room: Room | None = None
         self.relayed: str | None = None  # a cluster: the room played elsewhere this connection watches through here
         self.bucket = TokenBucket(RATE_BURST, RATE_WINDOW_S, time.monotonic)
@@ -274,11 +281,12 @@ class Session:
             if refusal is not None:
                 if await self._violation():
                     return False
-                await self.error(refusal.code, refusal.message, "Hello")
+                await self.error(refusal.code, refusal.message, "Hello", refusal.retry_ms)
                 continue
             if identified is None:
                 return False
             self.player_id, self.name, self.token = identified.player_id, identified.name, identified.token
+            self.identity = identified
             break
         await self.server.register(self)
         log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address,
@@ -289,9 +297,11 @@ class Session:
         return True
 
     async def _identify(self, hello: Hello, name: str | None) -> Identity | None:
-        """The player this Hello is: the token's, the claim code's, or a new one; None after closing the connection
-        (an unknown token, a store that cannot take a new player). Raises RoomError for another Hello to follow."""
-        players, store = self.server.players, self.server.store
+        """The player this Hello is: the token's, the claim code's, or a new one (a guest is not stored yet); None
+        after closing the connection (an unknown token, a store that cannot take a new player, an address that added
+        too many). Raises RoomError for another Hello to follow (a wrong claim code is answered a second late, and
+        an address's wrong ones are limited: ``server.connections.address_limits``)."""
+        players, store, limits = self.server.players, self.server.store, self.server.limits
         if hello.token is not None:
             found = players.by_token(hello.token)
             if found is None:
@@ -301,11 +311,28 @@ class Session:
             await self.close(CloseCode.TRY_AGAIN_LATER, "the server cannot store new players right now; try later")
             return None
         if hello.claim is not None:
+            limits.check(CLAIM_CODE, self.client)
             claimed = await players.claim(hello.claim)
             if claimed is None:
+                await limits.wrong_guess(CLAIM_CODE, self.client)
                 raise RoomError("BAD_CLAIM", "that claim code is not one of this server's, was used, or expired")
             return claimed
-        return await players.new_player(name)
+        if name is None:
+            return players.new_guest()
+        try:
+            limits.check(NEW_PLAYER, self.client)
+        except RoomError as exc:
+            await self.close(CloseCode.TRY_AGAIN_LATER, exc.message)
+            return None
+        created = await players.new_player(name)
+        limits.spend(NEW_PLAYER, self.client)
+        return created
+
+    async def _keep(self) -> None:
+        """Store a guest who does something the server must remember (``_KEPT``), within his address's budget."""
+        self.server.limits.check(NEW_PLAYER, self.client)
+        self.identity = await self.server.players.keep(self.identity)
+        self.server.limits.spend(NEW_PLAYER, self.client)
 
     async def _come_back(self) -> None:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
@@ -324,7 +351,8 @@ class Session:
         finished = self.server.store.last_finished_match(self.player_id)
         if finished is not None and last_seen is not None and (finished.finished_at or 0) >= last_seen:
             await self._tell_result(finished)
-        self.server.players.touch(self.player_id)
+        if self.identity.stored:
+            self.server.players.touch(self.player_id)
 
     async def _tell_result(self, finished: Any) -> None:
         """Tell a coach how a match he was away from ended (a forfeit, usually)."""
@@ -372,7 +400,8 @@ class Session:
         if self.player_id:
             log.info("player %s disconnected (%s)", self.player_id, self.ws.close_code,
                      extra={"player": self.player_id})
-            self.server.players.touch(self.player_id)
+            if self.identity.stored:
+                self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
         if self.relayed is not None and self.server.cluster is not None:
             await self.server.cluster.unwatch(self)
@@ -384,7 +413,10 @@ class Session:
 
     # ------------------------------------------------------------------ requests
     async def _dispatch(self, message: object) -> None:
-        """Route one decoded request: to its handler here (``_REQUESTS``), or to a service of the server."""
+        """Route one decoded request: to its handler here (``_REQUESTS``), or to a service of the server; a guest
+        not stored yet is stored first when the request needs him to be (``_KEPT``)."""
+        if not self.identity.stored and type(message) in _KEPT:
+            await self._keep()
         own = _REQUESTS.get(type(message))
         if own is not None:
             await own(self, message)
@@ -546,6 +578,10 @@ class Session:
             code = self.room.code if self.room is not None else self.relayed
             raise RoomError("ALREADY_IN_ROOM", f"leave room {code} first")
 
+
+# The requests that need their sender stored: they keep his id (a seat, a queue, an entry), change his row (a name, a
+# claim code) or let others name him (chat, which Mute answers by name). Looking - lists, watching, replays - does not.
+_KEPT = frozenset({CreateRoom, JoinRoom, QuickMatch, Say, Rename, GetClaimCode, JoinTournament})
 
 # The requests a session answers itself, by message type (the server's services answer others: Host.handlers).
 _REQUESTS: dict[type, Callable[[Session, Any], Awaitable[None]]] = {

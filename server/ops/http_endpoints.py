@@ -1,9 +1,16 @@
-"""The operators' HTTP endpoints on the websocket port: /healthz, /readyz and /metrics.
+"""The operators' HTTP endpoints: /healthz and /readyz on the websocket port, /metrics for the operator only.
 
-Why on the same port, through websockets' ``process_request`` hook: a container orchestrator probes the port the
-server listens on, and a second listener would be one more thing to configure, expose and keep alive. The hook sees
-every request before the websocket handshake; it answers these three paths with a plain HTTP response and returns
-None for any other, so the handshake goes on (the game's websocket may use any path).
+Why the probes on the same port, through websockets' ``process_request`` hook: a container orchestrator probes the
+port the server listens on, and a second listener would be one more thing to configure, expose and keep alive. The
+hook sees every request before the websocket handshake; it answers these paths with a plain HTTP response and
+returns None for any other, so the handshake goes on (the game's websocket may use any path).
+
+Why /metrics is not for everyone: the game's port is public - with ``--lan`` on the whole club's network, on the
+internet behind a proxy - and the figures (connections, rooms, queues, latencies) are the operator's. On the game
+port it answers only the server's own machine (a loopback peer whose request came through no proxy:
+``from_this_machine``) and is 404 for everyone else; ``--metrics HOST:PORT`` serves it on a listener of its own
+(``operator_endpoints``: the three paths, nothing else), which a Prometheus elsewhere scrapes and no player can reach
+when that address is not published (a Kubernetes pod port without a host port or Service).
 
 - ``/healthz`` (liveness): 200 while the process is worth keeping; 503 with the reasons when it should be
   restarted (Kubernetes' livenessProbe, the Dockerfile's HEALTHCHECK). That the event loop answers at all is
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import email.utils
 import http
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -32,6 +40,7 @@ HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
 METRICS_PATH = "/metrics"
 PATHS = (HEALTH_PATH, READY_PATH, METRICS_PATH)
+PROXY_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP")  # a request that came through a proxy has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +130,23 @@ def _probe(verdict: Verdict, ok_text: str) -> Response:
     return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, body.encode(), "text/plain; charset=utf-8")
 
 
+def from_this_machine(connection: ServerConnection, request: Request) -> bool:
+    """True for a request from the server's own machine: a loopback peer, and no proxy's header (a proxy on the same
+    machine passes on requests from anywhere)."""
+    remote = connection.remote_address
+    try:
+        loopback = bool(remote) and ipaddress.ip_address(str(remote[0]).split("%", 1)[0]).is_loopback
+    except ValueError:
+        loopback = False
+    return loopback and not any(header in request.headers for header in PROXY_HEADERS)
+
+
 def endpoints(
-    health: HealthSource, registry: CollectorRegistry
+    health: HealthSource, registry: CollectorRegistry, *, metrics_here: bool = True
 ) -> Callable[[ServerConnection, Request], Response | None]:
-    """The ``process_request`` hook for ``websockets.asyncio.server.serve``: the three paths, None for the rest."""
+    """The game port's ``process_request`` hook for ``websockets.asyncio.server.serve``: the probes, /metrics for
+    this machine only (404 for others, and for everyone when ``metrics_here`` is False: it has a listener of its
+    own), None for the rest."""
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         """Answer /healthz, /readyz and /metrics (a query string is ignored); let every other path upgrade."""
@@ -134,7 +156,34 @@ def endpoints(
         if path == READY_PATH:
             return _probe(health.readiness(), "ready")
         if path == METRICS_PATH:
-            return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
+            if metrics_here and from_this_machine(connection, request):
+                return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
+            return _not_found()
         return None
 
     return process_request
+
+
+def operator_endpoints(
+    health: HealthSource, registry: CollectorRegistry
+) -> Callable[[ServerConnection, Request], Response]:
+    """The hook of the operators' own listener (``--metrics``): the three paths for whoever reaches it, 404 for any
+    other - it never upgrades to a websocket."""
+
+    def process_request(connection: ServerConnection, request: Request) -> Response:
+        """Answer the operators' paths."""
+        path = request.path.split("?", 1)[0]
+        if path == HEALTH_PATH:
+            return _probe(health.liveness(), "ok")
+        if path == READY_PATH:
+            return _probe(health.readiness(), "ready")
+        if path == METRICS_PATH:
+            return _response(http.HTTPStatus.OK, generate_latest(registry), CONTENT_TYPE_LATEST)
+        return _not_found()
+
+    return process_request
+
+
+def _not_found() -> Response:
+    """404: there is nothing here for this request."""
+    return _response(http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")

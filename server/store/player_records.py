@@ -60,20 +60,16 @@ class PlayerRecords:
 
     # ------------------------------------------------------------------ statements
     @staticmethod
-    def add_player(name: str, name_key: str | None, token_hash: str) -> list[Statement]:
-        """Insert a player and his first device's token (``name_key`` None: a guest)."""
+    def add_player(player_id: int, name: str, name_key: str | None, token_hash: str) -> list[Statement]:
+        """Insert a player under the id the store gave him (``Store.new_player_id``) and his first device's token
+        (``name_key`` None: a guest)."""
         now = time.time()
         return [
-            ("INSERT INTO players (name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?)",
-             (name, name_key, token_hash, now)),
-            ("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES (?, last_insert_rowid(), ?)",
-             (token_hash, now)),
+            ("INSERT INTO players (id, name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+             (player_id, name, name_key, token_hash, now)),
+            ("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES (?, ?, ?)",
+             (token_hash, player_id, now)),
         ]
-
-    @staticmethod
-    def name_new_guest() -> Statement:
-        """Name the player just inserted (in the same job) ``guest-<id>``."""
-        return ("UPDATE players SET name = 'guest-' || id WHERE id = (SELECT MAX(id) FROM players)", ())
 
     @staticmethod
     def rename(player_id: int, name: str, name_key: str) -> Statement:
@@ -140,6 +136,12 @@ class PlayerRecords:
                            " player_tokens t JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?",
                            (token_hash, token_hash))
         return None if not found else (int(found[0][0]), str(found[0][1]))
+
+    def claim_holder(self, code_hash: str, now: float) -> int | None:
+        """The player whose unused, unexpired claim code has this hash (a wrong code is answered without a write)."""
+        found = self._rows("SELECT player_id FROM claim_codes WHERE code_hash = ? AND used = 0 AND expires_at > ?",
+                           (code_hash, now))
+        return None if not found else int(found[0][0])
 
     def by_name_key(self, name_key: str) -> tuple[int, str] | None:
         """(id, name) of the player with this name (compared by ``shared.names.name_key``)."""

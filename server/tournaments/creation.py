@@ -1,19 +1,27 @@
-"""A new tournament from a CreateTournament request: the contract's file, or a one-stage file made from fields.
+"""A new tournament from a CreateTournament request: who may ask, and the contract's file or a one-stage file made
+from fields.
 
 Why checked here, before anything is stored: a tournament file comes from the network, so it is read by the
 engine (``shared.tournament.reading``: hostile until checked, the contract's codes) and followed (``course``);
 then every stage's matches must be playable on this server - its ruleset and settings are what a room accepts
 (``Lobby.validate``: ``BAD_SETTINGS`` naming the setting), and a knockout match must end with a winner, so its
 ruleset needs a shoot-out (``ko`` and ``final`` have one) or the result could not be recorded.
+
+Who may create (``Creators``, the server's ``--tournaments``): anyone (``open``), players who chose a name
+(``named``, the default: a guest made by reconnecting cannot), or only the players the owner lists by name
+(``organisers``). A connection from the server's own machine (an exempt address,
+``server.connections.address_limits``) may always: the owner runs ``sprtec organise`` and ``sprtec tournament run``
+there.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, get_args
 
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
+from shared.names import name_key
 from shared.protocol import MAX_ENTRIES, CreateTournament
 from shared.rulesets import coerce_setting, make_settings
 from shared.tournament.course import follow
@@ -21,6 +29,36 @@ from shared.tournament.errors import TournamentError
 from shared.tournament.model import Stage, Tournament
 from shared.tournament.reading import parse, read_tournament
 from shared.tournament.writing import to_json
+
+Who = Literal["open", "named", "organisers"]
+WHO: tuple[str, ...] = get_args(Who)
+GUEST_PREFIX = "guest-"  # the server's own names (server.players): a player who chose none
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Creators:
+    """Who may create tournaments on this server: ``who`` and, for ``organisers``, the name keys of those listed."""
+
+    who: Who = "named"
+    organisers: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, who: str, organisers: tuple[str, ...] = ()) -> Creators:
+        """From the server's options (``organisers`` as names, compared whatever their case)."""
+        if who not in WHO:
+            raise ValueError(f"tournaments: one of {', '.join(WHO)}, not {who!r}")
+        return cls(who=who, organisers=frozenset(name_key(name) for name in organisers))  # type: ignore[arg-type]
+
+    def refusal(self, name: str, *, exempt: bool) -> str | None:
+        """Why the player called ``name`` may not create a tournament here, or None when he may."""
+        key = name_key(name)
+        if exempt or self.who == "open":
+            return None
+        if self.who == "named":
+            return None if not key.startswith(GUEST_PREFIX) else \
+                "on this server only a player with a name creates tournaments: choose one (Rename) first"
+        return None if key in self.organisers else \
+            "on this server only the organisers its owner named create tournaments"
 
 
 def tournament_of(request: CreateTournament, *, seed: int) -> Tournament:

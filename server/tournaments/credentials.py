@@ -2,9 +2,10 @@
 
 Why like player tokens (``server.tokens``): whoever holds a tournament's organiser secret may register players,
 start rounds, give cards, override results and end it, and whoever holds an entry's code becomes that entrant's
-coach; so a copy of the database must not let anyone do either (only SHA-256 hashes are kept), and no timing of
-a comparison may tell an attacker how close a guess came (``hmac.compare_digest``). Entry codes are read aloud
-and typed at a club event, so they use the room codes' unambiguous alphabet.
+coach; so a copy of the database must not let anyone do either (only keyed hashes are kept: ``server.tokens.Hasher``,
+whose key the database does not hold - an 8-character code's bare SHA-256 is reversed by trying every code), and
+no timing of a comparison may tell an attacker how close a guess came (``hmac.compare_digest``). Entry codes are
+read aloud and typed at a club event, so they use the room codes' unambiguous alphabet.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import hmac
 import secrets
 from collections.abc import Mapping
 
-from server.tokens import CODE_ALPHABET, hash_token, new_secret
+from server.tokens import CODE_ALPHABET, Hasher, new_secret
 
 ENTRY_CODE_LENGTH = 8
 TOURNAMENT_ID_LENGTH = 6
@@ -34,9 +35,9 @@ def new_tournament_id() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(TOURNAMENT_ID_LENGTH))
 
 
-def hashed(secret: str) -> str:
+def hashed(hasher: Hasher, secret: str) -> str:
     """The stored form of a secret or a code (codes are compared in upper case, as typed codes are)."""
-    return hash_token(secret)
+    return hasher.hash(secret)
 
 
 def normal_code(code: str) -> str:
@@ -44,16 +45,14 @@ def normal_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def is_secret(stored_hash: str, given: str | None) -> bool:
+def is_secret(hasher: Hasher, stored_hash: str, given: str | None) -> bool:
     """True when ``given`` is the secret whose hash is stored (constant time; a missing one never is)."""
-    if given is None:
-        return False
-    return hmac.compare_digest(stored_hash, hashed(given))
+    return hasher.matches(stored_hash, given)
 
 
-def entry_with_code(code_hashes: Mapping[str, str], code: str) -> str | None:
+def entry_with_code(hasher: Hasher, code_hashes: Mapping[str, str], code: str) -> str | None:
     """The unclaimed entry whose code this is; every stored hash is compared, in constant time each."""
-    wanted = hashed(normal_code(code))
+    wanted = hasher.hash(normal_code(code))
     found = None
     for entry, stored in code_hashes.items():
         if hmac.compare_digest(stored, wanted):

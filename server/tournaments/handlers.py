@@ -6,6 +6,11 @@ tournament's organiser secret (compared in constant time with the stored hash; `
 player and a spectator alike); a coach's acts need his entry (``NOT_ENTERED``) and, for disputes and corrections, a
 match of his. What the tournament file allows is the engine's to say: its ``TournamentError`` reaches the client
 as an ``Error`` with the contract's code (``BAD_RESULT``, ``ROUND_ORDER``, ...), and nothing changes.
+
+Creating and guessing are limited beyond one connection (``Limits``, ``server.connections.address_limits``): who may
+create is the server's choice (``creation.Creators``: ``NOT_ALLOWED``) and an address creates a few a day; a wrong
+entry code counts against its address and its tournament and is answered a second late, and once registration closes
+- the tournament's last round has started, or it ended - no code is tried at all (``REGISTRATION_CLOSED``).
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ import re
 import unicodedata
 from collections.abc import Awaitable, Callable
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
+from server.constants import TOURNAMENTS_LISTED
 from server.rooms.room import RoomError
 from server.tournaments import credentials
 from server.tournaments import tournament_records as records
-from server.tournaments.creation import tournament_of
+from server.tournaments.creation import Creators, tournament_of
 from server.tournaments.log import (
     ORGANISER,
     AutoStartSet,
@@ -77,6 +83,25 @@ from shared.tournament.writing import to_json
 
 M = TypeVar("M")
 Handler = Callable[[Any, Any], Awaitable[None]]
+ENTRY_CODE = "entry_code"  # the budgets these requests spend (server.connections.address_limits)
+NEW_TOURNAMENT = "new_tournament"
+FINISHED = ("finished", "ended")  # a tournament's statuses once it is over
+
+
+class Limits(Protocol):
+    """The per-address budgets (``server.connections.address_limits.AddressLimits``); ``client`` is a session's."""
+
+    def check(self, kind: str, client: Any, scope: str | None = None) -> None:
+        """RoomError RATE_LIMITED when the budget is spent."""
+        ...
+
+    def spend(self, kind: str, client: Any, scope: str | None = None) -> None:
+        """One more act counts."""
+        ...
+
+    async def wrong_guess(self, kind: str, client: Any, scope: str | None = None) -> None:
+        """A wrong code counts, and its answer waits."""
+        ...
 
 
 def refusals(handler: Callable[[Any, Any, M], Awaitable[None]]) -> Callable[[Any, Any, M], Awaitable[None]]:
@@ -96,8 +121,10 @@ def refusals(handler: Callable[[Any, Any, M], Awaitable[None]]) -> Callable[[Any
 class TournamentRequests:
     """The requests of players, spectators and organisers about tournaments."""
 
-    def __init__(self, service: TournamentService) -> None:
+    def __init__(self, service: TournamentService, limits: Limits, creators: Creators | None = None) -> None:
         self.service = service
+        self.limits = limits
+        self.creators = creators or Creators()
 
     def handlers(self) -> dict[type, Handler]:
         """Each request type and its answer."""
@@ -116,6 +143,11 @@ class TournamentRequests:
     async def create(self, session: Any, message: CreateTournament) -> None:
         """A new tournament; its creator gets the organiser secret and the file's entry codes."""
         service = self.service
+        hasher = service.store.hasher
+        refusal = self.creators.refusal(session.name, exempt=session.client.exempt)
+        if refusal is not None:
+            raise RoomError("NOT_ALLOWED", refusal)
+        self.limits.check(NEW_TOURNAMENT, session.client)
         t = tournament_of(message, seed=new_seed())
         tournament_id = credentials.new_tournament_id()
         while tournament_id in service.runs:
@@ -124,14 +156,15 @@ class TournamentRequests:
         codes = {p.id: credentials.new_entry_code() for p in t.players}
         created = Created(file=to_json(t), no_show_ms=message.no_show_ms or NO_SHOW_MS,
                           next_round_after_ms=message.next_round_after_ms,
-                          code_hashes={entry: credentials.hashed(code) for entry, code in codes.items()})
+                          code_hashes={entry: credentials.hashed(hasher, code) for entry, code in codes.items()})
         row = Row(index=0, at_ms=service.now_ms(), actor=ORGANISER, event=created)
         state = start(tournament_id, row)
-        stored = TournamentRow(id=tournament_id, name=t.name, secret_hash=credentials.hashed(secret), events=1,
+        stored = TournamentRow(id=tournament_id, name=t.name, secret_hash=credentials.hashed(hasher, secret), events=1,
                                status="registering", created_at=row.at_ms / 1000)
         await service.store.write([records.add_tournament(stored, state.tournament),
                                    records.append_event(tournament_id, row)])
         service.adopt(Running(state=state, secret_hash=stored.secret_hash))
+        self.limits.spend(NEW_TOURNAMENT, session.client)
         entries = tuple(EntryCode(p.id, p.name[:64], codes[p.id]) for p in t.players)
         await session.send(TournamentCreated(tournament_id, secret, entries))
 
@@ -149,7 +182,7 @@ class TournamentRequests:
                 taken.add(entry)
                 code = credentials.new_entry_code()
                 player = Player(id=entry, name=form.name, club=form.club, rating=form.rating, category=form.category)
-                events.append(EntryAdded(player=player, code_hash=credentials.hashed(code)))
+                events.append(EntryAdded(player=player, code_hash=credentials.hashed(self.service.store.hasher, code)))
                 answer.append(EntryCode(entry, form.name, code))
             await self.service.commit(run, events, ORGANISER)
         await session.send(EntriesRegistered(run.id, tuple(answer)))
@@ -232,17 +265,21 @@ class TournamentRequests:
     # ------------------------------------------------------------------ players, or the organiser for them
     @refusals
     async def join(self, session: Any, message: JoinTournament) -> None:
-        """A player enters as himself, or claims the entry the organiser registered for him (its code)."""
+        """A player enters as himself, or claims the entry the organiser registered for him (its code), while
+        registration is open; a wrong code counts against his address and the tournament and is answered late."""
         run = self.service.find(message.tournament)
         async with run.lock:
             self._open(run)
+            self._registering(run)
             state = run.state
             if state.entry_of(session.player_id) is not None:
                 raise RoomError("ALREADY_ENTERED", f"you coach {state.entry_of(session.player_id)} in {run.id}")
             events: list[Event] = []
             if message.code is not None:
-                entry = credentials.entry_with_code(state.code_hashes, message.code)
+                self.limits.check(ENTRY_CODE, session.client, run.id)
+                entry = credentials.entry_with_code(self.service.store.hasher, state.code_hashes, message.code)
                 if entry is None:
+                    await self.limits.wrong_guess(ENTRY_CODE, session.client, run.id)
                     raise RoomError("BAD_ENTRY_CODE", f"no unclaimed entry of {run.id} has that code")
                 file_rating = state.tournament.player(entry).rating
             else:
@@ -334,14 +371,18 @@ class TournamentRequests:
         await session.send(TournamentDone(run.id, "UnwatchTournament"))
 
     async def list(self, session: Any, _message: ListTournaments) -> None:
-        """The tournaments of this server."""
-        await session.send(TournamentList(self.service.listing()[:200]))
+        """The tournaments of this server: the running ones first (newest first), then those over (newest first), at
+        most TOURNAMENTS_LISTED - a flood of new tournaments cannot push the one being played off the list."""
+        lines = self.service.listing()
+        running = [line for line in lines if line.status not in FINISHED]
+        over = [line for line in lines if line.status in FINISHED]
+        await session.send(TournamentList(tuple(running + over)[:TOURNAMENTS_LISTED]))
 
     # ------------------------------------------------------------------ checks
     def _organiser(self, tournament_id: str, secret: str | None) -> Running:
         """The tournament, when ``secret`` is its organiser secret (NOT_ORGANISER otherwise)."""
         run = self.service.find(tournament_id)
-        if not credentials.is_secret(run.secret_hash, secret):
+        if not credentials.is_secret(self.service.store.hasher, run.secret_hash, secret):
             raise RoomError("NOT_ORGANISER", f"only the organiser of {run.id} may do this: the secret is not its")
         return run
 
@@ -373,6 +414,17 @@ class TournamentRequests:
         """TOURNAMENT_CLOSED once the organiser ended the tournament."""
         if run.state.ended is not None:
             raise RoomError("TOURNAMENT_CLOSED", f"tournament {run.id} has ended ({run.state.ended})")
+
+    def _registering(self, run: Running) -> None:
+        """REGISTRATION_CLOSED once the tournament's last round has started (its last stage's last round: no entry
+        could play any more) or the tournament is over; entry codes expire with it."""
+        board = self.service.board(run)
+        stages = board.course.stages
+        last_started = bool(run.state.tournament.results) and len(stages) == len(run.state.tournament.stages) \
+            and stages[-1].last_listed >= stages[-1].total
+        if board.status in FINISHED or last_started:
+            raise RoomError("REGISTRATION_CLOSED", f"registration for {run.id} has closed: its last round has "
+                                                   "started, and an entry code works no longer")
 
     def _rating(self, run: Running, player_id: int) -> int | None:
         """The player's rating on this server in the first stage's ruleset family (None: he has none)."""

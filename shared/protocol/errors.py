@@ -40,7 +40,9 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "NO_PLAYER": "GetProfile, Mute: no player of this server has that name",
     "CHAT_MUTED": "Say: the organiser silenced you in this room",
     "CHAT_CLOSED": "Say: this room's spectators cannot chat",
-    "RATE_LIMITED": "too many messages: the budget is 100 messages per 20 seconds",
+    "RATE_LIMITED": "too many messages: the budget is 100 messages per 20 seconds; or, with ``retry_ms``, too many "
+    "wrong entry or claim codes, new players or new tournaments from one address (or wrong codes for one "
+    "tournament): try again then",
     "NOT_IN_ROOM": "the request needs a room and the connection is in none",
     "ALREADY_IN_ROOM": "the request needs the connection to leave its room first",
     "ROOM_NOT_FOUND": "no room has this code, or it has closed (also a request reaching a room as its server stops "
@@ -65,6 +67,10 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "corrections)",
     "ALREADY_ENTERED": "this player coaches an entry of the tournament already, or the entry has its coach",
     "BAD_ENTRY_CODE": "JoinTournament.code is not the code of an entry of this tournament that is still unclaimed",
+    "REGISTRATION_CLOSED": "JoinTournament once the tournament's last round has started: no entry can be claimed "
+    "or entered any more, and entry codes have expired",
+    "NOT_ALLOWED": "CreateTournament: this server lets only named players (or only the organisers its owner named) "
+    "create tournaments",
     "TOURNAMENT_CLOSED": "the tournament does not take this now (it has ended, or its state does not allow it: "
     "check-in before the match, a round while tables are still open)",
     "NO_CASE": "no open dispute or correction of this tournament has this number (or it is not for you to confirm)",
@@ -101,7 +107,8 @@ CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.POLICY_VIOLATION: "the rate limit refused more than 20 messages, or more than 10 messages were invalid",
     CloseCode.MESSAGE_TOO_BIG: "a message larger than MAX_CLIENT_FRAME (16 KiB)",
     CloseCode.INTERNAL_ERROR: "keep-alive: no answer to the server's websocket ping within 20 s (or a server fault)",
-    CloseCode.TRY_AGAIN_LATER: "the server cannot store a new player right now (its disk is failing): try later",
+    CloseCode.TRY_AGAIN_LATER: "the server cannot store a new player right now (its disk is failing, or this "
+    "address added too many players within the hour): try later",
     CloseCode.VERSION_MISMATCH: "Hello.protocol is not the server's; the reason names the server's version",
     CloseCode.HELLO_TIMEOUT: "no Hello within 10 s of connecting",
     CloseCode.BAD_TOKEN: "Hello.token is not a token of this server: connect again without one",

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import ipaddress
 import logging
+import os
 import resource
 import signal
 import sys
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, LAN_HOST
+from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, EXEMPT_NETWORKS, LAN_HOST
 from shared.matchmaking import PoolRules
 
 if TYPE_CHECKING:
@@ -28,7 +30,12 @@ if TYPE_CHECKING:
 HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
 CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "quick_match_max_wait", "log_level", "log_format",
-               "redis", "postgres", "node_id", "public_url", "held_seat_wait")
+               "redis", "postgres", "node_id", "public_url", "held_seat_wait", "tournaments", "organisers", "exempt",
+               "trusted_proxies", "metrics")
+LIST_KEYS = ("organisers", "exempt", "trusted_proxies")  # repeated options on the command line, lists in the file
+TOURNAMENT_CREATORS = ("open", "named", "organisers")  # server.tournaments.creation.WHO
+DEFAULT_TOURNAMENTS = "named"
+PRIVATE_UMASK = 0o077  # every file the server makes is its user's alone (the data directory: server.store)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_HELD_SEAT_WAIT_S = 20  # server.cluster.node.DEFAULT_HELD_SEAT_WAIT_MS, in the command line's unit
 DEFAULT_LOG_LEVEL = "INFO"
@@ -36,7 +43,7 @@ DEFAULT_LOG_FORMAT = "text"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--host, --port, --data, --config, --workers, --lan, --name, --log-level, --log-format."""
+    """--host, --port, --data, --config, --workers, --lan, --name, who may do what, the cluster's, the logs'."""
     parser.add_argument(
         "--host", default=None, help=f"address to listen on (default {DEFAULT_HOST}; with --lan {LAN_HOST})"
     )
@@ -55,6 +62,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick-match-max-wait", type=int, default=None, metavar="S",
                         help=f"seconds after which two waiting players are paired whatever their ratings "
                              f"(default {PoolRules().max_wait_ms // 1000})")
+    trust = parser.add_argument_group("who may do what (README: Operating a server)")
+    trust.add_argument("--tournaments", default=None, choices=TOURNAMENT_CREATORS,
+                       help="who may create tournaments: anyone (open), players who chose a name (named, the "
+                            "default) or the organisers named with --organiser; the server's own machine always may")
+    trust.add_argument("--organiser", dest="organisers", action="append", default=None, metavar="NAME",
+                       help="a player who may create tournaments with --tournaments organisers (repeat it)")
+    trust.add_argument("--exempt", action="append", default=None, metavar="NET",
+                       help="addresses no per-address limit applies to (repeat it; default "
+                            f"{' '.join(EXEMPT_NETWORKS)}, this machine; 'none': no address)")
+    trust.add_argument("--trusted-proxy", dest="trusted_proxies", action="append", default=None, metavar="NET",
+                       help="a proxy in front of the server whose X-Forwarded-For names the client (repeat it)")
+    trust.add_argument("--metrics", default=None, metavar="HOST:PORT",
+                       help="serve /metrics (and /healthz, /readyz) on a listener of its own, e.g. 0.0.0.0:9765 for "
+                            "a Prometheus elsewhere (default: /metrics on the game port, for this machine only)")
     cluster = parser.add_argument_group("a node of a cluster (README: Cluster; --redis, --postgres, --node-id)")
     cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis: leases, listing, queue")
     cluster.add_argument("--postgres", default=None, metavar="URL", help="the shared store (replaces --data)")
@@ -130,6 +151,10 @@ def settings_from(args: argparse.Namespace) -> dict[str, object]:
             raise SystemExit(f"sprtec serve: unknown keys in {args.config}: {', '.join(sorted(unknown))}")
         if not isinstance(values.get("lan", False), bool):
             raise SystemExit(f"sprtec serve: lan in {args.config} must be true or false")
+        for key in LIST_KEYS:
+            found = values.get(key, [])
+            if not (isinstance(found, list) and all(isinstance(v, str) for v in found)):
+                raise SystemExit(f"sprtec serve: {key} in {args.config} must be a list of strings")
     for key in CONFIG_KEYS:
         if getattr(args, key) is not None:
             values[key] = getattr(args, key)
@@ -151,7 +176,41 @@ def server_config(values: dict[str, object]) -> ServerConfig:
         lan=lan,
         name=str(values.get("name", "")),
         pool=_pool_rules(values),
+        tournaments=_one_of(values.get("tournaments", DEFAULT_TOURNAMENTS), "tournaments", TOURNAMENT_CREATORS),
+        organisers=tuple(_strings(values, "organisers", ())),
+        exempt=_networks(values, "exempt", EXEMPT_NETWORKS),
+        trusted_proxies=_networks(values, "trusted_proxies", ()),
+        metrics=None if values.get("metrics") is None else _address(values["metrics"], "metrics"),
     )
+
+
+def _strings(values: dict[str, object], key: str, default: tuple[str, ...]) -> list[str]:
+    """A list setting (a repeated option, or a list in the config file)."""
+    found = values.get(key)
+    if found is None:
+        return list(default)
+    assert isinstance(found, list)  # settings_from checked the file's lists; the options append
+    return [str(v) for v in found]
+
+
+def _networks(values: dict[str, object], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A list of networks (``10.0.0.0/8``, an address alone, ``none`` for no network); a wrong one ends the
+    command naming it."""
+    chosen = [v for v in _strings(values, key, default) if v.strip().lower() != "none"]
+    for value in chosen:
+        try:
+            ipaddress.ip_network(value.strip(), strict=False)
+        except ValueError:
+            raise SystemExit(f"sprtec serve: {key}: {value!r} is not an address or a network") from None
+    return tuple(chosen)
+
+
+def _address(value: object, key: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:9765`` for IPv6) as a host and a port."""
+    host, colon, port = str(value).rpartition(":")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise SystemExit(f"sprtec serve: {key} must be HOST:PORT, not {value!r}")
+    return host.strip("[]"), int(port)
 
 
 def _pool_rules(values: dict[str, object]) -> PoolRules:
@@ -198,6 +257,8 @@ async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_not
     print(f"ws://{config.host}:{port}/", flush=True)
     data = config.data_dir if config.postgres is None else "PostgreSQL"
     notice(f"sprtec server listening on {config.host}:{port}, data in {data}")
+    if config.metrics is not None:
+        notice(f"/metrics, /healthz and /readyz also on http://{config.metrics[0]}:{server.metrics_port}/")
     if server.announcer is not None:
         urls = ", ".join(f"ws://{address}:{port}/" for address in server.announcer.addresses) or "no address"
         notice(f"announcing {server.announcer.instance!r} on the LAN at {urls}")
@@ -213,6 +274,7 @@ async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_not
 
 def run(args: argparse.Namespace) -> int:
     """Run the server until a signal; exit status 0 after a graceful shutdown."""
+    os.umask(PRIVATE_UMASK)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one descriptor per connection: take what we may
     from server import logs

@@ -73,6 +73,9 @@ def create_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--next-round-after-ms", type=int, default=None, metavar="MS",
                         help="start each next round this long after a round's last match (default: start-round)")
     add_setting_argument(parser, "a match setting for every stage (e.g. period_ms=60000), over the file's")
+    parser.add_argument("--as", dest="as_name", default=None, metavar="NAME",
+                        help="create as the player NAME (a server may let only named players, or its organisers, "
+                             "create); his token is kept, so later runs are him again")
     parser.add_argument("--json", action="store_true", help="print the answer as one JSON object")
 
 
@@ -186,7 +189,7 @@ def run_create(args: argparse.Namespace) -> int:
                 print(f"  {c.entry:<24} {c.name:<28} entry code {c.code}")
         return 0
 
-    return _connected(args.server, act)
+    return _connected(args.server, act, lambda: Connection.as_organiser(args.server, args.as_name))
 
 
 async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: int | None = None,
@@ -351,11 +354,13 @@ def _organiser_act(args: argparse.Namespace, act: Callable[[Connection, str, str
     return _connected(args.server, run)
 
 
-def _connected(server: str, act: Callable[[Connection], Awaitable[int]]) -> int:
-    """Run ``act`` on a fresh connection; a refusal or a failed connection is reported (exit 1)."""
+def _connected(server: str, act: Callable[[Connection], Awaitable[int]],
+               connect: Callable[[], Awaitable[Connection]] | None = None) -> int:
+    """Run ``act`` on a fresh connection (a guest's, unless ``connect`` makes another); a refusal or a failed
+    connection is reported (exit 1)."""
     async def main() -> int:
         """Connect, act, close."""
-        connection = await Connection.open(server)
+        connection = await (connect() if connect is not None else Connection.open(server))
         try:
             return await act(connection)
         finally:
@@ -366,7 +371,8 @@ def _connected(server: str, act: Callable[[Connection], Awaitable[int]]) -> int:
     try:
         return asyncio.run(main())
     except Refused as exc:
-        print(f"sprtec tournament: {exc.code}: {exc.message}", file=sys.stderr)
+        hint = " (create as a named player: --as NAME)" if exc.code == "NOT_ALLOWED" else ""
+        print(f"sprtec tournament: {exc.code}: {exc.message}{hint}", file=sys.stderr)
         return 1
     except UsageError as exc:
         print(f"sprtec tournament: {exc}", file=sys.stderr)

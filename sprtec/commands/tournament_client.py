@@ -6,6 +6,11 @@ hash; the organiser's later commands (``register``, ``start-round``, ``card`` ..
 to ``tournaments.json`` in the user's config directory (platformdirs' ``user_config_dir("sprtec")``, or
 ``$SPRTEC_CONFIG_DIR``), readable by the owner only (0600), under the server's URL and the tournament's id;
 ``--secret`` gives one by hand.
+
+Why the organiser is a player of his own (``Connection.as_organiser``): a server may let only named players, or only
+the organisers its owner lists, create tournaments; ``create --as NAME`` connects as that player once and keeps his
+token (``organiser/identity.json``, 0600, beside the secrets) so every later run is the same player - apart from the
+arcade client's identity, or the two would close each other's connection.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from shared.protocol import (
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     ClientMessage,
+    CloseCode,
     Error,
     Hello,
     Welcome,
@@ -29,6 +35,7 @@ from shared.protocol import (
 
 CLIENT_NAME = "sprtec-organiser/0.1"
 SECRETS_FILE = "tournaments.json"
+ORGANISER_FOLDER = "organiser"  # the organiser's player per server, in the config directory
 ANSWER_TIMEOUT_S = 30.0
 A = TypeVar("A")
 
@@ -72,18 +79,45 @@ class Connection:
         self.pending: list[object] = []  # messages received while waiting for something else
 
     @classmethod
-    async def open(cls, url: str, name: str | None = None) -> Connection:
-        """Connect and complete the Hello handshake (a new guest player unless ``name`` is given)."""
+    async def open(cls, url: str, name: str | None = None, token: str | None = None) -> Connection:
+        """Connect and complete the Hello handshake (a new guest player unless ``name`` or ``token`` is given; an
+        unknown token is ``Refused`` BAD_TOKEN)."""
         from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
 
         ws = await connect(url, compression=None, max_size=MAX_SERVER_FRAME, open_timeout=10)
-        await ws.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, None, name)))
-        welcome = decode(await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT_S), SERVER_MESSAGES, lenient=True)
+        await ws.send(encode(Hello(PROTOCOL_VERSION, CLIENT_NAME, token, name)))
+        try:
+            welcome = decode(await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT_S), SERVER_MESSAGES, lenient=True)
+        except ConnectionClosed:
+            if ws.close_code == CloseCode.BAD_TOKEN:
+                raise Refused("BAD_TOKEN", "the server does not know the kept token") from None
+            raise
         if not isinstance(welcome, Welcome):
             await ws.close()
             code = welcome.code if isinstance(welcome, Error) else type(welcome).__name__
             raise Refused(code, f"the server did not welcome us: {welcome}")
         return cls(ws, welcome)
+
+    @classmethod
+    async def as_organiser(cls, url: str, name: str | None) -> Connection:
+        """Connect as the organiser's player of this server: the one kept from an earlier run, else a new player
+        called ``name`` (a guest without one), kept for the next run."""
+        from client.common.identity import IdentityStore
+
+        store = IdentityStore(config_dir() / ORGANISER_FOLDER)
+        kept = store.get(url.rstrip("/"))
+        if kept.token is not None:
+            try:
+                return await cls.open(url, token=kept.token)
+            except Refused as exc:
+                if exc.code != "BAD_TOKEN":
+                    raise
+                store.update(url.rstrip("/"), token=None)
+        connection = await cls.open(url, name)
+        if name is not None:
+            store.update(url.rstrip("/"), token=connection.welcome.token, name=connection.welcome.player)
+        return connection
 
     async def receive(self, timeout: float | None = ANSWER_TIMEOUT_S) -> object:
         """The next message from the server."""

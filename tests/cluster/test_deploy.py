@@ -225,7 +225,8 @@ def test_kustomizations_name_files_that_exist() -> None:
 
 
 def test_the_fleet_runs_the_gameserver_spec_and_the_deployment_the_same_container() -> None:
-    """The Fleet's template is deploy/k8s/gameserver.yaml's spec; the Deployment's node differs only in its probes."""
+    """The Fleet's template is deploy/k8s/gameserver.yaml's spec; the Deployment's node differs only in its probes and
+    in trusting the proxy in front of it (ingress-nginx) - a GameServer's players connect to it directly."""
     (gameserver,) = _yaml(K8S / "gameserver.yaml")
     (fleet,) = _yaml(K8S / "agones" / "fleet.yaml")
     assert fleet["spec"]["template"]["spec"] == gameserver["spec"]
@@ -233,7 +234,12 @@ def test_the_fleet_runs_the_gameserver_spec_and_the_deployment_the_same_containe
     assert len(containers) == 3
     probes = ("ports", "startupProbe", "livenessProbe", "readinessProbe")
     shapes = [{k: v for k, v in container.items() if k not in probes} for container in containers.values()]
+    for shape in shapes:
+        shape["args"] = [arg for arg in shape["args"] if not arg.startswith("--trusted-proxy=")]
     assert all(shape == shapes[0] for shape in shapes)
+    trusting = {where for where, container in containers.items()
+                if any(arg.startswith("--trusted-proxy=") for arg in container["args"])}
+    assert trusting == {"deployment/sprtec.yaml:Deployment"}
 
 
 def test_k8s_nodes_reach_the_base_services_with_the_base_secret() -> None:
@@ -270,9 +276,31 @@ def test_k8s_probes_ask_what_the_server_answers_on_its_port() -> None:
         get = container[probe]["httpGet"]
         assert get["path"] in http_endpoints.PATHS and ports[get["port"]] == listen, probe
     assert container["readinessProbe"]["httpGet"]["path"] == http_endpoints.READY_PATH
-    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
-    assert annotations["prometheus.io/path"] == http_endpoints.METRICS_PATH
-    assert int(annotations["prometheus.io/port"]) == listen
+
+
+def test_prometheus_scrapes_the_metrics_listener_which_no_player_reaches() -> None:
+    """Every node serves /metrics on a listener of its own (--metrics): the pods' annotations scrape that port, a
+    pod port of the container; neither the Service nor the GameServer's host ports expose it, and the game port
+    answers /metrics to no one but its own machine."""
+    pods = {}
+    for path, obj in _k8s_objects():
+        if obj["kind"] in ("GameServer", "Fleet", "Deployment"):
+            pod = obj["spec"]["template"] if obj["kind"] != "Fleet" else obj["spec"]["template"]["spec"]["template"]
+            if any(c["name"] == "sprtec" for c in pod["spec"]["containers"]):
+                pods[f"{path.relative_to(K8S)}:{obj['kind']}"] = (obj, pod)
+    assert len(pods) == 3
+    for where, (obj, pod) in pods.items():
+        (container,) = [c for c in pod["spec"]["containers"] if c["name"] == "sprtec"]
+        options = _options(container["args"])
+        host, _, port = options["--metrics"].rpartition(":")
+        annotations = pod["metadata"]["annotations"]
+        assert annotations["prometheus.io/path"] == http_endpoints.METRICS_PATH, where
+        assert int(annotations["prometheus.io/port"]) == int(port) != int(options["--port"]), where
+        assert int(port) in {p["containerPort"] for p in container["ports"]} and host == "0.0.0.0", where
+        spec = obj["spec"]["template"]["spec"] if obj["kind"] == "Fleet" else obj["spec"]
+        assert int(port) not in {p.get("containerPort") for p in spec.get("ports", [])}, where  # Agones host ports
+    (service,) = [obj for name, obj in _services().items() if name == "sprtec"]
+    assert [p["targetPort"] for p in service["spec"]["ports"]] == ["ws"]
 
 
 def test_agones_health_window_fits_the_nodes_ping_cadence() -> None:

@@ -15,7 +15,7 @@ from server.store.player_records import PlayerRecords
 from server.store.postgres import pg_dialect
 from server.store.postgres.pg_store import PgStore, StaleLease
 from server.store.sqlite.sqlite_store import Store
-from server.tokens import hash_token
+from server.tokens import bare_hash
 from shared.formation import basic_setup
 from shared.match_log import LogEntry
 from shared.model import Flick, Position
@@ -45,7 +45,8 @@ async def test_a_log_entry_is_read_back_bit_for_bit_negative_zero_included(postg
     """JSON columns are text: a flick's -0.0 and a 63-bit seed come back exactly as written."""
     store = PgStore(postgres_url)
     try:
-        (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
+        player = store.new_player_id()
+        await store.write(PlayerRecords.add_player(player, "ann", "ann", bare_hash("t")))
         match_id = await _start(store, player)
         entry = LogEntry(index=0, elapsed_ms=7, input=Flick(team="home", stone="H1", vx=-0.0, vy=1e-300))
         await store.write([Store.append_log(match_id, entry)])
@@ -68,12 +69,15 @@ async def test_a_database_refusing_connections_pauses_writes_and_loses_none(
     database = postgres_url.rsplit("/", 1)[1]
     admin = await asyncpg.connect(postgres_server.url)
     try:
-        (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
+        player = store.new_player_id()
+        await store.write(PlayerRecords.add_player(player, "ann", "ann", bare_hash("t")))
+        names = [f"p{i}" for i in range(20)]
+        ids = [store.new_player_id() for _ in names]  # ids come from a read: before the database refuses them
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
         await admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1",
                             database)  # waits until each backend is gone
-        names = [f"p{i}" for i in range(20)]
-        writes = asyncio.gather(*(store.write(PlayerRecords.add_player(n, n, hash_token(n))) for n in names))
+        writes = asyncio.gather(*(store.write(PlayerRecords.add_player(i, n, n, bare_hash(n)))
+                                  for i, n in zip(ids, names, strict=True)))
         for _ in range(200):
             if heard:
                 break

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from server.app import Server, ServerConfig
 from server.store.sqlite.sqlite_store import Store
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - the PostgreSQL store's fixtures
 
@@ -29,3 +31,27 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], S
 
     url = request.getfixturevalue("postgres_url")
     return lambda: PgStore(url)
+
+
+Start = Callable[..., Awaitable[Server]]
+
+
+@pytest.fixture
+async def start_server(tmp_path: Path) -> AsyncIterator[Start]:
+    """Starts in-process servers of the test (physics in-line) with ``ServerConfig`` fields of its choice; each is
+    shut down after the test."""
+    started: list[Server] = []
+
+    async def start(**config: Any) -> Server:
+        """One more server, on data of its own unless ``data_dir`` is given."""
+        config.setdefault("data_dir", tmp_path / f"data-{len(started)}")
+        server = Server(ServerConfig(port=0, workers=0, **config))
+        await server.start()
+        await server.ready.wait()
+        started.append(server)
+        return server
+
+    yield start
+    for server in reversed(started):
+        if not server.draining:  # a test may have shut it down itself (a restart)
+            await server.shutdown()

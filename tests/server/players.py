@@ -39,6 +39,18 @@ from shared.protocol.messages import Message
 RECV_TIMEOUT_S = 20.0
 
 
+async def answer_to(url: str, hello: Hello, headers: dict[str, str] | None = None) -> object:
+    """The server's first answer to ``hello`` on a new connection: a message, or the close code (an int) when it
+    closes the connection instead. The connection is closed after."""
+    async with websockets.connect(url, compression=None, max_size=2**20, additional_headers=headers) as ws:
+        await ws.send(encode(hello))
+        try:
+            return decode(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT_S), SERVER_MESSAGES)
+        except websockets.ConnectionClosed:
+            assert ws.close_code is not None
+            return ws.close_code
+
+
 class WireClient:
     """One websocket connection speaking the protocol, recording what it received."""
 
@@ -56,9 +68,11 @@ class WireClient:
         self.moving_until = 0.0  # monotonic s the last move's playback ends (D3: the server refuses input before)
 
     @classmethod
-    async def connect(cls, url: str, name: str | None = None, token: str | None = None) -> WireClient:
-        """Open a connection and complete the Hello handshake."""
-        ws = await websockets.connect(url, compression=None, max_size=2**20)
+    async def connect(cls, url: str, name: str | None = None, token: str | None = None,
+                      headers: dict[str, str] | None = None) -> WireClient:
+        """Open a connection and complete the Hello handshake (``headers``: more headers in the opening request,
+        e.g. the X-Forwarded-For of a proxy)."""
+        ws = await websockets.connect(url, compression=None, max_size=2**20, additional_headers=headers)
         await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", token, name)))
         welcome = decode(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT_S), SERVER_MESSAGES)
         assert isinstance(welcome, Welcome), welcome

@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import websockets
@@ -178,3 +179,65 @@ def test_each_registry_gets_its_own_metrics() -> None:
     assert two.moves is not one.moves
     with pytest.raises(ValueError, match="Duplicated timeseries"):
         new_metrics(first)
+
+
+def _get_with(url: str, headers: dict[str, str]) -> int:
+    """The status of GET ``url`` with these headers."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+async def test_metrics_on_the_game_port_is_for_this_machine_only_not_through_a_proxy(node: Node) -> None:
+    """/metrics answers a loopback request; the same request carrying a proxy's header (a proxy on this machine
+    passes on the internet's requests) is 404, and so are the probes' neighbours - the probes still answer."""
+    assert (await get(node.url("/metrics")))[0] == 200
+    for header in ("X-Forwarded-For", "Forwarded", "X-Real-IP"):
+        assert await asyncio.to_thread(_get_with, node.url("/metrics"), {header: "203.0.113.5"}) == 404
+    assert await asyncio.to_thread(_get_with, node.url("/healthz"), {"X-Forwarded-For": "203.0.113.5"}) == 200
+
+
+def test_metrics_is_not_answered_to_another_machine_of_the_lan() -> None:
+    """A peer of the club's network (as in --lan mode, listening on every interface) gets 404 for /metrics and its
+    answers for the probes."""
+    from websockets.datastructures import Headers
+    from websockets.http11 import Request
+
+    hook = endpoints(Checks(), CollectorRegistry())
+
+    class Peer:
+        """A connection as the hook sees it: only its peer's address matters."""
+
+        remote_address = ("192.168.1.23", 50123)
+
+    def answer(path: str) -> int:
+        response = hook(Peer(), Request(path, Headers()))  # type: ignore[arg-type]
+        assert response is not None
+        return response.status_code
+
+    assert answer("/metrics") == 404
+    assert answer("/healthz") == 200
+
+
+async def test_a_metrics_listener_of_its_own_serves_the_operators_paths_and_the_game_port_none(
+        tmp_path: Path) -> None:
+    """--metrics 127.0.0.1:0: that listener answers /metrics, /healthz and /readyz (404 for anything else, no
+    websocket), and the game port no longer answers /metrics even to this machine."""
+    from server.app import Server as GameServer
+    from server.app import ServerConfig
+
+    game = GameServer(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0, metrics=("127.0.0.1", 0)))
+    await game.start()
+    await game.ready.wait()
+    try:
+        operators = f"http://127.0.0.1:{game.metrics_port}"
+        status, content_type, body = await get(f"{operators}/metrics")
+        assert status == 200 and content_type.startswith("text/plain") and "sprtec_connections" in body
+        assert (await get(f"{operators}/healthz"))[0] == 200 and (await get(f"{operators}/readyz"))[0] == 200
+        assert (await get(f"{operators}/"))[0] == 404
+        assert (await get(f"http://127.0.0.1:{game.port}/metrics"))[0] == 404
+        assert (await get(f"http://127.0.0.1:{game.port}/healthz"))[0] == 200
+    finally:
+        await game.shutdown()

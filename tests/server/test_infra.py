@@ -11,7 +11,7 @@ from server.rooms.history import History
 from server.store.match_records import MatchStart, RoomRow
 from server.store.player_records import PlayerRecords
 from server.store.sqlite.sqlite_store import Store
-from server.tokens import CODE_ALPHABET, hash_token, new_room_code, new_secret, normalise_code
+from server.tokens import CODE_ALPHABET, bare_hash, new_room_code, new_secret, normalise_code
 from shared.formation import basic_setup
 from shared.match_log import LogEntry
 from shared.model import Count, Position
@@ -69,7 +69,7 @@ def test_tokens_are_unique_and_codes_unambiguous():
     """Tokens differ and hash stably; codes use only the unambiguous alphabet."""
     a, b = new_secret(), new_secret()
     assert a != b and len(a) >= 40
-    assert hash_token(a) == hash_token(a) != hash_token(b)
+    assert bare_hash(a) == bare_hash(a) != bare_hash(b)
     code = new_room_code(6)
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     assert normalise_code(" ac-d3 ") == "ACD3"
@@ -78,7 +78,8 @@ def test_tokens_are_unique_and_codes_unambiguous():
 async def test_store_commits_before_the_write_returns_and_survives_reopening(open_store):
     """Rows written through the store's writer are there for a fresh connection after close (SQLite, PostgreSQL)."""
     store = open_store()
-    (player, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("t")))
+    player = store.new_player_id()
+    await store.write(PlayerRecords.add_player(player, "ann", "ann", bare_hash("t")))
     room = RoomRow(code="ABC", ruleset="quick", overrides={"period_ms": 5000}, private=True, home_player=player,
                    away_player=None, match_id=None)
     await store.write([Store.save_room(room)])
@@ -94,7 +95,7 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(ope
     store.close()
     again = open_store()
     try:
-        assert PlayerRecords(again).by_token_hash(hash_token("t")) == (player, "ann")
+        assert PlayerRecords(again).by_token_hash(bare_hash("t")) == (player, "ann")
         assert again.rooms()[0].overrides == {"period_ms": 5000}
         assert again.log(match_id) == entries
         stored = again.match(match_id)
@@ -107,10 +108,10 @@ async def test_store_a_failing_job_does_not_lose_the_others(open_store):
     """A constraint violation fails its own write only; the batch around it commits (SQLite, PostgreSQL)."""
     store = open_store()
     try:
-        await store.write(PlayerRecords.add_player("a", "a", "same"))
+        await store.write(PlayerRecords.add_player(store.new_player_id(), "a", "a", "same"))
         results = await asyncio.gather(
-            store.write(PlayerRecords.add_player("b", "b", "same")),
-            store.write(PlayerRecords.add_player("c", "c", "other")),
+            store.write(PlayerRecords.add_player(store.new_player_id(), "b", "b", "same")),
+            store.write(PlayerRecords.add_player(store.new_player_id(), "c", "c", "other")),
             return_exceptions=True,
         )
         assert isinstance(results[0], sqlite3.IntegrityError)

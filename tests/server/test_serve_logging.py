@@ -130,3 +130,35 @@ def test_the_quick_match_wait_is_an_option_of_the_file_and_the_command_line(tmp_
     assert server_config(_options(tmp_path, "")).pool.max_wait_ms == 30_000
     with pytest.raises(SystemExit, match="at least 1 second"):
         server_config(_options(tmp_path, "quick_match_max_wait = 0\n"))
+
+
+def test_who_may_do_what_is_set_by_the_file_and_the_command_line(tmp_path: Path) -> None:
+    """tournaments, organisers, exempt, trusted_proxies and metrics from the file; repeated options on the command
+    line win; 'none' exempts no address; the defaults are named, loopback exempt, no proxy, /metrics on the game
+    port."""
+    from sprtec.commands.serve import server_config
+
+    default = server_config(_options(tmp_path, ""))
+    assert (default.tournaments, default.organisers, default.exempt, default.trusted_proxies, default.metrics) == (
+        "named", (), ("127.0.0.0/8", "::1/128"), (), None)
+    toml = ('tournaments = "organisers"\norganisers = ["Jana Nováková", "Petr"]\nexempt = ["192.168.1.0/24"]\n'
+            'trusted_proxies = ["10.0.0.0/8"]\nmetrics = "[::1]:9765"\n')
+    chosen = server_config(_options(tmp_path, toml))
+    assert (chosen.tournaments, chosen.organisers, chosen.exempt, chosen.trusted_proxies, chosen.metrics) == (
+        "organisers", ("Jana Nováková", "Petr"), ("192.168.1.0/24",), ("10.0.0.0/8",), ("::1", 9765))
+    cli = server_config(_options(tmp_path, toml, "--tournaments", "open", "--exempt", "none", "--trusted-proxy",
+                                 "127.0.0.1", "--trusted-proxy", "172.16.0.0/12", "--metrics", "0.0.0.0:9100"))
+    assert (cli.tournaments, cli.exempt, cli.trusted_proxies, cli.metrics) == (
+        "open", (), ("127.0.0.1", "172.16.0.0/12"), ("0.0.0.0", 9100))
+
+
+@pytest.mark.parametrize(("toml", "problem"), [('tournaments = "everyone"\n', "tournaments must be one of"),
+                                               ('exempt = ["the lan"]\n', "is not an address or a network"),
+                                               ('organisers = "Jana"\n', "must be a list of strings"),
+                                               ('metrics = "9765"\n', "metrics must be HOST:PORT")])
+def test_a_wrong_trust_setting_is_refused_naming_its_key(tmp_path: Path, toml: str, problem: str) -> None:
+    """A value of the wrong kind for who may do what ends the command with a line naming the key."""
+    from sprtec.commands.serve import server_config
+
+    with pytest.raises(SystemExit, match=problem):
+        server_config(_options(tmp_path, toml))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - fixtures for test_schema
+from tests.server.conftest import start_server  # noqa: F401 - servers with options of a test's own
 
 # One 3-second period, no break: a match that ends quickly when played.
 SHORT = {"period_ms": 3000, "move_clock_ms": 1500, "choice_timeout_ms": 500, "break_ms": 0}

@@ -17,6 +17,7 @@ from shared.protocol import (
     CheckIn,
     ClientMessage,
     CreateTournament,
+    EntryCode,
     Error,
     JoinRoom,
     JoinTournament,
@@ -43,6 +44,7 @@ class Setup:
     secret: str
     organiser: WireClient
     coaches: dict[str, WireClient] = field(default_factory=dict)
+    unclaimed: list[EntryCode] = field(default_factory=list)  # entries left without a coach, with their codes
 
 
 def file_of(players: int, *, stages: list[dict[str, Any]] | None = None, **top: Any) -> str:
@@ -53,15 +55,19 @@ def file_of(players: int, *, stages: list[dict[str, Any]] | None = None, **top: 
 
 
 async def tournament(url: str, file: str, *, checked_in: int | None = None, no_show_ms: int = 60_000,
-                     next_round_after_ms: int | None = None, claimed_by: dict[str, WireClient] | None = None) -> Setup:
-    """Create the tournament from ``file``; every entry claimed by a coach of its own (``claimed_by`` gives some of
-    them an existing connection); the first ``checked_in`` (all when None) check in."""
+                     next_round_after_ms: int | None = None, claimed_by: dict[str, WireClient] | None = None,
+                     keep_unclaimed: int = 0) -> Setup:
+    """Create the tournament from ``file``; every entry but the last ``keep_unclaimed`` claimed by a coach of its own
+    (``claimed_by`` gives some of them an existing connection); the first ``checked_in`` (all when None) check
+    in."""
     number = next(_SETUPS)
     organiser = await WireClient.connect(url, f"organiser-{number}")
     await organiser.send(CreateTournament(file=file, no_show_ms=no_show_ms, next_round_after_ms=next_round_after_ms))
     created = await expect(organiser, TournamentCreated)
     setup = Setup(created.tournament, created.secret, organiser)
-    for index, entry in enumerate(created.entries):
+    claimed = len(created.entries) - keep_unclaimed
+    setup.unclaimed = list(created.entries[claimed:])
+    for index, entry in enumerate(created.entries[:claimed]):
         coach = (claimed_by or {}).get(entry.entry) or await WireClient.connect(url, f"coach-{number}-{entry.entry}")
         await coach.send(JoinTournament(created.tournament, entry.code))
         joined = await expect(coach, TournamentJoined)

@@ -14,6 +14,7 @@ from server.app import Server
 from shared.protocol import FileDispute, JoinTournament, TournamentDone, TournamentJoined
 from shared.tournament.model import Match
 from sprtec.cli import main
+from tests.server.conftest import Start
 from tests.server.players import WireClient
 from tests.tournament_server.helpers import expect, file_of
 
@@ -100,3 +101,23 @@ async def test_export_writes_the_file_standings_audit_and_replays(server: Server
     status, _, err = await _sprtec(capsys, "tournament", "export", "NOSUCH", "--data", str(server.store.path.parent),
                                    "--out", str(out_dir))
     assert status == 1 and "no tournament" in err
+
+
+async def test_create_as_a_named_player_on_a_server_that_lets_only_named_players_create(
+        start_server: Start, tmp_path: Path, config_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On a named server reached from another address, create as a guest exits 1 with NOT_ALLOWED and the hint;
+    --as NAME creates, keeps that player's token (0600), and the next create is the same player again (no
+    NAME_TAKEN)."""
+    server = await start_server(exempt=())
+    path = tmp_path / "t.json"
+    path.write_text(file_of(2))
+    status, _, err = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url)
+    assert status == 1 and "NOT_ALLOWED" in err and "--as NAME" in err
+    for _ in range(2):
+        status, _out, err = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--as",
+                                         "Jana Nováková", "--json")
+        assert status == 0, err
+    kept = config_dir / "organiser" / "identity.json"
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    assert json.loads(kept.read_text())["servers"][server.url.rstrip("/")]["name"] == "Jana Nováková"
+    assert len(server.tournaments.runs) == 2

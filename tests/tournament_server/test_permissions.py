@@ -6,6 +6,8 @@ import hashlib
 import sqlite3
 
 from server.app import Server
+from server.store.hash_key import KEY_FILE
+from server.tokens import Hasher
 from shared.protocol import (
     AutoStartRounds,
     CheckIn,
@@ -60,18 +62,21 @@ async def test_a_player_and_a_spectator_cannot_do_the_organisers_acts(server: Se
     assert server.tournaments.runs[setup.tid].state.version == before
 
 
-async def test_the_organiser_secret_and_the_entry_codes_are_kept_only_as_hashes(server: Server) -> None:
-    """The store holds the SHA-256 of the organiser secret and of each entry code, never the secret or a code."""
+async def test_the_organiser_secret_and_the_entry_codes_are_kept_only_as_keyed_hashes(server: Server) -> None:
+    """The store holds the organiser secret and each entry code only as HMAC-SHA-256 under the data directory's key,
+    never the secret, a code or a code's bare SHA-256 (which trying every 8-character code would reverse)."""
     setup = await tournament(server.url, file_of(2), checked_in=0)
     await setup.organiser.send(RegisterEntries(setup.tid, setup.secret, (EntryForm("Late"),)))
     codes = [c.code for c in (await expect(setup.organiser, EntriesRegistered)).entries]
+    key = bytes.fromhex((server.store.path.parent / KEY_FILE).read_text())
     with sqlite3.connect(server.store.path) as conn:
         dump = "\n".join(conn.iterdump())
         (stored,) = conn.execute("SELECT secret_hash FROM tournaments WHERE id = ?", (setup.tid,)).fetchone()
-    assert stored == hashlib.sha256(setup.secret.encode()).hexdigest()
+    assert stored == Hasher(key).hash(setup.secret) != hashlib.sha256(setup.secret.encode()).hexdigest()
     assert setup.secret not in dump
     assert codes and all(code not in dump for code in codes)
-    assert hashlib.sha256(codes[0].encode()).hexdigest() in dump
+    assert hashlib.sha256(codes[0].encode()).hexdigest() not in dump
+    assert Hasher(key).hash(codes[0]) in dump
 
 
 async def test_an_entry_code_claims_its_entry_once(server: Server) -> None:

@@ -31,10 +31,11 @@ from typing import Any, TypeVar
 import asyncpg
 
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
-from server.store import match_reads
+from server.store import hash_key, match_reads
 from server.store.postgres import pg_dialect, pg_schema
 from server.store.sqlite.sqlite_store import Store
 from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, Statement, StoreUnavailable
+from server.tokens import Hasher
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -318,28 +319,54 @@ class _Writer:
                 log.exception("a store health listener failed")
 
 
-async def open_database(url: str, migrate: bool = True) -> asyncpg.Pool:
+async def open_database(url: str, migrate: bool = True) -> tuple[asyncpg.Pool, bytes]:
     """Migrate the database at ``url`` (``server.store.postgres.pg_schema``), give it an id, and open the read pool;
-    ``migrate`` False (a report, an export) opens the pool only and changes nothing."""
-    if migrate:
-        await _migrate(url)
+    ``migrate`` False (a report, an export) opens the pool only and changes nothing. Also returns the cluster's hash
+    key (``server.store.hash_key``; a read-only store of an older database gets one of its own, which checks
+    nothing: it is never asked to)."""
+    key = await _migrate(url) if migrate else None
     pool = await asyncpg.create_pool(url, min_size=1, max_size=READ_CONNECTIONS, init=_prepare_connection)
     assert pool is not None
-    return pool
+    if key is None:
+        async with pool.acquire() as conn:
+            found = await conn.fetchval("SELECT value FROM meta WHERE key = $1", hash_key.META_KEY)
+        key = bytes.fromhex(found) if isinstance(found, str) else hash_key.new_key()
+    return pool, key
 
 
-async def _migrate(url: str) -> None:
-    """The schema's migrations, the fencing objects and the database's id."""
+async def _migrate(url: str) -> bytes:
+    """The schema's migrations, the fencing objects, the database's id and the hash key (made by the first node,
+    read by the others); returns the key."""
     conn = await asyncpg.connect(url)
     try:
         await pg_schema.migrate(conn)
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
             await conn.execute(FENCE_OBJECTS)
+            key = await _keyed_hashes(conn)
         await conn.execute("INSERT INTO meta (key, value) VALUES ('id', $1) ON CONFLICT (key) DO NOTHING",
                            str(uuid.uuid4()))
     finally:
         await conn.close()
+    return key
+
+
+async def _keyed_hashes(conn: asyncpg.Connection) -> bytes:
+    """The cluster's hash key, after the database's hashes are keyed with it (an older database's bare hashes are
+    rehashed once, ``server.store.hash_key``). Runs under the migrations' lock: one node does it, the others find
+    it done."""
+    await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+                       hash_key.META_KEY, hash_key.new_key().hex())
+    key = bytes.fromhex(await conn.fetchval("SELECT value FROM meta WHERE key = $1", hash_key.META_KEY))
+    if await conn.fetchval("SELECT value FROM meta WHERE key = $1", hash_key.SCHEME_KEY) is not None:
+        return key
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    for sql in hash_key.reads():
+        rows[sql] = [tuple(r) for r in await conn.fetch(pg_dialect.translate(sql))]
+    for sql, params in hash_key.rehash(lambda q, _a: rows[q], key):
+        await conn.execute(pg_dialect.translate(sql), *params)
+    await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2)", hash_key.SCHEME_KEY, hash_key.SCHEME)
+    return key
 
 
 class PgStore(Store):
@@ -351,10 +378,11 @@ class PgStore(Store):
         self.url = url
         self._thread = _LoopThread()
         try:
-            pool = self._thread.call(open_database(url, migrate))
+            pool, key = self._thread.call(open_database(url, migrate))
         except BaseException:
             self._thread.stop()
             raise
+        self.hasher = Hasher(key)  # the cluster's: every node hashes alike (server.store.hash_key)
         self._read = _Reader(self._thread, pool)  # type: ignore[assignment]
         self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
         self.fences: dict[str, int] = {}  # room code -> the lease number this node writes it under
@@ -363,6 +391,10 @@ class PgStore(Store):
         """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``)."""
         fence = self.fences.get(code)
         return statements if fence is None else [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
+
+    def new_player_id(self) -> int:
+        """An id for a player not stored yet, from the players' identity sequence: unique across the nodes."""
+        return int(self.read("SELECT nextval(pg_get_serial_sequence('players', 'id'))")[0][0])
 
     def read_match(self, match: str) -> match_reads.StoredMatch:
         """A match as its export reads it, on the read pool (safe from any thread)."""

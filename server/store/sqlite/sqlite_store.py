@@ -14,9 +14,11 @@ is queued in one transaction (group commit).
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 import uuid
@@ -25,16 +27,19 @@ from pathlib import Path
 from typing import Any
 
 from server.constants import IN_LIST_CHUNK, STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
-from server.store import match_reads
+from server.store import hash_key, match_reads
 from server.store.log_rows import entry_from_row, entry_row
 from server.store.match_records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.store.sqlite import sqlite_schema as schema
 from server.store.sqlite.sqlite_writer import Health, Statement, StoreLost, StoreUnavailable, Writer
+from server.tokens import Hasher
 from shared import notation
 from shared.match_log import Checkpoint, LogEntry
 
 DATABASE = "sprtec.sqlite3"
 MARKER = "sprtec-data.json"  # beside the database: says this directory holds sprtec data, and which database
+PRIVATE_DIR = 0o700  # the data directory: the server's user only
+PRIVATE_FILE = 0o600  # each file in it
 
 __all__ = ["Health", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
 
@@ -51,16 +56,20 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def open_database(data_dir: Path) -> Path:
-    """Check the data directory, create or migrate its database, and return the database's path.
+def open_database(data_dir: Path) -> tuple[Path, bytes]:
+    """Check the data directory, create or migrate its database, and return the database's path and the hash key.
 
     Why the marker file: a data directory that held matches must never silently start empty - a database
     deleted, moved or swapped for another while the server was down is refused with what to do, instead of
     a fresh empty one taking its place. Raises ``StoreOpenError`` (corrupt, unreadable, read-only, missing).
+
+    Why private modes whatever the umask: the database holds every player's token hash and every tournament's
+    codes; the directory is made 0700 and each of its files 0600 (``make_private``), and SQLite gives the WAL and
+    shared-memory files it makes later the database file's own mode.
     """
     path, marker = data_dir / DATABASE, data_dir / MARKER
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
     except OSError as exc:
         raise StoreOpenError(f"cannot create the data directory {data_dir}: {exc.strerror}") from None
     expected = _marker_id(marker)
@@ -69,7 +78,9 @@ def open_database(data_dir: Path) -> Path:
             f"{data_dir} held a sprtec database ({MARKER} is there) but {DATABASE} is missing: restore it from a "
             f"backup, or delete {marker} to start with no data"
         )
+    make_private(data_dir)
     try:
+        key = hash_key.read_key_file(data_dir)
         conn = connect(path)
         try:
             schema.migrate(conn)
@@ -77,10 +88,13 @@ def open_database(data_dir: Path) -> Path:
             if found is None:
                 found = (str(uuid.uuid4()),)
                 conn.execute("INSERT INTO meta (key, value) VALUES ('id', ?)", found)
+            key = _keyed_hashes(conn, data_dir, key)
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
         raise StoreOpenError(f"cannot use the database {path}: {exc} - {_advice(exc, data_dir)}") from None
+    except (hash_key.HashKeyError, OSError) as exc:
+        raise StoreOpenError(str(exc)) from None
     if expected is not None and expected != found[0]:
         raise StoreOpenError(
             f"{path} is not the database this data directory held ({MARKER} names another): put the right file "
@@ -88,10 +102,74 @@ def open_database(data_dir: Path) -> Path:
         )
     if expected is None:
         try:
-            marker.write_text(json.dumps({"format": "sprtec-data/1", "database": DATABASE, "id": found[0]}) + "\n")
+            _write_private(marker, json.dumps({"format": "sprtec-data/1", "database": DATABASE, "id": found[0]}) + "\n")
         except OSError as exc:
             raise StoreOpenError(f"cannot write {marker}: {exc.strerror} - is the data directory writable?") from None
-    return path
+    return path, key
+
+
+def make_private(data_dir: Path) -> None:
+    """The data directory 0700 and the server's files in it 0600 (the database, its WAL and shared memory, the
+    marker, the hash key); a database file that does not exist yet is created 0600 first, so SQLite makes its WAL
+    and shared-memory files with that mode too. A mode already right is left alone (a read-only file system)."""
+    try:
+        _chmod(data_dir, PRIVATE_DIR)
+        database = data_dir / DATABASE
+        if not database.exists():
+            os.close(os.open(database, os.O_RDWR | os.O_CREAT, PRIVATE_FILE))
+        for name in (DATABASE, f"{DATABASE}-wal", f"{DATABASE}-shm", f"{DATABASE}-journal", MARKER,
+                     hash_key.KEY_FILE):
+            if (data_dir / name).exists():
+                _chmod(data_dir / name, PRIVATE_FILE)
+    except OSError as exc:
+        why = "its file system is mounted read-only" if exc.errno == errno.EROFS else exc.strerror
+        raise StoreOpenError(f"cannot make {data_dir} private to the server's user: {why} - the server must own "
+                             "its data directory and be able to write there") from None
+
+
+def _chmod(path: Path, mode: int) -> None:
+    """Give ``path`` these permission bits, unless it has them."""
+    if stat.S_IMODE(path.stat().st_mode) != mode:
+        os.chmod(path, mode)
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a small file of the data directory, 0600 whatever the umask."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        os.fchmod(out.fileno(), PRIVATE_FILE)
+        out.write(text)
+
+
+def _keyed_hashes(conn: sqlite3.Connection, data_dir: Path, key: bytes | None) -> bytes:
+    """The data directory's hash key (made when there is none), after the database's hashes are keyed with it: an
+    older database's bare hashes are rehashed once (``server.store.hash_key``). A database hashed with a key that
+    is gone is refused (no stored secret could be checked)."""
+    scheme = conn.execute("SELECT value FROM meta WHERE key = ?", (hash_key.SCHEME_KEY,)).fetchone()
+    if scheme is not None:
+        if key is None:
+            raise hash_key.HashKeyError(
+                f"{data_dir / hash_key.KEY_FILE} is missing, and the database's tokens and codes were hashed with "
+                "it: restore it from the backup of this data directory (without it no player's token works)")
+        return key
+    if key is None:
+        key = hash_key.new_key()
+        hash_key.write_key_file(data_dir, key)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        statements = hash_key.rehash(lambda q, a: conn.execute(q, a).fetchall(), key)
+        for sql, params in statements:
+            conn.execute(sql, params)
+        conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (hash_key.SCHEME_KEY, hash_key.SCHEME))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    if statements:  # the bare hashes linger in free pages and old WAL frames until the file is rewritten
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return key
 
 
 def _marker_id(marker: Path) -> str | None:
@@ -128,8 +206,10 @@ class Store:
     """
 
     def __init__(self, data_dir: Path) -> None:
-        self.path = open_database(data_dir)
+        self.path, key = open_database(data_dir)
+        self.hasher = Hasher(key)  # how every secret is stored (server.tokens)
         self._read = connect(self.path)
+        self._last_player_id = 0
         self._writer = Writer(self.path, connect, WRITER_BATCH)
 
     @property
@@ -191,6 +271,15 @@ class Store:
         """Finish every queued write and stop; while the store fails, give up after ``timeout_s``."""
         self._writer.close(timeout_s)
         self._read.close()
+
+    def new_player_id(self) -> int:
+        """An id for a player not stored yet (``server.players``: a guest is stored only once he needs to be): one
+        past every id stored or handed out by this process, which is the database's only writer. An id handed out
+        but never stored may be handed out again after a restart; the token made with it then names another
+        player, whose hashes it does not match."""
+        stored = int(self._read.execute("SELECT COALESCE(MAX(id), 0) FROM players").fetchone()[0])
+        self._last_player_id = max(self._last_player_id, stored) + 1
+        return self._last_player_id
 
     # ------------------------------------------------------------------ statements
     def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
