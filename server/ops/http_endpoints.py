@@ -135,9 +135,12 @@ def from_this_machine(connection: ServerConnection, request: Request) -> bool:
     machine passes on requests from anywhere)."""
     remote = connection.remote_address
     try:
-        loopback = bool(remote) and ipaddress.ip_address(str(remote[0]).split("%", 1)[0]).is_loopback
+        ip = ipaddress.ip_address(str(remote[0]).split("%", 1)[0]) if remote else None
     except ValueError:
-        loopback = False
+        ip = None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # a dual-stack listener's IPv4 peer
+    loopback = ip is not None and ip.is_loopback
     return loopback and not any(header in request.headers for header in PROXY_HEADERS)
 
 

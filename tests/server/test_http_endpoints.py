@@ -199,9 +199,11 @@ async def test_metrics_on_the_game_port_is_for_this_machine_only_not_through_a_p
     assert await asyncio.to_thread(_get_with, node.url("/healthz"), {"X-Forwarded-For": "203.0.113.5"}) == 200
 
 
-def test_metrics_is_not_answered_to_another_machine_of_the_lan() -> None:
-    """A peer of the club's network (as in --lan mode, listening on every interface) gets 404 for /metrics and its
-    answers for the probes."""
+@pytest.mark.parametrize(("peer", "metrics"), [("192.168.1.23", 404), ("10.0.0.8", 404), ("::1", 200),
+                                               ("::ffff:127.0.0.1", 200), ("::ffff:192.168.1.23", 404)])
+def test_metrics_is_answered_to_this_machine_and_not_to_another_of_the_lan(peer: str, metrics: int) -> None:
+    """A peer of the club's network (as in --lan mode, listening on every interface) gets 404 for /metrics; a
+    loopback peer, IPv6 or IPv4 on a dual-stack socket, gets it; the probes answer everyone."""
     from websockets.datastructures import Headers
     from websockets.http11 import Request
 
@@ -210,14 +212,14 @@ def test_metrics_is_not_answered_to_another_machine_of_the_lan() -> None:
     class Peer:
         """A connection as the hook sees it: only its peer's address matters."""
 
-        remote_address = ("192.168.1.23", 50123)
+        remote_address = (peer, 50123)
 
     def answer(path: str) -> int:
         response = hook(Peer(), Request(path, Headers()))  # type: ignore[arg-type]
         assert response is not None
         return response.status_code
 
-    assert answer("/metrics") == 404
+    assert answer("/metrics") == metrics
     assert answer("/healthz") == 200
 
 
