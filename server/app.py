@@ -22,7 +22,7 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
 from server.clock import MonotonicClock, WallClock
-from server.connections.address_limits import AddressLimits
+from server.connections.address_budgets import AddressBudgets
 from server.connections.session import Handler, Session
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
@@ -82,7 +82,7 @@ class ServerConfig:
     pool: PoolRules = dataclasses.field(default_factory=PoolRules)  # quick match: how windows widen, the longest wait
     tournaments: str = "named"  # who may create tournaments: open, named, organisers (server.tournaments.creation)
     organisers: tuple[str, ...] = ()  # with "organisers": the names of the players who may
-    exempt: tuple[str, ...] = EXEMPT_NETWORKS  # networks no per-address budget applies to (address_limits)
+    exempt: tuple[str, ...] = EXEMPT_NETWORKS  # networks no per-address budget applies to (address_budgets)
     trusted_proxies: tuple[str, ...] = ()  # proxies whose X-Forwarded-For names the client
     metrics: tuple[str, int] | None = None  # a listener of its own for /metrics; None: for this machine only
 
@@ -105,7 +105,7 @@ class Server:
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)
-        self.limits = AddressLimits(exempt=config.exempt, trusted_proxies=config.trusted_proxies)
+        self.limits = AddressBudgets(exempt=config.exempt, trusted_proxies=config.trusted_proxies)
         self.players = Players(self.store, self.bus, self._tell_room)
         shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
@@ -159,8 +159,8 @@ class Server:
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
-            process_request=chain(endpoints(self.health, self.metrics_registry, metrics_here=self.config.metrics is None),
-                                  web_table(self)),
+            process_request=chain(endpoints(self.health, self.metrics_registry,
+                                            metrics_here=self.config.metrics is None), web_table(self)),
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
         if self.config.metrics is not None:  # /metrics (and the probes) where only the operator reaches

@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import logs
 from server.connections.abort import abort
-from server.connections.address_limits import CLAIM_CODE, NEW_PLAYER, AddressLimits
+from server.connections.address_budgets import CLAIM_CODE, NEW_PLAYER, AddressBudgets
 from server.connections.ratelimit import TokenBucket
 from server.constants import ABORT_LINGER_S, CHAT_BURST, CHAT_WINDOW_S, MAX_VIOLATIONS, RATE_BURST, RATE_WINDOW_S
 from server.ops.metrics import Metrics
@@ -104,7 +104,7 @@ class Host(Protocol):
     handlers: dict[type, Handler]
     ready: asyncio.Event  # set once a restarted server's rooms are back
     metrics: Metrics  # the operators' figures: connections here, flick latency
-    limits: AddressLimits  # what connections from one address may do together
+    limits: AddressBudgets  # what connections from one address may do together
     cluster: ClusterNode | None  # this process as a node of a cluster (server.cluster.node), None when alone
 
     async def register(self, session: Session) -> None:
@@ -300,7 +300,7 @@ class Session:
         """The player this Hello is: the token's, the claim code's, or a new one (a guest is not stored yet); None
         after closing the connection (an unknown token, a store that cannot take a new player, an address that added
         too many). Raises RoomError for another Hello to follow (a wrong claim code is answered a second late, and
-        an address's wrong ones are limited: ``server.connections.address_limits``)."""
+        an address's wrong ones are limited: ``server.connections.address_budgets``)."""
         players, store, limits = self.server.players, self.server.store, self.server.limits
         if hello.token is not None:
             found = players.by_token(hello.token)

@@ -10,7 +10,7 @@ ruleset needs a shoot-out (``ko`` and ``final`` have one) or the result could no
 Who may create (``Creators``, the server's ``--tournaments``): anyone (``open``), players who chose a name
 (``named``, the default: a guest made by reconnecting cannot), or only the players the owner lists by name
 (``organisers``). A connection from the server's own machine (an exempt address,
-``server.connections.address_limits``) may always: the owner runs ``sprtec organise`` and ``sprtec tournament run``
+``server.connections.address_budgets``) may always: the owner runs ``sprtec organise`` and ``sprtec tournament run``
 there.
 """
 

@@ -7,7 +7,7 @@ player and a spectator alike); a coach's acts need his entry (``NOT_ENTERED``) a
 match of his. What the tournament file allows is the engine's to say: its ``TournamentError`` reaches the client
 as an ``Error`` with the contract's code (``BAD_RESULT``, ``ROUND_ORDER``, ...), and nothing changes.
 
-Creating and guessing are limited beyond one connection (``Limits``, ``server.connections.address_limits``): who may
+Creating and guessing are limited beyond one connection (``Limits``, ``server.connections.address_budgets``): who may
 create is the server's choice (``creation.Creators``: ``NOT_ALLOWED``) and an address creates a few a day; a wrong
 entry code counts against its address and its tournament and is answered a second late, and once registration closes
 - the tournament's last round has started, or it ended - no code is tried at all (``REGISTRATION_CLOSED``).
@@ -83,13 +83,13 @@ from shared.tournament.writing import to_json
 
 M = TypeVar("M")
 Handler = Callable[[Any, Any], Awaitable[None]]
-ENTRY_CODE = "entry_code"  # the budgets these requests spend (server.connections.address_limits)
+ENTRY_CODE = "entry_code"  # the budgets these requests spend (server.connections.address_budgets)
 NEW_TOURNAMENT = "new_tournament"
 FINISHED = ("finished", "ended")  # a tournament's statuses once it is over
 
 
 class Limits(Protocol):
-    """The per-address budgets (``server.connections.address_limits.AddressLimits``); ``client`` is a session's."""
+    """The per-address budgets (``server.connections.address_budgets.AddressBudgets``); ``client`` is a session's."""
 
     def check(self, kind: str, client: Any, scope: str | None = None) -> None:
         """RoomError RATE_LIMITED when the budget is spent."""

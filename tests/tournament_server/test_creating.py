@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.connections import address_limits
-from server.connections.address_limits import NEW_TOURNAMENT, Kind
+from server.connections import address_budgets
+from server.connections.address_budgets import NEW_TOURNAMENT, Kind
 from server.tournaments import handlers
 from shared.protocol import (
     CreateTournament,
@@ -68,8 +68,8 @@ async def test_anyone_creates_on_an_open_server_and_the_owners_machine_on_any(st
 async def test_an_address_creates_only_so_many_tournaments(start_server: Start,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Past its budget an address's CreateTournament is RATE_LIMITED with a retry time, whoever asks from there."""
-    kind = address_limits.KINDS[NEW_TOURNAMENT]
-    monkeypatch.setitem(address_limits.KINDS, NEW_TOURNAMENT, Kind(kind.name, kind.what, 2, kind.window_s))
+    kind = address_budgets.KINDS[NEW_TOURNAMENT]
+    monkeypatch.setitem(address_budgets.KINDS, NEW_TOURNAMENT, Kind(kind.name, kind.what, 2, kind.window_s))
     server = await start_server(exempt=())
     first = await WireClient.connect(server.url, "first")
     await _created(first)

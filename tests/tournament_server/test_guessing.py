@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from server.connections import address_limits
+from server.connections import address_budgets
 from server.constants import CODE_GUESS_DELAY_S, ENTRY_GUESS_BURST, TOURNAMENT_GUESS_BURST
 from shared.protocol import (
     CheckIn,
@@ -108,10 +108,10 @@ async def test_repeated_wrong_codes_are_logged_once_per_burst(start_server: Star
     organiser = await WireClient.connect(server.url, "organiser")
     await organiser.send(CreateTournament(file=file_of(2)))
     created = await expect(organiser, TournamentCreated)
-    with caplog.at_level(logging.WARNING, logger=address_limits.__name__):
+    with caplog.at_level(logging.WARNING, logger=address_budgets.__name__):
         for _ in range(ENTRY_GUESS_BURST + 5):
             await _guess(server.url, created.tournament, WRONG)
-    lines = [r.getMessage() for r in caplog.records if r.name == address_limits.__name__]
+    lines = [r.getMessage() for r in caplog.records if r.name == address_budgets.__name__]
     assert len(lines) == 1, lines
     assert lines[0].startswith("127.0.0.1: ") and f"{ENTRY_GUESS_BURST} wrong entry codes" in lines[0]
 

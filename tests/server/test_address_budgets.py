@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from server.app import Server
-from server.connections import address_limits
-from server.connections.address_limits import NEW_PLAYER, AddressLimits, Budgets, Kind
+from server.connections import address_budgets
+from server.connections.address_budgets import NEW_PLAYER, AddressBudgets, Budgets, Kind
 from server.constants import CLAIM_GUESS_BURST
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -41,8 +41,8 @@ def _players(server: Server) -> int:
 
 def _small_new_player_budget(monkeypatch: pytest.MonkeyPatch, burst: int) -> None:
     """Servers started after this let an address add only ``burst`` players an hour."""
-    kind = address_limits.KINDS[NEW_PLAYER]
-    monkeypatch.setitem(address_limits.KINDS, NEW_PLAYER, Kind(kind.name, kind.what, burst, kind.window_s))
+    kind = address_budgets.KINDS[NEW_PLAYER]
+    monkeypatch.setitem(address_budgets.KINDS, NEW_PLAYER, Kind(kind.name, kind.what, burst, kind.window_s))
 
 
 async def test_wrong_claim_codes_from_one_address_are_limited_over_many_connections(start_server: Start) -> None:
@@ -153,7 +153,7 @@ async def test_a_trusted_proxy_names_each_client_by_its_own_address(start_server
 def test_the_client_address_is_the_rightmost_one_no_trusted_proxy_added() -> None:
     """X-Forwarded-For is read from the nearest hop back: trusted proxies are skipped, the first other address is
     the client (what it says about hops before it is not believed); from an untrusted peer the header is ignored."""
-    limits = AddressLimits(exempt=("127.0.0.0/8",), trusted_proxies=("10.0.0.0/8",))
+    limits = AddressBudgets(exempt=("127.0.0.0/8",), trusted_proxies=("10.0.0.0/8",))
     assert limits.client_from("10.0.0.5", ["6.6.6.6", "198.51.100.4", "10.0.0.9"]).address == "198.51.100.4"
     assert limits.client_from("10.0.0.5", ["10.0.0.7"]).address == "10.0.0.7"
     assert limits.client_from("203.0.113.1", ["198.51.100.4"]).address == "203.0.113.1"

@@ -153,7 +153,7 @@ class Budgets:
             del self._buckets[next(iter(self._buckets))]
 
 
-class AddressLimits:
+class AddressBudgets:
     """Every per-address budget of one server, where connections come from, and the delay of a wrong code."""
 
     def __init__(self, *, exempt: Iterable[str] = (), trusted_proxies: Iterable[str] = (),
