@@ -17,7 +17,7 @@ there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
@@ -47,7 +47,7 @@ class Creators:
         """From the server's options (``organisers`` as names, compared whatever their case)."""
         if who not in WHO:
             raise ValueError(f"tournaments: one of {', '.join(WHO)}, not {who!r}")
-        return cls(who=who, organisers=frozenset(name_key(name) for name in organisers))  # type: ignore[arg-type]
+        return cls(who=cast(Who, who), organisers=frozenset(name_key(name) for name in organisers))
 
     def refusal(self, name: str, *, exempt: bool) -> str | None:
         """Why the player called ``name`` may not create a tournament here, or None when he may."""

@@ -136,8 +136,10 @@ def test_who_may_do_what_is_set_by_the_file_and_the_command_line(tmp_path: Path)
     """tournaments, organisers, exempt, trusted_proxies and metrics from the file; repeated options on the command
     line win; 'none' exempts no address; the defaults are named, loopback exempt, no proxy, /metrics on the game
     port."""
-    from sprtec.commands.serve import server_config
+    from server.tournaments.creation import WHO
+    from sprtec.commands.serve import TOURNAMENT_CREATORS, server_config
 
+    assert TOURNAMENT_CREATORS == WHO  # the command line's choices are the server's (kept apart: --help stays quick)
     default = server_config(_options(tmp_path, ""))
     assert (default.tournaments, default.organisers, default.exempt, default.trusted_proxies, default.metrics) == (
         "named", (), ("127.0.0.0/8", "::1/128"), (), None)
