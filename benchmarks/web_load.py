@@ -7,7 +7,7 @@ is the same bytes until the next result, so the server makes them once per versi
 and the cost that remains is the HTTP exchange on the game's port. The server runs in a child process with the
 tournament in it (a 200-player Swiss after six rounds of seeded results, ``benchmarks.tournament_pairing``), and
 this process paces the requests on an open loop (request i starts at i / rate s, whether or not the ones before
-have finished), spread over many loopback addresses so the per-address limit (``server.web.address_limits``) is
+have finished), spread over many loopback addresses so the per-address limit (``server.connections.address_budgets``) is
 not what is measured. A floor is measured in the same run: the same requests to /healthz, the cheapest answer on
 the port.
 """

@@ -160,7 +160,7 @@ class Server:
             open_timeout=OPEN_TIMEOUT_S,
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
             process_request=chain(endpoints(self.health, self.metrics_registry,
-                                            metrics_here=self.config.metrics is None), web_table(self)),
+                                            metrics_here=self.config.metrics is None), web_table(self, self.limits)),
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
         if self.config.metrics is not None:  # /metrics (and the probes) where only the operator reaches

@@ -1,5 +1,6 @@
 """Budgets per address: what many connections from one place may do together - guess codes, add players, create
-tournaments - beside each connection's own message budget (``server.connections.ratelimit``).
+tournaments, ask the web side (pages, the read API) - beside each connection's own message budget
+(``server.connections.ratelimit``).
 
 Why per address and not per connection: reconnecting is free, so a budget a connection holds is no budget at all
 (one process tried 8,982 entry codes a second over 10 connections). Each kind of act has a token bucket per address
@@ -24,7 +25,7 @@ import ipaddress
 import logging
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,8 @@ from server.constants import (
     TOURNAMENT_GUESS_BURST,
     TOURNAMENT_GUESS_WINDOW_S,
     TOURNAMENT_WINDOW_S,
+    WEB_REQUEST_BURST,
+    WEB_REQUEST_WINDOW_S,
 )
 from server.rooms.room import RoomError
 
@@ -73,12 +76,14 @@ ENTRY_CODE = "entry_code"  # a wrong entry code (JoinTournament), per address an
 CLAIM_CODE = "claim_code"  # a wrong claim code (Hello), per address
 NEW_PLAYER = "new_player"  # a player row added (a named Hello, a guest's first act that is kept), per address
 NEW_TOURNAMENT = "new_tournament"  # a tournament created, per address
+WEB_REQUEST = "web_request"  # a request to the web side (server.web), per address
 KINDS = {kind.name: kind for kind in (
     Kind(ENTRY_CODE, "wrong entry codes", ENTRY_GUESS_BURST, ENTRY_GUESS_WINDOW_S, TOURNAMENT_GUESS_BURST,
          TOURNAMENT_GUESS_WINDOW_S),
     Kind(CLAIM_CODE, "wrong claim codes", CLAIM_GUESS_BURST, CLAIM_GUESS_WINDOW_S),
     Kind(NEW_PLAYER, "new players", NEW_PLAYER_BURST, NEW_PLAYER_WINDOW_S),
     Kind(NEW_TOURNAMENT, "new tournaments", TOURNAMENT_BURST, TOURNAMENT_WINDOW_S),
+    Kind(WEB_REQUEST, "web requests", WEB_REQUEST_BURST, WEB_REQUEST_WINDOW_S),
 )}
 
 
@@ -157,22 +162,25 @@ class AddressBudgets:
     """Every per-address budget of one server, where connections come from, and the delay of a wrong code."""
 
     def __init__(self, *, exempt: Iterable[str] = (), trusted_proxies: Iterable[str] = (),
-                 now: Callable[[], float] = time.monotonic, guess_delay_s: float = CODE_GUESS_DELAY_S) -> None:
-        """``exempt``, ``trusted_proxies``: networks (``127.0.0.0/8``, ``::1``, ``10.0.0.0/8``)."""
+                 now: Callable[[], float] = time.monotonic, guess_delay_s: float = CODE_GUESS_DELAY_S,
+                 kinds: Mapping[str, Kind] = KINDS) -> None:
+        """``exempt``, ``trusted_proxies``: networks (``127.0.0.0/8``, ``::1``, ``10.0.0.0/8``); ``kinds``: the
+        budgets (the tests give smaller ones)."""
         self.exempt = networks(exempt)
         self.trusted = networks(trusted_proxies)
         self.guess_delay_s = guess_delay_s
-        self._by_address = {name: Budgets(kind.burst, kind.window_s, now) for name, kind in KINDS.items()}
-        self._by_scope = {name: Budgets(kind.scope_burst, kind.scope_window_s, now) for name, kind in KINDS.items()
-                          if kind.scope_burst}
+        self.kinds = dict(kinds)
+        self._by_address = {name: Budgets(kind.burst, kind.window_s, now) for name, kind in self.kinds.items()}
+        self._by_scope = {name: Budgets(kind.scope_burst, kind.scope_window_s, now)
+                          for name, kind in self.kinds.items() if kind.scope_burst}
 
     # ------------------------------------------------------------------ where a connection comes from
-    def client_of(self, ws: Any) -> Client:
+    def client_of(self, ws: Any, request: Any = None) -> Client:
         """Where the websocket connection ``ws`` comes from (its peer, and ``X-Forwarded-For`` from a trusted
-        proxy)."""
+        proxy); ``request``: the HTTP request when it is not the connection's own yet (the handshake hook's)."""
         remote = getattr(ws, "remote_address", None)
         peer = str(remote[0]) if remote else ""
-        request = getattr(ws, "request", None)
+        request = request if request is not None else getattr(ws, "request", None)
         forwarded = [] if request is None else [
             part.strip() for value in request.headers.get_all(FORWARDED_HEADER) for part in value.split(",")]
         forwarded = [part for part in forwarded if part]
@@ -191,6 +199,15 @@ class AddressBudgets:
     def check(self, kind: str, client: Client, scope: str | None = None) -> None:
         """Refuse (``RoomError`` RATE_LIMITED with ``retry_ms``) when the client's address, or the scope, has no
         budget left for ``kind``; the first refusal of a burst is logged."""
+        wait = self.wait_s(kind, client, scope)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise RoomError("RATE_LIMITED", f"too many {self.kinds[kind].what} from here: try again in {seconds} s",
+                            retry_ms=seconds * 1000)
+
+    def wait_s(self, kind: str, client: Client, scope: str | None = None) -> float:
+        """Seconds until the client (and the scope) may do one more act of ``kind``, 0 when it may now; the first
+        refusal of a burst is logged."""
         waits: list[tuple[float, Budgets, str]] = []
         if not client.exempt:
             waits.append((self._by_address[kind].wait_s(client.address), self._by_address[kind], client.address))
@@ -198,14 +215,12 @@ class AddressBudgets:
             waits.append((self._by_scope[kind].wait_s(scope), self._by_scope[kind], f"tournament {scope}"))
         wait, budgets, key = max(waits, key=lambda w: w[0], default=(0.0, None, ""))
         if wait <= 0 or budgets is None:
-            return
+            return 0.0
         told = budgets.first_refusal(key)
         if told is not None:
             log.warning("%s: %d %s in %.0f s; refusing more for %.0f s (latest from %s)", key, told[0],
-                        KINDS[kind].what, told[1], wait, client.address)
-        seconds = math.ceil(wait)
-        raise RoomError("RATE_LIMITED", f"too many {KINDS[kind].what} from here: try again in {seconds} s",
-                        retry_ms=seconds * 1000)
+                        self.kinds[kind].what, told[1], wait, client.address)
+        return wait
 
     def spend(self, kind: str, client: Client, scope: str | None = None) -> None:
         """One act of ``kind`` by the client (of the scope) counts against the budgets."""

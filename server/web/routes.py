@@ -4,7 +4,8 @@ Why tables: the operators' paths (/healthz, /readyz, /metrics: ``server.ops.http
 separate tables tried in order, so the operators' may move to an address of their own without touching this one.
 A websocket upgrade on any path goes on to the game's handshake; every other request is the web's: routed here by
 its path, refused 405 for a method other than GET, HEAD or OPTIONS (a CORS preflight), 429 past the address's
-budget (``server.web.address_limits``), 404 with a JSON error for a path no route has.
+budget (the server's own per-address budgets, ``server.connections.address_budgets``: the same address
+``--trusted-proxy`` and ``--exempt`` mean for the game's connections), 404 with a JSON error for a path no route has.
 
 A route is a path pattern whose ``{name}`` segments match one path segment each (percent-decoded), a handler, and
 what the OpenAPI document (``server.web.openapi``) says of it.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import http
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from server.web.address_limits import AddressLimits
+from server.connections.address_budgets import WEB_REQUEST, AddressBudgets
 from server.web.web_responses import error, preflight
 
 log = logging.getLogger(__name__)
@@ -106,19 +108,22 @@ def is_upgrade(request: Request) -> bool:
 class WebTable:
     """The web's routes behind the address limits (see the module docstring)."""
 
-    def __init__(self, routes: Sequence[Route], limits: AddressLimits | None = None) -> None:
+    def __init__(self, routes: Sequence[Route], budgets: AddressBudgets) -> None:
         self.routes = tuple(routes)
-        self.limits = limits or AddressLimits()
+        self.budgets = budgets
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         """The web's answer, or None to let a websocket handshake go on."""
         if is_upgrade(request):
             return None
-        address = connection.remote_address[0] if connection.remote_address else ""
-        if not self.limits.allow(str(address)):
+        client = self.budgets.client_of(connection, request)
+        wait = self.budgets.wait_s(WEB_REQUEST, client)
+        if wait > 0:
+            kind = self.budgets.kinds[WEB_REQUEST]
             return error(request, http.HTTPStatus.TOO_MANY_REQUESTS, "RATE_LIMITED",
-                         f"too many requests: at most {self.limits.burst} per {self.limits.window_s:g} s "
-                         "from one address", retry_after_s=self.limits.retry_after_s)
+                         f"too many requests: at most {kind.burst} per {kind.window_s:g} s from one address",
+                         retry_after_s=math.ceil(wait))
+        self.budgets.spend(WEB_REQUEST, client)
         if request.method == "OPTIONS":
             return preflight()
         if request.method not in ("GET", "HEAD"):

@@ -11,8 +11,8 @@ import http
 
 from websockets.http11 import Response
 
+from server.connections.address_budgets import AddressBudgets
 from server.web import openapi
-from server.web.address_limits import AddressLimits
 from server.web.pages import Pages, language_of
 from server.web.read_api import LEADERBOARD_MAX, ReadApi, Sources
 from server.web.routes import Call, Handler, QueryParameter, Route, WebTable
@@ -116,6 +116,6 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
     return table
 
 
-def web_table(sources: Sources, limits: AddressLimits | None = None) -> WebTable:
-    """The web's table over the server's services."""
-    return WebTable(routes(sources), limits)
+def web_table(sources: Sources, budgets: AddressBudgets) -> WebTable:
+    """The web's table over the server's services, behind the server's per-address budgets."""
+    return WebTable(routes(sources), budgets)

@@ -9,7 +9,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server.app import Server
-from server.web.address_limits import AddressLimits
+from server.connections.address_budgets import KINDS, WEB_REQUEST, AddressBudgets, Kind
 from server.web.routes import WebTable, chain
 from server.web.site import routes
 from server.web.web_words import choose
@@ -33,7 +33,7 @@ def _answer(table: Any, path: str, address: str = "10.0.0.1", **headers: str) ->
 
 def test_a_websocket_upgrade_on_any_path_goes_on_to_the_game(server: Server) -> None:
     """The web answers nothing for a request with Upgrade: websocket (the game's handshake follows)."""
-    table = WebTable(routes(server))
+    table = WebTable(routes(server), AddressBudgets())
     assert _answer(table, "/", Upgrade="websocket", Connection="Upgrade") is None
     assert _answer(table, "/api/v1/rooms", Upgrade="WebSocket") is None
 
@@ -51,7 +51,8 @@ def test_the_first_table_with_an_answer_wins() -> None:
 def test_an_address_past_its_budget_is_refused_429_and_others_are_not(server: Server) -> None:
     """With a budget of 3, an address's 4th request is 429 RATE_LIMITED with Retry-After; another address is served."""
     clock = [0.0]
-    table = WebTable(routes(server), AddressLimits(burst=3, window_s=30.0, now=lambda: clock[0]))
+    kinds = {**KINDS, WEB_REQUEST: Kind(WEB_REQUEST, "web requests", 3, 30.0)}
+    table = WebTable(routes(server), AddressBudgets(now=lambda: clock[0], kinds=kinds))
     statuses = [_answer(table, "/api/v1/board").status_code for _ in range(4)]  # type: ignore[union-attr]
     assert statuses == [200, 200, 200, 429]
     refused = _answer(table, "/api/v1/board")
