@@ -1,8 +1,9 @@
 """``sprtec tournament ACTION``: the tournament commands of docs/TOURNAMENT.md.
 
-Why a table of actions: ``standings``, ``pair`` and ``ranking`` read a tournament file; the organiser's actions (create,
-register, checkin, start-round, card, override, resolve, end, status - talking to a server; export, reading its data;
-run, a whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only when
+Why a table of actions: ``standings``, ``pair`` and ``ranking`` read a tournament file, ``import`` a tournament saved
+by the organisers' program (``tournament_import``); the organiser's actions (create, register, checkin, start-round,
+card, override, resolve, end, status - talking to a server; export and print, reading its data or a file; run, a
+whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only when
 chosen (``tournament_actions``, ``tournament_run``). The file actions print exactly the contract: one JSON object
 on standard output and exit 0, or ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that
 cannot be read is ``BAD_FORMAT``); ``--pretty`` indents by two spaces.
@@ -18,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-HELP = ("tournaments: the standings, next pairing and final ranking of a file (docs/TOURNAMENT.md), and the "
-        "organiser's acts on a server (create, register, checkin, start-round, card, override, resolve, end, status, "
-        "export, run)")
+HELP = ("tournaments: the standings, next pairing and final ranking of a file (docs/TOURNAMENT.md), the import of a "
+        "tournament saved by the organisers' program, and the organiser's acts on a server (create, register, "
+        "checkin, start-round, card, override, resolve, end, status, export, print, run)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -204,6 +205,10 @@ ACTIONS.update({
                       "the standings and tables, live in the terminal (--once: print once and exit)"),
     "export": _served("run_export", "export_arguments",
                       "write a tournament from a data directory: its file, standings (JSON, CSV), audit, replays"),
+    "print": _served("run_print", "print_arguments", "print sheets as a PDF: the entry list, a round's sheet for "
+                     "the referees, the standings, the final ranking by category", module="tournament_sheets"),
+    "import": _served("run_import", "import_arguments", "a tournament saved by the organisers' program (turnaj-sprtec) "
+                      "as a tournament file, its referees beside it", module="tournament_import"),
     "run": _served("run", "add_arguments", "play a whole tournament of bots on a private server; prints the "
-                   "final standings", module="tournament_run"),
+                   "final ranking", module="tournament_run"),
 })

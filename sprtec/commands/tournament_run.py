@@ -5,8 +5,10 @@ Why a real server and real coaches: it runs what an organiser runs at a club - `
 (``client.player.practice.ServerProcess``), the tournament created from the file over the protocol, one coach per entry
 (``tournament_coach``: claims its entry with its code, checks in, plays every table it is given), the rounds
 starting by themselves a moment after each round's last match - and at the end exports the tournament from the
-server's data directory and prints its standings, which must equal what ``sprtec tournament standings`` makes of
-the exported file. ``--setting period_ms=...`` (and any other match setting) makes the matches short.
+server's data directory and prints its final ranking (every player across the stages, with categories, category
+winners and Czech Cup points: ``sprtec-ranking/1``), which must equal what ``sprtec tournament ranking`` makes of
+the exported file, as the exported standings must equal ``sprtec tournament standings`` of it.
+``--setting period_ms=...`` (and any other match setting) makes the matches short.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the tournament; print the final standings (exit 0), or why it failed (exit 1)."""
+    """Play the tournament; print the final ranking (exit 0), or why it failed (exit 1)."""
     try:
         file = json.loads(Path(args.file).read_text(encoding="utf-8"))
         overrides = parse_settings(args.setting)
@@ -142,19 +144,21 @@ async def _follow(connection: Connection, update: TournamentUpdate) -> Tournamen
 
 
 def _export(data: Path, tid: str, out: Path) -> int:
-    """Export the tournament, print its standings, check them against the standings of its exported file."""
+    """Export the tournament, print its final ranking, check it and the standings against what ``sprtec tournament``
+    makes of the exported file."""
     from server.tournaments.export import export
-    from sprtec.commands.tournament import standings_answer
+    from sprtec.commands.tournament import ranking_answer, standings_answer
 
     done = export(data, tid, out)
-    standings = (out / "standings.json").read_text(encoding="utf-8")
-    status, again = standings_answer((out / "tournament.json").read_bytes())
-    sys.stdout.write(standings)
+    file = (out / "tournament.json").read_bytes()
+    ranking = (out / "ranking.json").read_text(encoding="utf-8")
+    sys.stdout.write(ranking)
     sys.stdout.flush()
     _say(f"exported {len(done.files)} files to {out}")
-    if status != 0 or again != standings:
-        _say("the exported standings differ from `sprtec tournament standings` of the exported file")
-        return 1
+    for name, answer in (("standings", standings_answer(file)), ("ranking", ranking_answer(file))):
+        if answer != (0, (out / f"{name}.json").read_text(encoding="utf-8")):
+            _say(f"the exported {name} differ from `sprtec tournament {name}` of the exported file")
+            return 1
     return 0
 
 
