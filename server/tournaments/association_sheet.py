@@ -14,7 +14,8 @@ referee), a blank row, the bye ("Volné kolo:") and the recorders of the referee
 What sprtec adds or reads its own way (docs/TOURNAMENT-NOTES.md "The association's sheet"): the rows follow the
 final ranking (``shared.tournament.ranking``), every stage counted - place, category, category winner and cup
 points from the ranking, matches, results, points and goals summed over the stages, the Swiss tie-breaks of the
-first stage; a shared place is written once per player (``5.`` twice); a walkover is its score (5:0); a tournament
+first stage; a name is written as the association's lists write it, ``NOVÁK Jan`` (``association_name``); a shared
+place is written once per player (``5.`` twice); a walkover is its score (5:0); a tournament
 of several stages names its round sheets "2. fáze, 1. kolo". The refereed counts and the boards' referees are an
 input (``board_referees``) until the server keeps referee duty: without it column R and the referees stay empty.
 """
@@ -101,7 +102,7 @@ def association_workbook(t: Tournament, *, referees: Referees | None = None,
     assert results is not None
     results.title = "Výsledky"
     _results_sheet(results, course, refereed, heading or Heading())
-    names = {p.id: p.name for p in t.players}
+    names = {p.id: association_name(p.name) for p in t.players}
     for r in t.results:
         title = f"{r.round}. kolo" if len(t.stages) == 1 else f"{r.stage + 1}. fáze, {r.round}. kolo"
         _round_sheet(book.create_sheet(title), t, r.stage, r.round, names, referees or Referees())
@@ -110,6 +111,15 @@ def association_workbook(t: Tournament, *, referees: Referees | None = None,
         moment = datetime.datetime.fromisoformat(t.date)
         book.properties.created = book.properties.modified = moment
     return book
+
+
+def association_name(name: str) -> str:
+    """``Jan Novák`` as the program and the association write it, ``NOVÁK Jan``: the last word is the surname, in
+    capitals, before the rest; a single word, or a name already written so (its first word in capitals), stays."""
+    words = name.split()
+    if len(words) < 2 or (len(words[0]) > 1 and words[0].isupper()):
+        return " ".join(words)
+    return " ".join((words[-1].upper(), *words[:-1]))
 
 
 def _results_sheet(sheet: Worksheet, course: Course, refereed: Mapping[str, int] | None, heading: Heading) -> None:
@@ -124,7 +134,7 @@ def _results_sheet(sheet: Worksheet, course: Course, refereed: Mapping[str, int]
         mine = totals.get(r.player, _Totals())
         count = None if refereed is None else refereed.get(r.player, 0)
         sheet.append([
-            f"{r.rank}.", r.name, r.club, r.category + ("!" if r.category_winner else ""),
+            f"{r.rank}.", association_name(r.name), r.club, r.category + ("!" if r.category_winner else ""),
             mine.played, mine.wins, mine.draws, mine.losses, mine.points,
             mine.tiebreaks.get("buchholz"), mine.tiebreaks.get("goals_capped"), mine.tiebreaks.get("buchholz2"),
             mine.goals_for, ":", mine.goals_against, r.cup_points or 0,
