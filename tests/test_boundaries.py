@@ -50,11 +50,13 @@ def test_server_never_imports_client_or_arcade():
 
 def test_client_imports_neither_the_command_line_nor_benchmarks_and_only_the_desk_reads_the_server():
     """The client never imports the command line, the benchmarks or the tests; of the server only the desk imports,
-    and only the tournament export it writes from the data directory of the server it runs beside."""
+    and only the tournament export and the printed sheets it writes from the data directory of the server it runs
+    beside."""
     assert _offenders("client", ("sprtec", "benchmarks", "tests", "tools")) == []
+    desk_reads = ("server.tournaments.export", "server.tournaments.printed_sheets")
     server = [f"{path.relative_to(ROOT)} imports {name}" for path, name in _imports("client")
               if name.split(".")[0] == "server"
-              and not (_module(path).startswith("client.desk.") and name == "server.tournaments.export")]
+              and not (_module(path).startswith("client.desk.") and name in desk_reads)]
     assert server == []
 
 

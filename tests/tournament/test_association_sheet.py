@@ -13,8 +13,13 @@ from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 
-from server.tournaments.association_sheet import RESULT_COLUMNS, ROUND_COLUMNS, Heading, association_name, \
-    association_xlsx
+from server.tournaments.association_sheet import (
+    RESULT_COLUMNS,
+    ROUND_COLUMNS,
+    Heading,
+    association_name,
+    association_xlsx,
+)
 from shared.tournament.board_referees import refereed_counts
 from shared.tournament.course import follow
 from shared.tournament.reading import parse
@@ -37,7 +42,7 @@ def _ours() -> Workbook:
 
 def _differences(program: Workbook, ours: Workbook) -> list[tuple[str, str, object, object]]:
     """Every cell whose value differs (an empty string and an empty cell are the same)."""
-    out = []
+    out: list[tuple[str, str, object, object]] = []
     for name in program.sheetnames:
         theirs, mine = program[name], ours[name]
         for row in range(1, max(theirs.max_row, mine.max_row) + 1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -43,8 +44,10 @@ def test_the_printed_sheets_render_czech_and_polish_names_in_the_shipped_font() 
     text = _text(pdf)
     for name in NAMES:
         assert text.count(name) >= 4, name
-    fonts = {str(font["/BaseFont"]).split("+")[-1]
-             for page in PdfReader(io.BytesIO(pdf)).pages for font in page["/Resources"]["/Font"].values()}
+    fonts: set[str] = set()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        resources: Any = page["/Resources"].get_object()
+        fonts |= {str(font.get_object()["/BaseFont"]).split("+")[-1] for font in resources["/Font"].values()}
     assert fonts == {"DejaVuSansBook", "DejaVuSansBold"}
     assert (FONTS / "LICENSE").read_text().startswith("Fonts are (c) Bitstream")
 

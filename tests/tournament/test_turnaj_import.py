@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from shared.tournament.board_referees import read_referees, refereed_counts, refereed_too_little, to_json
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
+from shared.tournament.model import Match
 from shared.tournament.pairing import pair
 from shared.tournament.ranking import rank
 from shared.tournament.standings import standings
@@ -87,10 +88,10 @@ def test_the_programs_buchholz_counts_an_opponents_missed_rounds_as_nothing() ->
     t = imported.tournament
     missed = {p.id: 5 - rows[i].played for i, p in enumerate(t.players)}
     assert sorted(pid for pid, n in missed.items() if n) == ["pospisil-adam", "prihoda-krystof"]
-    opponents = {pid: [] for pid in missed}
+    opponents: dict[str, list[str]] = {pid: [] for pid in missed}
     for r in t.results:
         for e in r.matches:
-            if hasattr(e, "home") and e.score is not None:
+            if isinstance(e, Match) and e.score is not None:
                 opponents[e.home].append(e.away)
                 opponents[e.away].append(e.home)
     for s in _shown("cup24.program"):
@@ -118,7 +119,7 @@ def test_mid_way_the_round_being_entered_stays_open_and_the_next_is_paired_once_
     the last two scores are in, then pairs round 4 of the imported field."""
     imported = _imported("midway")
     third = imported.tournament.results[-1]
-    assert [e.score is not None for e in third.matches if hasattr(e, "score")] == [True, True, True, False, False]
+    assert [e.score is not None for e in third.matches if isinstance(e, Match)] == [True, True, True, False, False]
     with pytest.raises(TournamentError) as refused:
         pair(imported.tournament)
     assert refused.value.code == "ROUND_ORDER"
@@ -198,7 +199,7 @@ def test_the_referees_travel_beside_the_file_and_count_as_the_program_counts() -
         pid = imported.ids[s["playerIndex"]]
         assert counts[pid] == s["referee"], s["name"]
         assert refereed_too_little(counts[pid], rows[s["playerIndex"]].played) == s["refereeWarning"], s["name"]
-    assert len(imported.referees.boards) == sum(len([e for e in r.matches if hasattr(e, "home")]) for r in t.results)
+    assert len(imported.referees.boards) == sum(len([e for e in r.matches if isinstance(e, Match)]) for r in t.results)
     assert read_referees(json.loads(json.dumps(to_json(imported.referees))), t) == imported.referees
 
 

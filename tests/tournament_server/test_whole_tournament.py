@@ -99,8 +99,8 @@ async def test_a_swiss_then_a_knockout_played_by_bots_to_the_exported_standings(
 
 @pytest.mark.slow
 def test_sprtec_tournament_run_plays_a_whole_tournament_of_bots(tmp_path: Path) -> None:
-    """`sprtec tournament run FILE --bots` on a 4-player Swiss and final: exit 0, the final standings on standard
-    output (complete, the knockout's two), the export beside the data."""
+    """`sprtec tournament run FILE --bots` on a 4-player Swiss and final: exit 0, the final ranking on standard
+    output (complete, the final's two and then the two who did not go on: everybody), the export beside the data."""
     file = {"name": "run", "seed": 3, "players": [{"id": f"p{i}", "name": f"Player {i}"} for i in range(1, 5)],
             "stages": [{"system": "swiss", "rounds": 1, "advance": 2}, {"system": "knockout", "ruleset": "ko"}]}
     path = tmp_path / "small.json"
@@ -109,7 +109,9 @@ def test_sprtec_tournament_run_plays_a_whole_tournament_of_bots(tmp_path: Path) 
                str(tmp_path / "data"), "--out", str(tmp_path / "out"), "--timeout", "200", *QUICK_ARGS]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
-    standings = json.loads(done.stdout)
-    assert standings["complete"] and standings["stage"] == 1 and len(standings["standings"]) == 2
-    assert (tmp_path / "out" / "standings.json").read_text() == done.stdout
+    ranking = json.loads(done.stdout)
+    assert ranking["format"] == "sprtec-ranking/1" and ranking["complete"]
+    assert [r["stage"] for r in ranking["ranking"]] == [1, 1, 0, 0]
+    assert sorted(r["player"] for r in ranking["ranking"]) == ["p1", "p2", "p3", "p4"]
+    assert (tmp_path / "out" / "ranking.json").read_text() == done.stdout
     assert "sprtec tournament status" in done.stderr
