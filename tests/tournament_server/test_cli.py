@@ -81,8 +81,9 @@ async def test_the_organisers_commands_run_a_tournament(server: Server, tmp_path
 
 async def test_export_writes_the_file_standings_audit_and_replays(server: Server, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """export reads the data directory: the tournament file (the contract's, so `standings` of it prints the
-    exported standings.json), standings CSV, the audit log; an unknown id exits 1."""
+    """export reads the data directory: the tournament file (the contract's, so `standings` and `ranking` of it print
+    the exported standings.json and ranking.json), standings CSV, the association's sheet, the audit log; an unknown
+    id exits 1."""
     path = tmp_path / "t.json"
     path.write_text(file_of(2, stages=[{"system": "swiss", "rounds": 1}]))
     status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--json")
@@ -92,11 +93,14 @@ async def test_export_writes_the_file_standings_audit_and_replays(server: Server
                                    "--out", str(out_dir))
     assert status == 0
     written = {Path(line).name for line in out.splitlines()}
-    assert {"tournament.json", "standings.json", "standings.csv", "audit.json", "audit.csv"} <= written
+    assert {"tournament.json", "standings.json", "standings.csv", "ranking.json", "association.xlsx", "audit.json",
+            "audit.csv"} <= written
     status, standings, _ = await _sprtec(capsys, "tournament", "standings", str(out_dir / "tournament.json"))
     assert standings == (out_dir / "standings.json").read_text()
-    header = (out_dir / "standings.csv").read_text().splitlines()[0]
-    assert header.startswith("rank,shared,player,name,points")
+    status, ranking, _ = await _sprtec(capsys, "tournament", "ranking", str(out_dir / "tournament.json"))
+    assert ranking == (out_dir / "ranking.json").read_text()
+    header = (out_dir / "standings.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("\ufeffrank,shared,player,name,club,category,points")
     assert json.loads((out_dir / "audit.json").read_text())["audit"][0]["act"] == "create"
     status, _, err = await _sprtec(capsys, "tournament", "export", "NOSUCH", "--data", str(server.store.path.parent),
                                    "--out", str(out_dir))
