@@ -3,7 +3,7 @@
 The saves in ``tests/tournament/turnaj/`` were made by the organisers' program itself - its app.js (commit 1c8a813)
 run under node with Vue 2.6.10, players entered with ``addPlayer``, rounds paired by ``generateRound``, scores and
 referees entered, saved by ``saveTournament`` - and ``*.program.json`` is what its Results tab shows for each
-(``tournamentResults``); ``harness.js`` and ``make_save.js`` beside them made them (turnaj/README.md). Each
+(``tournamentResults``); turnaj/README.md says how they were made. Each
 difference between the two programs is a test here and a note in docs/TOURNAMENT-NOTES.md ("Importing").
 """
 
