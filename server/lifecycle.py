@@ -1,5 +1,5 @@
 """A room's lifecycle as events on one in-process bus: a match started, a move was played, a match ended, a room
-closed, who is in a room changed.
+closed, a room was lost to another node of a cluster, who is in a room changed.
 
 Why a bus: ratings, tournaments, metrics and logs all need to know when a match ends (and a few other moments), and
 none of them may reach into a room to find out, nor may a room know them. A room publishes; each of them subscribes
@@ -73,6 +73,14 @@ class RoomClosed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RoomLost:
+    """The store refused a write of a room because another node of the cluster owns it now (a newer lease): the room
+    has stopped here, and its connections must be sent to where it is played (``server.cluster.node``)."""
+
+    room: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PresenceChanged:
     """Who is in a room changed: the seats' players and whether they are connected, the spectators' count."""
 
@@ -83,8 +91,8 @@ class PresenceChanged:
     spectators: int
 
 
-LifecycleEvent = MatchStarted | MoveApplied | MatchFinished | RoomClosed | PresenceChanged
-E = TypeVar("E", MatchStarted, MoveApplied, MatchFinished, RoomClosed, PresenceChanged)
+LifecycleEvent = MatchStarted | MoveApplied | MatchFinished | RoomClosed | RoomLost | PresenceChanged
+E = TypeVar("E", MatchStarted, MoveApplied, MatchFinished, RoomClosed, RoomLost, PresenceChanged)
 
 
 class EventBus:

@@ -41,7 +41,7 @@ from redis.asyncio.client import PubSub
 
 from server.cluster.redis_registry import RedisRegistry, inbox
 from server.cluster.relay import Relay, frames_channel
-from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed
+from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed, RoomLost
 from server.rooms.rebuild import recover
 from server.rooms.registry import Moved
 from server.rooms.room import Connection, Room
@@ -98,6 +98,7 @@ class ClusterNode:
         self.store = store
         # One table of the lease number each room is written under: the registry fills it for every lease this
         # node acquires - a room it opens as much as one it takes over - and the store fences every write with it
+        # (a room missing from it is not this node's to write)
         store.fences = registry.fences
         self.lobby = lobby
         self.pool = pool
@@ -118,6 +119,7 @@ class ClusterNode:
         lobby.bus.subscribe(PresenceChanged, self._presence_changed)
         lobby.bus.subscribe(MatchFinished, self._match_finished)
         lobby.bus.subscribe(RoomClosed, self._room_closed)
+        lobby.bus.subscribe(RoomLost, self._room_lost)
         lobby.call_player = self._call_player
         lobby.held_seat_wait_ms = config.held_seat_wait_ms
         lobby.relay_of = self._relay_of
@@ -346,6 +348,7 @@ class ClusterNode:
         rows = self.store.rooms(list(fences))
         for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
             await self.registry.remove(code)
+            self.registry.fences.pop(code, None)
         began = asyncio.get_running_loop().time()
         rooms = {room.code for room in await recover(self.store, self.pool, self.lobby, rows)}
         log.info("node %s rebuilt %d rooms taken over in %.2f s", self.node, len(rooms),
@@ -356,12 +359,18 @@ class ClusterNode:
                 self.on_taken_over(self.lobby.rooms[row.code])
                 log.info("node %s took room %s over (lease %d)", self.node, row.code, fences[row.code])
             else:
-                self.store.fences.pop(row.code, None)
+                self.registry.fences.pop(row.code, None)
+
+    def _room_lost(self, event: RoomLost) -> None:
+        """The store refused a write of a room of ours: another node owns it now (the room has stopped itself)."""
+        room = self.lobby.rooms.get(event.room)
+        if room is not None and room.closed:  # not a room taken over here again since
+            asyncio.get_running_loop().create_task(self._lost(event.room))
 
     async def _lost(self, code: str) -> None:
         """Another node holds the lease of a room this node ran: stop it here, send its connections there."""
         room = self.lobby.rooms.pop(code, None)
-        self.store.fences.pop(code, None)
+        self.registry.fences.pop(code, None)
         if room is None:
             return
         log.warning("node %s lost the lease of room %s: the room stops here", self.node, code)
@@ -448,7 +457,7 @@ class ClusterNode:
         except StoreUnavailable as exc:
             log.info("room %s: its row is left to the node that holds it now (%s)", code, exc)
         finally:
-            self.store.fences.pop(code, None)
+            self.registry.fences.pop(code, None)
 
     def _match_finished(self, event: MatchFinished) -> None:
         """A match of ours ended: its coaches no longer hold seats a reconnection must be sent to."""

@@ -203,12 +203,13 @@ class RedisRegistry:
         return _listing_from(code, await self.owner(code) or "", cast(bytes, data))
 
     async def remove(self, code: str) -> None:
-        """Forget a room (its lease too, when this node holds it)."""
+        """Forget a room (its lease too, when this node holds it). Its fencing number stays in ``fences`` for the
+        node to delete the room's stored row under it (``server.cluster.node``), which forgets it then."""
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.hdel(ROOMS, code)
             pipe.zrem(PUBLIC, code)
             await pipe.execute()
-        await self.release(code)
+        await self._release(keys=[lease_key(code)], args=[self.node])
 
     async def public(self, limit: int) -> list[Listing]:
         """The public rooms whose owner's lease is alive, newest first, at most ``limit`` (a dead node's rooms leave

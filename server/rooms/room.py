@@ -4,9 +4,11 @@ Why so thin: every rule of a room - seats, versions, D3, clock deadlines, forfei
 ``server.rooms.room_core``, pure and tested without I/O. This shell does only what needs the event loop: one lock so a
 room handles one request or clock event at a time, in order; the timer task that wakes at the core's next deadline;
 resolving entries in the worker pool (physics never blocks the loop); and carrying out the core's effects in order -
-writing to the store before anything that follows (nothing is broadcast before it is durable), sending frames with
-``websockets.broadcast``, publishing lifecycle events. An engine failure refuses the request without changing the
-room; a store that is lost stops it.
+writing to the store before anything that follows (nothing is broadcast before it is durable, and the core changes
+only once its write is done: ``Persist.then``), sending frames with ``websockets.broadcast``, publishing lifecycle
+events. An engine failure refuses the request without changing the room; a store that is lost stops it; a write the
+cluster's store refuses because another node owns the room now stops it here at once (``RoomLost``: the node sends
+its connections on).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import websockets
 
 from server import logs
 from server.clock import WallClock
-from server.lifecycle import EventBus
+from server.lifecycle import EventBus, RoomLost
 from server.rooms.resolve import PromptInfo, Resolved
 from server.rooms.room_core import (
     Broadcast,
@@ -35,7 +37,7 @@ from server.rooms.room_core import (
 )
 from server.rooms.workers import Resolver
 from server.store.match_records import Record
-from server.store.sqlite.sqlite_store import Health, Store, StoreUnavailable
+from server.store.sqlite.sqlite_store import Health, StaleLease, Store, StoreUnavailable
 from server.tokens import new_seed
 from server.wire import outgoing
 from shared.model import Action, Team
@@ -143,10 +145,11 @@ class Room:
 
     # ------------------------------------------------------------------ carrying out effects
     async def _carry_out(self, effects: list[Effect]) -> None:
-        """Carry out the core's effects in order (lock held): a write before anything after it."""
+        """Carry out the core's effects in order (lock held): a write, then what the core does once it is written."""
         for effect in effects:
             if isinstance(effect, Persist):
                 await self._persist(effect.records)
+                await self._carry_out(effect.then(self._now()))
             elif isinstance(effect, Broadcast):
                 websockets.broadcast([member.ws for member in effect.to], effect.frame)  # type: ignore[attr-defined]
                 if effect.everyone and self.relay is not None:
@@ -155,9 +158,17 @@ class Room:
                 self.bus.publish(effect.event)
 
     async def _persist(self, records: tuple[Record, ...]) -> None:
-        """Write the records durably; a store that stopped (shutdown while failing, or lost) stops the room."""
+        """Write the records durably; a store that stopped (shutdown while failing, or lost) stops the room, and so
+        does a refusal because another node owns the room now - at once, before anything else reaches it."""
         try:
             await self.store.write(self.store.fenced(self.code, self.store.statements(records)))
+        except StaleLease as exc:
+            self._closing = True
+            self.core.close()  # the lock is held: nothing else reaches the core before it is closed
+            log.warning("room %s: the store refused this node's write (%s); the room stops here", self.code, exc)
+            self.bus.publish(RoomLost(room=self.code))
+            raise RoomError("ROOM_NOT_FOUND", f"room {self.code} is played on another server now; nothing changed: "
+                                              "you are sent there") from None
         except StoreUnavailable as exc:
             self.core.store_ok = False
             log.error("room %s: could not save (%s); the room stops", self.code, exc)
@@ -262,7 +273,7 @@ class Room:
             raise RoomError("INTERNAL", "the server failed to apply this action; nothing changed") from None
         if resolved.broken is not None:
             log.error("room %s: cannot encode the outcome of %s: %s", self.code, plan.entry, resolved.broken)
-        effects = self.core.commit(plan, resolved, self._now())
+        effects = self.core.commit(plan, resolved)
         await self._carry_out(effects)
         if self.core.status == "ended" and effects:
             position = self.core.match.position
@@ -357,7 +368,8 @@ class Room:
                 try:
                     await self._run(plan)
                 except RoomError:
-                    log.error("room %s: a clock event failed; retrying at the next deadline", self.code)
+                    if not self.closed:  # a room that stopped here (lost to another node) has no next deadline
+                        log.error("room %s: a clock event failed; retrying at the next deadline", self.code)
                 return  # _run started the next timer
 
     async def close(self) -> None:

@@ -5,15 +5,23 @@ out)``): everything a room decides is a pure function of its state, what happene
 is written here once and tested without a socket, a task or a database. Each transition returns the **effects** to
 carry out, in order:
 
-* ``Persist(records)`` - write these records durably (one transaction); nothing after it may happen before it is
-  done (a move is broadcast only once it is in the log);
+* ``Persist(records, then)`` - write these records durably (one transaction); only once they are written does
+  ``then(now)`` change the room and give the effects that follow (what was written, broadcast). A move is
+  broadcast only once it is in the log, and a write that is refused - the store stopped, or a cluster's store
+  refused a former owner (``server.store.postgres.pg_store``) - leaves the room exactly as it was: ``then`` is never
+  called. ``Persist`` is always the last effect of a list (what follows it is in ``then``);
 * ``Broadcast(frame, to)`` - send these bytes to these connections (one member for a reply);
 * ``Publish(event)`` - tell the lifecycle bus (``server.lifecycle``).
 
-The state changes at once, as if the effects succeed; the asyncio ``server.rooms.room.Room`` carries them out under its
-lock, so nothing else sees a change before its ``Persist`` is done, and a room whose store is lost stops. Resolving
-an entry (physics in a worker) is the one step in between: ``plan_*`` and ``due`` say which entry to resolve,
-``commit`` takes the resolved entry.
+Why two phases: the room's state must be a function of what the store committed. A room that took its new position
+before the write and then had the write refused would be ahead of its own log: its history, a Resync, a Snapshot,
+the next clock event would all tell a move that was never stored - and the node that really owns the room would
+play another one at that version. So a transition that writes decides everything first (the records, what changes)
+and changes nothing until the shell reports the write done by calling ``then``. Transitions that write nothing
+(presence, spectators, chat, the store's health) change the room at once. The asyncio ``server.rooms.room.Room``
+carries the effects out under its lock, so nothing else happens between a write and its ``then``; a room whose store
+is lost stops. Resolving an entry (physics in a worker) is the one step before: ``plan_*`` and ``due`` say which
+entry to resolve, ``commit`` takes the resolved entry.
 
 The room's lifecycle, as data (``TRANSITIONS``): a room is ``waiting`` for its second coach, ``playing`` a match,
 ``ended`` after it (a rematch makes it ``playing`` again), and ``closed`` once empty without a running match, or
@@ -92,9 +100,11 @@ class Member(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Persist:
-    """Write these records in one transaction before carrying out anything that follows."""
+    """Write ``records`` in one transaction; once they are written, ``then(now)`` changes the room and gives the
+    effects that follow. A refused write never calls ``then``: the room stays as it was."""
 
     records: tuple[Record, ...]
+    then: Callable[[int], list[Effect]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,8 +370,14 @@ class RoomCore:
         self.connected[team] = member
         self.match.absent.pop(team, None)
         if self.phase == "waiting" and all(self.connected[t] is not None for t in TEAMS):
-            effects += self._start(now)
-        elif self.clock_may_run() and not self.clock.running:
+            version_base = self.version + 1
+
+            def started(at: int) -> list[Effect]:
+                """The match is stored: it starts, and everyone hears who is in the room."""
+                return self._begin(at, version_base) + self._presence(at)
+
+            return [*effects, Persist(self._start_records(self.match, self.seats, version_base), started)]
+        if self.clock_may_run() and not self.clock.running:
             self.clock.resume(now)
             effects.append(self._to_all(ClockUpdate(self.code, self.clocks(now))))
         return effects + self._presence(now)
@@ -412,16 +428,21 @@ class RoomCore:
         return not self.members() and not self.running() and not (self.reserved and self.phase == "waiting")
 
     # ------------------------------------------------------------------ the match
-    def _start(self, now: int) -> list[Effect]:
-        """Both seats are taken: store the match, then broadcast its first Snapshot."""
-        state = self.match
-        state.version_base = self.version + 1
-        home, away = self.seats["home"], self.seats["away"]
+    def _start_records(self, match: LiveMatch, seats: dict[Team, int | None], version_base: int) -> tuple[Record, ...]:
+        """What starting ``match`` with ``seats`` writes: the match, and the room with its seats and match."""
+        home, away = seats["home"], seats["away"]
         assert home is not None and away is not None
-        assert state.initial is not None, "only a fresh match starts"
-        start = MatchStart(match_id=state.id, room_code=self.code, seed=state.seed, ruleset=self.ruleset,
-                           overrides=self.overrides, initial=state.initial, home_player=home, away_player=away,
-                           version_base=state.version_base, rated=self.rated)
+        assert match.initial is not None, "only a fresh match starts"
+        start = MatchStart(match_id=match.id, room_code=self.code, seed=match.seed, ruleset=self.ruleset,
+                           overrides=self.overrides, initial=match.initial, home_player=home, away_player=away,
+                           version_base=version_base, rated=self.rated)
+        return start, dataclasses.replace(self.row(), home_player=home, away_player=away, match_id=match.id)
+
+    def _begin(self, now: int, version_base: int) -> list[Effect]:
+        """The stored match starts (both seats are taken): its clock runs, its first Snapshot goes to everyone."""
+        state = self.match
+        assert self.version + 1 == version_base, "nothing is versioned between a match's write and its start"
+        state.version_base = version_base
         state.started = True
         self._go("start" if self.phase == "waiting" else "rematch")
         for team in TEAMS:
@@ -430,9 +451,11 @@ class RoomCore:
         if self.clock_may_run():
             self.clock.resume(now)
         snapshot = self._versioned(lambda v: dataclasses.replace(self.snapshot(now), version=v))
+        home, away = self.seats["home"], self.seats["away"]
+        assert home is not None and away is not None
         started = MatchStarted(room=self.code, match_id=state.id, ruleset=self.ruleset, overrides=self.overrides,
                                private=self.private, rated=self.rated, home_player=home, away_player=away)
-        return [Persist((start, self.row())), snapshot, Publish(started)]
+        return [snapshot, Publish(started)]
 
     def _ensure_playable(self, member: Member, action: Action, version: int, now: int) -> Team:
         """The seat of a coach who may act now, or the RoomError that refuses him."""
@@ -496,20 +519,31 @@ class RoomCore:
                       turn_used=self.match.turn_used, absent=bool(self.match.absent), settings=self.settings)
         return EntryPlan(position=self.match.position, entry=entry, stamp=stamp, used=used)
 
-    def commit(self, plan: EntryPlan, resolved: Resolved, now: int) -> list[Effect]:
-        """A resolved entry: persist it, then take its position and broadcast its frames. Raises RoomError for an
-        outcome that could not be encoded (nothing changes); an entry where nothing happened changes nothing."""
+    def commit(self, plan: EntryPlan, resolved: Resolved) -> list[Effect]:
+        """A resolved entry: persist it, and only then take its position and broadcast its frames (``Persist.then``).
+        Raises RoomError for an outcome that could not be encoded; an entry where nothing happened changes nothing.
+        Nothing changes here: a write that is refused leaves the room at the version it was."""
         if resolved.broken is not None:
             raise RoomError("INTERNAL", "the server could not send this move; nothing changed")
         entry = resolved.entry
         if entry is None or resolved.frame is None:
             return []
-        state = self.match
         position = resolved.position
         result = position.result
         end = None if result is None else MatchEnd(winner=result.winner, reason=result.reason, score=position.score)
-        write = EntryWrite(match_id=state.id, entry=entry, checkpoint=resolved.checkpoint, end=end,
+        write = EntryWrite(match_id=self.match.id, entry=entry, checkpoint=resolved.checkpoint, end=end,
                            position=resolved.position_blob, turn_used=resolved.turn_used)
+        return [Persist((write,), lambda at: self._committed(plan, resolved, at))]
+
+    def _committed(self, plan: EntryPlan, resolved: Resolved, now: int) -> list[Effect]:
+        """The entry is in the log: the room takes its position and version, then broadcasts and publishes it."""
+        state = self.match
+        entry = resolved.entry
+        assert entry is not None and resolved.frame is not None
+        assert state.id == plan.stamp.match_id and state.log_len == entry.index, "the room moved during its write"
+        assert self.version + 1 == plan.stamp.version, "the room moved during its write"
+        position = resolved.position
+        result = position.result
         state.position = position
         state.log_len += 1
         if entry.input is not None and not isinstance(entry.input, Timeout | Forfeit):
@@ -519,7 +553,7 @@ class RoomCore:
         self.clock.committed(plan.used, entry.elapsed_ms, resolved.duration_ms, now)
         self.history.append(resolved.frame)
         targets = self.members()
-        effects: list[Effect] = [Persist((write,)), Broadcast(resolved.frame, targets, everyone=True)]
+        effects: list[Effect] = [Broadcast(resolved.frame, targets, everyone=True)]
         kind = "elapse" if entry.input is None else entry.input.action
         effects.append(Publish(MoveApplied(room=self.code, match_id=state.id, version=self.version,
                                            team=entry.team or plan.stamp.team, score=position.score, kind=kind,
@@ -625,21 +659,28 @@ class RoomCore:
         effects: list[Effect] = [self._to_all(RematchOffered(self.code, team))]
         if self.rematch != set(TEAMS):
             return effects
-        self.rematch.clear()
-        self.seats = {"home": self.seats["away"], "away": self.seats["home"]}
-        self.connected = {"home": self.connected["away"], "away": self.connected["home"]}
+        seats: dict[Team, int | None] = {"home": self.seats["away"], "away": self.seats["home"]}
         first = match_log.new_match(self.ruleset, self.overrides, seed)
-        self.clock = MatchClock()
-        self.match = LiveMatch(id=match_id, seed=seed, initial=first, position=first)
-        self._coach_actions = 0
-        effects += self._start(now)
-        effects += self._presence(now)
-        snapshot = self.snapshot(now)  # each coach learns his new seat (after the match's first Snapshot)
-        for new_team in TEAMS:
-            coach = self.connected[new_team]
-            if coach is not None:
-                effects.append(Broadcast(outgoing(RoomJoined(self.code, new_team, coach.token, snapshot)), (coach,)))
-        return effects
+        match = LiveMatch(id=match_id, seed=seed, initial=first, position=first)
+        version_base = self.version + 1
+
+        def started(at: int) -> list[Effect]:
+            """The new match is stored: the seats swap, it starts, each coach learns his new seat."""
+            self.rematch.clear()
+            self.seats = dict(seats)
+            self.connected = {"home": self.connected["away"], "away": self.connected["home"]}
+            self.clock = MatchClock()
+            self.match = match
+            self._coach_actions = 0
+            out = self._begin(at, version_base) + self._presence(at)
+            snapshot = self.snapshot(at)  # each coach learns his new seat (after the match's first Snapshot)
+            for new_team in TEAMS:
+                coach = self.connected[new_team]
+                if coach is not None:
+                    out.append(Broadcast(outgoing(RoomJoined(self.code, new_team, coach.token, snapshot)), (coach,)))
+            return out
+
+        return [*effects, Persist(self._start_records(match, seats, version_base), started)]
 
     # ------------------------------------------------------------------ chat
     def chat(self, member: Member, text: str | None, emote: str | None) -> list[Effect]:

@@ -87,7 +87,8 @@ class BotOptions:
 
 
 async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | None = None,
-               give_up_s: float = GIVE_UP_S, others: tuple[str, ...] = ()) -> dict[str, Any]:
+               give_up_s: float = GIVE_UP_S, others: tuple[str, ...] = (),
+               heard: Callable[[object], None] | None = None) -> dict[str, Any]:
     """Connect, enter a room, play until MatchEnded; the result as {match, seat, score, winner, reason}.
 
     A dropped connection (the server restarting, a kill -9, the network) is not the end: the bot reconnects with
@@ -97,9 +98,10 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
     In a cluster a node may send the bot to the node playing its room (close MOVED, the URL as the reason): it
     connects there at once. ``others`` are more nodes of the same cluster: when the node in use cannot be reached
     (a node sent to that died, or ``url`` itself), the bot goes back to the one it came from, then tries the next.
+    ``heard`` is given every message the bot receives, in order (a check of what the server told a coach).
     """
     follower = Follower(client=CLIENT_NAME, name=options.name)
-    bot = _Bot(options, follower, on_room)
+    bot = _Bot(options, follower, on_room, heard)
     how = Reconnecting(give_up_s=give_up_s, first_connect_s=FIRST_CONNECT_S, others=others,
                        say=on_stderr("sprtec bot"))
     return await stay_connected(url, bot.session, how, welcomed=lambda: follower.token is not None)
@@ -108,10 +110,12 @@ async def play(url: str, options: BotOptions, on_room: Callable[[str], None] | N
 class _Bot:
     """The bot's play over one ``Follower``: enters its room once, answers prompts, flicks when to move."""
 
-    def __init__(self, options: BotOptions, follower: Follower, on_room: Callable[[str], None] | None) -> None:
+    def __init__(self, options: BotOptions, follower: Follower, on_room: Callable[[str], None] | None,
+                 heard: Callable[[object], None] | None = None) -> None:
         self.options = options
         self.follower = follower
         self.on_room = on_room
+        self.heard = heard
         self.acted_on = -1  # the version the bot last decided on (once per version)
         self.refusals = 0  # actions refused at ``refused_version`` (the next try is a random flick)
         self.refused_version = -1
@@ -133,6 +137,8 @@ class _Bot:
                     await _send(ws, [Resync(room.code, max(room.version, 0))])
                 continue
             message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
+            if self.heard is not None:
+                self.heard(message)
             replies = follower.receive(message, time.monotonic())
             if isinstance(message, Error) and message.ref == "Hello" and message.code == "NAME_TAKEN":
                 follower.name = self._next_name()  # names are unique on a server: "bot", "bot 2", …

@@ -7,13 +7,15 @@ of its own (``postgres_database``) or an emptied Redis (``redis_url``) instead o
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
 import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
 from benchmarks import local_services as servers
+from tests.cluster.nodes import Node, start_node
 
 
 @pytest.fixture(scope="session")
@@ -62,3 +64,19 @@ async def postgres_url(postgres_server: servers.Running) -> AsyncIterator[str]:
         await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
     finally:
         await admin.close()
+
+
+@pytest.fixture
+async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Node]]:
+    """Starts nodes of one cluster on demand (``cluster("a")``, ``cluster("a", "--held-seat-wait", "2")``); every
+    node is stopped after the test."""
+    started: list[Node] = []
+
+    def start(node_id: str, *options: str) -> Node:
+        node = start_node(node_id, redis_url, postgres_url, tmp_path, *options)
+        started.append(node)
+        return node
+
+    yield start
+    for node in started:
+        node.stop()

@@ -7,9 +7,8 @@ import asyncio
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
 import asyncpg
@@ -51,28 +50,12 @@ from shared.protocol import (
 )
 from sprtec.commands.bot import BotOptions, play
 from sprtec.commands.scenario import run_scenario
-from tests.cluster.nodes import ROOT, SHORT, Node, start_node
+from tests.cluster.nodes import ROOT, SHORT, Node
 from tests.server.test_http_endpoints import get
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 120.0
 T = TypeVar("T")
-
-
-@pytest.fixture
-async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Node]]:
-    """Starts nodes of one cluster on demand (``cluster("a")``, ``cluster("a", "--held-seat-wait", "2")``); every
-    node is stopped after the test."""
-    started: list[Node] = []
-
-    def start(node_id: str, *options: str) -> Node:
-        node = start_node(node_id, redis_url, postgres_url, tmp_path, *options)
-        started.append(node)
-        return node
-
-    yield start
-    for node in started:
-        node.stop()
 
 
 async def _created(url: str, name: str, others: tuple[str, ...] = ()) -> tuple[asyncio.Task[dict[str, object]], str]:

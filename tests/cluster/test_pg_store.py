@@ -103,7 +103,7 @@ async def test_a_former_owners_write_is_refused_once_a_newer_lease_wrote_the_roo
     try:
         room = RoomRow(code="R", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
                        match_id=None)
-        first.fences["R"], second.fences["R"] = 1, 2
+        first.fences, second.fences = {"R": 1}, {"R": 2}
         await first.write(first.fenced("R", [Store.save_room(room)]))
         await second.write(second.fenced("R", []))  # the takeover raises the fence before reading the room
         with pytest.raises(StaleLease):
@@ -114,3 +114,25 @@ async def test_a_former_owners_write_is_refused_once_a_newer_lease_wrote_the_roo
     finally:
         first.close()
         second.close()
+
+
+async def test_a_cluster_store_refuses_a_room_write_without_a_lease_instead_of_writing_it_unfenced(
+    postgres_url: str,
+) -> None:
+    """A node's store (fenced: it has a table of leases) asked to write a room whose lease it does not hold - it lost
+    it a moment ago, and forgot the number - refuses at once with StaleLease and writes nothing; the store of one
+    process (no table) writes its rooms unfenced as before."""
+    node, alone = PgStore(postgres_url), PgStore(postgres_url)
+    try:
+        node.fences = {}
+        room = RoomRow(code="LOST", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
+                       match_id=None)
+        with pytest.raises(StaleLease, match="holds no lease of room LOST"):
+            await node.write(node.fenced("LOST", [Store.save_room(room)]))
+        assert node.rooms() == []
+        await alone.write(alone.fenced("LOST", [Store.save_room(room)]))
+        assert [r.code for r in node.rooms()] == ["LOST"]
+    finally:
+        node.close()
+        alone.close()
+

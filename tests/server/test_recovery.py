@@ -14,6 +14,7 @@ from server.app import Server, ServerConfig
 from shared import match_log, notation
 from shared.match_log import LogEntry
 from shared.model import Position
+from shared.protocol import Snapshot
 from tests.server.players import WireClient, play_until_end, two_coaches
 
 SETTINGS = {"period_ms": 600_000, "move_clock_ms": 60_000, "disconnect_grace_ms": 60_000}
@@ -85,6 +86,7 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
 
     data = tmp_path / "data"
     first, ann, _ = await _started(data, store_url)
+    await ann.until(Snapshot)  # the match's first Snapshot goes out once the match is stored
     room = first.lobby.find(ann.code)
     start, version = room.match.position, room.core.version
     await first.shutdown()

@@ -34,9 +34,10 @@ from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.store import hash_key, match_reads
 from server.store.postgres import pg_dialect, pg_schema
 from server.store.sqlite.sqlite_store import Store
-from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, Statement, StoreUnavailable
+from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, StaleLease, Statement, StoreUnavailable
 from server.tokens import Hasher
 
+__all__ = ["ConstraintViolation", "PgStore", "StaleLease"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 READ_CONNECTIONS = 4  # reads at once (the event loop's, and the threads' of replays and exports)
@@ -62,10 +63,6 @@ BEGIN
 END $$;
 """
 STALE_LEASE = "SPF01"  # the SQLSTATE of a refused former owner
-
-
-class StaleLease(StoreUnavailable):
-    """A write of a room this node no longer owns (another node took its lease over): refused, the room stops."""
 
 
 class ConstraintViolation(sqlite3.IntegrityError):
@@ -385,12 +382,22 @@ class PgStore(Store):
         self.hasher = Hasher(key)  # the cluster's: every node hashes alike (server.store.hash_key)
         self._read = _Reader(self._thread, pool)  # type: ignore[assignment]
         self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
-        self.fences: dict[str, int] = {}  # room code -> the lease number this node writes it under
+        # Room code -> the lease number this node writes it under. None: the store of one process, whose rooms are
+        # all its own (nothing is fenced); a cluster node gives it its registry's table (``server.cluster.node``).
+        self.fences: dict[str, int] | None = None
 
     def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
-        """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``)."""
+        """The statements after the fence check of this node's lease of room ``code`` (``FENCE_OBJECTS``).
+
+        Raises StaleLease for a room whose lease this node does not hold (it lost it, or never took it): such a write
+        is refused here, not sent unfenced - a node that has just learnt it lost a room must not write it after all.
+        """
+        if self.fences is None:
+            return statements
         fence = self.fences.get(code)
-        return statements if fence is None else [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
+        if fence is None:
+            raise StaleLease(f"this node holds no lease of room {code}")
+        return [("SELECT sprtec_fence(?, ?)", (code, fence)), *statements]
 
     def new_player_id(self) -> int:
         """An id for a player not stored yet, from the players' identity sequence: unique across the nodes."""

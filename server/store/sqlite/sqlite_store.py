@@ -31,7 +31,7 @@ from server.store import hash_key, match_reads
 from server.store.log_rows import entry_from_row, entry_row
 from server.store.match_records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.store.sqlite import sqlite_schema as schema
-from server.store.sqlite.sqlite_writer import Health, Statement, StoreLost, StoreUnavailable, Writer
+from server.store.sqlite.sqlite_writer import Health, StaleLease, Statement, StoreLost, StoreUnavailable, Writer
 from server.tokens import Hasher
 from shared import notation
 from shared.match_log import Checkpoint, LogEntry
@@ -41,7 +41,7 @@ MARKER = "sprtec-data.json"  # beside the database: says this directory holds sp
 PRIVATE_DIR = 0o700  # the data directory: the server's user only
 PRIVATE_FILE = 0o600  # each file in it
 
-__all__ = ["Health", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
+__all__ = ["Health", "StaleLease", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
 
 
 class StoreOpenError(Exception):

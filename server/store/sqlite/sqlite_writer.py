@@ -40,6 +40,13 @@ class StoreLost(StoreUnavailable):
     """The database file was deleted or replaced under the running server: no write can be trusted to it."""
 
 
+class StaleLease(StoreUnavailable):
+    """A write of a room this node no longer owns: another node of the cluster holds its lease under a newer fencing
+    number, or this node holds none. Refused without writing anything; the room stops here and its connections go
+    to the owner. Only the shared store of a cluster fences (``server.store.postgres.pg_store``); it is defined here,
+    beside the store's other failures, so a room recognises it without the cluster's libraries."""
+
+
 @dataclass(frozen=True, slots=True)
 class Health:
     """Whether the store commits: ``ok``; otherwise ``reason`` (the SQLite error) and ``lost`` (permanent)."""
