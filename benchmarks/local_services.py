@@ -222,23 +222,24 @@ def _redis_answers(port: int) -> bool:
         return False
 
 
-def start_redis() -> Running:
-    """A ``redis-server`` on 127.0.0.1 at a free port, nothing saved to disk; raises ServerFailed."""
+def start_redis(port: int | None = None) -> Running:
+    """A ``redis-server`` on 127.0.0.1 at a free port (or at ``port``: a Redis started again where one was stopped),
+    nothing saved to disk; raises ServerFailed."""
     binary = redis_server_binary()
     if binary is None:
         raise ServerFailed(f"no redis-server found: {INSTALL_HINT}")
     directory = Path(tempfile.mkdtemp(prefix="sprtec-redis-"))
     log = directory / "redis.log"
-    for _attempt in range(PORT_ATTEMPTS):
-        port = free_port()
+    for _attempt in range(PORT_ATTEMPTS if port is None else 1):
+        chosen = free_port() if port is None else port
         argv = [
-            str(binary), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
+            str(binary), "--port", str(chosen), "--bind", "127.0.0.1", "--dir", str(directory),
             "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes",
         ]  # fmt: skip
         process = _spawn(argv, log, None)
-        running = Running(f"redis://127.0.0.1:{port}/0", process, directory, log)
+        running = Running(f"redis://127.0.0.1:{chosen}/0", process, directory, log)
         try:
-            _wait_until(functools.partial(_redis_answers, port), process, log, "redis-server")
+            _wait_until(functools.partial(_redis_answers, chosen), process, log, "redis-server")
             return running
         except ServerFailed:
             taken = _port_taken(log)

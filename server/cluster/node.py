@@ -8,12 +8,16 @@ nobody owns, the redirect - and lives here, on ``server.cluster.redis_registry``
 
 - **Heartbeat** (every ``lease_ms / 3``): the node's own key (its public URL) and the lease of every room it runs
   are renewed, and the rooms' lines in the shared listing refreshed (score, clocks, seats); a lease it no longer
-  holds (it was paused past the TTL and another node took the room) stops that room here at once - the store would
-  refuse its writes anyway - and its connections are sent to the new owner.
+  holds (it was paused past the TTL and another node took the room, or Redis restarted and forgot every lease) stops
+  that room here at once - the store refuses its writes anyway - and its connections are sent on at once, each
+  room on its own (``_send_on``): to the room's new owner (``MOVED``), or, when nobody holds the room, the node takes
+  it over again and seats them in it without a reconnection. A write the store refuses for a stale fence
+  (``RoomLost``: the node learnt it first from the store) is handled the same way.
 - **Takeover**: every stored room whose lease nobody holds is taken with ``SET NX`` by the first node to see it,
-  which raises the room's fence in the store before reading it, then rebuilds it from the store exactly as a
-  restart does (``server.rooms.rebuild``: the last kept position, or checkpoint + log fold). A coach landing on a node
-  for such a room triggers the same takeover there at once instead of waiting for the scan.
+  which draws the room's next fencing number from the store - raising it there, so the former owner can commit
+  nothing more - before reading it, then rebuilds it from the store exactly as a restart does
+  (``server.rooms.rebuild``: the last kept position, or checkpoint + log fold). A coach landing on a node for such a
+  room triggers the same takeover there at once instead of waiting for the scan.
 - **Redirect**: a coach's room is played on its owner node; a coach's connection on another node is closed with
   ``MOVED`` (4004) and the owner's URL as the reason, and the client connects there with its token
   (docs/PROTOCOL.md "Clusters").
@@ -38,13 +42,14 @@ from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
 
 from server.cluster.redis_registry import RedisRegistry, inbox
 from server.cluster.relay import Relay, frames_channel
 from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed, RoomLost
 from server.rooms.rebuild import recover
 from server.rooms.registry import Moved
-from server.rooms.room import Connection, Room
+from server.rooms.room import Connection, Room, RoomError
 from server.store.postgres.pg_store import PgStore
 from server.store.sqlite.sqlite_writer import StoreUnavailable
 from server.wire import outgoing
@@ -61,6 +66,7 @@ DEFAULT_LEASE_MS = 3000  # a killed node's rooms are free again after this long 
 DEFAULT_HELD_SEAT_WAIT_MS = 20_000  # a reconnecting client follows MOVED in well under a second; a lost one never
 TAKEOVER_GATHER_S = 0.05  # takeover requests this close together become one (see ClusterNode.take_over_many)
 MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
+INBOX_RETRY_S = 0.5  # the pause before asking Redis again after it failed (a restart drops every connection)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,9 +103,10 @@ class ClusterNode:
         self.registry = registry
         self.store = store
         # One table of the lease number each room is written under: the registry fills it for every lease this
-        # node acquires - a room it opens as much as one it takes over - and the store fences every write with it
-        # (a room missing from it is not this node's to write)
+        # node acquires - a room it opens as much as one it takes over - drawing the numbers from the store, and the
+        # store fences every write with it (a room missing from it is not this node's to write)
         store.fences = registry.fences
+        registry.draw_fences = store.draw_fences
         self.lobby = lobby
         self.pool = pool
         self._task: asyncio.Task[None] | None = None
@@ -108,6 +115,8 @@ class ClusterNode:
         self._gathering: asyncio.Task[None] | None = None  # the batch still gathering codes
         self._rebuilding: set[str] = set()  # rooms whose lease this node acquired and is rebuilding (kept renewed)
         self._scanning: asyncio.Task[None] | None = None  # the heartbeat's scan for orphans, while it runs
+        self._sending_on: set[asyncio.Task[None]] = set()  # lost rooms whose connections are being sent on
+        self._stopping: dict[str, Room] = {}  # lost rooms still finishing their entry in progress, by code
         self.taken_over = 0  # rooms this node took over from others
         self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
         self._connection_of = connection_of
@@ -149,10 +158,18 @@ class ClusterNode:
         return bool(await self.registry.client.publish(inbox(node), json.dumps(message)))
 
     async def _listen(self, pubsub: PubSub) -> None:
-        """The node's subscriptions: its inbox (what other nodes ask or answer) and the frames of relayed rooms."""
+        """The node's subscriptions: its inbox (what other nodes ask or answer) and the frames of relayed rooms.
+
+        A Redis that restarts or cannot be reached drops them: the node listens again (redis-py reconnects and
+        subscribes to the same channels again) until it is stopped."""
         try:
             while True:
-                message = await pubsub.get_message(timeout=1.0)
+                try:
+                    message = await pubsub.get_message(timeout=1.0)
+                except (RedisError, OSError) as exc:
+                    log.warning("node %s: its subscriptions were dropped (%s); listening again", self.node, exc)
+                    await asyncio.sleep(INBOX_RETRY_S)
+                    continue
                 if message is None or message.get("type") != "message":
                     continue
                 channel = message["channel"].decode()
@@ -263,7 +280,11 @@ class ClusterNode:
                 await self._pubsub.unsubscribe(frames_channel(relay.code))
 
     async def _beat(self) -> None:
-        """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries)."""
+        """The heartbeat: renew, drop lost rooms, take over orphans (a failure is logged, the next beat tries).
+
+        A lost room's connections are sent on by a task of its own: finding a room's new owner may take a while,
+        and the beat must go on renewing the other rooms and scanning meanwhile - it is the scan, here or on another
+        node, that gives a lost room its new owner."""
         while True:
             await asyncio.sleep(self.config.lease_ms / 3000)
             try:
@@ -272,8 +293,10 @@ class ClusterNode:
                 rebuilding = list(self._rebuilding)  # rooms taken over, still being rebuilt here: renewed too
                 lost = [code for code in await self.registry.renew([room.code for room in rooms] + rebuilding)
                         if code not in rebuilding]
-                for code in lost:
-                    await self._lost(code)
+                for room in rooms:
+                    if room.code in lost:
+                        log.warning("node %s lost the lease of room %s: the room stops here", self.node, room.code)
+                        self._lost(room)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
                 self._scan_soon()  # not awaited: the beat goes on renewing
             except Exception:
@@ -331,7 +354,12 @@ class ClusterNode:
                     del self._taking[code]
 
     async def _take_over(self, codes: list[str]) -> None:
-        """Acquire the leases, raise the store's fences (one transaction), rebuild the rooms from the store."""
+        """Acquire the leases with their fences (drawn from the store, which raises them), rebuild the rooms.
+
+        A room this node has just lost and is taking over again (Redis restarted, nobody holds it) first finishes
+        stopping: its entry in progress would otherwise be written under the new lease - the fences are this node's
+        by room code - and told, though the room rebuilt here never saw it."""
+        await asyncio.gather(*(self._stopping[code].close() for code in codes if code in self._stopping))
         fences = await self.registry.acquire_many(codes)
         if not fences:
             return
@@ -342,9 +370,9 @@ class ClusterNode:
             self._rebuilding.difference_update(fences)
 
     async def _rebuild(self, fences: dict[str, int]) -> None:
-        """The rooms whose leases were just acquired (under ``fences``): the store fenced, the rooms rebuilt."""
-        # acquiring put the fences in the store's table; from this commit on, the former owner's writes are refused
-        await self.store.write([statement for code in fences for statement in self.store.fenced(code, [])])
+        """The rooms whose leases were just acquired (under ``fences``): the rooms rebuilt from the store."""
+        # acquiring drew the fences in the store: the former owner's writes are refused from then on, and what it
+        # committed before is read here
         rows = self.store.rooms(list(fences))
         for code in set(fences) - {row.code for row in rows}:  # gone from the store: nothing to run
             await self.registry.remove(code)
@@ -365,28 +393,84 @@ class ClusterNode:
         """The store refused a write of a room of ours: another node owns it now (the room has stopped itself)."""
         room = self.lobby.rooms.get(event.room)
         if room is not None and room.closed:  # not a room taken over here again since
-            asyncio.get_running_loop().create_task(self._lost(event.room))
+            log.warning("node %s: room %s is owned by another node now: the room stops here", self.node, room.code)
+            self._lost(room)
 
-    async def _lost(self, code: str) -> None:
-        """Another node holds the lease of a room this node ran: stop it here, send its connections there."""
-        room = self.lobby.rooms.pop(code, None)
-        self.registry.fences.pop(code, None)
-        if room is None:
-            return
-        log.warning("node %s lost the lease of room %s: the room stops here", self.node, code)
-        await self._hand_over(room)
+    def _lost(self, room: Room) -> None:
+        """Another node holds the lease of ``room``, or nobody does: forget it here and send its connections on (a
+        task of its own)."""
+        if self.lobby.rooms.get(room.code) is room:
+            del self.lobby.rooms[room.code]
+        self.registry.fences.pop(room.code, None)  # nothing more is written for it here: the store would refuse it
+        self._stopping[room.code] = room
+        task = asyncio.get_running_loop().create_task(self._send_on(room, take_here=True))
+        self._sending_on.add(task)
+        task.add_done_callback(self._sending_on.discard)
 
     async def _hand_over(self, room: Room) -> None:
         """Stop ``room`` here (after its entry in progress) and send its connections to the node that owns it next."""
+        await self._send_on(room, take_here=False)
+
+    async def _send_on(self, room: Room, *, take_here: bool) -> None:
+        """Stop ``room`` here (after its entry in progress) and send each of its connections to where the room is
+        played now, at once: ``MOVED`` to its owner's URL; seated again here when this node may and does take the
+        room over itself (nobody held it: Redis restarted, or the lease lapsed while this node was paused); ``MOVED``
+        to this node (reconnect: the room is looked up again) when no owner appeared in time or Redis cannot say.
+        A connection is never left in a room that stopped here."""
         await room.close()
+        if self._stopping.get(room.code) is room:
+            del self._stopping[room.code]
         members = room.core.members()
         if not members:
             return
-        url = await self.owner_url(room.code, MOVED_WAIT_S)
+        url = await self._where_now(room.code, take_here)
+        again = self.lobby.rooms.get(room.code) if url is None and take_here else None
         for member in members:
-            moved = getattr(member, "moved", None)
-            if moved is not None:
-                await moved(url or self.config.public_url)
+            if getattr(member, "room", None) is not room:
+                continue  # the connection ended or left meanwhile, or a request of its own took it on already
+            if again is None or not await self._seat_again(again, room, member):
+                moved = getattr(member, "moved", None)
+                if moved is not None:
+                    await moved(url or self.config.public_url)
+
+    async def _where_now(self, code: str, take_here: bool) -> str | None:
+        """The URL of the node that plays room ``code`` now; None when it is this node (``take_here``: it took the
+        room over itself if nobody held it) or none was found. Redis failing - the first commands after it restarted
+        meet connections it closed - is tried again for a lease's time before the connections are only told to
+        reconnect."""
+        deadline = asyncio.get_running_loop().time() + self.config.lease_ms / 1000
+        while True:
+            try:
+                if take_here:
+                    await self.here(code)
+                    return None
+                return await self.owner_url(code, MOVED_WAIT_S)
+            except Moved as elsewhere:
+                return elsewhere.url
+            except (RedisError, OSError, StoreUnavailable) as exc:
+                if asyncio.get_running_loop().time() >= deadline:
+                    log.error("node %s: where room %s is played now could not be found (%s)", self.node, code, exc)
+                    return None
+                await asyncio.sleep(INBOX_RETRY_S)
+            except Exception:  # a bug must not leave the connections in a room that stopped: they reconnect
+                log.exception("node %s: where room %s is played now could not be found", self.node, code)
+                return None
+
+    async def _seat_again(self, again: Room, before: Room, member: Any) -> bool:
+        """Put ``member`` of the stopped room ``before`` into ``again`` (the same room, taken over here): a coach in
+        his seat, a spectator watching. False when the room refuses him: he is sent on instead."""
+        team = before.core.team_of(member)
+        try:
+            if team is None:
+                await again.watch(member)
+            elif again.seat_of_player(member.player_id) == team:
+                await again.attach(member, team)
+            else:
+                return False
+        except RoomError as exc:
+            log.info("node %s: room %s could not take a connection back (%s)", self.node, again.code, exc.message)
+            return False
+        return True
 
     async def owner_url(self, code: str, wait_s: float = 0.0) -> str | None:
         """The public URL of the node that owns room ``code``, waiting up to ``wait_s`` for an owner to appear."""
@@ -480,6 +564,7 @@ class ClusterNode:
         await _stopped(self._task, self._scanning)
         # a takeover under way finishes first: the rooms it rebuilds are handed over with the others
         await asyncio.gather(*set(self._taking.values()), return_exceptions=True)
+        await asyncio.gather(*set(self._sending_on), return_exceptions=True)
         rooms = list(self.lobby.rooms.values())
         await asyncio.gather(*(room.close() for room in rooms))
         for room in rooms:

@@ -4,9 +4,12 @@ Why leases: a room is played on one node only, and a node that dies must give it
 of room ``C`` is the value of ``sprtec:lease:C``, set with ``SET NX PX`` (nobody else can take a held code) and
 renewed by the owner's heartbeat (``renew``, only while it still holds it); a killed node renews nothing and its
 leases lapse within ``lease_ms``, after which any node may take the room (``acquire``). Every acquisition draws
-the next number of ``sprtec:fence:C`` (INCR): the store refuses writes carrying an older number
+the room's next fencing number from the shared store, which refuses writes carrying an older one
 (``server.store.postgres.pg_store``), so a node that lost its lease while paused cannot write over the new owner's
-moves.
+moves. Why from the store and not a Redis counter: the numbers must only ever grow, and a Redis that restarts
+without persistence starts its counters again at 1 - numbers the store had already seen, so it refused the new
+owner's every write and the room was never played again. The first number of a code is 1: a code drawn higher was
+used before, and a new room does not take it (codes are never reused).
 
 What else lives here, all as plain values (no live object of one process): ``sprtec:rooms`` (code -> listing, the
 last line its owner published), ``sprtec:public`` (the public codes by creation), ``sprtec:node:N`` (node N's
@@ -18,6 +21,7 @@ node he waits on), paired under WATCH/MULTI so two nodes never pair the same pla
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
 from typing import Any, cast
 
@@ -43,11 +47,6 @@ _RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL
 def lease_key(code: str) -> str:
     """The key whose value is the owner node of room ``code``."""
     return f"{PREFIX}lease:{code}"
-
-
-def fence_key(code: str) -> str:
-    """The counter of room ``code``'s leases (the fencing number)."""
-    return f"{PREFIX}fence:{code}"
 
 
 def node_key(node: str) -> str:
@@ -78,14 +77,21 @@ def _listing_from(code: str, node: str, data: bytes) -> Listing:
     return Listing(code=code, node=node, private=bool(stored["private"]), info=message.rooms[0])
 
 
-class RedisRegistry:
-    """``server.rooms.registry.Registry`` on Redis for node ``node`` (see the module docstring)."""
+# Draws the next fencing number of each room code and raises it where writes are checked (``PgStore.draw_fences``).
+FenceSource = Callable[[list[str]], Awaitable[dict[str, int]]]
 
-    def __init__(self, client: aioredis.Redis, node: str, lease_ms: int, rules: PoolRules | None = None) -> None:
+
+class RedisRegistry:
+    """``server.rooms.registry.Registry`` on Redis for node ``node`` (see the module docstring); ``draw_fences``
+    gives the fencing number of each lease acquired (the shared store's)."""
+
+    def __init__(self, client: aioredis.Redis, node: str, lease_ms: int, rules: PoolRules | None = None,
+                 draw_fences: FenceSource | None = None) -> None:
         self.client = client
         self.node = node
         self.lease_ms = lease_ms
         self.rules = rules or PoolRules()
+        self.draw_fences = draw_fences  # set before the first lease is acquired (server.cluster.node)
         self.fences: dict[str, int] = {}  # the fencing number of each lease this node acquired
         self.paired_on: dict[int, str] = {}  # the node each player of this node's last pairs waited on
         self._renew = client.register_script(_RENEW)
@@ -97,19 +103,23 @@ class RedisRegistry:
         return (await self.acquire_many([code])).get(code)
 
     async def acquire_many(self, codes: list[str]) -> dict[str, int]:
-        """``acquire`` of each of ``codes`` in two round trips: the fencing number of each lease taken."""
+        """``acquire`` of each of ``codes``: one round trip to Redis, one to the store for the fencing numbers of the
+        leases taken. A lease whose number cannot be drawn is given up again (the error is raised)."""
         if not codes:
             return {}
+        assert self.draw_fences is not None, "the registry draws fencing numbers from the shared store"
         async with self.client.pipeline(transaction=False) as pipe:
             for code in codes:
                 pipe.set(lease_key(code), self.node, nx=True, px=self.lease_ms)
             taken = [code for code, ok in zip(codes, await pipe.execute(), strict=True) if ok]
         if not taken:
             return {}
-        async with self.client.pipeline(transaction=False) as pipe:
+        try:
+            fences = await self.draw_fences(taken)
+        except BaseException:
             for code in taken:
-                pipe.incr(fence_key(code))
-            fences = {code: int(fence) for code, fence in zip(taken, await pipe.execute(), strict=True)}
+                await self._release(keys=[lease_key(code)], args=[self.node])
+            raise
         self.fences.update(fences)
         return fences
 
@@ -172,8 +182,12 @@ class RedisRegistry:
     # ------------------------------------------------------------------ Registry: rooms
     async def claim(self, listing: Listing) -> bool:
         """Register a new room under its code with this node's lease; False when the code is taken."""
-        if await self.client.exists(fence_key(listing.code)) or await self.acquire(listing.code) is None:
-            return False  # a code that was ever used stays used: its matches keep their room code
+        fence = await self.acquire(listing.code)
+        if fence is None:
+            return False
+        if fence != 1:  # a code that was ever used stays used: its matches keep their room code
+            await self.release(listing.code)
+            return False
         await self.update(listing)
         return True
 

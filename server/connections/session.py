@@ -485,7 +485,7 @@ class Session:
 
     async def _act(self, message: Act) -> None:
         """A coach's action; a flick's time from its arrival to its MovePlayed broadcast is measured."""
-        room = self._room()
+        room = await self._live_room()
         if not isinstance(message.action, Flick):
             await room.act(self, message.action, message.version)
             return
@@ -495,7 +495,7 @@ class Session:
 
     async def _rematch(self, _message: Rematch) -> None:
         """Ask for a rematch."""
-        await self._room().ask_rematch(self)
+        await (await self._live_room()).ask_rematch(self)
 
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
@@ -503,6 +503,8 @@ class Session:
         if cluster is not None and self.relayed is not None and self.relayed == normalise_code(message.code):
             await cluster.resync_elsewhere(self)
             return
+        if self.room is not None and self.room.closed and cluster is not None:
+            self.room = None  # the room stopped here (another node plays it now): look it up as from outside
         if self.room is None and not await self._here(message.code):
             return
         await self._or_result(message.code, self._resync(message.code, message.since_version))
@@ -564,6 +566,19 @@ class Session:
         if self.room is None:
             raise RoomError("NOT_IN_ROOM", "join or watch a room first")
         return self.room
+
+    async def _live_room(self) -> Room:
+        """The connection's room. In a cluster, a room that has stopped on this node (another node owns it now, or
+        this node is taking it over again) first sends the connection where it is played - ``MOVED`` to its owner, or
+        back into its seat here (``RoomJoined``) - and the request is refused: it changed nothing, decide again."""
+        room = self._room()
+        if not room.closed or self.server.cluster is None:
+            return room
+        self.room = None
+        if await self._here(room.code):
+            await self._or_result(room.code, self._resync(room.code, room.version))
+        raise RoomError("ROOM_NOT_FOUND", f"room {room.code} stopped on this server and goes on where you are sent; "
+                                          "nothing changed: decide again")
 
     def _follows(self, code: str) -> bool:
         """True when this player is in room ``code`` (seated or watching) or holds a seat there while away."""

@@ -173,6 +173,9 @@ class Room:
             self.core.store_ok = False
             log.error("room %s: could not save (%s); the room stops", self.code, exc)
             raise RoomError("STORE_UNAVAILABLE", f"the server could not save this: {exc}") from None
+        except Exception:  # a statement the store refused for its own data: a bug; the room stays as it was
+            log.exception("room %s: the store refused the write of %s", self.code, [type(r).__name__ for r in records])
+            raise RoomError("INTERNAL", "the server could not save this; nothing changed") from None
 
     def _now(self) -> int:
         """The wall clock in ms."""

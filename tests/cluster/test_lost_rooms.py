@@ -1,5 +1,6 @@
 """Rooms a node loses under live matches, on three real nodes sharing a real Redis and PostgreSQL: a node paused past
-its leases (SIGSTOP) tells no coach a move the store did not commit.
+its leases (SIGSTOP) tells no coach a move the store did not commit, and a Redis restart leaves no coach in a room that
+stopped on his node - every coach moves on at once and every match is finished.
 
 What a coach was told is recorded message by message (the bot's ``heard``), and checked against the other coach and
 against the store after the matches: an acknowledged move "seen two ways" is a version of a match for which a coach
@@ -10,20 +11,23 @@ older than a move he was already told.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from benchmarks import local_services as servers
 from server.store import position_blob
 from server.store.postgres.pg_store import PgStore
 from shared import notation
 from shared.protocol import MatchEnded, MovePlayed, RoomJoined, Snapshot
 from sprtec.commands.bot import BotOptions, play
-from tests.cluster.nodes import SHORT, Node
+from tests.cluster.nodes import SHORT, Node, start_node
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 240.0
@@ -162,3 +166,61 @@ async def test_a_node_paused_past_its_lease_tells_no_coach_a_move_the_store_did_
     print(f"SIGSTOP past the lease: {figures}")
     assert figures.acknowledged > MATCHES and (figures.two_ways, figures.rollbacks) == (0, 0), figures
 
+
+@pytest.fixture
+async def own_redis() -> AsyncIterator[list[servers.Running]]:
+    """A Redis of the test's own (it is restarted under the nodes), stopped after the test: a one-item list whose item
+    the test replaces when it restarts it."""
+    reason = servers.redis_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    running = [servers.start_redis()]
+    yield running
+    servers.stop(running[0], signal.SIGTERM)
+
+
+REDIS_DOWN_S = 5.0  # longer than a lease: the nodes' leases lapse meanwhile
+LONG = dict(SHORT, period_ms=8000)  # matches that outlast the restart
+
+
+async def test_a_redis_restart_under_live_matches_strands_no_coach(
+    own_redis: list[servers.Running], postgres_url: str, tmp_path: Path
+) -> None:
+    """Twelve matches spread over three nodes; Redis is stopped for 5 s and started again empty (a restart without
+    persistence: every lease, seat and fencing counter forgotten). Once it is back every room is played again within
+    seconds - taken over, its coaches seated again or sent to the new owner - and every match is finished with no move
+    seen two ways."""
+    url = own_redis[0].url
+    started = [start_node(node, url, postgres_url, tmp_path, "--workers", "1") for node in ("a", "b", "c")]
+    try:
+        nodes = tuple(node.url for node in started)
+        coaches: list[Told] = []
+        games = []
+        for i in range(12):
+            home, away = Told(), Told()
+            coaches += [home, away]
+            games.append(await _match(nodes[i % 3], nodes[(i + 1) % 3], nodes, f"r{i}", LONG, home, away))
+        await asyncio.sleep(2.0)
+        servers.stop(own_redis[0], signal.SIGTERM)
+        await asyncio.sleep(REDIS_DOWN_S)
+        own_redis[0] = servers.start_redis(int(url.rsplit(":", 1)[1].split("/")[0]))
+        back = time.monotonic()
+        before = {match: version for coach in coaches for match, version in coach.latest.items()}
+        results = await asyncio.wait_for(asyncio.gather(*(done for _, done in games)), MATCH_TIMEOUT_S)
+        for first, second in results:
+            assert first["match"] == second["match"] and first["score"] == second["score"], (first, second)
+        pauses = []  # each match still running: its longest wait for a move from Redis's return to its end
+        for match in before:
+            ends = [coach.ended[match] for coach in coaches if match in coach.ended]
+            if not ends or min(ends) < back:
+                continue
+            times = sorted(at for coach in coaches for at, m, _ in coach.arrivals if m == match and at >= back)
+            points = [back, *times, min(ends)]
+            pauses.append(max(later - earlier for earlier, later in itertools.pairwise(points)))
+        figures = _figures(postgres_url, coaches)
+        print(f"Redis restart: {len(pauses)} matches running, the longest a match waited for a move "
+              f"{max(pauses):.2f} s (median {sorted(pauses)[len(pauses) // 2]:.2f} s); {figures}")
+        assert pauses and max(pauses) < 10.0 and (figures.two_ways, figures.rollbacks) == (0, 0), (pauses, figures)
+    finally:
+        for node in started:
+            node.stop()

@@ -136,3 +136,25 @@ async def test_a_cluster_store_refuses_a_room_write_without_a_lease_instead_of_w
         node.close()
         alone.close()
 
+
+async def test_fencing_numbers_are_drawn_from_the_store_and_only_grow(postgres_url: str) -> None:
+    """Each draw gives a room the next number (1 for a code never drawn), several rooms in one statement; a write
+    under the number before the last draw is refused - whatever a Redis forgot, the store's numbers never go back."""
+    first, second = PgStore(postgres_url), PgStore(postgres_url)
+    try:
+        assert await first.draw_fences(["B", "A"]) == {"A": 1, "B": 1}
+        assert await second.draw_fences(["A"]) == {"A": 2}
+        assert await first.draw_fences([]) == {}
+        first.fences, second.fences = {"A": 1}, {"A": 2}
+        room = RoomRow(code="A", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
+                       match_id=None)
+        with pytest.raises(StaleLease):
+            await first.write(first.fenced("A", [Store.save_room(room)]))
+        await second.write(second.fenced("A", [Store.save_room(room)]))
+        assert await first.draw_fences(["A"]) == {"A": 3}
+        with pytest.raises(StaleLease):
+            await second.write(second.fenced("A", [Store.save_room(replace(room, ruleset="standard"))]))
+        assert [r.ruleset for r in first.rooms()] == ["quick"]
+    finally:
+        first.close()
+        second.close()

@@ -1,5 +1,6 @@
 """The cluster's registry on a real Redis: a code claimed once, leases that lapse and are taken with a higher fencing
-number, a listing without dead nodes' rooms, and a shared queue that never pairs a player twice."""
+number (drawn from the shared PostgreSQL store, so a Redis restart does not reset them), a listing without dead nodes'
+rooms, and a shared queue that never pairs a player twice."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import redis.asyncio as aioredis
 
 from server.cluster.redis_registry import RedisRegistry
 from server.rooms.registry import Listing, QueueEntry
+from server.store.postgres.pg_store import PgStore
 from shared.protocol import RoomInfo, SeatInfo, Seats
 
 LEASE_MS = 300
@@ -24,18 +26,21 @@ def _listing(code: str, node: str, private: bool = False) -> Listing:
 
 
 @pytest.fixture
-async def registries(redis_url: str) -> AsyncIterator[Callable[[str], RedisRegistry]]:
-    """Registries of nodes of one cluster (``registries("a")``), closed after the test."""
+async def registries(redis_url: str, postgres_url: str) -> AsyncIterator[Callable[[str], RedisRegistry]]:
+    """Registries of nodes of one cluster (``registries("a")``), drawing their fencing numbers from one shared store,
+    closed after the test."""
     made: list[RedisRegistry] = []
+    store = PgStore(postgres_url)
 
     def make(node: str) -> RedisRegistry:
-        registry = RedisRegistry(aioredis.Redis.from_url(redis_url), node, LEASE_MS)
+        registry = RedisRegistry(aioredis.Redis.from_url(redis_url), node, LEASE_MS, draw_fences=store.draw_fences)
         made.append(registry)
         return registry
 
     yield make
     for registry in made:
         await registry.client.aclose()
+    store.close()
 
 
 async def test_a_code_is_claimed_by_one_node_only_and_never_again(registries: Callable[[str], RedisRegistry]) -> None:
@@ -110,3 +115,18 @@ async def test_a_burst_of_commands_past_the_pool_waits_for_connections_instead_o
         assert registry.client.connection_pool.max_connections == REDIS_CONNECTIONS
     finally:
         await registry.client.aclose()
+
+
+async def test_a_redis_that_forgot_everything_still_gives_higher_fencing_numbers_and_keeps_codes_used(
+    registries: Callable[[str], RedisRegistry],
+) -> None:
+    """Redis loses every key (a restart without persistence): the next lease of a room taken twice before is drawn
+    under 3, not 1 again (the store had refused 1 and 2 for ever), and its code cannot be claimed by a new room."""
+    a, b = registries("a"), registries("b")
+    assert await a.claim(_listing("OLD1", "a"))
+    await a.release("OLD1")
+    assert await b.acquire("OLD1") == 2
+    await b.client.flushall()
+    assert await a.acquire("OLD1") == 3
+    await a.client.flushall()
+    assert not await b.claim(_listing("OLD1", "b")) and await b.owner("OLD1") is None

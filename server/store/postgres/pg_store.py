@@ -45,12 +45,18 @@ READ_TIMEOUT_S = 30.0  # a read that takes longer than this is a store that has 
 _STATEMENT_FAULTS = ("22", "23", "42")  # SQLSTATE classes of a statement's own fault: data, constraint, syntax
 
 
-# The fencing of a cluster's rooms (``server.cluster.redis_registry``): the highest lease number that wrote each room,
-# and a check every write of a room runs first in its transaction. The row lock it takes orders a room's writers; a
-# number below the stored one is a former owner, refused. Created beside the migrations (not a schema version: the
-# SQLite store of one process has no use for it), under the migrations' lock.
+# The fencing of a cluster's rooms (``server.cluster.redis_registry``): the highest lease number drawn for each room,
+# the drawing of the next one, and a check every write of a room runs first in its transaction. The row lock they
+# take orders a room's writers and its takeovers; a number below the stored one is a former owner, refused. The
+# numbers are drawn here, where they are enforced, so they only ever grow - Redis forgets counters when it restarts
+# without persistence. Created beside the migrations (not a schema version: the SQLite store of one process has no
+# use for it), under the migrations' lock.
 FENCE_OBJECTS = """
 CREATE TABLE IF NOT EXISTS room_fences (code TEXT PRIMARY KEY, fence BIGINT NOT NULL);
+CREATE OR REPLACE FUNCTION sprtec_take_fence(room TEXT) RETURNS BIGINT LANGUAGE sql AS $$
+    INSERT INTO room_fences AS f (code, fence) VALUES (room, 1)
+        ON CONFLICT (code) DO UPDATE SET fence = f.fence + 1 RETURNING f.fence
+$$;
 CREATE OR REPLACE FUNCTION sprtec_fence(room TEXT, lease BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
 DECLARE held BIGINT;
 BEGIN
@@ -143,6 +149,15 @@ class _Reader:
         """Run one read (SQLite's dialect, translated) and wait for its rows."""
         try:
             return _Rows(self._thread.call(self._fetch(pg_dialect.translate(sql), tuple(params))))
+        except Exception as exc:
+            if _is_store_fault(exc):
+                raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+            raise
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement in PostgreSQL's own dialect from the caller's event loop (it runs on the store's)."""
+        try:
+            return await asyncio.wrap_future(self._thread.submit(self._fetch(sql, tuple(params))))
         except Exception as exc:
             if _is_store_fault(exc):
                 raise StoreUnavailable(f"the database does not answer: {exc}") from exc
@@ -380,7 +395,8 @@ class PgStore(Store):
             self._thread.stop()
             raise
         self.hasher = Hasher(key)  # the cluster's: every node hashes alike (server.store.hash_key)
-        self._read = _Reader(self._thread, pool)  # type: ignore[assignment]
+        self._reader = _Reader(self._thread, pool)
+        self._read = self._reader  # type: ignore[assignment]
         self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
         # Room code -> the lease number this node writes it under. None: the store of one process, whose rooms are
         # all its own (nothing is fenced); a cluster node gives it its registry's table (``server.cluster.node``).
@@ -402,6 +418,16 @@ class PgStore(Store):
     def new_player_id(self) -> int:
         """An id for a player not stored yet, from the players' identity sequence: unique across the nodes."""
         return int(self.read("SELECT nextval(pg_get_serial_sequence('players', 'id'))")[0][0])
+
+    async def draw_fences(self, codes: list[str]) -> dict[str, int]:
+        """The next fencing number of each of ``codes``, raised in the store at once (one statement): from then on a
+        write carrying an older number - the room's former owner's - is refused. A takeover draws before it reads the
+        room, so it sees every write the former owner committed, and the former owner can commit nothing after."""
+        if not codes:
+            return {}
+        rows = await self._reader.fetch("SELECT code, sprtec_take_fence(code) FROM unnest($1::text[]) AS code",
+                                      (sorted(codes),))  # sorted: two nodes drawing together lock rows in one order
+        return {str(code): int(fence) for code, fence in rows}
 
     def read_match(self, match: str) -> match_reads.StoredMatch:
         """A match as its export reads it, on the read pool (safe from any thread)."""
