@@ -177,9 +177,15 @@ class Server:
         """Rooms and queue lengths are read when /metrics is scraped: nothing to do per move or per request."""
         pool = self.pool
         self.metrics.rooms.set_function(lambda: len(self.lobby.rooms))
+        self.metrics.live_matches.set_function(self._live_matches)
         self.metrics.queue_size.labels(queue=QUICK_MATCH_QUEUE).set_function(lambda: self.lobby.queued)
         self.metrics.queue_size.labels(queue=STORE_QUEUE).set_function(lambda: self.store.queued_writes)
         self.metrics.queue_size.labels(queue=PHYSICS_QUEUE).set_function(lambda: pool.waiting if pool else 0)
+
+    def _live_matches(self) -> int:
+        """Matches started and not finished in the rooms this node plays now (a room it lost or handed over to
+        another node of a cluster is not one of them)."""
+        return sum(1 for room in list(self.lobby.rooms.values()) if room.status == "playing" and not room.closed)
 
     def _checks(self) -> Checks:
         """What /healthz and /readyz ask: a lost database means restart me; recovering, a paused store or a
@@ -191,6 +197,8 @@ class Server:
         checks.add_readiness("store", lambda: None if self.store.health.ok
                              else f"not committing: {self.store.health.reason}")
         checks.add_readiness("shutdown", lambda: "shutting down" if self.draining else None)
+        if self.cluster is not None:  # a node that cannot reach Redis can neither open nor find rooms
+            checks.add_readiness("registry", self.cluster.registry_problem)
         return checks
 
     def _count_leases(self, cluster: ClusterNode) -> None:
@@ -200,10 +208,8 @@ class Server:
         self.metrics.leases_held.set_function(lambda: sum(1 for room in rooms.values() if not room.closed))
 
         def taken_over(room: Room) -> None:
-            """One more room taken over (its running match counts as live here)."""
+            """One more room taken over."""
             self.metrics.lease_takeovers.inc()
-            if room.status == "playing":
-                self.match_counters.resumed([room.match.id])
 
         cluster.on_taken_over = taken_over
 
@@ -271,7 +277,6 @@ class Server:
                 log.warning("a cluster node does not resume stored tournaments (they run on the node that runs them)")
             else:
                 rooms = await recover(self.store, self.pool, self.lobby)
-                self.match_counters.resumed(room.match.id for room in rooms if room.status == "playing")
                 log.info("%d unfinished matches resumed", len(rooms))
                 await resume(self.tournaments)  # after the rooms: tables find their recovered matches
         finally:

@@ -12,7 +12,8 @@ nobody owns, the redirect - and lives here, on ``server.cluster.redis_registry``
   that room here at once - the store refuses its writes anyway - and its connections are sent on at once, each
   room on its own (``_send_on``): to the room's new owner (``MOVED``), or, when nobody holds the room, the node takes
   it over again and seats them in it without a reconnection. A write the store refuses for a stale fence
-  (``RoomLost``: the node learnt it first from the store) is handled the same way.
+  (``RoomLost``: the node learnt it first from the store) is handled the same way. A beat that cannot reach Redis
+  makes the node unready (``/readyz`` 503) until one can.
 - **Takeover**: every stored room whose lease nobody holds is taken with ``SET NX`` by the first node to see it,
   which draws the room's next fencing number from the store - raising it there, so the former owner can commit
   nothing more - before reading it, then rebuilds it from the store exactly as a restart does
@@ -117,6 +118,8 @@ class ClusterNode:
         self._scanning: asyncio.Task[None] | None = None  # the heartbeat's scan for orphans, while it runs
         self._sending_on: set[asyncio.Task[None]] = set()  # lost rooms whose connections are being sent on
         self._stopping: dict[str, Room] = {}  # lost rooms still finishing their entry in progress, by code
+        self._registry_ok_at: float | None = None  # the loop time Redis last answered a heartbeat
+        self._registry_error = ""  # why the last heartbeat failed
         self.taken_over = 0  # rooms this node took over from others
         self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
         self._connection_of = connection_of
@@ -142,6 +145,7 @@ class ClusterNode:
         """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
         beating."""
         await self.registry.announce(self.config.public_url)
+        self._registry_ok_at = asyncio.get_running_loop().time()
         self._pubsub = pubsub = self.registry.client.pubsub()
         await pubsub.subscribe(inbox(self.node))
         self._inbox = asyncio.get_running_loop().create_task(self._listen(pubsub))
@@ -156,6 +160,16 @@ class ClusterNode:
             return False
         message = {"kind": "come", "player": player_id, "url": self.config.public_url, "room": code}
         return bool(await self.registry.client.publish(inbox(node), json.dumps(message)))
+
+    def registry_problem(self) -> str | None:
+        """Why this node should take no new players (``/readyz``): Redis has not answered a heartbeat for longer
+        than a lease - it cannot open, find or take over rooms, nor pair the queue. None while it answers."""
+        if self._registry_ok_at is None:
+            return "not connected to Redis yet"
+        silent = asyncio.get_running_loop().time() - self._registry_ok_at
+        if silent <= self.config.lease_ms / 1000:
+            return None
+        return f"Redis has not answered for {silent:.0f} s ({self._registry_error or 'no answer'})"
 
     async def _listen(self, pubsub: PubSub) -> None:
         """The node's subscriptions: its inbox (what other nodes ask or answer) and the frames of relayed rooms.
@@ -285,6 +299,7 @@ class ClusterNode:
         A lost room's connections are sent on by a task of its own: finding a room's new owner may take a while,
         and the beat must go on renewing the other rooms and scanning meanwhile - it is the scan, here or on another
         node, that gives a lost room its new owner."""
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.config.lease_ms / 3000)
             try:
@@ -293,13 +308,15 @@ class ClusterNode:
                 rebuilding = list(self._rebuilding)  # rooms taken over, still being rebuilt here: renewed too
                 lost = [code for code in await self.registry.renew([room.code for room in rooms] + rebuilding)
                         if code not in rebuilding]
+                self._registry_ok_at, self._registry_error = loop.time(), ""
                 for room in rooms:
                     if room.code in lost:
                         log.warning("node %s lost the lease of room %s: the room stops here", self.node, room.code)
                         self._lost(room)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
                 self._scan_soon()  # not awaited: the beat goes on renewing
-            except Exception:
+            except Exception as exc:
+                self._registry_error = f"{type(exc).__name__}: {exc}"
                 log.exception("node %s: heartbeat failed", self.node)
 
     def _scan_soon(self) -> asyncio.Task[None]:

@@ -50,7 +50,8 @@ def new_metrics(registry: CollectorRegistry) -> Metrics:
             "sprtec_connections", "Open websocket connections (coaches and spectators).", registry=registry
         ),
         rooms=Gauge("sprtec_rooms", "Rooms this node holds, with or without a match.", registry=registry),
-        live_matches=Gauge("sprtec_live_matches", "Matches started and not finished on this node.", registry=registry),
+        live_matches=Gauge("sprtec_live_matches", "Matches started and not finished in the rooms this node plays.",
+                           registry=registry),
         moves=Counter(
             "sprtec_moves",
             "Flicks resolved and broadcast (MovePlayed); moves per second is the rate of sprtec_moves_total.",

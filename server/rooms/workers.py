@@ -14,6 +14,15 @@ the pipe is readable (``add_reader``): no threads, one write and one read per mo
 most one job in flight, so a write never blocks on a full pipe and a free worker always takes the
 oldest waiting job. A worker that dies fails its job (the room refuses that request and stays as it
 was) and is replaced.
+
+Why a lifeline besides the job pipe: a worker dies with the server. An idle worker notices at once (its job pipe
+reads end-of-file), but one in the middle of a job - a long replay of a log without kept positions, or any job on
+a machine too loaded to schedule a nice worker soon - would run it to the end first, and a ``kill -9`` of the
+server left workers running. So each worker also holds the read end of one pipe whose only write end the server
+holds and never writes: a thread of the worker waits on it, and the moment it reads end-of-file - the kernel closes
+the server's end however the server dies - the worker exits, job or not. A pipe rather than ``PR_SET_PDEATHSIG``:
+a worker's parent is multiprocessing's fork server, not the server, and a pipe works alike on every platform;
+rather than the multiprocessing sentinel, which a fork-server child cannot use (it reads end-of-file at once).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import threading
 from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -60,8 +70,20 @@ def _warm_up() -> None:
                                                    turn_used=0, absent=False, settings=settings))
 
 
-def _serve(conn: Connection) -> None:
-    """A worker: run each pickled ``(fn, args)`` and send back ``(ok, value)`` until the pipe closes.
+def _die_with_server(lifeline: Connection) -> None:
+    """Wait until the server's end of ``lifeline`` is closed (it never writes to it), then end this worker at once,
+    whatever its main thread is doing (a thread of the worker; see the module docstring)."""
+    try:
+        while True:
+            lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(0)
+
+
+def _serve(conn: Connection, lifeline: Connection) -> None:
+    """A worker: run each pickled ``(fn, args)`` and send back ``(ok, value)`` until the pipe closes - or the server
+    is gone (``_die_with_server``).
 
     Garbage is collected between jobs, not during them, so no collection adds to a move's latency: the automatic
     collector is off. A move leaves no reference cycles (the physics reuses its space and frees its bodies; measured:
@@ -71,6 +93,7 @@ def _serve(conn: Connection) -> None:
     objects) is frozen out of the collector, so a full collection only walks what jobs made since (it walked all of
     it in ~7.5 ms, a stall of the job waiting behind it).
     """
+    threading.Thread(target=_die_with_server, args=(lifeline,), name="lifeline", daemon=True).start()
     os.nice(WORKER_NICE)
     gc.disable()
     try:
@@ -122,6 +145,7 @@ class WorkerPool:
         self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+        self._lifeline: tuple[Connection, Connection] | None = None  # (the workers' read end, the server's end)
 
     @property
     def waiting(self) -> int:
@@ -131,8 +155,11 @@ class WorkerPool:
     def _spawn(self) -> _Worker:
         """Start one worker and watch its pipe."""
         assert self._loop is not None
+        if self._lifeline is None:
+            self._lifeline = self._context.Pipe(duplex=False)  # never written: only its closing says something
         ours, theirs = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_serve, args=(theirs,), name="sprtec-physics", daemon=True)
+        process = self._context.Process(target=_serve, args=(theirs, self._lifeline[0]), name="sprtec-physics",
+                                        daemon=True)
         process.start()
         theirs.close()
         worker = _Worker(process, ours)
@@ -206,6 +233,10 @@ class WorkerPool:
                 worker.process.kill()
                 worker.process.join()
         self._workers = []
+        if self._lifeline is not None:
+            for end in self._lifeline:
+                end.close()
+            self._lifeline = None
 
 
 def default_workers() -> int:

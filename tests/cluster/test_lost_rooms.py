@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks import local_services as servers
 from server.store import position_blob
@@ -28,6 +29,7 @@ from shared import notation
 from shared.protocol import MatchEnded, MovePlayed, RoomJoined, Snapshot
 from sprtec.commands.bot import BotOptions, play
 from tests.cluster.nodes import SHORT, Node, start_node
+from tests.server.test_http_endpoints import get
 
 pytestmark = pytest.mark.slow
 MATCH_TIMEOUT_S = 240.0
@@ -133,6 +135,20 @@ async def _match(creator_url: str, joiner_url: str, nodes: tuple[str, ...], name
     return room, asyncio.gather(creator, joiner)
 
 
+async def _metric(url: str, name: str) -> float:
+    """One family's value on a node's /metrics."""
+    status, _, body = await get(url.replace("ws://", "http://").rstrip("/") + "/metrics")
+    assert status == 200, body
+    return sum(sample.value for family in text_string_to_metric_families(body) for sample in family.samples
+               if sample.name == name)
+
+
+async def _ready(url: str) -> tuple[int, str]:
+    """A node's /readyz: its status and body."""
+    status, _, body = await get(url.replace("ws://", "http://").rstrip("/") + "/readyz")
+    return status, body
+
+
 MATCHES = 20
 PAUSE_S = 6.0  # twice the lease (3 s): the other nodes take every room over meanwhile
 
@@ -144,7 +160,7 @@ async def test_a_node_paused_past_its_lease_tells_no_coach_a_move_the_store_did_
     for 6 s (leases of 3 s) and continued, the coaches' actions of the pause waiting in its sockets. B and C take the
     rooms over; A's writes are refused by the store's fences, and it tells nobody a move it did not store: every
     acknowledged move is the same for both coaches and the store (none seen two ways, no rollback), every coach is
-    sent on and every match is finished."""
+    sent on and every match is finished, and A - holding no room any more - reports no live match."""
     a, b, c = (cluster(node, "--workers", "1") for node in ("a", "b", "c"))
     nodes = (a.url, b.url, c.url)
     coaches: list[Told] = []
@@ -159,6 +175,11 @@ async def test_a_node_paused_past_its_lease_tells_no_coach_a_move_the_store_did_
         await asyncio.sleep(PAUSE_S)
     finally:
         a.process.send_signal(signal.SIGCONT)
+    for _ in range(100):  # A hands every room on and counts no match of them as its own any more
+        if await _metric(a.url, "sprtec_live_matches") == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert await _metric(a.url, "sprtec_live_matches") == 0, a.tail()
     results = await asyncio.wait_for(asyncio.gather(*(done for _, done in games)), MATCH_TIMEOUT_S)
     for (code, _), (first, second) in zip(games, results, strict=True):
         assert first["match"] == second["match"] and first["score"] == second["score"], (code, first, second)
@@ -179,7 +200,7 @@ async def own_redis() -> AsyncIterator[list[servers.Running]]:
     servers.stop(running[0], signal.SIGTERM)
 
 
-REDIS_DOWN_S = 5.0  # longer than a lease: the nodes' leases lapse meanwhile
+REDIS_DOWN_S = 5.0  # longer than a lease: the nodes' leases lapse meanwhile and their readiness says so
 LONG = dict(SHORT, period_ms=8000)  # matches that outlast the restart
 
 
@@ -187,9 +208,10 @@ async def test_a_redis_restart_under_live_matches_strands_no_coach(
     own_redis: list[servers.Running], postgres_url: str, tmp_path: Path
 ) -> None:
     """Twelve matches spread over three nodes; Redis is stopped for 5 s and started again empty (a restart without
-    persistence: every lease, seat and fencing counter forgotten). Once it is back every room is played again within
-    seconds - taken over, its coaches seated again or sent to the new owner - and every match is finished with no move
-    seen two ways."""
+    persistence: every lease, seat and fencing counter forgotten). While it is down every node answers /readyz 503
+    naming Redis; once it is back every node is ready again, every room is played again within seconds - taken
+    over, its coaches seated again or sent to the new owner - and every match is finished with no move seen two
+    ways."""
     url = own_redis[0].url
     started = [start_node(node, url, postgres_url, tmp_path, "--workers", "1") for node in ("a", "b", "c")]
     try:
@@ -202,11 +224,19 @@ async def test_a_redis_restart_under_live_matches_strands_no_coach(
             games.append(await _match(nodes[i % 3], nodes[(i + 1) % 3], nodes, f"r{i}", LONG, home, away))
         await asyncio.sleep(2.0)
         servers.stop(own_redis[0], signal.SIGTERM)
-        await asyncio.sleep(REDIS_DOWN_S)
+        went_down = time.monotonic()
+        for node in started:  # each node finds Redis gone at its next heartbeats
+            while (await _ready(node.url))[0] != 503:
+                assert time.monotonic() - went_down < REDIS_DOWN_S + 5, node.tail()
+                await asyncio.sleep(0.2)
+            assert "registry: " in (await _ready(node.url))[1]
+        await asyncio.sleep(max(0.0, REDIS_DOWN_S - (time.monotonic() - went_down)))
         own_redis[0] = servers.start_redis(int(url.rsplit(":", 1)[1].split("/")[0]))
         back = time.monotonic()
         before = {match: version for coach in coaches for match, version in coach.latest.items()}
         results = await asyncio.wait_for(asyncio.gather(*(done for _, done in games)), MATCH_TIMEOUT_S)
+        for node in started:
+            assert (await _ready(node.url))[0] == 200, node.tail()
         for first, second in results:
             assert first["match"] == second["match"] and first["score"] == second["score"], (first, second)
         pauses = []  # each match still running: its longest wait for a move from Redis's return to its end
