@@ -46,7 +46,8 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "NOT_IN_ROOM": "the request needs a room and the connection is in none",
     "ALREADY_IN_ROOM": "the request needs the connection to leave its room first",
     "ROOM_NOT_FOUND": "no room has this code, or it has closed (also a request reaching a room as its server stops "
-                      "or hands it to another node: connect again with the token)",
+                      "or hands it to another node, or as a cluster node finds another node owns it: nothing "
+                      "changed, and the connection is sent on - MOVED, or seated again with RoomJoined)",
     "ROOM_FULL": "both seats of the room are taken",
     "NOT_A_PLAYER": "spectators are read-only: only a seated coach may act",
     "NOT_YOUR_TEAM": "the action names the other team",
