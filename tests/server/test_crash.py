@@ -91,7 +91,7 @@ async def _legacy_match(data: Path) -> int:
     from server.store.match_records import MatchStart, RoomRow
     from server.store.player_records import PlayerRecords
     from server.store.sqlite.sqlite_store import Store
-    from server.tokens import hash_token
+    from server.tokens import bare_hash
     from shared import match_log
     from shared.ai import random_policy
     from shared.match_log import LogEntry
@@ -105,8 +105,9 @@ async def _legacy_match(data: Path) -> int:
         entries.append(entry)
     store = Store(data)
     try:
-        (home, _) = await store.write(PlayerRecords.add_player("ann", "ann", hash_token("ann")))
-        (away, _) = await store.write(PlayerRecords.add_player("bob", "bob", hash_token("bob")))
+        home, away = store.new_player_id(), store.new_player_id()
+        await store.write(PlayerRecords.add_player(home, "ann", "ann", bare_hash("ann")))
+        await store.write(PlayerRecords.add_player(away, "bob", "bob", bare_hash("bob")))
         start = MatchStart(match_id="legacy000001", room_code="LEGACY", seed=5, ruleset="standard",
                            overrides=LEGACY_SETTINGS, initial=initial, home_player=home, away_player=away,
                            version_base=1)
