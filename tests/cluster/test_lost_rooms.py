@@ -250,7 +250,9 @@ async def test_a_redis_restart_under_live_matches_strands_no_coach(
         figures = _figures(postgres_url, coaches)
         print(f"Redis restart: {len(pauses)} matches running, the longest a match waited for a move "
               f"{max(pauses):.2f} s (median {sorted(pauses)[len(pauses) // 2]:.2f} s); {figures}")
-        assert pauses and max(pauses) < 10.0 and (figures.two_ways, figures.rollbacks) == (0, 0), (pauses, figures)
+        # under 15 s: a bot refused three times at one version (its room stopping, then the match paused until the
+        # other coach is back in his seat) waits its 5 s quiet time before it asks again; a stranded coach never moves
+        assert pauses and max(pauses) < 15.0 and (figures.two_ways, figures.rollbacks) == (0, 0), (pauses, figures)
     finally:
         for node in started:
             node.stop()
