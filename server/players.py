@@ -4,8 +4,9 @@ his ratings, his profile and the leaderboards.
 Why a service of its own, on the lifecycle bus: a rating changes when a rated match ends, and nothing else should
 have to know that - the room publishes ``MatchFinished``, this service rates it (Glicko-2 as Lichess runs it,
 ``shared.ratings``: every rated match its own rating period), stores the new ratings and what the match did to them,
-and tells the room's members (``Rated``). Profiles and leaderboards are reads. Names are unique on a server whatever
-their case (``shared.names.name_key``); ``guest-<n>`` names are the server's own.
+and tells the room's members (``Rated``). Profiles and leaderboards are reads. A name is a player's alone on a server:
+no other may be one that looks like it (``shared.names``: its confusable skeleton, whatever the case); ``guest-<n>``
+names are the server's own.
 
 Why a guest is not stored at once: most connections without a token only look - list rooms and tournaments, watch
 a table, probe whether a server answers - and a row (and a write) for each of them let anyone fill the database by
@@ -33,7 +34,7 @@ from server.rooms.room_core import RoomError
 from server.store.player_records import PlayerRecords, StoredRating
 from server.store.sqlite.sqlite_store import Store
 from server.tokens import check_token, new_secret, player_token
-from shared.names import BadName, clean_name, name_key
+from shared.names import BadName, clean_name, name_key, name_shape
 from shared.protocol import (
     BoardLine,
     ClaimCode,
@@ -81,7 +82,7 @@ def now_ms() -> int:
 def chosen_name(raw: str) -> str:
     """A name a player may choose: a display name (``shared.names``) that is not one of the server's guest names."""
     name = clean_name(raw)
-    if name_key(name).startswith(GUEST_PREFIX):
+    if name_key(name).startswith(name_key(GUEST_PREFIX)):
         raise BadName(f"names starting with {GUEST_PREFIX!r} are the server's own")
     return name
 
@@ -152,14 +153,13 @@ class Players:
     async def new_player(self, name: str) -> Identity:
         """A new player with his chosen name, stored (RoomError NAME_TAKEN when another has it)."""
         secret = new_secret()
-        key = name_key(name)
-        if self.records.by_name_key(key) is not None:
-            raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server: choose another name")
+        self._must_be_free(name, None)
         player_id = self.store.new_player_id()
         try:
-            await self.store.write(PlayerRecords.add_player(player_id, name, key, self.hasher.hash(secret)))
+            await self.store.write(PlayerRecords.add_player(player_id, name, name_key(name), self.hasher.hash(secret),
+                                                            name_shape(name)))
         except Exception as exc:  # the unique index: the name was taken meanwhile
-            if "UNIQUE" in str(exc):
+            if "unique" in str(exc).lower():
                 raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
             raise
         return Identity(player_id, name, player_token(player_id, secret))
@@ -191,20 +191,25 @@ class Players:
         """Remember that the player was here now (his connection began or ended)."""
         self.store.write_later([PlayerRecords.touch(player_id)])
 
+    def _must_be_free(self, name: str, player_id: int | None) -> None:
+        """NAME_TAKEN when another player's name looks like ``name`` (``player_id``'s own may)."""
+        holder = self.records.by_look(name)
+        if holder is not None and holder[0] != player_id:
+            alike = "" if holder[1] == name else f" (which looks like {holder[1]!r})"
+            raise RoomError("NAME_TAKEN", f"another player is called {name!r}{alike} on this server: choose another "
+                                          "name")
+
     async def _rename(self, session: Any, message: Rename) -> None:
-        """Rename: another display name, unique whatever its case."""
+        """Rename: another display name, one that looks like nobody else's."""
         try:
             name = chosen_name(message.name)
         except BadName as exc:
             raise RoomError("BAD_NAME", str(exc)) from None
-        key = name_key(name)
-        holder = self.records.by_name_key(key)
-        if holder is not None and holder[0] != session.player_id:
-            raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server")
+        self._must_be_free(name, session.player_id)
         try:
-            await self.store.write([PlayerRecords.rename(session.player_id, name, key)])
+            await self.store.write([PlayerRecords.rename(session.player_id, name, name_key(name), name_shape(name))])
         except Exception as exc:
-            if "UNIQUE" in str(exc):
+            if "unique" in str(exc).lower():
                 raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
             raise
         session.name = name
@@ -294,7 +299,7 @@ class Players:
             await session.send(Profile(session.name, player_id, (), 0, 0, 0, 0, ()))
             return
         if message.player is not None:
-            found = self.records.by_name_key(name_key(message.player)) or self.records.by_name(message.player)
+            found = self.records.named(message.player)
             if found is None:
                 raise RoomError("NO_PLAYER", f"no player of this server is called {message.player!r}")
             player_id = found[0]

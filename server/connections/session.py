@@ -39,7 +39,7 @@ from server.store.sqlite.sqlite_store import Store
 from server.tokens import normalise_code
 from server.wire import outgoing
 from shared.model import Flick
-from shared.names import BadName, clean_chat, name_key
+from shared.names import BadName, clean_chat
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
@@ -522,8 +522,7 @@ class Session:
 
     async def _mute(self, message: Mute) -> None:
         """Stop or start receiving a player's chat."""
-        found = self.server.players.records.by_name_key(name_key(message.player)) or \
-            self.server.players.records.by_name(message.player)
+        found = self.server.players.records.named(message.player)
         if found is None:
             raise RoomError("NO_PLAYER", f"no player of this server is called {message.player!r}")
         if message.muted:

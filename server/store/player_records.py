@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from server.constants import IN_LIST_CHUNK
 from server.store.sqlite.sqlite_writer import Statement
+from shared.names import name_key, name_shape
 from shared.ratings import Rating
 
 
@@ -60,21 +61,23 @@ class PlayerRecords:
 
     # ------------------------------------------------------------------ statements
     @staticmethod
-    def add_player(player_id: int, name: str, name_key: str | None, token_hash: str) -> list[Statement]:
+    def add_player(player_id: int, name: str, name_key: str | None, token_hash: str,
+                   name_shape: str | None = None) -> list[Statement]:
         """Insert a player under the id the store gave him (``Store.new_player_id``) and his first device's token
-        (``name_key`` None: a guest)."""
+        (``name_key`` and ``name_shape`` None: a guest)."""
         now = time.time()
         return [
-            ("INSERT INTO players (id, name, name_key, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-             (player_id, name, name_key, token_hash, now)),
+            ("INSERT INTO players (id, name, name_key, name_shape, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+             (player_id, name, name_key, name_shape, token_hash, now)),
             ("INSERT INTO player_tokens (token_hash, player_id, created_at) VALUES (?, ?, ?)",
              (token_hash, player_id, now)),
         ]
 
     @staticmethod
-    def rename(player_id: int, name: str, name_key: str) -> Statement:
-        """Give a player another name (the unique index refuses a taken one)."""
-        return ("UPDATE players SET name = ?, name_key = ? WHERE id = ?", (name, name_key, player_id))
+    def rename(player_id: int, name: str, name_key: str, name_shape: str) -> Statement:
+        """Give a player another name (the unique indexes refuse one that looks like a taken one)."""
+        return ("UPDATE players SET name = ?, name_key = ?, name_shape = ? WHERE id = ?",
+                (name, name_key, name_shape, player_id))
 
     @staticmethod
     def touch(player_id: int) -> Statement:
@@ -144,9 +147,20 @@ class PlayerRecords:
         return None if not found else int(found[0][0])
 
     def by_name_key(self, name_key: str) -> tuple[int, str] | None:
-        """(id, name) of the player with this name (compared by ``shared.names.name_key``)."""
+        """(id, name) of the player with this ``shared.names.name_key``."""
         found = self._rows("SELECT id, name FROM players WHERE name_key = ?", (name_key,))
         return None if not found else (int(found[0][0]), str(found[0][1]))
+
+    def by_look(self, name: str) -> tuple[int, str] | None:
+        """(id, name) of the player whose name looks like ``name`` (``shared.names``: its key or its shape)."""
+        found = self._rows("SELECT id, name FROM players WHERE name_key = ? OR name_shape = ? ORDER BY id LIMIT 1",
+                           (name_key(name), name_shape(name)))
+        return None if not found else (int(found[0][0]), str(found[0][1]))
+
+    def named(self, name: str) -> tuple[int, str] | None:
+        """(id, name) of the player a person means by ``name``: exactly that name first (a guest's ``guest-<n>``,
+        or a later player whose name an earlier one's looks like), else the one whose name looks like it."""
+        return self.by_name(name) or self.by_look(name)
 
     def by_name(self, name: str) -> tuple[int, str] | None:
         """(id, name) of the player with exactly this name (a guest's ``guest-<n>``, which has no name key)."""

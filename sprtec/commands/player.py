@@ -15,7 +15,6 @@ from pathlib import Path
 from server.players import profile_of
 from server.store.player_records import PlayerRecords
 from server.store.sqlite.data_reader import NoData, ReadOnlyData
-from shared.names import name_key
 
 HELP = "print a player's profile (ratings, record, last matches) from a server's data directory"
 
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         records = PlayerRecords(data)
-        found = records.by_name_key(name_key(args.name)) or records.by_name(args.name)
+        found = records.named(args.name)
         if found is None:
             print(f"sprtec player: nobody is called {args.name!r} on this server", file=sys.stderr)
             return 1

@@ -79,6 +79,29 @@ async def test_a_name_is_unique_on_a_server_whatever_its_case(server: Server):
         await ws.close()
 
 
+async def test_a_name_that_looks_like_a_taken_one_is_taken(server: Server):
+    """With Novák and Ivan here, Nоvák (a Cyrillic о) and lvan (a small L) are NAME_TAKEN, naming whom they look
+    like; Jiří Šťastný and Łukasz Żółć are both welcomed."""
+    for name in ("Novák", "Ivan", "Jiří Šťastný", "Łukasz Żółć"):
+        assert (await WireClient.connect(server.url, name)).welcome.player == name
+    for other, holder in (("N\u043ev\u00e1k", "Novák"), ("lvan", "Ivan")):
+        ws, answer = await _hello(server.url, name=other)
+        assert isinstance(answer, Error) and answer.code == "NAME_TAKEN" and holder in answer.message
+        await ws.close()
+
+
+async def test_a_name_that_shows_nothing_is_refused_and_another_hello_may_follow(server: Server):
+    """Two combining marks (shown as nothing) and a Hangul filler are BAD_NAME; the connection stays for a Hello."""
+    ws, answer = await _hello(server.url, name="\u0301\u0308")
+    assert isinstance(answer, Error) and answer.code == "BAD_NAME" and answer.ref == "Hello"
+    await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", None, "\u3164")))
+    answer = decode(await ws.recv(), SERVER_MESSAGES)
+    assert isinstance(answer, Error) and answer.code == "BAD_NAME"
+    await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", None, "Zdeněk")))
+    assert isinstance(decode(await ws.recv(), SERVER_MESSAGES), Welcome)
+    await ws.close()
+
+
 async def test_guest_names_are_the_servers_own(server: Server):
     """Without a name a player is guest-<n>; nobody may choose a name starting with guest-."""
     guest = await WireClient.connect(server.url)

@@ -165,7 +165,13 @@ CREATE TABLE tournament_log (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: a player's name has a second unique key, its confusable skeleton as written (the SQLite step 6).
+_V6 = """
+ALTER TABLE players ADD COLUMN name_shape TEXT;
+CREATE UNIQUE INDEX players_by_name_shape ON players (name_shape);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 VERSION = len(MIGRATIONS)
 
 

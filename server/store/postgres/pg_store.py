@@ -32,10 +32,12 @@ import asyncpg
 
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.store import hash_key, match_reads
+from server.store.name_keys import RULE_KEY, keys_for
 from server.store.postgres import pg_dialect, pg_schema
 from server.store.sqlite.sqlite_store import Store
 from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, StaleLease, Statement, StoreUnavailable
 from server.tokens import Hasher
+from shared.names import NAME_RULE
 
 __all__ = ["ConstraintViolation", "PgStore", "StaleLease"]
 log = logging.getLogger(__name__)
@@ -358,6 +360,7 @@ async def _migrate(url: str) -> bytes:
             key = await _keyed_hashes(conn)
         await conn.execute("INSERT INTO meta (key, value) VALUES ('id', $1) ON CONFLICT (key) DO NOTHING",
                            str(uuid.uuid4()))
+        await rekey_names(conn)
     finally:
         await conn.close()
     return key
@@ -379,6 +382,22 @@ async def _keyed_hashes(conn: asyncpg.Connection) -> bytes:
         await conn.execute(pg_dialect.translate(sql), *params)
     await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2)", hash_key.SCHEME_KEY, hash_key.SCHEME)
     return key
+
+
+async def rekey_names(conn: asyncpg.Connection) -> None:
+    """Compute every player's name keys again when they were computed under another name rule
+    (``server.store.name_keys``): once, by one node, under the migrations' lock, in one transaction."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", pg_schema.MIGRATION_LOCK)
+        if await conn.fetchval("SELECT value FROM meta WHERE key = $1", RULE_KEY) == NAME_RULE:
+            return
+        rows = await conn.fetch("SELECT id, name FROM players")
+        keyed = keys_for((int(row["id"]), str(row["name"])) for row in rows)
+        await conn.execute("UPDATE players SET name_key = NULL, name_shape = NULL")
+        await conn.executemany("UPDATE players SET name_key = $1, name_shape = $2 WHERE id = $3",
+                               [(k.key, k.shape, k.player_id) for k in keyed if k.key is not None])
+        await conn.execute("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET"
+                           " value = excluded.value", RULE_KEY, NAME_RULE)
 
 
 class PgStore(Store):

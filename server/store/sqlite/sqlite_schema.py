@@ -144,7 +144,15 @@ CREATE TABLE IF NOT EXISTS tournament_log (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Version 6: a name is taken when another one looks the same (shared.names: the UTS #39 confusable skeleton, as
+# written beside whatever the case), so a player's name has a second key, unique too. The keys themselves are
+# computed by the program (server.store.name_keys) whenever the name rule changes, not by SQL.
+_V6 = """
+ALTER TABLE players ADD COLUMN name_shape TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_name_shape ON players (name_shape);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 VERSION = len(MIGRATIONS)
 
 

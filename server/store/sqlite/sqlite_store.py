@@ -30,11 +30,13 @@ from server.constants import IN_LIST_CHUNK, STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.store import hash_key, match_reads
 from server.store.log_rows import entry_from_row, entry_row
 from server.store.match_records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
+from server.store.name_keys import RULE_KEY, keys_for
 from server.store.sqlite import sqlite_schema as schema
 from server.store.sqlite.sqlite_writer import Health, StaleLease, Statement, StoreLost, StoreUnavailable, Writer
 from server.tokens import Hasher
 from shared import notation
 from shared.match_log import Checkpoint, LogEntry
+from shared.names import NAME_RULE
 
 DATABASE = "sprtec.sqlite3"
 MARKER = "sprtec-data.json"  # beside the database: says this directory holds sprtec data, and which database
@@ -84,6 +86,7 @@ def open_database(data_dir: Path) -> tuple[Path, bytes]:
         conn = connect(path)
         try:
             schema.migrate(conn)
+            rekey_names(conn)
             found = conn.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()
             if found is None:
                 found = (str(uuid.uuid4()),)
@@ -170,6 +173,24 @@ def _keyed_hashes(conn: sqlite3.Connection, data_dir: Path, key: bytes | None) -
         conn.execute("VACUUM")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return key
+
+
+def rekey_names(conn: sqlite3.Connection) -> None:
+    """Compute every player's name keys again when they were computed under another name rule
+    (``server.store.name_keys``), in one transaction with the rule's meta row."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = conn.execute("SELECT value FROM meta WHERE key = ?", (RULE_KEY,)).fetchone()
+        if found is None or found[0] != NAME_RULE:
+            keyed = keys_for((int(row[0]), str(row[1])) for row in conn.execute("SELECT id, name FROM players"))
+            conn.execute("UPDATE players SET name_key = NULL, name_shape = NULL")
+            conn.executemany("UPDATE players SET name_key = ?, name_shape = ? WHERE id = ?",
+                             [(k.key, k.shape, k.player_id) for k in keyed if k.key is not None])
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (RULE_KEY, NAME_RULE))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _marker_id(marker: Path) -> str | None:
