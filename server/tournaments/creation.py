@@ -5,7 +5,8 @@ Why checked here, before anything is stored: a tournament file comes from the ne
 engine (``shared.tournament.reading``: hostile until checked, the contract's codes) and followed (``course``);
 then every stage's matches must be playable on this server - its ruleset and settings are what a room accepts
 (``Lobby.validate``: ``BAD_SETTINGS`` naming the setting), and a knockout match must end with a winner, so its
-ruleset needs a shoot-out (``ko`` and ``final`` have one) or the result could not be recorded.
+ruleset needs a shoot-out (``ko`` and ``final`` have one) or the result could not be recorded. Its names are shown
+to everyone, so they follow the display names' rule (``server.tournaments.entry_names``).
 
 Who may create (``Creators``, the server's ``--tournaments``): anyone (``open``), players who chose a name
 (``named``, the default: a guest made by reconnecting cannot), or only the players the owner lists by name
@@ -21,13 +22,14 @@ from typing import Any, Literal, cast, get_args
 
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
+from server.tournaments import entry_names
 from shared.names import name_key
 from shared.protocol import MAX_ENTRIES, CreateTournament
 from shared.rulesets import coerce_setting, make_settings
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
 from shared.tournament.model import Stage, Tournament
-from shared.tournament.reading import parse, read_tournament
+from shared.tournament.reading import loads, read_tournament
 from shared.tournament.writing import to_json
 
 Who = Literal["open", "named", "organisers"]
@@ -63,22 +65,44 @@ class Creators:
 
 def tournament_of(request: CreateTournament, *, seed: int) -> Tournament:
     """The tournament the request describes (``seed`` when it names none); raises ``TournamentError`` or
-    ``RoomError`` (``BAD_SETTINGS``)."""
+    ``RoomError`` (``BAD_SETTINGS``, ``BAD_NAME``, ``NAME_TAKEN``)."""
     if request.file is not None:
         if any(v is not None for v in (request.name, request.system, request.rounds, request.ruleset)) or \
                 request.settings:
             raise TournamentError("BAD_FORMAT", "give either a tournament file or its fields, not both")
-        t = parse(request.file)
+        value = loads(request.file)
     else:
         stage: dict[str, Any] = {"system": request.system or "swiss", "rounds": request.rounds,
                                  "settings": request.settings}
         if request.ruleset is not None:
             stage["ruleset"] = request.ruleset
-        t = read_tournament({"name": request.name or "", "seed": seed, "stages": [stage]})
+        value = {"name": request.name or "", "seed": seed, "stages": [stage]}
+    check_stage_settings(value)
+    t = read_tournament(value)
     if request.file is not None and request.seed is not None:
         t = replace(t, seed=request.seed)
+    t = entry_names.checked(t)
     check_playable(t)
     return t
+
+
+def check_stage_settings(value: Any) -> None:
+    """``BAD_SETTINGS`` for a stage whose ruleset or settings a room would refuse, before the engine reads the file:
+    the engine calls them ``BAD_FORMAT`` (TOURNAMENT.md's code for a file), the server ``BAD_SETTINGS`` as for a room.
+    A stage whose shape is wrong (not an object, settings not an object, a ruleset not a string) is left to the
+    engine, which says what is wrong with it."""
+    stages = value.get("stages") if isinstance(value, dict) else None
+    for index, stage in enumerate(stages if isinstance(stages, list) else ()):
+        if not isinstance(stage, dict) or not isinstance(stage.get("settings", {}), dict):
+            continue
+        knockout = stage.get("system", "swiss") == "knockout"
+        rulesets = (stage.get("ruleset", "ko" if knockout else "standard"), stage.get("final_ruleset", "final"))
+        for ruleset in rulesets:  # the engine checks the settings with the final's ruleset in every system
+            if isinstance(ruleset, str):
+                try:
+                    Lobby.validate(ruleset, stage.get("settings", {}))
+                except RoomError as exc:
+                    raise RoomError("BAD_SETTINGS", f"stage {index} ({ruleset}): {exc.message}") from None
 
 
 def check_playable(t: Tournament) -> None:

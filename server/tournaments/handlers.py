@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from server.constants import TOURNAMENTS_LISTED
 from server.rooms.room import RoomError
-from server.tournaments import credentials
+from server.tournaments import credentials, entry_names
 from server.tournaments import tournament_records as records
 from server.tournaments.creation import Creators, tournament_of
 from server.tournaments.log import (
@@ -175,15 +175,18 @@ class TournamentRequests:
         async with run.lock:
             self._open(run)
             taken = set(run.state.tournament.player_ids())
+            field = entry_names.Field(run.state.tournament.players)
             events: list[Event] = []
             answer: list[EntryCode] = []
             for form in message.entries:
                 entry = form.id or _new_id(form.name, taken)
                 taken.add(entry)
                 code = credentials.new_entry_code()
-                player = Player(id=entry, name=form.name, club=form.club, rating=form.rating, category=form.category)
+                player = entry_names.entry(Player(id=entry, name=form.name, club=form.club, rating=form.rating,
+                                                  category=form.category))
+                field.admit((player,))
                 events.append(EntryAdded(player=player, code_hash=credentials.hashed(self.service.store.hasher, code)))
-                answer.append(EntryCode(entry, form.name, code))
+                answer.append(EntryCode(entry, player.name, code))
             await self.service.commit(run, events, ORGANISER)
         await session.send(EntriesRegistered(run.id, tuple(answer)))
 
@@ -283,9 +286,14 @@ class TournamentRequests:
                     raise RoomError("BAD_ENTRY_CODE", f"no unclaimed entry of {run.id} has that code")
                 file_rating = state.tournament.player(entry).rating
             else:
+                alike = entry_names.Field(state.tournament.players).alike(session.name)
+                if alike is not None:
+                    raise RoomError("NAME_TAKEN", f"entry {alike.id} of {run.id} is called {alike.name!r}: if it is "
+                                                  "yours, claim it with the entry code the organiser gave you")
                 entry = _new_id(session.name, set(state.tournament.player_ids()))
                 file_rating = None
-                player = Player(id=entry, name=session.name, club=message.club, category=message.category)
+                player = entry_names.entry(Player(id=entry, name=session.name, club=message.club,
+                                                  category=message.category))
                 events.append(EntryAdded(player=player))
             rating = self._rating(run, session.player_id)
             events.append(Claimed(entry=entry, player_id=session.player_id, name=session.name,

@@ -31,7 +31,7 @@ def test_a_version_4_database_migrates_to_5_keeping_its_rows(tmp_path: Path) -> 
     open_database(tmp_path)
     conn = sqlite3.connect(path)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION >= 5
         assert conn.execute("SELECT name FROM players").fetchall() == [("ann",)]
         columns = _sqlite_columns(conn)
     finally:
