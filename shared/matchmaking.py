@@ -6,8 +6,10 @@ same pool and time makes the same pairs; tests use explicit times instead of a c
 
 The rules, and why greedy closest-first pairing meets them:
 
-- Only entries with equal ``key`` are paired (the key stands for everything both must agree on: the
-  ruleset and the setting overrides; ``pool_key`` builds a canonical one).
+- Only compatible entries are paired: equal ``key``, or a key one of them also accepts (``also``). The key
+  stands for everything both must agree on: the ruleset and the setting overrides (``pool_key`` builds a
+  canonical one); a player who left the ruleset open accepts the plain key of every ruleset, so he pairs
+  with a later player who named one as readily as with an earlier one.
 - Each player accepts a rating difference up to his *window*, which widens with his waiting time:
   ``start_window + widen_per_second · ms waited // 1000`` (whole points, widening by the millisecond),
   and is unlimited once he has waited ``max_wait_ms``. A pair is acceptable when the difference is
@@ -45,6 +47,12 @@ class PoolEntry:
     rating: int
     waiting_since_ms: int
     key: str
+    also: tuple[str, ...] = ()  # further keys this player accepts (one who asked for any ruleset)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key this player accepts, his own first, each once."""
+        return tuple(dict.fromkeys((self.key, *self.also)))
 
     def __post_init__(self) -> None:
         """Refuse what the pool cannot order: an empty id, a rating or time that is not an integer."""
@@ -55,6 +63,8 @@ class PoolEntry:
                 raise ValueError(f"{name} must be an integer, not {value!r}")
         if not isinstance(self.key, str):
             raise ValueError(f"key must be a string, not {self.key!r}")
+        if not isinstance(self.also, tuple) or not all(isinstance(k, str) for k in self.also):
+            raise ValueError(f"also must be a tuple of strings, not {self.also!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,8 +95,8 @@ class Pairing:
 class PoolRound:
     """One pass over the pool: the pairs to make, closest first, and who keeps waiting, longest first.
 
-    ``next_pass_ms`` is the earliest time two of those waiting will accept each other (None: no two share
-    a key); run the pool again then, or sooner when someone joins, and no wait runs past its rules.
+    ``next_pass_ms`` is the earliest time two of those waiting will accept each other (None: no two are
+    compatible); run the pool again then, or sooner when someone joins, and no wait runs past its rules.
     """
 
     pairs: tuple[Pairing, ...]
@@ -121,9 +131,14 @@ def wait_needed_ms(difference: int, rules: PoolRules) -> int:
     return min(-(-needed * 1000 // rules.widen_per_second), rules.max_wait_ms)
 
 
+def compatible(a: PoolEntry, b: PoolEntry) -> bool:
+    """Whether ``a`` and ``b`` agree on what to play: a key both accept."""
+    return any(key in b.keys for key in a.keys)
+
+
 def accepts(a: PoolEntry, b: PoolEntry, now_ms: int, rules: PoolRules) -> bool:
-    """Whether ``a`` and ``b`` may be paired at ``now_ms``: equal keys and the difference within both windows."""
-    if a.key != b.key or a.player_id == b.player_id:
+    """Whether ``a`` and ``b`` may be paired at ``now_ms``: compatible, and the difference within both windows."""
+    if not compatible(a, b) or a.player_id == b.player_id:
         return False
     difference = abs(a.rating - b.rating)
     return difference <= window(waited_ms(a, now_ms), rules) and difference <= window(waited_ms(b, now_ms), rules)
@@ -161,9 +176,11 @@ def pair_pool(entries: Sequence[PoolEntry], now_ms: int, rules: PoolRules | None
         raise ValueError("a player waits in the pool at most once")
     groups: dict[str, list[PoolEntry]] = {}
     for entry in entries:
-        groups.setdefault(entry.key, []).append(entry)
-    candidates = [pair for group in groups.values() for pair in _acceptable_pairs(group, now_ms, rules)]
-    candidates.sort(key=lambda c: (c[0], c[1], c[2]))
+        for key in entry.keys:
+            groups.setdefault(key, []).append(entry)
+    found = {(c[3].player_id, c[4].player_id): c for group in groups.values()
+             for c in _acceptable_pairs(group, now_ms, rules)}  # two open players meet in every group: once
+    candidates = sorted(found.values(), key=lambda c: (c[0], c[1], c[2]))
     taken: set[str] = set()
     pairs = []
     for _difference, _senior_rank, _junior_rank, senior, junior in candidates:
@@ -175,11 +192,11 @@ def pair_pool(entries: Sequence[PoolEntry], now_ms: int, rules: PoolRules | None
 
 
 def _next_pass_ms(waiting: Sequence[PoolEntry], rules: PoolRules) -> int | None:
-    """The earliest time any two waiting entries of one key accept each other (both windows cover them)."""
+    """The earliest time any two compatible waiting entries accept each other (both windows cover them)."""
     earliest: int | None = None
     for i, a in enumerate(waiting):
         for b in waiting[i + 1 :]:
-            if a.key == b.key:
+            if compatible(a, b):
                 # Both must have waited what the difference needs (never 0 here: such a pair was paired).
                 at = max(a.waiting_since_ms, b.waiting_since_ms) + wait_needed_ms(abs(a.rating - b.rating), rules)
                 earliest = at if earliest is None else min(earliest, at)

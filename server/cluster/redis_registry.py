@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Any, cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
-from server.rooms.registry import Listing, Pairing, QueueEntry, QueuePass
-from shared.matchmaking import PoolEntry, PoolRules, pair_pool, pool_key
+from server.rooms.registry import Listing, Pairing, QueueEntry, QueuePass, paired_ruleset, pool_entry, waits_for
+from shared.matchmaking import PoolRules, pair_pool
 from shared.protocol import SERVER_MESSAGES, RoomList, decode, encode
 
 PREFIX = "sprtec:"
@@ -239,12 +239,7 @@ class RedisRegistry:
 
     # ------------------------------------------------------------------ Registry: the quick-match queue
     async def join_queue(self, entry: QueueEntry) -> None:
-        """Put a player in the queue (replacing an earlier entry); "any ruleset" takes a waiting one's now."""
-        if entry.ruleset is None:
-            waiting = await self._entries()
-            chosen = next((e.ruleset for e, _ in sorted(waiting, key=lambda item: item[0].since_ms)
-                           if e.overrides == entry.overrides and e.ruleset), "standard")
-            entry = replace(entry, ruleset=chosen)
+        """Put a player in the queue (replacing an earlier entry)."""
         await self.client.hset(QUEUE, str(entry.player_id), json.dumps({"entry": asdict(entry), "node": self.node}))
 
     async def leave_queue(self, player_id: int) -> bool:
@@ -269,11 +264,10 @@ class RedisRegistry:
                     await pipe.watch(QUEUE)
                     waiting = sorted(await self._entries(pipe), key=lambda item: (item[0].since_ms, item[0].player_id))
                     by_id = {e.player_id: e for e, _ in waiting}
-                    pool = [PoolEntry(player_id=str(e.player_id), rating=e.rating, waiting_since_ms=e.since_ms,
-                                      key=pool_key(e.ruleset or "standard", e.overrides)) for e, _ in waiting]
-                    done = pair_pool(pool, now_ms, self.rules)
+                    done = pair_pool([pool_entry(e) for e, _ in waiting], now_ms, self.rules)
                     pairs = tuple(Pairing(first=by_id[int(p.first.player_id)], second=by_id[int(p.second.player_id)],
-                                          ruleset=by_id[int(p.first.player_id)].ruleset or "standard")
+                                          ruleset=paired_ruleset(by_id[int(p.first.player_id)],
+                                                                 by_id[int(p.second.player_id)]))
                                   for p in done.pairs)
                     pipe.multi()  # type: ignore[no-untyped-call]
                     for pair in pairs:
@@ -288,5 +282,5 @@ class RedisRegistry:
         return QueuePass(pairs=(), next_pass_ms=now_ms + 50)
 
     async def waiting(self, ruleset: str | None) -> int:
-        """How many wait for ``ruleset`` (None: in every queue)."""
-        return sum(1 for e, _ in await self._entries() if ruleset is None or e.ruleset == ruleset)
+        """How many wait for ``ruleset`` (None: in every queue; a player open to any ruleset counts for each)."""
+        return sum(1 for e, _ in await self._entries() if waits_for(e, ruleset))

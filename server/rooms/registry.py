@@ -10,11 +10,12 @@ holds the in-process implementation, the embedded default.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shared.matchmaking import PoolEntry, PoolRules, pair_pool, pool_key
 from shared.protocol import RoomInfo
+from shared.rulesets import RULESETS
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +38,31 @@ class QueueEntry:
     overrides: dict[str, Any] = field(default_factory=dict)
     since_ms: int = 0
     rating: int = 1500
+
+
+def pool_entry(entry: QueueEntry) -> PoolEntry:
+    """A waiting player as the pool pairs him: a named ruleset with its overrides is his key; one who asked for any
+    ruleset (no overrides: ``Lobby.quick`` refuses them) waits in ``standard`` and accepts every ruleset's plain key,
+    so he pairs with a later player who names one as readily as with an earlier one."""
+    also: tuple[str, ...] = ()
+    if entry.ruleset is not None:
+        key = pool_key(entry.ruleset, entry.overrides)
+    else:
+        key, also = pool_key("standard", {}), tuple(pool_key(r, {}) for r in RULESETS if r != "standard")
+    return PoolEntry(player_id=str(entry.player_id), rating=entry.rating, waiting_since_ms=entry.since_ms, key=key,
+                     also=also)
+
+
+def paired_ruleset(first: QueueEntry, second: QueueEntry) -> str:
+    """The ruleset two paired players play: the one either named (they are compatible: the same, when both did),
+    ``standard`` when both asked for any."""
+    return first.ruleset or second.ruleset or "standard"
+
+
+def waits_for(entry: QueueEntry, ruleset: str | None) -> bool:
+    """Whether a waiting player counts among those waiting for ``ruleset`` (None: everyone; a player open to any
+    ruleset waits for each)."""
+    return ruleset is None or entry.ruleset in (None, ruleset)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,8 +129,8 @@ class Registry(Protocol):
     async def take_pairs(self, now_ms: int) -> QueuePass:
         """Pair the waiting players by rating at ``now_ms`` (``shared.matchmaking``); the pairs leave the queue.
 
-        Compatible: equal setting overrides, and the same ruleset - a player who asked for any ruleset waits in the
-        queue of the longest-waiting player with equal overrides when he joins, in ``standard``'s when there is none.
+        Compatible: the same ruleset and equal setting overrides, or, for a player who asked for any ruleset, any
+        ruleset without overrides (``pool_entry``); the pair plays the ruleset one of them named (``paired_ruleset``).
         """
         ...
 
@@ -150,11 +176,8 @@ class InProcessRegistry:
         return _newest_public(self._rooms.values(), limit)
 
     async def join_queue(self, entry: QueueEntry) -> None:
-        """Put a player in the queue (replacing an earlier entry of his); "any ruleset" takes a ruleset now."""
+        """Put a player in the queue (replacing an earlier entry of his)."""
         await self.leave_queue(entry.player_id)
-        if entry.ruleset is None:
-            chosen = next((e.ruleset for e in self._queue if e.overrides == entry.overrides and e.ruleset), "standard")
-            entry = replace(entry, ruleset=chosen)
         self._queue.append(entry)
 
     async def leave_queue(self, player_id: int) -> bool:
@@ -170,20 +193,18 @@ class InProcessRegistry:
         ruleset's 5-minute one, nor impose his on someone who asked for the plain ruleset.
         """
         by_id = {e.player_id: e for e in self._queue}
-        pool = [PoolEntry(player_id=str(e.player_id), rating=e.rating, waiting_since_ms=e.since_ms,
-                          key=pool_key(e.ruleset or "standard", e.overrides)) for e in self._queue]
-        done = pair_pool(pool, now_ms, self.rules)
+        done = pair_pool([pool_entry(e) for e in self._queue], now_ms, self.rules)
         pairs = []
         for pair in done.pairs:
             first, second = by_id[int(pair.first.player_id)], by_id[int(pair.second.player_id)]
-            pairs.append(Pairing(first=first, second=second, ruleset=first.ruleset or "standard"))
+            pairs.append(Pairing(first=first, second=second, ruleset=paired_ruleset(first, second)))
         paired = {p.first.player_id for p in pairs} | {p.second.player_id for p in pairs}
         self._queue = [e for e in self._queue if e.player_id not in paired]
         return QueuePass(pairs=tuple(pairs), next_pass_ms=done.next_pass_ms)
 
     async def waiting(self, ruleset: str | None) -> int:
-        """How many wait for ``ruleset`` (None: in every queue)."""
-        return sum(1 for e in self._queue if ruleset is None or e.ruleset == ruleset)
+        """How many wait for ``ruleset`` (None: in every queue; a player open to any ruleset counts for each)."""
+        return sum(1 for e in self._queue if waits_for(e, ruleset))
 
 
 def _newest_public(listings: Iterable[Listing], limit: int) -> list[Listing]:

@@ -102,6 +102,19 @@ async def test_two_nodes_pairing_the_shared_queue_at_once_pair_each_player_once(
     assert await a.waiting(None) == 0
 
 
+async def test_a_player_open_to_any_ruleset_pairs_with_a_later_named_one_across_nodes(
+    registries: Callable[[str], RedisRegistry],
+) -> None:
+    """Queued open (ruleset nil, and counted as waiting for ko) through one node, a player is paired with a ko
+    player queued later through the other: they play ko."""
+    a, b = registries("a"), registries("b")
+    await a.join_queue(QueueEntry(player_id=1, ruleset=None, since_ms=0))
+    assert await b.waiting("ko") == 1 and (await b.take_pairs(1_000)).pairs == ()
+    await b.join_queue(QueueEntry(player_id=2, ruleset="ko", since_ms=5_000))
+    (pair,) = (await a.take_pairs(6_000)).pairs
+    assert (pair.first.player_id, pair.second.player_id, pair.ruleset) == (1, 2, "ko")
+
+
 async def test_a_burst_of_commands_past_the_pool_waits_for_connections_instead_of_failing(redis_url: str) -> None:
     """A node's registry takes 300 commands at once (sessions leaving the queue together): each waits for one of
     the node's Redis connections and succeeds (redis-py's default pool refused them past 100: Too many

@@ -52,6 +52,24 @@ async def test_quick_match_pairs_only_the_same_ruleset_and_cancel_leaves_the_que
     assert (await di.until(Error)).code == "NOT_IN_QUEUE"
 
 
+async def test_any_ruleset_pairs_with_a_named_one_whichever_asked_first(server: Server):
+    """A player open to any ruleset who waits first (told ruleset nil) is paired with a later ko request, and a
+    ko request that waits first with a later open one: both play ko; two open players play standard."""
+    for first_asks, second_asks, played in ((None, "ko", "ko"), ("ko", None, "ko"), (None, None, "standard")):
+        first = await WireClient.connect(server.url, f"first {first_asks} {second_asks}")
+        await first.send(QuickMatch(first_asks))
+        status = await first.until(QueueStatus)
+        assert status.queued and status.ruleset == first_asks
+        second = await WireClient.connect(server.url, f"second {first_asks} {second_asks}")
+        await second.send(QuickMatch(second_asks))
+        joined = await second.until(RoomJoined)
+        assert (await first.until(RoomJoined)).code == joined.code
+        assert server.lobby.find(joined.code).ruleset == played
+        for coach in (first, second):
+            await coach.send(Leave())
+            await coach.until(Left)
+
+
 async def _pair(server: Server) -> tuple[WireClient, WireClient]:
     """Ann creates a private room with the short settings, Bob joins it."""
     return await two_coaches(server.url, "quick", SHORT, started=False)

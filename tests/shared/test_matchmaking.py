@@ -21,6 +21,7 @@ from shared.matchmaking import (
     PoolRound,
     PoolRules,
     accepts,
+    compatible,
     pair_pool,
     pool_key,
     wait_needed_ms,
@@ -195,25 +196,47 @@ def test_pool_key_is_canonical() -> None:
     assert pool_key("quick", {}) != pool_key("standard", {})
 
 
+def test_a_player_open_to_any_key_pairs_with_a_later_named_one() -> None:
+    """An open player (standard's key, also quick's) who waited first is paired with a quick player who came later,
+    as with one who came before; he is never paired with quick-with-overrides."""
+    open_first = PoolEntry(player_id="o", rating=1500, waiting_since_ms=0, key=OPEN[0], also=OPEN[1])
+    later = entry("q", 1500, since_ms=5_000)
+    assert [(p.first.player_id, p.second.player_id) for p in pair_pool([open_first, later], 6_000).pairs] == [
+        ("o", "q")]
+    earlier = entry("q", 1500, since_ms=0)
+    opened_later = PoolEntry(player_id="o", rating=1500, waiting_since_ms=5_000, key=OPEN[0], also=OPEN[1])
+    assert [(p.first.player_id, p.second.player_id) for p in pair_pool([opened_later, earlier], 6_000).pairs] == [
+        ("q", "o")]
+    fixed = entry("f", 1500, key=pool_key("quick", {"period_ms": 30_000}))
+    result = pair_pool([open_first, fixed], 100_000)
+    assert result.pairs == () and result.next_pass_ms is None
+
+
+def test_two_open_players_who_share_several_keys_are_paired_once() -> None:
+    """Two players open to the same keys meet in each key's group but make one pair."""
+    a = PoolEntry(player_id="a", rating=1500, waiting_since_ms=0, key=OPEN[0], also=OPEN[1])
+    b = PoolEntry(player_id="b", rating=1510, waiting_since_ms=0, key=OPEN[0], also=OPEN[1])
+    assert len(pair_pool([a, b], 0).pairs) == 1
+
+
 # --- properties over random pools and times ----------------------------------------------------------------
 
 KEYS = (QUICK, pool_key("standard", {}), pool_key("quick", {"period_ms": 30_000}))
+OPEN: tuple[str, tuple[str, ...]] = (pool_key("standard", {}), (QUICK,))  # open to any ruleset: standard, quick
+CHOICES: list[tuple[str, tuple[str, ...]]] = [(key, ()) for key in KEYS] + [OPEN]  # a key, and the keys also taken
 
 
 @st.composite
 def pools(draw: st.DrawFn) -> tuple[list[PoolEntry], int, PoolRules]:
-    """A pool of up to 24 players over a few keys, a time after some or all joined, and random rules."""
+    """A pool of up to 24 players over a few keys (some open to two), a time after some or all joined, and random
+    rules."""
     count = draw(st.integers(min_value=0, max_value=24))
     ids = draw(st.lists(st.text("abcdefgh", min_size=1, max_size=3), min_size=count, max_size=count, unique=True))
-    pool = [
-        PoolEntry(
-            player_id=player_id,
-            rating=draw(st.integers(min_value=400, max_value=3000)),
-            waiting_since_ms=draw(st.integers(min_value=0, max_value=120_000)),
-            key=draw(st.sampled_from(KEYS)),
-        )
-        for player_id in ids
-    ]
+    pool = []
+    for player_id in ids:
+        key, also = draw(st.sampled_from(CHOICES))
+        pool.append(PoolEntry(player_id=player_id, rating=draw(st.integers(min_value=400, max_value=3000)),
+                              waiting_since_ms=draw(st.integers(min_value=0, max_value=120_000)), key=key, also=also))
     rules = PoolRules(
         start_window=draw(st.integers(min_value=0, max_value=300)),
         widen_per_second=draw(st.integers(min_value=0, max_value=50)),
@@ -224,10 +247,10 @@ def pools(draw: st.DrawFn) -> tuple[list[PoolEntry], int, PoolRules]:
 
 @given(pools())
 def test_after_max_wait_no_two_compatible_players_both_wait(case: tuple[list[PoolEntry], int, PoolRules]) -> None:
-    """Whatever the pool and time, no two players of one key who have both waited the maximum keep waiting."""
+    """Whatever the pool and time, no two compatible players who have both waited the maximum keep waiting."""
     pool, now, rules = case
     overdue = [e for e in pair_pool(pool, now, rules).waiting if waited_ms(e, now) >= rules.max_wait_ms]
-    assert len({e.key for e in overdue}) == len(overdue)
+    assert not any(compatible(a, b) for i, a in enumerate(overdue) for b in overdue[i + 1:])
 
 
 @given(pools())
