@@ -57,6 +57,7 @@ from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
 from server.web.routes import chain
 from server.web.site import web_table
+from server.wire import outgoing
 from shared.matchmaking import PoolRules
 from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
 
@@ -232,8 +233,9 @@ class Server:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
 
-    def _tell_room(self, code: str, message: ServerMessage) -> None:
-        """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments)."""
+    def _tell_room(self, code: str, message: ServerMessage, players: tuple[int, ...] = ()) -> None:
+        """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments), and to
+        each of ``players`` connected here but not in that room (a coach who resigned by leaving it)."""
         room = self.lobby.rooms.get(code)
         if room is not None:
             if isinstance(message, Rated):  # the next Presence shows the new ratings
@@ -241,6 +243,9 @@ class Server:
                     if player is not None:
                         room.refresh_rating(player)
             room.tell(message)
+        away = [session.ws for player in dict.fromkeys(players) if (session := self.sessions.get(player)) is not None
+                and (room is None or session.room is not room)]
+        websockets.broadcast(away, outgoing(message))
 
     def _store_changed(self, health: Health) -> None:
         """The store stopped or started committing: every room pauses or resumes and tells its members."""

@@ -4,7 +4,8 @@ his ratings, his profile and the leaderboards.
 Why a service of its own, on the lifecycle bus: a rating changes when a rated match ends, and nothing else should
 have to know that - the room publishes ``MatchFinished``, this service rates it (Glicko-2 as Lichess runs it,
 ``shared.ratings``: every rated match its own rating period), stores the new ratings and what the match did to them,
-and tells the room's members (``Rated``). Profiles and leaderboards are reads. A name is a player's alone on a server:
+and tells the room's members and both coaches wherever they are (``Rated``: a coach who resigned by leaving is no
+longer in the room). Profiles and leaderboards are reads. A name is a player's alone on a server:
 no other may be one that looks like it (``shared.names``: its confusable skeleton, whatever the case); ``guest-<n>``
 names are the server's own.
 
@@ -112,9 +113,10 @@ def profile_of(records: PlayerRecords, player_id: int, now: int | None = None) -
 class Players:
     """The players of one server (see the module docstring)."""
 
-    def __init__(self, store: Store, bus: EventBus, tell_room: Callable[[str, ServerMessage], None],
+    def __init__(self, store: Store, bus: EventBus, tell_room: Callable[[str, ServerMessage, tuple[int, ...]], None],
                  clock_ms: Callable[[], int] = now_ms) -> None:
-        """``tell_room(code, message)`` sends a message to everyone in a room of this server."""
+        """``tell_room(code, message, players)`` sends a message to everyone in a room of this server and to each of
+        ``players`` connected here but not in it."""
         self.store = store
         self.hasher = store.hasher
         self.records = PlayerRecords(store)
@@ -267,7 +269,8 @@ class Players:
                 return
             log.info("match %s rated (%s): %s", event.match_id, family,
                      ", ".join(f"{c.player} {c.before} -> {c.after}" for c in changes))
-            self._tell_room(event.room, Rated(event.room, event.match_id, tuple(changes)))
+            self._tell_room(event.room, Rated(event.room, event.match_id, tuple(changes)),
+                            (event.home_player, event.away_player))
 
     async def settled(self) -> None:
         """Wait until every match that ended so far is rated (tests, shutdown)."""

@@ -30,7 +30,10 @@ from shared.protocol import (
     Hello,
     JoinRoom,
     Leaderboard,
+    Leave,
+    Left,
     MatchEnded,
+    MovePlayed,
     Presence,
     Profile,
     QuickMatch,
@@ -186,6 +189,22 @@ async def test_a_casual_room_and_a_match_abandoned_at_the_start_are_not_rated(se
     await server.players.settled()
     assert not [m for m in cy.received if isinstance(m, Rated)]
     assert PlayerRecords(server.store).ratings(cy.welcome.player_id or 0) == {}
+
+
+async def test_a_coach_who_resigns_by_leaving_is_told_his_rating_too(server: Server):
+    """After a move, the coach to move leaves a rated room (resigning): Left, then his own Rated, the same his
+    opponent in the room gets."""
+    ann, bob = await _rated_room_named(server, "Eva", "Fil")
+    await bob.until(Snapshot)  # the match's first, after his RoomJoined
+    mover = ann if ann.my_turn() else bob
+    other = bob if mover is ann else ann
+    await mover.send(mover.flick())
+    await asyncio.wait_for(asyncio.gather(mover.until(MovePlayed), other.until(MovePlayed)), 10)
+    await mover.send(Leave())
+    await mover.until(Left)
+    told = await asyncio.wait_for(mover.until(Rated), 10)
+    assert told == await asyncio.wait_for(other.until(Rated), 10)
+    assert {c.player for c in told.changes} == {"Eva", "Fil"}
 
 
 async def _rated_room_named(server: Server, first: str, second: str) -> tuple[WireClient, WireClient]:
