@@ -278,9 +278,7 @@ class Session:
                 identified, refusal = None, RoomError("BAD_NAME", f"{exc}; send Hello again with another name")
             except RoomError as exc:  # NAME_TAKEN, BAD_CLAIM: another Hello may follow
                 identified, refusal = None, exc
-            if refusal is not None:
-                if await self._violation():
-                    return False
+            if refusal is not None:  # a valid Hello the server refuses: not an invalid message (the deadline holds)
                 await self.error(refusal.code, refusal.message, "Hello", refusal.retry_ms)
                 continue
             if identified is None:

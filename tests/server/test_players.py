@@ -105,6 +105,24 @@ async def test_a_name_that_shows_nothing_is_refused_and_another_hello_may_follow
     await ws.close()
 
 
+async def test_refused_hellos_are_not_invalid_messages(server: Server):
+    """Twelve Hellos refused BAD_NAME, NAME_TAKEN and BAD_CLAIM (more than the ten invalid messages that close a
+    connection) leave it open: the next Hello with a free name is welcomed."""
+    await WireClient.connect(server.url, "Taken")
+    ws, answer = await _hello(server.url, name="taken")
+    codes = [answer.code if isinstance(answer, Error) else type(answer).__name__]
+    for index in range(11):
+        refused = (Hello(PROTOCOL_VERSION, "tests", None, "a\nb"), Hello(PROTOCOL_VERSION, "tests", None, "TAKEN"),
+                   Hello(PROTOCOL_VERSION, "tests", claim="AAAAAAAA"))[index % 3]
+        await ws.send(encode(refused))
+        answer = decode(await ws.recv(), SERVER_MESSAGES)
+        codes.append(answer.code if isinstance(answer, Error) else type(answer).__name__)
+    assert set(codes) == {"BAD_NAME", "NAME_TAKEN", "BAD_CLAIM"} and len(codes) == 12
+    await ws.send(encode(Hello(PROTOCOL_VERSION, "tests", None, "Free")))
+    assert isinstance(decode(await ws.recv(), SERVER_MESSAGES), Welcome)
+    await ws.close()
+
+
 async def test_guest_names_are_the_servers_own(server: Server):
     """Without a name a player is guest-<n>; nobody may choose a name starting with guest-."""
     guest = await WireClient.connect(server.url)
