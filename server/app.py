@@ -59,7 +59,7 @@ from server.web.routes import chain
 from server.web.site import web_table
 from server.wire import outgoing
 from shared.matchmaking import PoolRules
-from shared.protocol import MAX_CLIENT_FRAME, CloseCode, Rated, ServerMessage
+from shared.protocol import MAX_LARGE_FRAME, CloseCode, Rated, ServerMessage
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
     from server.cluster.node import ClusterConfig, ClusterNode
@@ -152,7 +152,7 @@ class Server:
             self._handle,
             self.config.host,
             self.config.port,
-            max_size=MAX_CLIENT_FRAME,
+            max_size=MAX_LARGE_FRAME,  # the session holds every other request to MAX_CLIENT_FRAME
             max_queue=MAX_QUEUE,
             compression=None,
             ping_interval=PING_INTERVAL_S,

@@ -43,7 +43,9 @@ from shared.names import BadName, clean_chat
 from shared.protocol import (
     CLIENT_MESSAGES,
     HELLO_TIMEOUT_S,
+    LARGE_REQUESTS,
     MAX_CLIENT_FRAME,
+    MAX_LARGE_FRAME,
     MAX_RATE_STRIKES,
     PROTOCOL_VERSION,
     Act,
@@ -222,9 +224,12 @@ class Session:
         message: ClientMessage | None = None
         problem: ProtocolError | None = None
         try:
-            message = decode(data, CLIENT_MESSAGES, MAX_CLIENT_FRAME)  # type: ignore[assignment]
+            message = decode(data, CLIENT_MESSAGES, MAX_LARGE_FRAME)  # type: ignore[assignment]
         except ProtocolError as exc:
             problem = exc
+        if len(data) > MAX_CLIENT_FRAME and not isinstance(message, LARGE_REQUESTS):
+            await self.close(CloseCode.MESSAGE_TOO_BIG, f"a message is at most {MAX_CLIENT_FRAME} bytes")
+            return None
         if not allowed:
             self.strikes += 1
             if self.strikes > MAX_RATE_STRIKES:

@@ -106,7 +106,8 @@ CLOSE_MEANINGS: dict[CloseCode, str] = {
     CloseCode.PROTOCOL_ERROR: "a second Hello on one connection",
     CloseCode.UNSUPPORTED_DATA: "a text frame: every message is a binary frame",
     CloseCode.POLICY_VIOLATION: "the rate limit refused more than 20 messages, or more than 10 messages were invalid",
-    CloseCode.MESSAGE_TOO_BIG: "a message larger than MAX_CLIENT_FRAME (16 KiB)",
+    CloseCode.MESSAGE_TOO_BIG: "a message larger than MAX_CLIENT_FRAME (16 KiB; CreateTournament and RegisterEntries: "
+                               "MAX_LARGE_FRAME, 64 KiB)",
     CloseCode.INTERNAL_ERROR: "keep-alive: no answer to the server's websocket ping within 20 s (or a server fault)",
     CloseCode.TRY_AGAIN_LATER: "the server cannot store a new player right now (its disk is failing, or this "
     "address added too many players within the hour): try later",

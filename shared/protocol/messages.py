@@ -34,7 +34,8 @@ from shared.protocol.trajectory import Trajectory, decode_trajectory, encode_tra
 from shared.rulesets import RULESETS
 
 PROTOCOL_VERSION = 1
-MAX_CLIENT_FRAME = 16 * 1024  # bytes: the largest frame a client may send (websockets max_size on the server)
+MAX_CLIENT_FRAME = 16 * 1024  # bytes: the largest frame a client may send, but for the LARGE_REQUESTS ...
+MAX_LARGE_FRAME = 64 * 1024  # ... whose texts count characters of up to 4 bytes (websockets max_size on the server)
 MAX_SERVER_FRAME = 1024 * 1024  # bytes: the largest frame the server sends (a 30 s trajectory, a Replay fit)
 # Characters of a Replay's scenario: a 3 x 6 min standard match exports to ~37 KB with a move every 3 s and ~87 KB
 # with one every second (~113 bytes per log entry), so ~8,500 entries fit; with the frame's few bytes of overhead
@@ -674,7 +675,7 @@ CASE = Int(1, MAX_INT)
 REASON = Str(500)
 CARD = Str(12, choices=("yellow", "red", "disqualified"))
 RULING = Str(8, choices=("stands", "changed", "replay"))
-MAX_TOURNAMENT_FILE_CHARS = 15_000  # a CreateTournament file fits a client frame; larger fields: RegisterEntries
+MAX_TOURNAMENT_FILE_CHARS = 15_000  # a CreateTournament file fits MAX_LARGE_FRAME; larger fields: RegisterEntries
 MAX_ENTRIES = 512  # players of one tournament
 ENTRIES_PER_REQUEST = 64  # entries one RegisterEntries may carry
 NO_SHOW_MS = 300_000  # a coach not at his table this long after it opens loses by walkover (the default)
@@ -1210,6 +1211,9 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Pong,
 )
 MESSAGE_TYPES: dict[str, type[Message]] = {cls.__name__: cls for cls in CLIENT_MESSAGES + SERVER_MESSAGES}
+# The requests whose frame may be up to MAX_LARGE_FRAME: a 15,000-character tournament file and 64 entries' names,
+# clubs and categories are limited in characters, and a Czech or Polish character is 2 bytes of UTF-8 (any, up to 4).
+LARGE_REQUESTS: tuple[type[ClientMessage], ...] = (CreateTournament, RegisterEntries)
 
 ClientMessage = (
     Hello

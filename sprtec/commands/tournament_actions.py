@@ -20,7 +20,8 @@ from typing import Any
 
 from shared.protocol import (
     ENTRIES_PER_REQUEST,
-    MAX_CLIENT_FRAME,
+    MAX_LARGE_FRAME,
+    MAX_TOURNAMENT_FILE_CHARS,
     AutoStartRounds,
     CheckIn,
     ClientMessage,
@@ -198,7 +199,7 @@ async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: in
     who are then registered in batches. Returns the answer and every entry's code."""
     whole = CreateTournament(file=json.dumps(file, ensure_ascii=False), no_show_ms=no_show_ms,
                              next_round_after_ms=next_round_after_ms)
-    if len(encode(whole)) <= MAX_CLIENT_FRAME - 64 and len(whole.file or "") <= 15_000:
+    if len(encode(whole)) <= MAX_LARGE_FRAME and len(whole.file or "") <= MAX_TOURNAMENT_FILE_CHARS:
         created = await connection.ask(whole, TournamentCreated)
         return created, list(created.entries)
     if file.get("results") or file.get("absent") or file.get("withdrawn") or file.get("discipline"):

@@ -57,3 +57,21 @@ async def test_a_client_sending_junk_is_aborted_without_waiting_for_its_close_fr
     code = struct.unpack("!H", received[close + 2 : close + 4])[0]
     assert code == CloseCode.POLICY_VIOLATION
     writer.close()
+
+
+async def test_a_message_past_16_kib_is_closed_with_1009_unless_it_may_be_large(patient_server: Server):
+    """A 20 KB Ping closes the connection with 1009 (message too big), as websockets' own limit did before
+    CreateTournament and RegisterEntries were allowed 64 KiB; a 70 KB CreateTournament is closed likewise."""
+    import msgpack
+    import websockets
+    from websockets.exceptions import ConnectionClosed
+
+    for frame in (msgpack.packb({"t": "Ping", "nonce": 1, "pad": "x" * 20_000}),
+                  msgpack.packb({"t": "CreateTournament", "file": "ż" * 35_000})):
+        async with websockets.connect(patient_server.url, compression=None) as ws:
+            await ws.send(encode(Hello(PROTOCOL_VERSION, "tests")))
+            await ws.recv()
+            await ws.send(frame)
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), GUARD_S)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG

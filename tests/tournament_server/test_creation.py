@@ -7,6 +7,9 @@ import json
 
 from server.app import Server
 from shared.protocol import (
+    ENTRIES_PER_REQUEST,
+    MAX_CLIENT_FRAME,
+    MAX_TOURNAMENT_FILE_CHARS,
     CreateTournament,
     EntriesRegistered,
     EntryForm,
@@ -15,6 +18,7 @@ from shared.protocol import (
     RegisterEntries,
     TournamentCreated,
     TournamentJoined,
+    encode,
 )
 from tests.server.players import WireClient
 from tests.tournament_server.helpers import expect, file_of, refused, tournament
@@ -119,3 +123,21 @@ async def test_registered_and_self_entered_names_may_not_look_like_an_entry(serv
     other = await WireClient.connect(server.url, "Łukasz Żółć")
     await other.send(JoinTournament(setup.tid))
     assert (await expect(other, TournamentJoined)).name == "Łukasz Żółć"
+
+
+async def test_a_file_within_its_characters_but_past_16_kib_is_created(server: Server) -> None:
+    """A file of fewer than 15,000 characters whose Polish letters make it over 16 KiB of UTF-8, and 64 entries
+    whose names and clubs are as long, are answered like any other (MAX_LARGE_FRAME), not closed with 1009."""
+    players = [{"id": f"p{i}", "name": f"{'Żółć' * 14} {i:03d}"} for i in range(1, 161)]
+    file = json.dumps({"name": "Puchar", "players": players}, ensure_ascii=False)
+    assert len(file) <= MAX_TOURNAMENT_FILE_CHARS and len(encode(CreateTournament(file=file))) > MAX_CLIENT_FRAME
+    client = await WireClient.connect(server.url, "maker")
+    await client.send(CreateTournament(file=file))
+    created = await expect(client, TournamentCreated)
+    assert len(created.entries) == 160
+    forms = tuple(EntryForm(f"{'Żółć' * 15} {i:02d}", club="ąęśćźżółń" * 7, category="ąęśćźżółń" * 3)
+                  for i in range(ENTRIES_PER_REQUEST))
+    request = RegisterEntries(created.tournament, created.secret, forms)
+    assert len(encode(request)) > MAX_CLIENT_FRAME
+    await client.send(request)
+    assert len((await expect(client, EntriesRegistered)).entries) == ENTRIES_PER_REQUEST
