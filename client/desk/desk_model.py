@@ -8,7 +8,8 @@ in gives a request (or a local act: watch a table, read a tournament file, expor
 back in through ``apply``, so the whole desk is tested against a real server without a window.
 
 What can be undone is what the protocol lets the organiser take back: a registration (the entry is withdrawn again
-before round 1), an override (set back to the result it replaced, XVII.5) and the automatic start (switched off).
+before round 1), an override (set back to the result it replaced, XVII.5), the automatic start (switched off) and a
+coach's mute in the tournament's chat (he is unmuted).
 A check-in, a card, a ruling, a round started and the end are kept by the audit log and cannot be taken back; the
 confirmation screen says so before the act.
 """
@@ -37,6 +38,7 @@ from shared.protocol import (
     EntryLine,
     Error,
     GiveCard,
+    MuteEntry,
     OverrideResult,
     RegisterEntries,
     ResolveDispute,
@@ -449,6 +451,10 @@ class DeskModel(Page):
                               group=f"e:{entry.entry}", weight=1.4))
             found.append(Item(_("Withdraw"), f"withdraw:{entry.entry}", enabled=self.running() and not entry.out,
                               group=f"e:{entry.entry}", weight=1.4))
+            found.append(Item(_("Unmute") if entry.chat_muted else _("Mute"),
+                              f"{'unmute' if entry.chat_muted else 'mute'}:{entry.entry}", enabled=self.running(),
+                              group=f"e:{entry.entry}", weight=1.4,
+                              hint=_("Silence the coach in the tournament's chat at every table, or let him speak")))
         if not entries:
             found.append(Item(_("Nobody is registered yet"), "none", "text"))
         found += self._pager(len(entries))
@@ -694,6 +700,8 @@ class DeskModel(Page):
                         else _("Withdraw {name} after the current round?"))
             return Pending(question.format(name=self.entry_name(arg)), cannot,
                            WithdrawEntry(tid, arg, secret, _("withdrawn at the desk")))
+        if verb in ("mute", "unmute"):
+            return self._mute_act(tid, secret, arg, verb == "mute")
         if verb == "start":
             round_no = (self.update.round + 1) if self.update is not None else 1
             absent = [e.name for e in self.entries() if not e.checked_in and not e.out]
@@ -748,6 +756,21 @@ class DeskModel(Page):
             self.undo = None
             return Pending(_("Undo: {act}?").format(act=label), cannot, request)
         return None
+
+    def _mute_act(self, tid: str, secret: str, entry: str, muted: bool) -> Pending:
+        """Silencing a coach in the tournament's chat (undone by unmuting him), or letting him speak again."""
+        name = self.entry_name(entry)
+        if not muted:
+            return Pending(_("Let {name} speak in the tournament's chat again?").format(name=name),
+                           _("He can be muted again at any time."),
+                           MuteEntry(tournament=tid, secret=secret, entry=entry, muted=False,
+                                     reason=_("unmuted at the desk")))
+        unmute = MuteEntry(tournament=tid, secret=secret, entry=entry, muted=False, reason=_("mute undone at the desk"))
+        return Pending(_("Mute {name} in the tournament's chat? His lines are refused at every table and nobody "
+                         "hears them.").format(name=name),
+                       _("Can be undone: he is unmuted again."),
+                       MuteEntry(tournament=tid, secret=secret, entry=entry, muted=True, reason=_("muted at the desk")),
+                       lambda _a: (_("the mute of {name}").format(name=name), unmute))
 
     def _undo_registration(self, answer: object) -> tuple[str, ClientMessage] | None:
         """A registration is undone by withdrawing the entry again (before round 1 it never plays)."""
@@ -826,6 +849,7 @@ def act_name(request: object) -> str:
     names = {"CreateTournament": N_("tournament created"), "RegisterEntries": N_("player registered"),
              "CheckIn": N_("checked in"), "WithdrawEntry": N_("entry withdrawn"), "StartRound": N_("round started"),
              "AutoStartRounds": N_("automatic start changed"), "GiveCard": N_("card given"),
+             "MuteEntry": N_("chat mute changed"),
              "OverrideResult": N_("result set"), "ResolveDispute": N_("dispute decided"),
              "EndTournament": N_("tournament ended")}
     name = type(request).__name__

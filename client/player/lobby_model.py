@@ -641,8 +641,8 @@ class LobbyModel:
                 self._set(name=message.name)  # the name offered on the next new server
         elif isinstance(message, Error) and message.ref == "Rename":
             self.pending = None
-            self.error = _("“{name}” is taken on this server — choose another name").format(
-                name=self.name_draft or "") if message.code == "NAME_TAKEN" else \
+            taken = _("“{name}” is taken on this server, or looks like a name that is — choose another name")
+            self.error = taken.format(name=self.name_draft or "") if message.code == "NAME_TAKEN" else \
                 _("The server refused that name: {why}").format(why=message.message)
         elif isinstance(message, Error):
             self.pending = None

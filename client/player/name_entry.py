@@ -1,8 +1,8 @@
 """Who the player is on a server he has never used: a name of his own, a claim code from his other machine, or a
 guest (pure: no arcade, no sockets).
 
-Why a screen before the lobby: a display name is unique on a server whatever its case and stays its player's
-(docs/PROTOCOL.md "Players"), so it is chosen once, on purpose, and kept with the token per server
+Why a screen before the lobby: a display name is unique on a server - no other may even look like it - and stays its
+player's (docs/PROTOCOL.md "Players"), so it is chosen once, on purpose, and kept with the token per server
 (``client.common.identity``). The name is checked here as the server checks it (``shared.names.clean_name``) before it
 is sent; the server's answer decides the rest: ``NAME_TAKEN`` and ``BAD_NAME`` say so and let the player try another,
 ``BAD_CLAIM`` explains what a claim code is and where a new one comes from. The answer travels as ``Introduce``;
@@ -57,7 +57,7 @@ class NameEntry(Page):
         """The server, and what a name (or a claim code) means on it."""
         if self.mode == "name":
             return (_("Server {url}").format(url=self.server),
-                    _("Your name is yours on this server: nobody else may use it, whatever its case"))
+                    _("Your name is yours on this server: nobody else may use it, nor one that looks like it"))
         return (_("Server {url}").format(url=self.server),
                 _("On your other machine: Settings → Use this identity on another machine shows a code"))
 
@@ -150,7 +150,8 @@ class NameEntry(Page):
             if message.code == "NAME_TAKEN":
                 self.mode, self.focus = "name", 0
                 taken = said.name if said is not None and said.name else self.name
-                self.error = _("“{name}” is taken on this server — choose another name").format(name=taken)
+                self.error = _("“{name}” is taken on this server, or looks like a name that is — choose another "
+                               "name").format(name=taken)
             elif message.code == "BAD_NAME":
                 self.mode, self.focus = "name", 0
                 self.error = _("The server refused that name: {why}").format(why=message.message)

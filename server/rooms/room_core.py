@@ -691,7 +691,7 @@ class RoomCore:
         if team is None and member not in self.spectators:
             raise RoomError("NOT_IN_ROOM", "join or watch a room to chat in it")
         if member.player_id in self.silenced:
-            raise RoomError("CHAT_MUTED", "the organiser silenced you in this room")
+            raise RoomError("CHAT_MUTED", "the organiser silenced you in this tournament's chat")
         if team is None and self.spectator_chat == "off":
             raise RoomError("CHAT_CLOSED", "spectators cannot chat in this room")
         audience = tuple(self.spectators) if team is None and self.spectator_chat == "spectators" else self.members()

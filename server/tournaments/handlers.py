@@ -30,6 +30,7 @@ from server.tournaments.log import (
     ORGANISER,
     AutoStartSet,
     CardGiven,
+    ChatMuted,
     CheckedIn,
     Claimed,
     CorrectionAgreed,
@@ -62,6 +63,7 @@ from shared.protocol import (
     GiveCard,
     JoinTournament,
     ListTournaments,
+    MuteEntry,
     OverrideResult,
     ProposeCorrection,
     RegisterEntries,
@@ -131,7 +133,8 @@ class TournamentRequests:
         table: dict[type, Any] = {
             CreateTournament: self.create, RegisterEntries: self.register, JoinTournament: self.join,
             CheckIn: self.check_in, WithdrawEntry: self.withdraw, StartRound: self.start_round,
-            AutoStartRounds: self.auto_start, GiveCard: self.give_card, OverrideResult: self.override,
+            AutoStartRounds: self.auto_start, GiveCard: self.give_card, MuteEntry: self.mute,
+            OverrideResult: self.override,
             FileDispute: self.dispute, ResolveDispute: self.resolve, ProposeCorrection: self.propose,
             ConfirmCorrection: self.confirm, EndTournament: self.end, WatchTournament: self.watch,
             UnwatchTournament: self.unwatch, ListTournaments: self.list,
@@ -222,6 +225,19 @@ class TournamentRequests:
             card = CardGiven(stage=stage, round=number, entry=message.entry, card=message.card, reason=message.reason)
             await self.service.commit(run, [card], ORGANISER)
         await session.send(TournamentDone(run.id, "GiveCard"))
+
+    @refusals
+    async def mute(self, session: Any, message: MuteEntry) -> None:
+        """The organiser silences an entry's coach at every table of the tournament (or lets him speak again)."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            if message.entry not in run.state.tournament.player_ids():
+                raise TournamentError("UNKNOWN_PLAYER", f"tournament {run.id} has no entry {message.entry}")
+            if (message.entry in run.state.chat_muted) != message.muted:  # muting twice changes nothing
+                await self.service.commit(run, [ChatMuted(entry=message.entry, muted=message.muted,
+                                                          reason=message.reason)], ORGANISER)
+        await session.send(TournamentDone(run.id, "MuteEntry"))
 
     @refusals
     async def override(self, session: Any, message: OverrideResult) -> None:

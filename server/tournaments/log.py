@@ -135,6 +135,15 @@ class CardGiven:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ChatMuted:
+    """The organiser silences the entry's coach in the tournament's chat (``muted``), or lets him speak again."""
+
+    entry: str
+    muted: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class AutoStartSet:
     """The next rounds start ``after_ms`` after the last match of a round ends (None: the organiser starts them)."""
 
@@ -193,7 +202,7 @@ class Ended:
 
 
 Event = (Created | EntryAdded | Claimed | CheckedIn | Withdrawn | RoundStarted | TableOpened | ResultSet | CardGiven
-         | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed | Ended)
+         | ChatMuted | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed | Ended)
 
 ORGANISER = "organiser"  # who acted: the holder of the organiser secret ...
 SERVER = "server"  # ... the server itself (a table, a no-show, a match's result) ... or an entry's id (a coach)
@@ -293,6 +302,7 @@ _KINDS: dict[type, str] = {
     TableOpened: "table_opened",
     ResultSet: "result_set",
     CardGiven: "card_given",
+    ChatMuted: "chat_muted",
     AutoStartSet: "auto_start_set",
     DisputeFiled: "dispute_filed",
     DisputeRuled: "dispute_ruled",

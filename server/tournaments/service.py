@@ -76,6 +76,7 @@ class Running:
     no_shows: dict[TableKey, asyncio.Task[None]] = field(default_factory=dict)
     auto_start: asyncio.Task[None] | None = None
     auto_start_at: int | None = None  # clock ms the next round starts by itself
+    table_rooms: dict[str, None] = field(default_factory=dict)  # every table's room opened (an ordered set)
 
     @property
     def id(self) -> str:
@@ -118,6 +119,8 @@ class TournamentService:
         self.runs[run.id] = run
         for table in run.state.tables.values():
             self.rooms[table.room] = run.id
+            run.table_rooms[table.room] = None
+        self.silence(run)
 
     async def commit(self, run: Running, events: Iterable[Event], actor: str) -> TournamentState:
         """Fold the events (``TournamentError``: refused, nothing written), store them with the tournament's
@@ -139,8 +142,24 @@ class TournamentService:
         for row in rows:
             if isinstance(row.event, TableOpened):
                 self.rooms[row.event.room] = run.id
+                run.table_rooms[row.event.room] = None
+        self.silence(run)
         self.changed(run)
         return state
+
+    def silence(self, run: Running) -> None:
+        """Every table room of the tournament still open - a match being played or over, its coaches and spectators
+        still there - refuses the chat of the coaches the organiser silenced, and only theirs."""
+        silenced = run.state.silenced()
+        for code in list(run.table_rooms):
+            room = self.lobby.rooms.get(code)
+            if room is None or room.closed:
+                del run.table_rooms[code]
+                continue
+            for player in room.core.silenced - silenced:
+                room.silence(player, False)
+            for player in silenced - room.core.silenced:
+                room.silence(player)
 
     # ------------------------------------------------------------------ rounds
     async def start_round(self, run: Running, actor: str) -> int:

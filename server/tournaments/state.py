@@ -17,6 +17,7 @@ from server.tournaments.log import (
     SERVER,
     AutoStartSet,
     CardGiven,
+    ChatMuted,
     CheckedIn,
     Claimed,
     CorrectionAgreed,
@@ -110,6 +111,7 @@ class TournamentState:
     code_hashes: Mapping[str, str] = field(default_factory=dict)  # unclaimed entry -> hash of its code
     coaches: Mapping[str, Coach] = field(default_factory=dict)  # entry -> its coach
     checked_in: frozenset[str] = frozenset()
+    chat_muted: frozenset[str] = frozenset()  # entries whose coach the organiser silenced in the tournament's chat
     tables: Mapping[TableKey, Table] = field(default_factory=dict)  # the rooms of matches still to be decided
     replays: frozenset[TableKey] = frozenset()  # matches ordered played again, until their new table opens
     sources: Mapping[TableKey, str] = field(default_factory=dict)  # how each result came (match, no_show, ...)
@@ -129,6 +131,10 @@ class TournamentState:
     def name_of(self, entry: str) -> str:
         """An entrant's name as everyone sees it."""
         return self.tournament.player(entry).name
+
+    def silenced(self) -> frozenset[int]:
+        """The players silenced in the tournament's chat: the coaches of its muted entries."""
+        return frozenset(coach.player_id for entry, coach in self.coaches.items() if entry in self.chat_muted)
 
     def case(self, number: int) -> Case | None:
         """Case ``number``, if the tournament has it."""
@@ -244,6 +250,15 @@ def _card_given(s: TournamentState, row: Row, event: CardGiven) -> TournamentSta
                     f"{event.entry}, stage {event.stage} round {event.round}", event.reason)
 
 
+def _chat_muted(s: TournamentState, row: Row, event: ChatMuted) -> TournamentState:
+    """The organiser silences an entry's coach in the tournament's chat, or lets him speak again."""
+    if event.entry not in s.tournament.player_ids():
+        raise TournamentError("UNKNOWN_PLAYER", f"tournament {s.id} has no entry {event.entry}")
+    muted = s.chat_muted | {event.entry} if event.muted else s.chat_muted - {event.entry}
+    return _audited(replace(s, chat_muted=muted), row, "mute" if event.muted else "unmute",
+                    f"{event.entry} in the chat", event.reason)
+
+
 def _auto_start_set(s: TournamentState, row: Row, event: AutoStartSet) -> TournamentState:
     """Rounds start by themselves, or no longer."""
     detail = "off" if event.after_ms is None else f"{event.after_ms} ms after a round's last match"
@@ -308,6 +323,7 @@ _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = 
     TableOpened: _table_opened,
     ResultSet: _result_set,
     CardGiven: _card_given,
+    ChatMuted: _chat_muted,
     AutoStartSet: _auto_start_set,
     DisputeFiled: _dispute_filed,
     DisputeRuled: _dispute_ruled,

@@ -78,7 +78,8 @@ def board_of(state: TournamentState) -> Board:
                                red=row.red, suspended_next=row.suspended_next) for row in table.rows)
     out = {w.player for w in t.withdrawn} | {c.player for c in t.discipline if c.card == "disqualified"}
     entries = tuple(EntryLine(entry=p.id, name=p.name, club=p.club, category=p.category, rating=p.rating,
-                              claimed=p.id in state.coaches, checked_in=p.id in state.checked_in, out=p.id in out)
+                              claimed=p.id in state.coaches, checked_in=p.id in state.checked_in, out=p.id in out,
+                              chat_muted=p.id in state.chat_muted)
                     for p in t.players)
     cards = tuple(CardLine(c.stage, c.round, c.player, c.card, c.reason) for c in t.discipline)
     cases = tuple(CaseLine(id=c.id, kind=c.kind, stage=c.stage, round=c.round, table=c.table, by=c.by,

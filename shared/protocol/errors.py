@@ -38,7 +38,7 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "NAME_TAKEN": "another player of this server has that name (names are compared whatever their case)",
     "BAD_CLAIM": "Hello.claim is not a claim code of this server, was used already or has expired",
     "NO_PLAYER": "GetProfile, Mute: no player of this server has that name",
-    "CHAT_MUTED": "Say: the organiser silenced you in this room",
+    "CHAT_MUTED": "Say: the organiser of this room's tournament silenced you in its chat (MuteEntry)",
     "CHAT_CLOSED": "Say: this room's spectators cannot chat",
     "RATE_LIMITED": "too many messages: the budget is 100 messages per 20 seconds; or, with ``retry_ms``, too many "
     "wrong entry or claim codes, new players or new tournaments from one address (or wrong codes for one "

@@ -343,8 +343,8 @@ class Say:
     """Chat in your room: a line of ``text`` or one of the quick ``emote`` names (exactly one of the two).
 
     The server strips control and bidi characters, allows 5 lines per 10 s (RATE_LIMITED past it), refuses a coach
-    or spectator the organiser silenced (CHAT_MUTED) and a spectator where the room closed spectators' chat
-    (CHAT_CLOSED); everyone in the room who has not muted the speaker gets Chat.
+    a tournament's organiser silenced at its tables (MuteEntry: CHAT_MUTED) and a spectator where the room closed
+    spectators' chat (CHAT_CLOSED); everyone in the room who has not muted the speaker gets Chat.
     """
 
     text: Annotated[str | None, Opt(Str(CHAT_CHARS, min_len=1))] = None
@@ -706,7 +706,8 @@ class EntryCode:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EntryLine:
     """One entrant as the tournament knows him: whether a connected player coaches the entry (``claimed``),
-    whether he has checked in, and whether he has left the tournament (withdrawn or disqualified)."""
+    whether he has checked in, whether he has left the tournament (withdrawn or disqualified), and whether the
+    organiser silenced him in the tournament's chat (``chat_muted``; left out by older servers: false)."""
 
     entry: Annotated[str, ENTRY]
     name: Annotated[str, ENTRY_NAME]
@@ -716,6 +717,7 @@ class EntryLine:
     claimed: Annotated[bool, Bool()]
     checked_in: Annotated[bool, Bool()]
     out: Annotated[bool, Bool()]
+    chat_muted: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -937,6 +939,19 @@ class GiveCard:
     reason: Annotated[str, Str(500, min_len=1)]
     stage: Annotated[int | None, Opt(STAGE)] = None
     round: Annotated[int | None, Opt(ROUND)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MuteEntry:
+    """The organiser silences an entry's coach in the tournament's chat (``muted``), or lets him speak again: at
+    every table of the tournament his Say is refused CHAT_MUTED (nobody hears him) until he is unmuted; kept in the
+    audit log with the reason. Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    entry: Annotated[str, ENTRY]
+    muted: Annotated[bool, Bool()] = True
+    reason: Annotated[str, REASON] = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1166,6 +1181,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     StartRound,
     AutoStartRounds,
     GiveCard,
+    MuteEntry,
     OverrideResult,
     FileDispute,
     ResolveDispute,
@@ -1240,6 +1256,7 @@ ClientMessage = (
     | StartRound
     | AutoStartRounds
     | GiveCard
+    | MuteEntry
     | OverrideResult
     | FileDispute
     | ResolveDispute

@@ -1,5 +1,5 @@
 """The organiser's ``sprtec tournament`` actions against a server: create, register, checkin, start-round, card,
-override, resolve, end, status - and export, which reads a data directory instead.
+mute, override, resolve, end, status - and export, which reads a data directory instead.
 
 Why each action is a pair (its arguments, its run) over one request: every act of the organiser is one protocol
 request answered by one message (docs/PROTOCOL.md "Tournaments"), so an action opens a connection, sends it with
@@ -31,6 +31,7 @@ from shared.protocol import (
     EntryCode,
     EntryForm,
     GiveCard,
+    MuteEntry,
     OverrideResult,
     RegisterEntries,
     ResolveDispute,
@@ -111,6 +112,15 @@ def card_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reason", required=True, help="why")
     parser.add_argument("--stage", type=int, default=None, help="the stage of the match (default: the current)")
     parser.add_argument("--round", type=int, default=None, help="the round of the match (default: the current)")
+
+
+def mute_arguments(parser: argparse.ArgumentParser) -> None:
+    """The organiser arguments, --player ENTRY, --unmute, --reason."""
+    organiser_arguments(parser)
+    parser.add_argument("--player", required=True, metavar="ENTRY",
+                        help="the entry whose coach is silenced in the tournament's chat (its id)")
+    parser.add_argument("--unmute", action="store_true", help="let him speak again")
+    parser.add_argument("--reason", default="", help="why (kept in the audit log)")
 
 
 def _result_arguments(parser: argparse.ArgumentParser, *, required: bool) -> None:
@@ -248,6 +258,14 @@ def run_card(args: argparse.Namespace) -> int:
                                                          card=args.card, reason=args.reason, stage=args.stage,
                                                          round=args.round), TournamentDone,
                       lambda _a: f"{args.card} card to {args.entry}")
+
+
+def run_mute(args: argparse.Namespace) -> int:
+    """Silence an entry's coach in the tournament's chat, or let him speak again."""
+    muted = not args.unmute
+    return _organiser(args, lambda tid, secret: MuteEntry(tournament=tid, secret=secret, entry=args.player,
+                                                          muted=muted, reason=args.reason), TournamentDone,
+                      lambda _a: f"{args.player} {'muted' if muted else 'unmuted'} in the chat of {args.tournament}")
 
 
 def run_override(args: argparse.Namespace) -> int:

@@ -235,3 +235,31 @@ def test_a_finished_tournament_offers_no_next_round_and_says_where_its_results_a
     assert "start" not in commands and "auto" not in commands
     assert any("ended" in item.label and "Standings" in item.label and "Export" in item.label for item in model.items())
     assert "screen:standings" in commands and "screen:export" in commands
+
+
+async def test_the_desk_mutes_a_coach_in_the_chat_after_asking_and_undoes_it(server: Server) -> None:
+    """Mute on an entry's line asks first (saying he can be unmuted), the update marks the entry muted and its
+    button becomes Unmute; Undo unmutes him; both acts are in the audit log."""
+    url = url_of(server)
+    wire = await WireClient.connect(url, "desk")
+    model = DeskModel(server=url, seed=5)
+    await created(model, wire)
+    await registered(model, wire, "Jan Novák", "SK Brno")
+    await pump(model, wire, lambda: bool(model.entries()))
+    entry = model.entries()[0].entry
+    model.activate("screen:entries")
+    assert model.activate(f"mute:{entry}") is None and model.pending is not None
+    assert "Jan Novák" in model.pending.question and "unmuted" in model.pending.undo_note
+    model.activate("back")
+    model.activate("screen:entries")
+    await confirm(model, wire, f"mute:{entry}")
+    await pump(model, wire, lambda: any(e.chat_muted for e in model.entries()))
+    model.activate("screen:entries")
+    assert f"unmute:{entry}" in [item.command for item in model.items()]
+    assert model.undo is not None
+    await confirm(model, wire, "undo")
+    await pump(model, wire, lambda: not any(e.chat_muted for e in model.entries()))
+    assert model.update is not None
+    acts = [line.act for line in model.update.audit]
+    assert acts.count("mute") == 1 and acts.count("unmute") == 1
+    await wire.close()

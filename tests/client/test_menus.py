@@ -165,7 +165,7 @@ def test_settings_rename_on_the_server_and_say_when_the_name_is_taken():
     model.type_text(" K")
     assert model.key("enter") == Rename("Jana K") and model.key("enter") is None  # once, until the answer
     model.apply(Error("NAME_TAKEN", "another player is called 'Jana K'", "Rename"))
-    assert model.error == "“Jana K” is taken on this server — choose another name"
+    assert model.error == "“Jana K” is taken on this server, or looks like a name that is — choose another name"
     assert model.items()[0].label == "Name: Jana K_" and not seen
     model.key("backspace")
     model.type_text("Karel")

@@ -125,3 +125,26 @@ async def test_create_as_a_named_player_on_a_server_that_lets_only_named_players
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
     assert json.loads(kept.read_text())["servers"][server.url.rstrip("/")]["name"] == "Jana Nováková"
     assert len(server.tournaments.runs) == 2
+
+
+async def test_mute_silences_an_entrys_coach_and_unmute_lets_him_speak(server: Server, tmp_path: Path,
+                                                                       config_dir: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """mute --player ENTRY --reason R silences the entry's coach (the audit log keeps the reason), --unmute lets him
+    speak again; an entry the tournament does not have exits 1 with UNKNOWN_PLAYER."""
+    path = tmp_path / "t.json"
+    path.write_text(file_of(2))
+    status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--json")
+    tid = json.loads(out)["tournament"]
+    status, out, _ = await _sprtec(capsys, "tournament", "mute", tid, "--player", "p1", "--reason", "insults",
+                                   "--server", server.url)
+    assert (status, out) == (0, f"p1 muted in the chat of {tid}\n")
+    assert server.tournaments.runs[tid].state.chat_muted == {"p1"}
+    status, out, _ = await _sprtec(capsys, "tournament", "mute", tid, "--player", "p1", "--unmute", "--server",
+                                   server.url)
+    assert (status, out) == (0, f"p1 unmuted in the chat of {tid}\n")
+    audit = [(a.act, a.detail, a.reason) for a in server.tournaments.runs[tid].state.audit]
+    assert ("mute", "p1 in the chat", "insults") in audit and ("unmute", "p1 in the chat", "") in audit
+    assert not server.tournaments.runs[tid].state.chat_muted
+    status, _, err = await _sprtec(capsys, "tournament", "mute", tid, "--player", "nobody", "--server", server.url)
+    assert status == 1 and "UNKNOWN_PLAYER" in err
