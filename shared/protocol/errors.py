@@ -33,9 +33,10 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "BAD_MESSAGE": "the frame is not a valid message: not msgpack, not a map, a missing, extra or wrong field",
     "UNKNOWN_MESSAGE": "the message type is unknown, or not one this side may send",
     "HELLO_REQUIRED": "the first message of a connection must be Hello; the server waits for it",
-    "BAD_NAME": "the name is not a display name: 1-24 printable characters, no control or bidi characters, not "
-    "guest-…",
-    "NAME_TAKEN": "another player of this server has that name (names are compared whatever their case)",
+    "BAD_NAME": "a name breaks the name rule: 1-24 characters (an entry's 64, a tournament's 100) with a letter or "
+    "digit, no control, bidi or invisible character, no mark without its letter; a player's not guest-…",
+    "NAME_TAKEN": "another player of this server (or another entry of the tournament) has that name or one that looks "
+    "like it: names are compared by their Unicode confusable skeleton, whatever their case",
     "BAD_CLAIM": "Hello.claim is not a claim code of this server, was used already or has expired",
     "NO_PLAYER": "GetProfile, Mute: no player of this server has that name",
     "CHAT_MUTED": "Say: the organiser of this room's tournament silenced you in its chat (MuteEntry)",

@@ -223,7 +223,9 @@ class CreateRoom:
 
 @dataclass(frozen=True, slots=True)
 class JoinRoom:
-    """Take the free seat of a room by its code (or reclaim one's own seat with the room's seat token)."""
+    """Take the free seat of a room by its code, or one's own seat again. A seat is the player's: the server knows
+    a returning coach by the player his Hello named, so ``token`` is not needed and is ignored (older clients sent
+    RoomJoined's back) - it gives no other player a seat."""
 
     code: Annotated[str, ROOM_CODE]
     token: Annotated[str | None, Opt(TOKEN)] = None
@@ -305,7 +307,7 @@ class GetReplay:
 
 @dataclass(frozen=True, slots=True)
 class Rename:
-    """Choose another display name (the rules of Hello's ``name``; unique on the server, whatever its case).
+    """Choose another display name (the rules of Hello's ``name``; no other player's may look like it).
 
     Answered by Renamed, or Error BAD_NAME / NAME_TAKEN.
     """
@@ -402,7 +404,8 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class RoomJoined:
-    """You are in room ``code`` in ``seat``; ``token`` reclaims that seat (nil for spectators).
+    """You are in room ``code`` in ``seat``; ``token`` is your own player token (Welcome's; nil for spectators):
+    whoever holds it is you, so keep it as secret as Welcome's.
 
     Also sent to each connected coach when a rematch starts, right after the new match's Snapshot: the
     seats are swapped, and ``seat`` and ``snapshot`` are the coach's new seat and the new match.
