@@ -70,6 +70,21 @@ async def test_any_ruleset_pairs_with_a_named_one_whichever_asked_first(server: 
             await coach.until(Left)
 
 
+async def test_a_seat_is_the_players_and_another_connection_cannot_take_it_with_the_seat_token(server: Server):
+    """RoomJoined's token is the player's own (Welcome's); a third player sending it in JoinRoom is ROOM_FULL, and
+    the coach, connecting again as himself, is back in his seat without any seat token."""
+    ann, bob = await two_coaches(server.url, "quick", SHORT, names=("Gil", "Hal"))
+    seat_token = next(m for m in bob.received if isinstance(m, RoomJoined)).token
+    assert seat_token == bob.token
+    ivo = await WireClient.connect(server.url, "Ivo")
+    await ivo.send(JoinRoom(ann.code, seat_token))
+    assert (await ivo.until(Error)).code == "ROOM_FULL"
+    await bob.close()
+    again = await WireClient.connect(server.url, token=bob.token)
+    joined = await again.until(RoomJoined)  # his match runs: he is taken back to his seat after the Welcome
+    assert joined.code == ann.code and joined.seat == bob.team
+
+
 async def _pair(server: Server) -> tuple[WireClient, WireClient]:
     """Ann creates a private room with the short settings, Bob joins it."""
     return await two_coaches(server.url, "quick", SHORT, started=False)
