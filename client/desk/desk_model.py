@@ -55,6 +55,7 @@ from shared.protocol import (
 
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
 ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the code whole, to hand out
+CHAT_STOPS = (0.0, 0.42, 0.7)  # an entry's name, club, whether he may chat
 TILES_PER_ROW = 2
 MAX_GOALS = 30
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}
@@ -287,6 +288,7 @@ class DeskModel(Page):
                   "tables": _("Tables"), "standings": _("Standings"), "bracket": _("Bracket"), "card": _("Give a card"),
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
                   "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
+                  "chat": _("Chat at the tables"),
                   "address": _("The server's address")}
         if self.screen in titles:
             return titles[self.screen]
@@ -451,12 +453,27 @@ class DeskModel(Page):
                               group=f"e:{entry.entry}", weight=1.4))
             found.append(Item(_("Withdraw"), f"withdraw:{entry.entry}", enabled=self.running() and not entry.out,
                               group=f"e:{entry.entry}", weight=1.4))
-            found.append(Item(_("Unmute") if entry.chat_muted else _("Mute"),
-                              f"{'unmute' if entry.chat_muted else 'mute'}:{entry.entry}", enabled=self.running(),
-                              group=f"e:{entry.entry}", weight=1.4,
-                              hint=_("Silence the coach in the tournament's chat at every table, or let him speak")))
         if not entries:
             found.append(Item(_("Nobody is registered yet"), "none", "text"))
+        found += self._pager(len(entries))
+        if entries:
+            found.append(Item(_("Mute a coach in the chat"), "screen:chat",
+                              hint=_("Silence a coach in the tournament's chat at every table, or let him speak")))
+        found.append(Item(_("Back"), "back"))
+        return found
+
+    def _items_chat(self) -> list[Item]:
+        """The entrants, a page at a time, each with whether he may chat at the tables and Mute or Unmute."""
+        entries = self.entries()
+        start = self.page * PAGE_ROWS
+        found: list[Item] = []
+        for entry in entries[start:start + PAGE_ROWS]:
+            state = _("muted in the chat") if entry.chat_muted else _("may chat")
+            found.append(Item(entry.name, "none", "room", enabled=False, cells=(entry.name, entry.club, state),
+                              stops=CHAT_STOPS, group=f"c:{entry.entry}", weight=6))
+            found.append(Item(_("Unmute") if entry.chat_muted else _("Mute"),
+                              f"{'unmute' if entry.chat_muted else 'mute'}:{entry.entry}", enabled=self.running(),
+                              group=f"c:{entry.entry}", weight=1.6))
         found += self._pager(len(entries))
         found.append(Item(_("Back"), "back"))
         return found

@@ -238,8 +238,8 @@ def test_a_finished_tournament_offers_no_next_round_and_says_where_its_results_a
 
 
 async def test_the_desk_mutes_a_coach_in_the_chat_after_asking_and_undoes_it(server: Server) -> None:
-    """Mute on an entry's line asks first (saying he can be unmuted), the update marks the entry muted and its
-    button becomes Unmute; Undo unmutes him; both acts are in the audit log."""
+    """Mute on an entry's line of the chat screen (reached from the entries) asks first, saying he can be unmuted;
+    the update marks the entry muted and its button becomes Unmute; Undo unmutes him; both are in the audit log."""
     url = url_of(server)
     wire = await WireClient.connect(url, "desk")
     model = DeskModel(server=url, seed=5)
@@ -248,13 +248,16 @@ async def test_the_desk_mutes_a_coach_in_the_chat_after_asking_and_undoes_it(ser
     await pump(model, wire, lambda: bool(model.entries()))
     entry = model.entries()[0].entry
     model.activate("screen:entries")
+    assert "screen:chat" in [item.command for item in model.items()]
+    model.activate("screen:chat")
+    assert f"mute:{entry}" in [item.command for item in model.items()]
     assert model.activate(f"mute:{entry}") is None and model.pending is not None
     assert "Jan Novák" in model.pending.question and "unmuted" in model.pending.undo_note
     model.activate("back")
-    model.activate("screen:entries")
+    assert model.screen == "chat"
     await confirm(model, wire, f"mute:{entry}")
     await pump(model, wire, lambda: any(e.chat_muted for e in model.entries()))
-    model.activate("screen:entries")
+    model.activate("screen:chat")
     assert f"unmute:{entry}" in [item.command for item in model.items()]
     assert model.undo is not None
     await confirm(model, wire, "undo")

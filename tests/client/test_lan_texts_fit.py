@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
-from client.common import palette  # noqa: E402
+from client.common import i18n, palette  # noqa: E402
 from client.common.local_server import LOCAL_URL  # noqa: E402
 from client.common.menu_view import LobbyView  # noqa: E402
 from client.common.tournament_model import Box, standings_columns  # noqa: E402
@@ -72,6 +72,31 @@ async def test_the_desk_shows_each_entry_code_whole(window: Any, server: Server)
     for i in rows:  # name, club, "not checked in", the code: each whole
         assert tuple(drawn(view, f"item{i}.{col}") for col in range(4)) == model.items()[i].cells
     assert sorted(drawn(view, f"item{i}.3") for i in rows) == sorted(codes)
+
+
+async def test_the_desks_chat_screen_shows_each_coach_and_whether_he_may_chat_whole(window: Any,
+                                                                                   server: Server) -> None:
+    """Chat at the tables: each entry's name, club and chat state drawn whole beside its Mute button, in Czech
+    too (its longest words)."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5)
+    await created(model, wire)
+    for name, club in (("Tomáš Dvořák", "HC Olomouc"), ("Agnieszka Nowak", "KS Kraków")):
+        await registered(model, wire, name, club)
+    await pump(model, wire, lambda: len(model.entries()) == 2)
+    await wire.close()
+    try:
+        for language in ("en", "cs"):
+            i18n.set_language(language)
+            model.activate("screen:chat")
+            view = DeskView(model, lambda request: None)
+            _draw(window, view)
+            rows = [i for i, item in enumerate(model.items()) if len(item.cells) == 3]
+            assert len(rows) == 2
+            for i in rows:
+                assert tuple(drawn(view, f"item{i}.{col}") for col in range(3)) == model.items()[i].cells
+    finally:
+        i18n.set_language("en")
 
 
 def test_the_servers_page_names_the_tournaments_of_a_lan_server(window: Any) -> None:
