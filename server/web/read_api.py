@@ -33,7 +33,6 @@ from server.web.replay_moves import moves_of
 from server.web.routes import BadParameter, Call
 from server.web.web_responses import FINISHED, Body, answer, body_of, error, json_body
 from shared import geometry
-from shared.names import name_key
 from shared.protocol.specs import wire_of
 from shared.rulesets import RULESETS, Settings
 from shared.tournament.errors import TournamentError
@@ -248,7 +247,7 @@ class ReadApi:
         """A player's profile (the protocol's ``Profile`` as JSON, without his id number)."""
         name = call.params["name"]
         records = self.sources.players.records
-        found = records.by_name_key(name_key(name)) or records.by_name(name)
+        found = records.named(name)  # as GetProfile finds him: his exact name, or one that looks like it
         if found is None:
             return error(call.request, NOT_FOUND, "NO_PLAYER", f"no player of this server is called {name[:32]!r}")
         profile = wire_of(self.sources.players.profile(found[0]), "Profile")
