@@ -8,7 +8,6 @@ from collections.abc import Callable
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.player_records import PlayerRecords
 from server.store.sqlite.sqlite_store import Store
-from server.tokens import hash_token
 from shared.names import NAME_RULE, name_key, name_shape
 
 CYRILLIC_NOVAK = "N\u043ev\u00e1k"  # a Cyrillic о: accepted by the first name rule, a look-alike under this one
@@ -28,8 +27,9 @@ async def test_a_store_opened_under_a_new_name_rule_computes_the_keys_again(open
     look-alike who came second keeps his name and is found by it, the first is found by any look-alike."""
     store = open_store()
     try:
-        for name, old_key in (("Novák", "novák"), (CYRILLIC_NOVAK, CYRILLIC_NOVAK.casefold()), ("guest-3", None)):
-            await store.write(PlayerRecords.add_player(name, old_key, hash_token(name)))
+        for number, (name, old_key) in enumerate((("Novák", "novák"), (CYRILLIC_NOVAK, CYRILLIC_NOVAK.casefold()),
+                                                  ("guest-3", None)), start=1):
+            await store.write(PlayerRecords.add_player(store.new_player_id(), name, old_key, f"token {number}"))
         await store.write([("UPDATE meta SET value = ? WHERE key = ?", ("sprtec-names/1", RULE_KEY))])
     finally:
         store.close()
