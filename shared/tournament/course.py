@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from shared.tournament import draws
-from shared.tournament.berger import berger_rounds
+from shared.tournament.berger import BergerRound, berger_rounds
 from shared.tournament.bracket import BracketMatch, BracketRound, next_round, opening_round, rounds_total
 from shared.tournament.discipline import Ledger
 from shared.tournament.errors import TournamentError
@@ -41,19 +41,40 @@ from shared.tournament.standings import stage_standings
 
 def follow(t: Tournament) -> Course:
     """Check the whole tournament and return where it stands; raises ``TournamentError``."""
+    return _follow(t, (), Ledger())
+
+
+def follow_from(before: Course, t: Tournament, stage: int) -> Course:
+    """The course of ``t``, a tournament that differs from ``before.tournament`` only in what stage ``stage`` and
+    the later ones depend on: the stages before it are kept as ``before`` found them, the rest is followed again.
+
+    Why: an event changes one stage (a result, a pairing, an absence, a card, a withdrawal), and what came before
+    it stays as it was checked, so following the whole file again would redo the same checks for the same answer.
+    The checks that span the whole file (the end, the cards' rounds) are made again. Equal to ``follow(t)``.
+    """
+    start = min(stage, len(before.stages))
+    kept = before.stages[:start]
+    if start < len(before.stages):
+        ledger = before.stages[start].ledgers[0]
+    else:
+        ledger = kept[-1].ledgers[-1] if kept else Ledger()
+    return _follow(t, kept, ledger)
+
+
+def _follow(t: Tournament, kept: tuple[StageCourse, ...], ledger: Ledger) -> Course:
+    """Follow the stages after ``kept`` (already checked, ``ledger`` as the next one begins), then the checks that
+    span the whole file."""
     if t.ended is not None:
         _check_nothing_after_the_end(t, t.ended)
     by_stage: dict[int, list[Round]] = {}
     for r in t.results:
         by_stage.setdefault(r.stage, []).append(r)
-    cards: dict[tuple[int, int], list[Card]] = {}
-    for card in t.discipline:
-        cards.setdefault((card.stage, card.round), []).append(card)
-    absent = {(a.stage, a.round, a.player) for a in t.absent}
-    withdrawn = {w.player: (w.stage, w.after_round) for w in t.withdrawn}
-    ledger = Ledger()
-    reached: list[StageCourse] = []
-    for index, stage in enumerate(t.stages):
+    cards = cards_by_round(t)
+    absent = absences(t)
+    withdrawn = withdrawals(t)
+    reached: list[StageCourse] = list(kept)
+    for index in range(len(kept), len(t.stages)):
+        stage = t.stages[index]
         if t.ended is not None and index > t.ended.after_stage:
             break
         listed = by_stage.get(index, [])
@@ -73,6 +94,24 @@ def follow(t: Tournament) -> Course:
         _check_the_end_is_reached(t.ended, reached)
     _check_cards_have_rounds(t, reached)
     return Course(tournament=t, stages=tuple(reached))
+
+
+def cards_by_round(t: Tournament) -> dict[tuple[int, int], list[Card]]:
+    """The discipline's cards by (stage, round), in the order given."""
+    cards: dict[tuple[int, int], list[Card]] = {}
+    for card in t.discipline:
+        cards.setdefault((card.stage, card.round), []).append(card)
+    return cards
+
+
+def absences(t: Tournament) -> set[tuple[int, int, str]]:
+    """Every absence as (stage, round, player)."""
+    return {(a.stage, a.round, a.player) for a in t.absent}
+
+
+def withdrawals(t: Tournament) -> dict[str, tuple[int, int]]:
+    """Every withdrawn player and the (stage, round) he left after."""
+    return {w.player: (w.stage, w.after_round) for w in t.withdrawn}
 
 
 def _check_nothing_after_the_end(t: Tournament, end: Ended) -> None:
@@ -205,9 +244,7 @@ def _follow_stage(
             scheduled = tuple((m.home, m.away) for m in bracket.matches)
             byes = bracket.byes
         elif stage.system == "round_robin":
-            table = berger[number - 1]
-            scheduled = tuple((field[h - 1], field[a - 1]) for h, a in table.pairs)
-            byes = () if table.bye is None else (field[table.bye - 1],)
+            scheduled, byes = _berger_schedule(field, berger[number - 1])
         reasons, ledger = _reasons(index, number, field, scheduled, ledger, absent, withdrawn)
         unavailable.append(MappingProxyType(reasons))
         if number > len(listed):
@@ -239,6 +276,46 @@ def _follow_stage(
         berger=berger,
     )
     return course, ledgers[-1]
+
+
+def _berger_schedule(field: tuple[str, ...], table: BergerRound) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """A Berger round as (home, away) ids and its bye."""
+    pairs = tuple((field[h - 1], field[a - 1]) for h, a in table.pairs)
+    return pairs, () if table.bye is None else (field[table.bye - 1],)
+
+
+def schedule_of(sc: StageCourse, number: int) -> tuple[tuple[tuple[str, str], ...] | None, tuple[str, ...]]:
+    """What the stage's system schedules for round ``number`` (one the course knows): the (home, away) pairs and
+    the byes of the Berger table or the bracket; None for a Swiss round, which is paired rather than scheduled."""
+    if sc.stage.system == "knockout":
+        bracket = sc.brackets[number - 1]
+        return tuple((m.home, m.away) for m in bracket.matches), bracket.byes
+    if sc.stage.system == "round_robin":
+        return _berger_schedule(sc.field, sc.berger[number - 1])
+    return None, ()
+
+
+def next_round_reasons(t: Tournament, sc: StageCourse) -> Mapping[str, Reason]:
+    """Who cannot play the stage's next round to pair (``finished + 1``, listed or not) and why, from the ledger
+    after its last finished round - what ``follow`` finds for it, worked out for that round alone."""
+    number = sc.finished + 1
+    scheduled, _ = schedule_of(sc, number)
+    reasons, _ = _reasons(sc.index, number, sc.field, scheduled, sc.ledgers[number - 1], absences(t), withdrawals(t))
+    return MappingProxyType(reasons)
+
+
+def check_round(t: Tournament, sc: StageCourse, r: Round) -> bool:
+    """Check round ``r`` of the stage as ``follow`` checks it, the stage's earlier rounds being finished; True when
+    the round is finished (``follow`` would then go on to the next one)."""
+    scheduled, byes = schedule_of(sc, r.round)
+    done = _check_round(sc.stage, r, set(sc.field), scheduled, byes, sc.unavailable[r.round - 1])
+    _check_cards(r, cards_by_round(t).get((sc.index, r.round), ()))
+    return done
+
+
+def check_cards_have_rounds(t: Tournament, course: Course) -> None:
+    """Every card names a round that has been paired (``BAD_RESULT`` otherwise), as ``follow`` checks last."""
+    _check_cards_have_rounds(t, course.stages)
 
 
 def _bracket_round(

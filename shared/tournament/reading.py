@@ -112,6 +112,49 @@ def read_tournament(value: Any) -> Tournament:
     return t
 
 
+# ------------------------------------------------------------------------------------------------ one item
+
+
+def read_added(t: Tournament, section: str, raw: Any) -> Any:
+    """One item appended to ``section`` of a valid tournament's file (``players``, ``results``, ``absent``,
+    ``withdrawn`` or ``discipline``), read as ``read_tournament`` reads it there - with the same checks, the same
+    messages (its index is the next one of the section) and the same value.
+
+    Why: an event adds one item to a file already read, so only that item needs reading (``shared.tournament.events``);
+    what needs the whole file (the order of the section, a player withdrawn twice, the course) is the caller's.
+    """
+    known = set(t.player_ids())
+    count = len(t.stages)
+    if section == "players":
+        index = len(t.players)
+        player = _player(raw, f"players[{index}]")
+        if player.id in known:
+            raise TournamentError("DUPLICATE_PLAYER", f"players[{index}]: the id {player.id} is used by two players")
+        season = t.season
+        if season is not None and player.year_of_birth is not None and player.year_of_birth > season:
+            raise TournamentError("BAD_FORMAT", f"players[{index}].year_of_birth ({player.id}): "
+                                                f"{player.year_of_birth} is after the season {season}")
+        return player
+    readers: dict[str, tuple[int, Callable[[Any, str, set[str], int], Any]]] = {
+        "results": (len(t.results), _round),
+        "absent": (len(t.absent), _absence),
+        "withdrawn": (len(t.withdrawn), _withdrawal),
+        "discipline": (len(t.discipline), _card),
+    }
+    index, read = readers[section]
+    return read(raw, f"{section}[{index}]", known, count)
+
+
+def read_added_entry(t: Tournament, r: Round, position: int, raw: Any) -> Entry:
+    """The entry at ``position`` (from 0) of listed round ``r``, read as ``read_tournament`` reads it there."""
+    return _entry(raw, f"stage {r.stage} round {r.round}, match {position + 1}", set(t.player_ids()))
+
+
+def read_ended(t: Tournament, raw: Any) -> Ended:
+    """The file's ``ended``, read as ``read_tournament`` reads it."""
+    return _ended(raw, len(t.stages))
+
+
 # ------------------------------------------------------------------------------------------------ players
 
 

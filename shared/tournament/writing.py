@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from shared.tournament.model import Bye, Card, Entry, Player, Round, Stage, Tournament
+from shared.tournament.model import Absence, Bye, Card, Ended, Entry, Player, Round, Stage, Tournament, Withdrawal
 
 
 def to_json(t: Tournament) -> dict[str, Any]:
@@ -22,12 +22,12 @@ def to_json(t: Tournament) -> dict[str, Any]:
         "format": t.format,
         "name": t.name,
         "seed": t.seed,
-        "players": [_player(p) for p in t.players],
+        "players": [player_to_json(p) for p in t.players],
         "stages": [_stage(s) for s in t.stages],
-        "results": [_round(r) for r in t.results],
-        "absent": [{"stage": a.stage, "round": a.round, "player": a.player} for a in t.absent],
-        "withdrawn": [{"stage": w.stage, "player": w.player, "after_round": w.after_round} for w in t.withdrawn],
-        "discipline": [_card(c) for c in t.discipline],
+        "results": [round_to_json(r) for r in t.results],
+        "absent": [absence_to_json(a) for a in t.absent],
+        "withdrawn": [withdrawal_to_json(w) for w in t.withdrawn],
+        "discipline": [card_to_json(c) for c in t.discipline],
         "settings": {
             "walkover_score": list(t.settings.walkover_score),
             "bye_score": list(t.settings.bye_score),
@@ -37,8 +37,7 @@ def to_json(t: Tournament) -> dict[str, Any]:
         },
         "date": t.date,
         "cup": None if t.cup is None else {"tier": t.cup.tier, "season": t.cup.season},
-        "ended": None if t.ended is None else {"after_stage": t.ended.after_stage, "after_round": t.ended.after_round,
-                                               "reason": t.ended.reason},
+        "ended": None if t.ended is None else ended_to_json(t.ended),
     }
 
 
@@ -66,7 +65,7 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
     return out
 
 
-def _player(p: Player) -> dict[str, Any]:
+def player_to_json(p: Player) -> dict[str, Any]:
     """One entrant."""
     return {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating, "category": p.category,
             "year_of_birth": p.year_of_birth, "sex": p.sex, "veteran": p.veteran}
@@ -88,11 +87,26 @@ def _stage(s: Stage) -> dict[str, Any]:
     }
 
 
-def _round(r: Round) -> dict[str, Any]:
+def round_to_json(r: Round) -> dict[str, Any]:
     """One round of results."""
     return {"stage": r.stage, "round": r.round, "matches": [entry_to_json(e) for e in r.matches]}
 
 
-def _card(c: Card) -> dict[str, Any]:
+def card_to_json(c: Card) -> dict[str, Any]:
     """One card."""
     return {"stage": c.stage, "round": c.round, "player": c.player, "card": c.card, "reason": c.reason}
+
+
+def absence_to_json(a: Absence) -> dict[str, Any]:
+    """One absence."""
+    return {"stage": a.stage, "round": a.round, "player": a.player}
+
+
+def withdrawal_to_json(w: Withdrawal) -> dict[str, Any]:
+    """One withdrawal."""
+    return {"stage": w.stage, "player": w.player, "after_round": w.after_round}
+
+
+def ended_to_json(e: Ended) -> dict[str, Any]:
+    """Where the organiser ended the tournament."""
+    return {"after_stage": e.after_stage, "after_round": e.after_round, "reason": e.reason}
