@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -121,15 +123,22 @@ def test_every_client_layer_imports_only_the_layers_below_it():
     assert _layer_offenders("client", CLIENT_LAYERS, ()) == []
 
 
-def test_the_room_core_does_no_io():
-    """``server.rooms.room_core`` is the room's rules without I/O: no asyncio, sockets, database or clock; of the
-    store only the plain records it asks to be written (``server.store.match_records``)."""
-    path = ROOT / "server" / "rooms" / "room_core.py"
+CORES = {  # the pure cores of the server and what each may not import besides I/O itself
+    "server/rooms/room_core.py": ("server.rooms.room", "server.rooms.workers"),
+    "server/tournaments/tournament_core.py": ("server.rooms.room", "server.rooms.lobby",
+                                              "server.tournaments.service", "server.tournaments.tournament_records"),
+}
+
+
+@pytest.mark.parametrize("core", sorted(CORES))
+def test_the_cores_do_no_io(core: str) -> None:
+    """The room's and the tournament's rules without I/O: no asyncio, sockets, database or clock; of the store only
+    the plain records a room asks to be written (``server.store.match_records``); never the shells around them."""
+    path = ROOT / core
     forbidden = ("asyncio", "socket", "websockets", "sqlite3", "time", "threading", "server.store.sqlite",
-                 "server.store.postgres", "server.clock",
-                 "server.connections", "server.cluster", "server.rooms.room", "server.rooms.workers")
+                 "server.store.postgres", "server.clock", "server.connections", "server.cluster", *CORES[core])
     names = [name for p, name in _imports("server") if p == path]
-    assert [n for n in names if any(n == f or n.startswith(f + ".") for f in forbidden)] == []
+    assert names and [n for n in names if any(n == f or n.startswith(f + ".") for f in forbidden)] == []
 
 
 def test_only_physics_imports_pymunk():

@@ -12,7 +12,8 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
@@ -32,6 +33,17 @@ from shared.rulesets import SettingsError, coerce_setting, make_settings
 log = logging.getLogger(__name__)
 LISTED_ROOMS = 200  # rooms a RoomList holds at most
 DEFAULT_QUEUE_RATING = 1500  # a player without a rating waits in the queue as a newcomer (shared.ratings)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeldTable:
+    """A room to open with both seats held: the ruleset and overrides of its match, and the two players (id, name)."""
+
+    ruleset: str
+    overrides: dict[str, Any]
+    home: tuple[int, str]
+    away: tuple[int, str]
+    rated: bool = True
 
 
 def new_match_id() -> str:
@@ -91,6 +103,15 @@ class Lobby:
     async def _open(self, ruleset: str, overrides: dict[str, Any], private: bool, *, rated: bool = False,
                     reserved: dict[Team, tuple[int, str]] | None = None, spectator_chat: str = "room") -> Room:
         """A fresh room with a code no other room has."""
+        room = await self._claim(ruleset, overrides, private, rated=rated, reserved=reserved,
+                                 spectator_chat=spectator_chat)
+        self.rooms[room.code] = room
+        await self.store.write(self.store.fenced(room.code, self.store.statements((room.core.row(),))))
+        return room
+
+    async def _claim(self, ruleset: str, overrides: dict[str, Any], private: bool, *, rated: bool,
+                     reserved: dict[Team, tuple[int, str]] | None, spectator_chat: str) -> Room:
+        """A room under a code claimed in the registry (not yet written nor known here)."""
         while True:
             core = RoomCore(code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
                             private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
@@ -98,8 +119,6 @@ class Lobby:
             room = self.room(core)
             if await self.registry.claim(self.listing(room)):
                 break
-        self.rooms[room.code] = room
-        await self.store.write(self.store.fenced(core.code, self.store.statements((core.row(),))))
         log.info("room %s opened (%s, %s)", room.code, ruleset, "private" if private else "public",
                  extra={"room": room.code, "match": core.match.id})
         return room
@@ -179,6 +198,42 @@ class Lobby:
         (or is taken to it when he reconnects), and the match starts when both are there."""
         return await self._open(ruleset, self.validate(ruleset, overrides), True, rated=rated,
                                 reserved={"home": home, "away": away}, spectator_chat="spectators")
+
+    async def open_tables(self, tables: list[HeldTable]) -> list[Room]:
+        """Rooms whose seats are held for two players each (a tournament round's tables), opened together: the
+        settings checked once per ruleset, the rooms written in one transaction and registered in one update, their
+        held seats indexed so a coach who reconnects is taken to his table at once."""
+        checked: dict[tuple[str, str], dict[str, Any]] = {}
+        rooms = []
+        for table in tables:
+            key = (table.ruleset, repr(sorted(table.overrides.items())))
+            if key not in checked:
+                checked[key] = self.validate(table.ruleset, table.overrides)
+            rooms.append(await self._claim(table.ruleset, checked[key], True, rated=table.rated,
+                                           reserved={"home": table.home, "away": table.away},
+                                           spectator_chat="spectators"))
+        statements = []
+        for room in rooms:
+            self.rooms[room.code] = room
+            self._index_seats(room)
+            statements += self.store.fenced(room.code, self.store.statements((room.core.row(),)))
+        if statements:
+            await self.store.write(statements)
+        await self.registry.update_many([self.listing(room) for room in rooms])
+        return rooms
+
+    async def close_table(self, code: str) -> None:
+        """Close a held room whose match never started (a tournament's table nobody played at): whoever is in it is
+        told he left, and the room is forgotten here, in the registry and in the store."""
+        room = self.rooms.get(code)
+        if room is None or room.closed:
+            return
+        for member in room.core.members():
+            connection = cast(Connection, member)
+            connection.room = None
+            await connection.send(Left(code))
+        await self._close(room)
+        await self.store.write(self.store.fenced(code, [Store.delete_room(code)]))
 
     async def join(self, member: Connection, code: str) -> tuple[Room, Team]:
         """Take the free seat of a room - or one's own seat again (a returning coach is known by his player id)."""

@@ -28,7 +28,6 @@ from server.tournaments import tournament_records as records
 from server.tournaments.creation import Creators, tournament_of
 from server.tournaments.log import (
     ORGANISER,
-    AutoStartSet,
     CardGiven,
     ChatMuted,
     CheckedIn,
@@ -38,7 +37,6 @@ from server.tournaments.log import (
     Created,
     DisputeFiled,
     DisputeRuled,
-    Ended,
     EntryAdded,
     Event,
     Outcome,
@@ -47,7 +45,8 @@ from server.tournaments.log import (
 )
 from server.tournaments.service import Running, TournamentService, new_seed
 from server.tournaments.state import TableKey, match_at, start
-from server.tournaments.tables import close_table
+from server.tournaments.state_snapshot import write_snapshot
+from server.tournaments.tournament_core import TournamentCore
 from server.tournaments.tournament_records import TournamentRow
 from server.tournaments.views import current_round
 from shared.protocol import (
@@ -164,9 +163,9 @@ class TournamentRequests:
         state = start(tournament_id, row)
         stored = TournamentRow(id=tournament_id, name=t.name, secret_hash=credentials.hashed(hasher, secret), events=1,
                                status="registering", created_at=row.at_ms / 1000)
-        await service.store.write([records.add_tournament(stored, state.tournament),
+        await service.store.write([records.add_tournament(stored, write_snapshot(state)),
                                    records.append_event(tournament_id, row)])
-        service.adopt(Running(state=state, secret_hash=stored.secret_hash))
+        service.adopt(Running(core=TournamentCore(state), secret_hash=stored.secret_hash))
         self.limits.spend(NEW_TOURNAMENT, session.client)
         entries = tuple(EntryCode(p.id, p.name[:64], codes[p.id]) for p in t.players)
         await session.send(TournamentCreated(tournament_id, secret, entries))
@@ -206,12 +205,8 @@ class TournamentRequests:
         """The organiser lets the rounds start by themselves (or stops them doing so)."""
         run = self._organiser(message.tournament, message.secret)
         async with run.lock:
-            self._open(run)
-            await self.service.commit(run, [AutoStartSet(after_ms=message.after_ms)], ORGANISER)
-            if message.after_ms is None and run.auto_start is not None:
-                run.auto_start.cancel()
-                run.auto_start_at = None
-            self.service.round_may_be_over(run)
+            await self.service.transition(run, lambda: run.core.set_auto_start(message.after_ms, ORGANISER,
+                                                                                self.service.now_ms()))
         await session.send(TournamentDone(run.id, "AutoStartRounds"))
 
     @refusals
@@ -268,17 +263,8 @@ class TournamentRequests:
         """The organiser ends the tournament: no more rounds; tables still waiting close."""
         run = self._organiser(message.tournament, message.secret)
         async with run.lock:
-            self._open(run)
-            waiting = list(run.state.tables.values())
-            await self.service.commit(run, [Ended(reason=message.reason)], ORGANISER)
-            if run.auto_start is not None:
-                run.auto_start.cancel()
-                run.auto_start_at = None
-            for timer in run.no_shows.values():
-                timer.cancel()
-            for table in waiting:
-                if not self.service.started(table.room):
-                    await close_table(self.service.lobby, table.room)
+            await self.service.transition(run, lambda: run.core.end(message.reason, ORGANISER,
+                                                                     self.service.now_ms()))
         await session.send(TournamentDone(run.id, "EndTournament"))
 
     # ------------------------------------------------------------------ players, or the organiser for them
@@ -459,10 +445,7 @@ class TournamentRequests:
 
     async def _decided(self, run: Running, event: DisputeRuled | CorrectionAgreed, key: TableKey, actor: str) -> None:
         """A ruling or an agreement is committed; a replay opens a new table for the match."""
-        await self.service.commit(run, [event], actor)
-        if key in run.state.replays:
-            await self.service.open_tables(run, [key])
-        self.service.round_may_be_over(run)
+        await self.service.transition(run, lambda: run.core.decided(event, key, actor, self.service.now_ms()))
 
 
 def _outcome(score: Score | None, walkover: str | None, shootout: str | None) -> Outcome:

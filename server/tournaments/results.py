@@ -10,11 +10,22 @@ drawn match outside a knockout stage stands as a draw.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 from server.tournaments.log import Outcome
 from shared.referee.forfeit import FORFEIT_REASONS
 from shared.tournament.model import Side
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StoredResult:
+    """How a stored match ended: finished or not, the winner (None: a draw), the reason, the score."""
+
+    finished: bool
+    winner: str | None
+    reason: str
+    score: tuple[int, int]
 
 
 def outcome_of(*, score: tuple[int, int], winner: str | None, reason: str, knockout: bool) -> Outcome:

@@ -1,4 +1,5 @@
-"""After a restart: every tournament folded from its log, and its tables linked back to their matches.
+"""After a restart: every tournament folded from its latest snapshot and the log after it, and its tables linked back
+to their matches.
 
 Why after the rooms' recovery (``server.rooms.rebuild``): the rooms of running matches are rebuilt first, from their
 own logs, with their codes and match ids; a tournament then finds each open table's match by its id. A match that
@@ -10,24 +11,20 @@ fresh no-show time (the coaches need the time to come back). Nothing recorded is
 
 from __future__ import annotations
 
-import logging
-
 from server.tournaments import tournament_records as records
-from server.tournaments.results import outcome_of
 from server.tournaments.service import Running, TournamentService
-from server.tournaments.state import TableKey, fold, round_of
-from server.tournaments.views import LiveTable, board_of, current_round
-from shared.tournament.model import Match
-
-log = logging.getLogger(__name__)
+from server.tournaments.state import TournamentState, fold, fold_from
+from server.tournaments.state_snapshot import read_snapshot
+from server.tournaments.tournament_core import TournamentCore
+from server.tournaments.tournament_records import Reader
 
 
 async def resume(service: TournamentService) -> list[Running]:
     """Fold and run every stored tournament; returns them, oldest first."""
     runs = []
     for row in records.tournaments(service.store):
-        state = fold(row.id, records.log(service.store, row.id))
-        run = Running(state=state, secret_hash=row.secret_hash, board=board_of(state))
+        state, snapshot_version = recovered(service.store, row.id)
+        run = Running(core=TournamentCore(state, snapshot_version=snapshot_version), secret_hash=row.secret_hash)
         service.adopt(run)  # before any wait: a recovered room's MatchFinished finds its tournament
         runs.append(run)
     for run in runs:
@@ -36,30 +33,19 @@ async def resume(service: TournamentService) -> list[Running]:
     return runs
 
 
+def recovered(store: Reader, tournament_id: str) -> tuple[TournamentState, int]:
+    """A stored tournament's state: its latest snapshot and the events logged after it (the whole log when its row
+    holds no snapshot of the state); and the snapshot's version (0: none)."""
+    text = records.snapshot(store, tournament_id)
+    snapshot = None if text is None else read_snapshot(text)
+    if snapshot is None:
+        return fold(tournament_id, records.log(store, tournament_id)), 0
+    return fold_from(snapshot, records.log(store, tournament_id, since=snapshot.version)), snapshot.version
+
+
 async def _relink(service: TournamentService, run: Running) -> None:
-    """Link a tournament's open tables to their matches, record what finished, reopen what never started."""
-    if run.state.ended is not None:
-        return
-    reopen: list[TableKey] = []
-    for key, table in list(run.state.tables.items()):
-        stored = records.match_result(service.store, table.match_id)
-        if stored is not None and stored.finished:
-            knockout = run.state.tournament.stages[key[0]].system == "knockout"
-            outcome = outcome_of(score=stored.score, winner=stored.winner, reason=stored.reason, knockout=knockout)
-            source = "forfeit" if outcome.walkover is not None else "match"
-            await service.record(run, key, outcome, source=source, match_id=table.match_id)
-        elif stored is not None and table.room in service.lobby.rooms:
-            run.live[table.room] = LiveTable(started=True)
-        else:
-            reopen.append(key)
-    stage, number = current_round(run.state.tournament)
-    listed = round_of(run.state.tournament, stage, number)
-    matches = [] if listed is None else [e for e in listed.matches if isinstance(e, Match)]
-    for table_number, m in enumerate(matches, start=1):
-        key = (stage, number, table_number)
-        if not m.finished and key not in run.state.tables and key not in reopen:
-            reopen.append(key)
-    if reopen:
-        log.info("tournament %s: reopening %d table(s) after the restart", run.id, len(reopen))
-        await service.open_tables(run, sorted(reopen))
-    service.round_may_be_over(run)
+    """Link a tournament's open tables to their matches (as the store has them), record what finished, open again
+    what never started (``TournamentCore.relink``)."""
+    stored = {t.match_id: records.match_result(service.store, t.match_id) for t in run.state.tables.values()}
+    alive = set(service.lobby.rooms)
+    await service.transition(run, lambda: run.core.relink(stored, alive, service.now_ms()))

@@ -1,15 +1,13 @@
-"""The running tournaments of one server: their logs, rounds, tables, results, timers and watchers.
+"""The running tournaments of one server: each one's core, lock, timer and watchers, and the lifecycle bus.
 
-Why one service on the lifecycle bus: a tournament learns how its matches go only from the bus (``MatchStarted``,
-``MoveApplied``, ``PresenceChanged``, ``MatchFinished``) - never by reaching into a room for a result - and acts
-through the lobby (a table is a room held for two coaches). Every change is an event committed to the store
-before anyone hears of it (``commit``: folded first, so a refused event writes nothing; then written with the
-tournament's snapshot in one transaction; then pushed); one lock per tournament keeps its events in order.
-
-The rounds run themselves: a round starts (the organiser's StartRound, or ``next_round_after_ms`` after the
-last match of the round before), is paired by the engine with the absent entries left out, and gets one table per
-match, each coach told with ``TableAssigned``; a table's match reports its result, a table nobody played at by
-``no_show_ms`` is a walkover for the coach who came.
+Why so thin: every decision of a tournament - who is absent, the pairing, the tables, the no-show walkovers, the
+rounds that start by themselves, a match's result - is made by its pure core (``server.tournaments.tournament_core``),
+tested with time as an input. This shell does only what needs the event loop: one lock per tournament so its events
+are handled one at a time, in order; one timer per tournament that wakes at the core's next deadline; carrying out the
+core's effects in order - writing the log first (nothing is told before it is durable; a write that fails rewinds the
+core, so a refused write changes nothing), opening and closing tables through the lobby, sending to coaches, pushing
+coalesced updates to watchers. A tournament learns how its matches go only from the bus (``MatchStarted``,
+``MoveApplied``, ``PresenceChanged``, ``MatchFinished``), never by reaching into a room for a result.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import websockets
@@ -29,19 +27,26 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
 from server.store.sqlite.sqlite_store import Store
 from server.tournaments import tournament_records as records
-from server.tournaments.log import SERVER, Event, Outcome, ResultSet, RoundStarted, Row, TableOpened
-from server.tournaments.results import no_show_winner, outcome_of
-from server.tournaments.state import Table, TableKey, TournamentState, apply, match_at
-from server.tournaments.tables import close_table, open_table
-from server.tournaments.views import Board, LiveTable, board_of, info_of, update
+from server.tournaments.log import SERVER, Event, Outcome
+from server.tournaments.state import TableKey, TournamentState
+from server.tournaments.state_snapshot import write_snapshot
+from server.tournaments.tables import close_table, open_tables
+from server.tournaments.tournament_core import (
+    Changed,
+    CloseTable,
+    Effect,
+    Mark,
+    OpenTables,
+    Persist,
+    Send,
+    TournamentCore,
+    Warn,
+)
+from server.tournaments.views import Board, board_of, info_of, update
 from server.wire import outgoing
-from shared.protocol import ServerMessage, TableAssigned, TournamentInfo
+from shared.protocol import ServerMessage, TournamentInfo
 from shared.protocol.lan_record import RunningTournament
-from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
-from shared.tournament.events import MarkAbsent
-from shared.tournament.events import apply as engine_apply
-from shared.tournament.pairing import pair, pair_course
 
 log = logging.getLogger(__name__)
 PUSH_INTERVAL_MS = 250  # a tournament's watchers get at most four updates a second
@@ -62,26 +67,30 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class Running:
-    """One tournament this server runs: its state, lock, watchers, live tables and timers."""
+    """One tournament this server runs: its core, lock, watchers and timers."""
 
-    state: TournamentState
+    core: TournamentCore
     secret_hash: str
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: dict[Watcher, None] = field(default_factory=dict)  # an ordered set: first to watch, first sent
-    live: dict[str, LiveTable] = field(default_factory=dict)  # room code -> what the bus said of it
     board: Board | None = None
     sequence: int = 0  # updates pushed so far
     push_task: asyncio.Task[None] | None = None
     refresh_task: asyncio.Task[None] | None = None  # the next update that shows the played tables' clocks
-    no_shows: dict[TableKey, asyncio.Task[None]] = field(default_factory=dict)
-    auto_start: asyncio.Task[None] | None = None
-    auto_start_at: int | None = None  # clock ms the next round starts by itself
+    timer: asyncio.Task[None] | None = None  # sleeps until the core's next deadline
+    timer_wake: int | None = None  # the deadline the sleeping timer wakes at (None: it is busy or gone)
+    indexed: frozenset[str] = frozenset()  # the rooms of its open tables, as the service's index has them
     table_rooms: dict[str, None] = field(default_factory=dict)  # every table's room opened (an ordered set)
 
     @property
     def id(self) -> str:
         """The tournament's id."""
-        return self.state.id
+        return self.core.id
+
+    @property
+    def state(self) -> TournamentState:
+        """The tournament as its log folds."""
+        return self.core.state
 
 
 class TournamentService:
@@ -90,7 +99,8 @@ class TournamentService:
     def __init__(self, *, store: Store, lobby: Lobby, bus: EventBus, clock: WallClock,
                  session_of: Callable[[int], Watcher | None], rating_of: RatingOf | None = None,
                  now_ms: Callable[[], int] = records.now_ms) -> None:
-        """``session_of(player_id)``: the player's connection here, if any; ``now_ms``: the wall time of log rows."""
+        """``session_of(player_id)``: the player's connection here, if any; ``now_ms``: the wall time of log rows and
+        of the tournaments' deadlines (``clock`` only sleeps: it is told how long)."""
         self.store = store
         self.lobby = lobby
         self.clock = clock
@@ -106,7 +116,7 @@ class TournamentService:
         bus.subscribe(PresenceChanged, self._presence_changed)
         bus.subscribe(MatchFinished, self._match_finished)
 
-    # ------------------------------------------------------------------ the log
+    # ------------------------------------------------------------------ the tournaments
     def find(self, tournament_id: str) -> Running:
         """The tournament with this id, or TOURNAMENT_NOT_FOUND."""
         run = self.runs.get(tournament_id.strip().upper())
@@ -117,35 +127,58 @@ class TournamentService:
     def adopt(self, run: Running) -> None:
         """Run a tournament (new, or folded from its log after a restart); its open tables are known by room."""
         self.runs[run.id] = run
-        for table in run.state.tables.values():
-            self.rooms[table.room] = run.id
-            run.table_rooms[table.room] = None
-        self.silence(run)
+        self._index(run)
 
-    async def commit(self, run: Running, events: Iterable[Event], actor: str) -> TournamentState:
-        """Fold the events (``TournamentError``: refused, nothing written), store them with the tournament's
-        snapshot in one transaction, then take the new state and tell the watchers. Lock held."""
-        now = self.now_ms()
-        state = run.state
-        rows = []
-        for event in events:
-            row = Row(index=state.version, at_ms=now, actor=actor, event=event)
-            state = apply(state, row)
-            rows.append(row)
-        if not rows:
-            return state
-        board = board_of(state)
-        statements = [records.append_event(run.id, row) for row in rows]
-        statements.append(records.save_snapshot(run.id, state.tournament, state.version, board.status))
+    # ------------------------------------------------------------------ carrying out effects
+    async def carry_out(self, run: Running, effects: list[Effect], mark: Mark | None = None) -> None:
+        """Carry out the core's effects in order (lock held): the log's write before anything after it. ``mark``:
+        the core before the transition, rewound to when its write fails (the error goes on to the caller)."""
+        try:
+            for effect in effects:
+                if isinstance(effect, Persist):
+                    await self._persist(run, effect)
+                    mark = None  # durable: the transition stands
+                elif isinstance(effect, OpenTables):
+                    opened = await open_tables(self.lobby, run.state.tournament, effect.tables)
+                    await self.carry_out(run, run.core.tables_opened(opened, self.now_ms()), run.core.mark())
+                elif isinstance(effect, CloseTable):
+                    await close_table(self.lobby, effect.room)
+                elif isinstance(effect, Send):
+                    session = self.session_of(effect.player_id)
+                    if session is not None:
+                        await session.send(effect.message)
+                elif isinstance(effect, Changed):
+                    self.changed(run)
+                elif isinstance(effect, Warn):
+                    log.error("%s", effect.text)
+        except BaseException:
+            if mark is not None:
+                run.core.rewind(mark)
+            raise
+        finally:
+            self._index(run)
+            self._rearm(run)
+
+    async def _persist(self, run: Running, effect: Persist) -> None:
+        """Append the rows (and the snapshot, when one is due) in one transaction."""
+        statements = [records.append_event(run.id, row) for row in effect.rows]
+        if effect.snapshot is not None:
+            statements.append(records.save_snapshot(run.id, write_snapshot(effect.snapshot), effect.snapshot.version,
+                                                    effect.status))
         await self.store.write(statements)
-        run.state, run.board = state, board
-        for row in rows:
-            if isinstance(row.event, TableOpened):
-                self.rooms[row.event.room] = run.id
-                run.table_rooms[row.event.room] = None
+
+    def _index(self, run: Running) -> None:
+        """The service's index of open tables' rooms follows the tournament's; the organiser's mutes follow into
+        every table room still open."""
+        now = run.core.rooms()
+        for room in run.indexed - now:
+            if self.rooms.get(room) == run.id:
+                del self.rooms[room]
+        for room in now - run.indexed:
+            self.rooms[room] = run.id
+            run.table_rooms[room] = None
+        run.indexed = now
         self.silence(run)
-        self.changed(run)
-        return state
 
     def silence(self, run: Running) -> None:
         """Every table room of the tournament still open - a match being played or over, its coaches and spectators
@@ -161,154 +194,64 @@ class TournamentService:
             for player in silenced - room.core.silenced:
                 room.silence(player)
 
-    # ------------------------------------------------------------------ rounds
+    async def transition(self, run: Running, step: Callable[[], list[Effect]]) -> None:
+        """Run one of the core's transitions and carry out its effects (lock held)."""
+        mark = run.core.mark()
+        await self.carry_out(run, step(), mark)
+
+    async def commit(self, run: Running, events: Iterable[Event], actor: str) -> TournamentState:
+        """Fold the events (``TournamentError``: refused, nothing written), log them, tell the watchers. Lock held."""
+        listed = list(events)
+        await self.transition(run, lambda: run.core.commit(listed, actor, self.now_ms()))
+        return run.state
+
+    # ------------------------------------------------------------------ rounds and results
     async def start_round(self, run: Running, actor: str) -> int:
-        """Pair the next round (entries without a coach who checked in are absent from it) and open its tables;
-        returns the round's number. Lock held."""
-        state = run.state
-        if state.ended is not None:
-            raise RoomError("TOURNAMENT_CLOSED", f"tournament {run.id} has ended")
-        t = state.tournament
-        course = follow(t)
-        first = pair_course(course)  # ROUND_ORDER while a round is played, NOTHING_TO_PAIR at the end
-        sc = course.current  # the stage of that round (a finished stage's successor is reached already)
-        reasons = sc.unavailable[first.round - 1]
-        absent = tuple(p for p in sc.field if p not in reasons and not self._ready(state, p))
-        for player in absent:
-            t = engine_apply(t, MarkAbsent(stage=first.stage, round=first.round, player=player))
-        pairing = pair(t) if absent else first
-        await self.commit(run, [RoundStarted(stage=pairing.stage, round=pairing.round, absent=absent,
-                                             pairing=pairing)], actor)
-        if run.auto_start is not None and run.auto_start is not asyncio.current_task():
-            run.auto_start.cancel()  # started by hand before its time
-            run.auto_start_at = None
-        keys = [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None]
-        await self.open_tables(run, keys)
-        self.round_may_be_over(run)
-        return pairing.round
+        """Pair the next round and open its tables; returns the round's number. Lock held."""
+        await self.transition(run, lambda: run.core.start_round(actor, self.now_ms()))
+        return run.state.tournament.results[-1].round if run.state.tournament.results else 0
 
-    @staticmethod
-    def _ready(state: TournamentState, entry: str) -> bool:
-        """The entry has a coach and he checked in."""
-        return entry in state.coaches and entry in state.checked_in
-
-    async def open_tables(self, run: Running, keys: list[TableKey]) -> None:
-        """A room per match, recorded in one commit, then each coach told and each table's no-show timer set."""
-        state = run.state
-        opened: list[Event] = []
-        for key in keys:
-            m = match_at(state.tournament, key)
-            home, away = state.coaches.get(m.home), state.coaches.get(m.away)
-            if home is None or away is None:  # an entry lost its coach (cannot happen through the requests)
-                log.error("tournament %s: %s has no coach for both sides", run.id, key)
-                continue
-            _, ruleset = state.kinds.get(key, ("match", state.tournament.stages[key[0]].ruleset))
-            room = await open_table(self.lobby, state.tournament.stages[key[0]], ruleset, home, away)
-            opened.append(TableOpened(stage=key[0], round=key[1], table=key[2], room=room.room,
-                                      match_id=room.match_id))
-        await self.commit(run, opened, SERVER)
-        for event in opened:
-            if isinstance(event, TableOpened):
-                table = run.state.tables[(event.stage, event.round, event.table)]
-                await self.assign(run, table)
-                self.arm_no_show(run, table)
-
-    async def assign(self, run: Running, table: Table, only: int | None = None) -> None:
-        """Tell the table's coaches (or only player ``only``) where to play (TableAssigned)."""
-        state = run.state
-        m = match_at(state.tournament, (table.stage, table.round, table.table))
-        left = max(0, table.opened_at_ms + state.no_show_ms - self.now_ms())
-        _, ruleset = state.kinds.get((table.stage, table.round, table.table), ("match", "standard"))
-        for seat, entry, other in (("home", m.home, m.away), ("away", m.away, m.home)):
-            coach = state.coaches.get(entry)
-            if coach is None or (only is not None and coach.player_id != only):
-                continue
-            session = self.session_of(coach.player_id)
-            if session is not None:
-                await session.send(TableAssigned(tournament=run.id, stage=table.stage, round=table.round,
-                                                 table=table.table, room=table.room, ruleset=ruleset, seat=seat,
-                                                 opponent=state.name_of(other)[:64], no_show_ms=left))
-
-    def round_may_be_over(self, run: Running) -> None:
-        """When the round is over and the rounds run themselves, start the next one ``next_round_after_ms`` after
-        its last match ended."""
-        state, board = run.state, run.board
-        after = state.next_round_after_ms
-        if board is None or board.status != "between" or after is None or state.ended is not None:
-            return
-        left = max(0, state.last_result_at_ms + after - self.now_ms())
-        self.schedule_start(run, self.clock.now_ms() + left)
-
-    def schedule_start(self, run: Running, at: int) -> None:
-        """Start the next round at clock time ``at`` (replacing a timer set before)."""
-        if run.auto_start is not None and not run.auto_start.done():
-            run.auto_start.cancel()
-        run.auto_start_at = at
-        run.auto_start = self.spawn(self._start_later(run, at))
-        self.changed(run)
-
-    async def _start_later(self, run: Running, at: int) -> None:
-        """Wait, then start the round (a refusal - nothing left to pair, a round already running - is logged)."""
-        await self.clock.sleep_until(at)
-        async with run.lock:
-            run.auto_start_at = None
-            if run.state.ended is not None or run.state.next_round_after_ms is None:
-                return
-            try:
-                await self.start_round(run, SERVER)
-            except (TournamentError, RoomError) as exc:
-                log.info("tournament %s: the next round did not start by itself: %s", run.id, exc)
-
-    # ------------------------------------------------------------------ results
     async def record(self, run: Running, key: TableKey, outcome: Outcome, *, source: str,
                      match_id: str | None = None, reason: str = "", actor: str = SERVER) -> None:
-        """The match at ``key`` has its result; its no-show timer stops; the round may be over. Lock held."""
-        table = run.state.tables.get(key)
-        started = table is not None and self.started(table.room)
-        await self.commit(run, [ResultSet(stage=key[0], round=key[1], table=key[2], outcome=outcome, source=source,
-                                          match_id=match_id, reason=reason)], actor)
-        timer = run.no_shows.pop(key, None)
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
-        if table is not None:
-            self.rooms.pop(table.room, None)
-            if not started:  # nobody played there: the room goes (a match being played goes on, unrecorded)
-                await close_table(self.lobby, table.room)
-        self.round_may_be_over(run)
-
-    def arm_no_show(self, run: Running, table: Table) -> None:
-        """Decide the table by walkover if its match has not started ``no_show_ms`` after the table opened."""
-        key = (table.stage, table.round, table.table)
-        left = max(0, table.opened_at_ms + run.state.no_show_ms - self.now_ms())
-        previous = run.no_shows.pop(key, None)
-        if previous is not None:
-            previous.cancel()
-        run.no_shows[key] = self.spawn(self._no_show(run, table, self.clock.now_ms() + left))
-
-    async def _no_show(self, run: Running, table: Table, at: int) -> None:
-        """At the deadline: a table still waiting is a walkover for the coach who came (home when neither did)."""
-        await self.clock.sleep_until(at)
-        async with run.lock:
-            key = (table.stage, table.round, table.table)
-            if run.state.tables.get(key) != table or self.started(table.room) or run.state.ended is not None:
-                return
-            present = run.live.get(table.room, LiveTable()).present
-            side = no_show_winner(present)
-            minutes = f"{run.state.no_show_ms / 1000:g} s"
-            await self.record(run, key, Outcome(walkover=side), source="no_show",
-                              reason=f"not at the table within {minutes} of its opening")
+        """The match at ``key`` has its result (see ``TournamentCore.record``). Lock held."""
+        await self.transition(run, lambda: run.core.record(key, outcome, source=source, now=self.now_ms(),
+                                                            match_id=match_id, reason=reason, actor=actor))
 
     def started(self, room: str) -> bool:
-        """The table's match has begun (the bus said so, or the room has left its waiting phase)."""
-        if self._live_of(room).started:
-            return True
-        live_room = self.lobby.rooms.get(room)
-        return live_room is not None and live_room.core.phase != "waiting"
+        """The table's match has begun (the bus said so)."""
+        run = self._run_of_room(room)
+        return run is not None and run.core.started(room)
 
-    def _live_of(self, room: str) -> LiveTable:
-        """What the bus has said about a table's room."""
-        run = self.runs.get(self.rooms.get(room, ""))
-        return LiveTable() if run is None else run.live.get(room, LiveTable())
+    # ------------------------------------------------------------------ the timer
+    def _rearm(self, run: Running) -> None:
+        """Make sure a timer wakes by the core's next deadline: a sleeping timer that wakes no later is kept (it finds
+        nothing due and sleeps on), a busy one looks again when it is done; only an earlier deadline replaces it."""
+        wake = run.core.next_wake()
+        timer = run.timer
+        if timer is not None and not timer.done():
+            if run.timer_wake is None or wake is None or run.timer_wake <= wake:
+                return
+            timer.cancel()
+        if wake is None or self._stopped:
+            run.timer = None
+            return
+        run.timer_wake = wake
+        run.timer = self.spawn(self._timer(run))
+
+    async def _timer(self, run: Running) -> None:
+        """Sleep until the next deadline and carry out what is due, until there is none."""
+        while not self._stopped:
+            wake = run.core.next_wake()
+            if wake is None:
+                return
+            run.timer_wake = wake
+            await self.clock.sleep_until(self.clock.now_ms() + max(0, wake - self.now_ms()))
+            run.timer_wake = None  # busy: a change meanwhile leaves this timer to look again
+            async with run.lock:
+                try:
+                    await self.transition(run, lambda: run.core.due(self.now_ms()))
+                except (TournamentError, RoomError) as exc:
+                    log.info("tournament %s: the next round did not start by itself: %s", run.id, exc)
 
     # ------------------------------------------------------------------ the bus
     def _run_of_room(self, room: str) -> Running | None:
@@ -317,30 +260,28 @@ class TournamentService:
         return None if tournament is None else self.runs.get(tournament)
 
     def _match_started(self, event: MatchStarted) -> None:
-        """A table's match began: its no-show timer stops."""
+        """A table's match began: its no-show deadline is gone."""
         run = self._run_of_room(event.room)
-        if run is None:
-            return
-        run.live[event.room] = replace(run.live.get(event.room, LiveTable()), started=True)
-        table = run.state.table_of_room(event.room)
-        if table is not None:
-            timer = run.no_shows.pop((table.stage, table.round, table.table), None)
-            if timer is not None:
-                timer.cancel()
-        self.changed(run)
+        if run is not None:
+            self._now(run, run.core.match_started(event.room))
 
     def _move_applied(self, event: MoveApplied) -> None:
         """A move at a table: its live score."""
         run = self._run_of_room(event.room)
         if run is not None:
-            run.live[event.room] = replace(run.live.get(event.room, LiveTable()), score=event.score)
+            self._now(run, run.core.move_applied(event.room, event.score))
+
+    def _now(self, run: Running, effects: list[Effect]) -> None:
+        """The effects of a bus event: only news for the watchers (nothing is written)."""
+        if any(isinstance(e, Changed) for e in effects):
             self.changed(run)
+        self._rearm(run)
 
     def _presence_changed(self, event: PresenceChanged) -> None:
         """Who is at a table (the no-show decides by it)."""
         run = self._run_of_room(event.room)
         if run is not None:
-            run.live[event.room] = replace(run.live.get(event.room, LiveTable()), present=event.connected)
+            run.core.presence_changed(event.room, event.connected)
 
     def _match_finished(self, event: MatchFinished) -> None:
         """A table's match ended: its result, recorded in order with the tournament's other events."""
@@ -351,18 +292,13 @@ class TournamentService:
     async def _finished(self, run: Running, event: MatchFinished) -> None:
         """Record a finished match as its table's result (the score, the shoot-out's winner, or a walkover)."""
         async with run.lock:
-            table = run.state.table_of_room(event.room)
-            if table is None or table.match_id != event.match_id or run.state.ended is not None:
-                return  # a rematch in the room, or a table decided meanwhile (an override)
-            key = (table.stage, table.round, table.table)
-            knockout = run.state.tournament.stages[table.stage].system == "knockout"
-            outcome = outcome_of(score=event.score, winner=event.winner, reason=event.reason, knockout=knockout)
-            source = "forfeit" if outcome.walkover is not None else "match"
             try:
-                await self.record(run, key, outcome, source=source, match_id=event.match_id,
-                                  reason=event.reason if source == "forfeit" else "")
+                await self.transition(run, lambda: run.core.match_finished(
+                    event.room, event.match_id, score=event.score, winner=event.winner, reason=event.reason,
+                    now=self.now_ms()))
             except TournamentError as exc:  # the organiser must decide it (OverrideResult)
-                log.error("tournament %s: the result of %s cannot be recorded: %s", run.id, key, exc)
+                log.error("tournament %s: the result of the match in room %s cannot be recorded: %s", run.id,
+                          event.room, exc)
 
     # ------------------------------------------------------------------ watchers
     def changed(self, run: Running) -> None:
@@ -390,9 +326,9 @@ class TournamentService:
     def update_of(self, run: Running, sequence: int) -> Any:
         """The tournament's TournamentUpdate now."""
         board = self.board(run)
-        next_ms = None if run.auto_start_at is None else max(0, run.auto_start_at - self.clock.now_ms())
-        return update(run.state, board, sequence=sequence, live=run.live, room_info=self._room_info,
-                      now_ms=self.now_ms(), next_round_ms=next_ms)
+        now = self.now_ms()
+        return update(run.state, board, sequence=sequence, live=run.core.live, room_info=self._room_info,
+                      now_ms=now, next_round_ms=run.core.next_round_ms(now))
 
     def board(self, run: Running) -> Board:
         """The tournament's board for its current version."""
@@ -421,13 +357,9 @@ class TournamentService:
         if ready is not None:
             await ready.wait()
         for run in list(self.runs.values()):
-            entry = run.state.entry_of(session.player_id)
-            if entry is None:
-                continue
-            for table in list(run.state.tables.values()):
-                m = match_at(run.state.tournament, (table.stage, table.round, table.table))
-                if entry in (m.home, m.away) and not self.started(table.room):
-                    await self.assign(run, table, only=session.player_id)
+            for effect in run.core.connected(session.player_id, self.now_ms()):
+                if isinstance(effect, Send):
+                    await session.send(effect.message)
 
     def running(self) -> tuple[RunningTournament, ...]:
         """The tournaments not yet over, as the LAN announcement lists them."""
@@ -438,7 +370,7 @@ class TournamentService:
         """Every tournament's line, newest first."""
         out = []
         for run in reversed(list(self.runs.values())):
-            playing = sum(1 for t in run.state.tables.values() if self.started(t.room))
+            playing = sum(1 for t in run.state.tables.values() if run.core.started(t.room))
             out.append(info_of(run.state, self.board(run), playing))
         return tuple(out)
 

@@ -2,9 +2,10 @@
 
 Why a pure fold: the running service and recovery after a crash must reach the same tournament from the same
 log, so every change goes through ``apply`` (no I/O, no clock: each row carries its time), and the file's part
-goes through the engine (``shared.tournament.events.apply``), which refuses what the contract refuses with a
-``TournamentError`` - so a refused request changes nothing, and nothing in the log can build a file that
-``sprtec tournament`` would refuse. The value is never changed in place: ``apply`` returns a new one.
+goes through the engine (``shared.tournament.events.advance``: each event applied once to the followed file), which
+refuses what the contract refuses with a ``TournamentError`` - so a refused request changes nothing, and nothing in
+the log can build a file that ``sprtec tournament`` would refuse. The value is never changed in place: ``apply``
+returns a new one, and it carries the file's course, so the pairing and the standings need not follow it again.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from shared.tournament import events as engine
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
 from shared.tournament.model import Match, Round, Tournament
+from shared.tournament.progress import Course
 from shared.tournament.reading import read_tournament
-from shared.tournament.writing import to_json as file_json
 
 TableKey = tuple[int, int, int]  # (stage, round, table)
 
@@ -103,7 +104,7 @@ class TournamentState:
     """Everything a tournament is after its log's events (see the module docstring)."""
 
     id: str
-    tournament: Tournament
+    course: Course  # the tournament file as the engine follows it (``course.tournament``)
     version: int  # events folded
     no_show_ms: int
     next_round_after_ms: int | None
@@ -120,6 +121,11 @@ class TournamentState:
     audit: tuple[Audit, ...] = ()
     ended: str | None = None
     last_result_at_ms: int = 0
+
+    @property
+    def tournament(self) -> Tournament:
+        """The tournament file after the events folded."""
+        return self.course.tournament
 
     def entry_of(self, player_id: int) -> str | None:
         """The entry a player coaches in this tournament, if any."""
@@ -155,9 +161,8 @@ def start(tournament_id: str, row: Row) -> TournamentState:
     if not isinstance(event, Created):
         raise TournamentError("BAD_FORMAT", f"tournament {tournament_id}: its log does not begin with its creation")
     t = read_tournament(dict(event.file))
-    follow(t)
     audit = Audit(at_ms=row.at_ms, who=row.actor, act="create", detail=f"{len(t.players)} entries")
-    return TournamentState(id=tournament_id, tournament=t, version=1, no_show_ms=event.no_show_ms,
+    return TournamentState(id=tournament_id, course=follow(t), version=1, no_show_ms=event.no_show_ms,
                            next_round_after_ms=event.next_round_after_ms, created_at_ms=row.at_ms,
                            code_hashes=dict(event.code_hashes), audit=(audit,))
 
@@ -169,6 +174,17 @@ def fold(tournament_id: str, rows: Iterable[Row]) -> TournamentState:
         state = start(tournament_id, row) if state is None else apply(state, row)
     if state is None:
         raise TournamentError("BAD_FORMAT", f"tournament {tournament_id} has an empty log")
+    return state
+
+
+def fold_from(state: TournamentState, rows: Iterable[Row]) -> TournamentState:
+    """The tournament after the rows that follow ``state`` in its log (a snapshot), in order."""
+    for row in rows:
+        if row.index < state.version:
+            continue  # folded into the snapshot already
+        if row.index != state.version:
+            raise TournamentError("BAD_FORMAT", f"tournament {state.id}: its log lacks event {state.version}")
+        state = apply(state, row)
     return state
 
 
@@ -212,10 +228,21 @@ def _withdrawn(s: TournamentState, row: Row, event: Withdrawn) -> TournamentStat
                     event.reason)
 
 
-def _round_started(s: TournamentState, row: Row, event: RoundStarted) -> TournamentState:
+def apply_round_started(state: TournamentState, row: Row, marked: Course) -> TournamentState:
+    """``apply`` of a ``RoundStarted`` row whose absences ``marked`` has already (the tournament's core marked them
+    to pair the round): each of its events is applied once."""
+    event = row.event
+    assert isinstance(event, RoundStarted)
+    return _round_started(replace(state, version=state.version + 1), row, event, marked)
+
+
+def _round_started(s: TournamentState, row: Row, event: RoundStarted, marked: Course | None = None) -> TournamentState:
     """A round paired, its absent entries marked first."""
-    for player in event.absent:
-        s = _engine(s, engine.MarkAbsent(stage=event.stage, round=event.round, player=player))
+    if marked is None:
+        for player in event.absent:
+            s = _engine(s, engine.MarkAbsent(stage=event.stage, round=event.round, player=player))
+    else:
+        s = replace(s, course=marked)
     s = _engine(s, engine.ApplyPairing(pairing=event.pairing))
     paired = {(event.stage, event.round, m.table): (m.kind, m.ruleset) for m in event.pairing.matches}
     s = replace(s, kinds={**s.kinds, **paired})
@@ -374,16 +401,17 @@ def _replay(s: TournamentState, key: TableKey) -> TournamentState:
 
 
 def _engine(s: TournamentState, event: engine.Event) -> TournamentState:
-    """The file after one engine event (``TournamentError`` when the contract refuses it)."""
-    return replace(s, tournament=engine.apply(s.tournament, event))
+    """The file after one engine event, applied once (``TournamentError`` when the contract refuses it)."""
+    return replace(s, course=engine.advance(s.course, event))
 
 
 def _rated(s: TournamentState, entry: str, rating: int) -> TournamentState:
-    """The file with an entrant's rating replaced (before round 1: seeding by rating reads it)."""
+    """The file with an entrant's rating replaced (before round 1: seeding by rating reads it, so the course is
+    followed again)."""
+    if isinstance(rating, bool) or not isinstance(rating, int):
+        raise TournamentError("BAD_FORMAT", f"players ({entry}).rating: expected an integer, not {rating!r}")
     players = tuple(replace(p, rating=rating) if p.id == entry else p for p in s.tournament.players)
-    t = read_tournament(file_json(replace(s.tournament, players=players)))
-    follow(t)
-    return replace(s, tournament=t)
+    return replace(s, course=follow(replace(s.tournament, players=players)))
 
 
 def _open_case(s: TournamentState, number: int) -> Case:

@@ -1,52 +1,31 @@
-"""A tournament table's room: opened for two coaches, closed when nobody played at it.
+"""A tournament round's tables as the lobby opens and closes them: one room per match, held for its two coaches.
 
-Why here: the lobby opens rooms whose seats are held for two players (``Lobby.open_table``) and closes rooms only
-when they are empty; a table whose time ran out before its match started (a no-show) must close although the coach
-who came is still in it - he is told he left (``Left``), the room stops, the registry and the store forget it and
-the bus hears ``RoomClosed``, exactly as for a room that closed empty.
+Why here: the tournament's core (``server.tournaments.tournament_core``) asks for tables by match and coaches; the
+lobby opens rooms whose seats are held for two players (``Lobby.open_tables``, all of a round's in one write) under
+the match's ruleset and its stage's settings, and closes a held room whose match never started (``Lobby.close_table``:
+whoever is in it is told he left, and the room is forgotten as one that closed empty).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Sequence
 
-from server.lifecycle import RoomClosed
-from server.rooms.lobby import Lobby
-from server.store.sqlite.sqlite_store import Store
+from server.rooms.lobby import HeldTable, Lobby
 from server.tournaments.creation import stage_overrides
-from server.tournaments.state import Coach
-from shared.protocol import Left
-from shared.tournament.model import Stage
+from server.tournaments.tournament_core import OpenedTable, TableToOpen
+from shared.tournament.model import Tournament
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Opened:
-    """A table's room and the match that will be played in it."""
-
-    room: str
-    match_id: str
-
-
-async def open_table(lobby: Lobby, stage: Stage, ruleset: str, home: Coach, away: Coach) -> Opened:
-    """A rated room held for the two coaches, under the match's ruleset and the stage's settings."""
-    room = await lobby.open_table(ruleset, stage_overrides(stage), (home.player_id, home.name),
-                                  (away.player_id, away.name), rated=True)
-    await lobby.adopt([room])  # indexes the held seats, so a coach who reconnects is taken to his table at once
-    return Opened(room=room.code, match_id=room.match.id)
+async def open_tables(lobby: Lobby, t: Tournament, tables: Sequence[TableToOpen]) -> list[OpenedTable]:
+    """A rated room per table, held for its coaches, under the match's ruleset and the stage's settings."""
+    held = [HeldTable(ruleset=table.ruleset, overrides=stage_overrides(t.stages[table.key[0]]),
+                      home=(table.home.player_id, table.home.name), away=(table.away.player_id, table.away.name))
+            for table in tables]
+    rooms = await lobby.open_tables(held)
+    return [OpenedTable(key=table.key, room=room.code, match_id=room.match.id) for table, room in zip(tables, rooms,
+                                                                                                     strict=True)]
 
 
 async def close_table(lobby: Lobby, code: str) -> None:
-    """Close a table's room whose match never started; whoever is in it is told he left."""
-    room = lobby.rooms.get(code)
-    if room is None or room.closed:
-        return
-    for member in room.core.members():
-        connection = cast(Any, member)
-        connection.room = None
-        await connection.send(Left(code))
-    await room.close()
-    lobby.rooms.pop(code, None)
-    await lobby.registry.remove(code)
-    lobby.bus.publish(RoomClosed(room=code))
-    await lobby.store.write([Store.delete_room(code)])
+    """Close a table's room whose match never started."""
+    await lobby.close_table(code)

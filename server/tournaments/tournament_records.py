@@ -5,8 +5,10 @@ matches and its one writer; a tournament is a service of its own with its own qu
 what is this one's log, how did this table's match end. The SQL lives here, once; reads go through any ``Reader`` (the
 server's store, or a data directory opened read-only for ``sprtec tournament export``).
 
-An event is appended in the same transaction as the row's snapshot (the tournament file after it) and count, so
-the row always says what the log folds to.
+Events are appended to the log; every ``SNAPSHOT_EVERY`` events (``server.tournaments.tournament_core``) the same
+transaction puts the whole state after them on the tournament's row (``snapshot``, with ``events``, the count it
+holds, and the status then), so a restart folds only the events after it (an older row's snapshot is the tournament
+file alone: the whole log is folded).
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from typing import Any, Protocol
 
 from server.store.sqlite.sqlite_writer import Statement
 from server.tournaments.log import Row, from_json, to_json
-from shared.tournament.model import Tournament
-from shared.tournament.writing import dumps
+from server.tournaments.results import StoredResult
 
 
 class Reader(Protocol):
@@ -42,20 +43,10 @@ class TournamentRow:
     created_at: float
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class StoredResult:
-    """How a stored match ended: finished or not, the winner (None: a draw), the reason, the score."""
-
-    finished: bool
-    winner: str | None
-    reason: str
-    score: tuple[int, int]
-
-
-def add_tournament(row: TournamentRow, snapshot: Tournament) -> Statement:
-    """Insert a tournament's row (its first event follows in the same transaction)."""
+def add_tournament(row: TournamentRow, snapshot: str) -> Statement:
+    """Insert a tournament's row with its first snapshot (its first event follows in the same transaction)."""
     return ("INSERT INTO tournaments (id, name, secret_hash, snapshot, events, status, created_at) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?)", (row.id, row.name, row.secret_hash, dumps(snapshot), row.events, row.status,
+            "(?, ?, ?, ?, ?, ?, ?)", (row.id, row.name, row.secret_hash, snapshot, row.events, row.status,
                                       row.created_at))
 
 
@@ -67,10 +58,11 @@ def append_event(tournament_id: str, row: Row) -> Statement:
              row.at_ms / 1000))
 
 
-def save_snapshot(tournament_id: str, snapshot: Tournament, events: int, status: str) -> Statement:
-    """The tournament file after the latest event, the log's length and the status, on the tournament's row."""
+def save_snapshot(tournament_id: str, snapshot: str, events: int, status: str) -> Statement:
+    """The tournament's state after its first ``events`` events (``server.tournaments.state_snapshot``) and its
+    status then, on the tournament's row."""
     return ("UPDATE tournaments SET snapshot = ?, events = ?, status = ? WHERE id = ?",
-            (dumps(snapshot), events, status, tournament_id))
+            (snapshot, events, status, tournament_id))
 
 
 def tournaments(store: Reader) -> list[TournamentRow]:
@@ -91,10 +83,10 @@ def snapshot(store: Reader, tournament_id: str) -> str | None:
     return None if not rows else str(rows[0][0])
 
 
-def log(store: Reader, tournament_id: str) -> list[Row]:
-    """A tournament's events in order."""
-    rows = store.read("SELECT idx, kind, body, actor, at FROM tournament_log WHERE tournament_id = ? ORDER BY idx",
-                      (tournament_id,))
+def log(store: Reader, tournament_id: str, since: int = 0) -> list[Row]:
+    """A tournament's events in order (those from index ``since`` on)."""
+    rows = store.read("SELECT idx, kind, body, actor, at FROM tournament_log WHERE tournament_id = ? AND idx >= ? "
+                      "ORDER BY idx", (tournament_id, since))
     return [Row(index=int(r[0]), at_ms=round(float(r[4]) * 1000), actor=str(r[3]),
                 event=from_json(str(r[1]), json.loads(r[2]))) for r in rows]
 

@@ -1,7 +1,7 @@
 """What watchers see of a tournament: a ``TournamentUpdate`` built from its state and its tables' live play.
 
 Why in two parts: the standings, the bracket, the entries, cards, cases and the audit change only when an event
-is logged, but following the file (``course.follow``) and ranking it cost milliseconds, so they are made once per
+is logged, and ranking the followed file (the state's ``course``) costs milliseconds, so they are made once per
 version (``Board``); the live part - each table's status, score, part and time left - changes with every move and
 is cheap, so it is added at every push (``update``). Everything here is pure: the caller passes the live facts
 and the time.
@@ -27,7 +27,6 @@ from shared.protocol import (
     TournamentInfo,
     TournamentUpdate,
 )
-from shared.tournament.course import follow
 from shared.tournament.model import Bye, Match, Tournament
 from shared.tournament.progress import Course
 from shared.tournament.standings import standings
@@ -67,7 +66,7 @@ class Board:
 def board_of(state: TournamentState) -> Board:
     """The log-dependent part of the tournament's updates."""
     t = state.tournament
-    course = follow(t)
+    course = state.course
     table = standings(course)
     stage, number = current_round(t)
     names = {p.id: p.name for p in t.players}

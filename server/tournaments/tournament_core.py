@@ -1,0 +1,472 @@
+"""A running tournament's decisions without I/O: who is absent, the pairing, the tables to open and close, the
+no-show walkovers, the rounds that start by themselves, the results of the tables' matches.
+
+Why sans-I/O (as ``server.rooms.room_core`` for a room): everything a tournament decides is a function of its state,
+what happened and the time ``now`` (ms since the epoch, the time its log rows carry), so it is written once here and
+tested with time as an input, without a socket, a task, a lobby or a database. Each transition returns the
+**effects** to carry out, in order:
+
+* ``Persist(rows, snapshot)`` - append these rows to the tournament's log in one transaction (with the whole state
+  every ``SNAPSHOT_EVERY`` events, which recovery folds on from); nothing that follows happens before it is durable,
+  and when it cannot be written the shell rewinds the core (``mark``/``rewind``): a refused write changes nothing;
+* ``OpenTables(tables)`` - open a room for each of these matches; the shell gives the rooms back to
+  ``tables_opened``, whose effects record them and tell the coaches - the one step that needs the lobby in between;
+* ``CloseTable(room)`` - close the room of a table nobody played at (whoever is in it is told he left);
+* ``Send(player_id, message)`` - tell one coach (``TableAssigned``), when he is connected;
+* ``Changed()`` - what watchers see changed (the shell pushes updates, coalesced);
+* ``Warn(text)`` - something the organiser must see in the log (a table that cannot be opened).
+
+The deadlines are data (``deadlines``): a table whose match has not started ``no_show_ms`` after it opened is a
+walkover for the coach who came (``no_show``); a round whose last result came in starts the next one
+``next_round_after_ms`` later when the organiser asked for that (``next_round``). ``next_wake`` is the earliest,
+``due(now)`` carries out what is due by ``now``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from server.rooms.room_core import RoomError
+from server.tournaments.log import (
+    SERVER,
+    AutoStartSet,
+    Ended,
+    Event,
+    Outcome,
+    ResultSet,
+    RoundStarted,
+    Row,
+    TableOpened,
+)
+from server.tournaments.results import StoredResult, no_show_winner, outcome_of
+from server.tournaments.state import Coach, Table, TableKey, TournamentState, apply, apply_round_started, match_at
+from server.tournaments.views import LiveTable, current_round, status_of
+from shared.protocol import ServerMessage, TableAssigned
+from shared.tournament import events as engine
+from shared.tournament.model import Match
+from shared.tournament.pairing import pair_course
+
+SNAPSHOT_EVERY = 50  # events between two snapshots of the whole state (recovery folds at most this many)
+DeadlineKind = Literal["no_show", "next_round"]
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Append ``rows`` to the log in one transaction, with ``snapshot`` (the state after them) when one is due."""
+
+    rows: tuple[Row, ...]
+    snapshot: TournamentState | None = None
+    status: str = ""  # the tournament's status after the rows (stored with a snapshot)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableToOpen:
+    """A match that needs a room: where it is, its ruleset, and the two coaches whose seats the room holds."""
+
+    key: TableKey
+    ruleset: str
+    home: Coach
+    away: Coach
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTables:
+    """Open a room for each table; the rooms go back to ``TournamentCore.tables_opened``."""
+
+    tables: tuple[TableToOpen, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenedTable:
+    """A table's room as the lobby opened it."""
+
+    key: TableKey
+    room: str
+    match_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """Close the room of a table whose match never started."""
+
+    room: str
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``message`` to player ``player_id`` if he is connected."""
+
+    player_id: int
+    message: ServerMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """What the tournament's watchers see has changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Warn:
+    """Something the log must say (the organiser has to act on it)."""
+
+    text: str
+
+
+Effect = Persist | OpenTables | CloseTable | Send | Changed | Warn
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deadline:
+    """A moment the tournament acts by itself: a table's no-show, or the next round starting."""
+
+    at: int
+    kind: DeadlineKind
+    key: TableKey | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """The core as it was before a transition (``rewind`` when its write fails)."""
+
+    state: TournamentState
+    auto_start_at: int | None
+    snapshot_version: int
+
+
+@dataclass(slots=True)
+class _Step:
+    """What one transition logs and does after the write."""
+
+    rows: list[Row] = field(default_factory=list)
+    after: list[Effect] = field(default_factory=list)
+    changed: bool = False
+
+
+class TournamentCore:
+    """One tournament's state and transitions (see the module docstring)."""
+
+    def __init__(self, state: TournamentState, *, snapshot_version: int | None = None) -> None:
+        """``snapshot_version``: the version of the latest stored snapshot (the state's own when None)."""
+        self.state = state
+        self.live: dict[str, LiveTable] = {}  # room code -> what the bus said of it
+        self.auto_start_at: int | None = None  # when the next round starts by itself
+        self.snapshot_version = state.version if snapshot_version is None else snapshot_version
+
+    # ------------------------------------------------------------------ views
+    @property
+    def id(self) -> str:
+        """The tournament's id."""
+        return self.state.id
+
+    def status(self) -> str:
+        """registering, playing, between, finished or ended."""
+        return status_of(self.state, self.state.course)
+
+    def started(self, room: str) -> bool:
+        """The match of the table in ``room`` has begun."""
+        return self.live.get(room, LiveTable()).started
+
+    def rooms(self) -> frozenset[str]:
+        """The rooms of the tables still to be decided."""
+        return frozenset(t.room for t in self.state.tables.values())
+
+    def mark(self) -> Mark:
+        """The core as it is now."""
+        return Mark(self.state, self.auto_start_at, self.snapshot_version)
+
+    def rewind(self, mark: Mark) -> None:
+        """Back to ``mark``: the transition since it could not be written."""
+        self.state, self.auto_start_at, self.snapshot_version = mark.state, mark.auto_start_at, mark.snapshot_version
+
+    # ------------------------------------------------------------------ the log
+    def commit(self, events: Iterable[Event], actor: str, now: int) -> list[Effect]:
+        """Fold the events (``TournamentError``: refused, nothing changes) and log them."""
+        step = _Step()
+        self._log(step, events, actor, now)
+        return self._effects(step)
+
+    def _log(self, step: _Step, events: Iterable[Event], actor: str, now: int) -> None:
+        """Fold the events into the state and the step's rows (all or none: a refusal leaves the state)."""
+        state = self.state
+        rows = []
+        for event in events:
+            row = Row(index=state.version, at_ms=now, actor=actor, event=event)
+            state = apply(state, row)
+            rows.append(row)
+        self.state = state
+        step.rows += rows
+        step.changed = step.changed or bool(rows)
+
+    def _effects(self, step: _Step) -> list[Effect]:
+        """The step's write first, then what it does after, then the watchers' news."""
+        effects: list[Effect] = []
+        if step.rows:
+            snapshot = None
+            if self.state.version - self.snapshot_version >= SNAPSHOT_EVERY:
+                snapshot, self.snapshot_version = self.state, self.state.version
+            effects.append(Persist(tuple(step.rows), snapshot, self.status()))
+        effects += step.after
+        if step.changed:
+            effects.append(Changed())
+        return effects
+
+    # ------------------------------------------------------------------ rounds
+    def start_round(self, actor: str, now: int) -> list[Effect]:
+        """Pair the next round, the entries without a coach who checked in absent from it, and open its tables
+        (``TOURNAMENT_CLOSED`` once ended; the engine's ``ROUND_ORDER``, ``NOTHING_TO_PAIR``, ... as it says)."""
+        step = _Step()
+        self._start_round(step, actor, now)
+        return self._effects(step)
+
+    def _start_round(self, step: _Step, actor: str, now: int) -> None:
+        """The round's pairing is worked out on the course with its absences marked, and that same course is the
+        state's: each engine event is applied once."""
+        state = self.state
+        if state.ended is not None:
+            raise RoomError("TOURNAMENT_CLOSED", f"tournament {state.id} has ended")
+        first = pair_course(state.course)  # ROUND_ORDER while a round is played, NOTHING_TO_PAIR at the end
+        sc = state.course.current  # the stage of that round (a finished stage's successor is reached already)
+        reasons = sc.unavailable[first.round - 1]
+        absent = tuple(p for p in sc.field if p not in reasons and not self._ready(p))
+        marked = state.course
+        for player in absent:
+            marked = engine.advance(marked, engine.MarkAbsent(stage=first.stage, round=first.round, player=player))
+        pairing = pair_course(marked) if absent else first
+        event = RoundStarted(stage=pairing.stage, round=pairing.round, absent=absent, pairing=pairing)
+        row = Row(index=state.version, at_ms=now, actor=actor, event=event)
+        self.state = apply_round_started(state, row, marked)
+        step.rows.append(row)
+        step.changed = True
+        self.auto_start_at = None  # started by hand before its time, or by itself now
+        self._open(step, [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None])
+        self._round_may_be_over(now)
+
+    def _ready(self, entry: str) -> bool:
+        """The entry has a coach and he checked in."""
+        return entry in self.state.coaches and entry in self.state.checked_in
+
+    def _open(self, step: _Step, keys: Sequence[TableKey]) -> None:
+        """Ask for a room per match (both coaches' seats held, the match's ruleset)."""
+        state = self.state
+        tables = []
+        for key in keys:
+            m = match_at(state.tournament, key)
+            home, away = state.coaches.get(m.home), state.coaches.get(m.away)
+            if home is None or away is None:  # an entry lost its coach (cannot happen through the requests)
+                step.after.append(Warn(f"tournament {state.id}: {key} has no coach for both sides"))
+                continue
+            _, ruleset = state.kinds.get(key, ("match", state.tournament.stages[key[0]].ruleset))
+            tables.append(TableToOpen(key=key, ruleset=ruleset, home=home, away=away))
+        if tables:
+            step.after.append(OpenTables(tuple(tables)))
+
+    def tables_opened(self, opened: Sequence[OpenedTable], now: int) -> list[Effect]:
+        """The rooms the lobby opened: recorded in one write, then each coach told where to play; from now on each
+        table's no-show deadline runs."""
+        step = _Step()
+        events = [TableOpened(stage=o.key[0], round=o.key[1], table=o.key[2], room=o.room, match_id=o.match_id)
+                  for o in opened]
+        self._log(step, events, SERVER, now)
+        for o in opened:
+            step.after += self._assign(self.state.tables[o.key], now)
+        return self._effects(step)
+
+    def _assign(self, table: Table, now: int, only: int | None = None) -> list[Effect]:
+        """Tell the table's coaches (or only player ``only``) where to play and how long they have (TableAssigned)."""
+        state = self.state
+        key = (table.stage, table.round, table.table)
+        m = match_at(state.tournament, key)
+        left = max(0, table.opened_at_ms + state.no_show_ms - now)
+        _, ruleset = state.kinds.get(key, ("match", "standard"))
+        out: list[Effect] = []
+        for seat, entry, other in (("home", m.home, m.away), ("away", m.away, m.home)):
+            coach = state.coaches.get(entry)
+            if coach is None or (only is not None and coach.player_id != only):
+                continue
+            out.append(Send(coach.player_id, TableAssigned(
+                tournament=state.id, stage=table.stage, round=table.round, table=table.table, room=table.room,
+                ruleset=ruleset, seat=seat, opponent=state.name_of(other)[:64], no_show_ms=left)))
+        return out
+
+    def connected(self, player_id: int, now: int) -> list[Effect]:
+        """A player connected: the tables of his that wait for him (TableAssigned to him alone)."""
+        entry = self.state.entry_of(player_id)
+        if entry is None:
+            return []
+        out: list[Effect] = []
+        for table in self.state.tables.values():
+            m = match_at(self.state.tournament, (table.stage, table.round, table.table))
+            if entry in (m.home, m.away) and not self.started(table.room):
+                out += self._assign(table, now, only=player_id)
+        return out
+
+    # ------------------------------------------------------------------ the organiser
+    def set_auto_start(self, after_ms: int | None, actor: str, now: int) -> list[Effect]:
+        """Rounds start by themselves ``after_ms`` after a round's last result, or no longer (None)."""
+        self._ensure_open()
+        step = _Step()
+        self._log(step, [AutoStartSet(after_ms=after_ms)], actor, now)
+        if after_ms is None:
+            self.auto_start_at = None
+        self._round_may_be_over(now)
+        return self._effects(step)
+
+    def end(self, reason: str, actor: str, now: int) -> list[Effect]:
+        """The organiser ends the tournament: no more rounds; the tables still waiting for their coaches close."""
+        self._ensure_open()
+        waiting = [t.room for t in self.state.tables.values() if not self.started(t.room)]
+        step = _Step()
+        self._log(step, [Ended(reason=reason)], actor, now)
+        self.auto_start_at = None
+        step.after += [CloseTable(room) for room in waiting]
+        return self._effects(step)
+
+    def decided(self, event: Event, key: TableKey, actor: str, now: int) -> list[Effect]:
+        """A ruling or an agreed correction; a replay gets a new table for the match."""
+        step = _Step()
+        self._log(step, [event], actor, now)
+        if key in self.state.replays:
+            self._open(step, [key])
+        self._round_may_be_over(now)
+        return self._effects(step)
+
+    def _ensure_open(self) -> None:
+        """TOURNAMENT_CLOSED once the organiser ended the tournament."""
+        if self.state.ended is not None:
+            raise RoomError("TOURNAMENT_CLOSED", f"tournament {self.state.id} has ended ({self.state.ended})")
+
+    # ------------------------------------------------------------------ results
+    def record(self, key: TableKey, outcome: Outcome, *, source: str, now: int, match_id: str | None = None,
+               reason: str = "", actor: str = SERVER) -> list[Effect]:
+        """The match at ``key`` has its result; a table nobody played at closes; the round may be over."""
+        step = _Step()
+        self._record(step, key, outcome, source=source, now=now, match_id=match_id, reason=reason, actor=actor)
+        return self._effects(step)
+
+    def _record(self, step: _Step, key: TableKey, outcome: Outcome, *, source: str, now: int,
+                match_id: str | None = None, reason: str = "", actor: str = SERVER) -> None:
+        """``record`` into a step."""
+        table = self.state.tables.get(key)
+        started = table is not None and self.started(table.room)
+        self._log(step, [ResultSet(stage=key[0], round=key[1], table=key[2], outcome=outcome, source=source,
+                                   match_id=match_id, reason=reason)], actor, now)
+        if table is not None and not started:  # nobody played there: the room goes (a match being played goes on)
+            step.after.append(CloseTable(table.room))
+        self._round_may_be_over(now)
+
+    def match_started(self, room: str) -> list[Effect]:
+        """A table's match began: its no-show deadline is gone."""
+        self.live[room] = replace(self.live.get(room, LiveTable()), started=True)
+        return [Changed()]
+
+    def move_applied(self, room: str, score: tuple[int, int]) -> list[Effect]:
+        """A move at a table: its live score."""
+        self.live[room] = replace(self.live.get(room, LiveTable()), score=score)
+        return [Changed()]
+
+    def presence_changed(self, room: str, connected: tuple[str, ...]) -> None:
+        """Who is at a table (a no-show is decided by it)."""
+        self.live[room] = replace(self.live.get(room, LiveTable()), present=connected)
+
+    def match_finished(self, room: str, match_id: str, *, score: tuple[int, int], winner: str | None, reason: str,
+                       now: int) -> list[Effect]:
+        """A table's match ended: its result (the score, the shoot-out's winner, or a walkover); nothing when the
+        table was decided meanwhile (an override) or the match is a rematch in the room. ``TournamentError`` when
+        the engine refuses the result (the organiser must decide it)."""
+        table = self.state.table_of_room(room)
+        if table is None or table.match_id != match_id or self.state.ended is not None:
+            return []
+        key = (table.stage, table.round, table.table)
+        knockout = self.state.tournament.stages[table.stage].system == "knockout"
+        outcome = outcome_of(score=score, winner=winner, reason=reason, knockout=knockout)
+        source = "forfeit" if outcome.walkover is not None else "match"
+        return self.record(key, outcome, source=source, now=now, match_id=match_id,
+                           reason=reason if source == "forfeit" else "")
+
+    # ------------------------------------------------------------------ deadlines
+    def deadlines(self) -> tuple[Deadline, ...]:
+        """Every moment the tournament will act by itself, earliest first (no-shows before a round at the same
+        moment, tables in order)."""
+        state = self.state
+        if state.ended is not None:
+            return ()
+        found = [Deadline(at=t.opened_at_ms + state.no_show_ms, kind="no_show", key=key)
+                 for key, t in state.tables.items() if not self.started(t.room)]
+        if self.auto_start_at is not None:
+            found.append(Deadline(at=self.auto_start_at, kind="next_round"))
+        return tuple(sorted(found, key=lambda d: (d.at, d.kind != "no_show", d.key or (0, 0, 0))))
+
+    def next_wake(self) -> int | None:
+        """When the next deadline falls (None: none)."""
+        found = self.deadlines()
+        return found[0].at if found else None
+
+    def due(self, now: int) -> list[Effect]:
+        """What is due by ``now``: every table past its no-show deadline is a walkover for the coach who came (home
+        when neither did), in one write; else the next round, when its time has come. A round that cannot start
+        (nothing left to pair) raises the engine's refusal, its deadline gone."""
+        due = [d for d in self.deadlines() if d.at <= now]
+        shows = [d for d in due if d.kind == "no_show"]
+        if shows:
+            step = _Step()
+            seconds = f"{self.state.no_show_ms / 1000:g} s"
+            for d in shows:
+                assert d.key is not None
+                present = self.live.get(self.state.tables[d.key].room, LiveTable()).present
+                self._record(step, d.key, Outcome(walkover=no_show_winner(present)), source="no_show", now=now,
+                             reason=f"not at the table within {seconds} of its opening")
+            return self._effects(step)
+        if due:
+            self.auto_start_at = None
+            if self.state.next_round_after_ms is None:
+                return []
+            return self.start_round(SERVER, now)
+        return []
+
+    def _round_may_be_over(self, now: int) -> None:
+        """When the round is over and the rounds run themselves, the next one starts ``next_round_after_ms`` after
+        its last result."""
+        state = self.state
+        after = state.next_round_after_ms
+        if after is None or state.ended is not None or self.status() != "between":
+            return
+        self.auto_start_at = state.last_result_at_ms + after
+
+    def next_round_ms(self, now: int) -> int | None:
+        """How long until the next round starts by itself (None: it will not)."""
+        return None if self.auto_start_at is None else max(0, self.auto_start_at - now)
+
+    # ------------------------------------------------------------------ recovery
+    def relink(self, stored: Mapping[str, StoredResult | None], alive: Collection[str], now: int) -> list[Effect]:
+        """After a restart: each open table's match as the store has it (``stored`` by match id; None: it never
+        started) and the rooms recovered (``alive``): a finished match is recorded, a running one goes on, a table
+        whose match never started - and a match of the current round without a table - is opened again."""
+        if self.state.ended is not None:
+            return []
+        step = _Step()
+        reopen: list[TableKey] = []
+        for key, table in list(self.state.tables.items()):
+            found = stored.get(table.match_id)
+            if found is not None and found.finished:
+                self.live[table.room] = replace(self.live.get(table.room, LiveTable()), started=True)  # it was played
+                knockout = self.state.tournament.stages[key[0]].system == "knockout"
+                outcome = outcome_of(score=found.score, winner=found.winner, reason=found.reason, knockout=knockout)
+                source = "forfeit" if outcome.walkover is not None else "match"
+                self._record(step, key, outcome, source=source, now=now, match_id=table.match_id)
+            elif found is not None and table.room in alive:
+                self.live[table.room] = LiveTable(started=True)
+            else:
+                reopen.append(key)
+        stage, number = current_round(self.state.tournament)
+        listed = next((r for r in self.state.tournament.results if (r.stage, r.round) == (stage, number)), None)
+        matches = [] if listed is None else [e for e in listed.matches if isinstance(e, Match)]
+        for table_number, m in enumerate(matches, start=1):
+            key = (stage, number, table_number)
+            if not m.finished and key not in self.state.tables and key not in reopen:
+                reopen.append(key)
+        if reopen:
+            self._open(step, sorted(reopen))
+        self._round_may_be_over(now)
+        return self._effects(step)
