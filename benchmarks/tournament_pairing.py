@@ -1,5 +1,7 @@
-"""``sprtec bench tournament``: what pairing a big Swiss round costs late in a tournament (target under 1 s), and a
-live tournament's tables on a server (``tournament_bench_live``: 32 at once, p99 flick -> MovePlayed under 100 ms).
+"""``sprtec bench tournament``: what pairing a big Swiss round costs late in a tournament (target under 1 s), what the
+server's CPU spends starting a 200-player round and opening its 100 tables (``tournament_round``: under 100 ms, against
+its floor), and a live tournament's tables on a server (``tournament_live``: 32 at once, p99 flick -> MovePlayed under
+100 ms).
 
 Why late: the Swiss matching gets harder as players meet, because the pairs that are still allowed spread
 further down the standings (``shared.tournament.pairing_swiss``), so the benchmark first plays a 200-player
@@ -25,29 +27,37 @@ from shared.tournament.pairing import pair
 from shared.tournament.reading import parse
 from shared.tournament.writing import dump_bytes
 
-HELP = ("Median CPU time of pairing a 200-player Swiss round late in a tournament (target under 1 s), then a "
+HELP = ("Median CPU time of pairing a 200-player Swiss round late in a tournament (target under 1 s), the server's CPU "
+        "from a 200-player round's StartRound to its 100 tables open (target under 100 ms, against its floor), then a "
         "64-player tournament's 32 tables playing at once: p99 flick -> MovePlayed (target under 100 ms).")
 TARGET_S = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--players, --played, --repeat, --seed, --part, and the live part's options."""
+    """--players, --played, --repeat, --seed, --part, and the round and live parts' options."""
     from benchmarks.tournament_live import add_arguments as live_arguments
+    from benchmarks.tournament_round import add_arguments as round_arguments
 
     parser.add_argument("--players", type=int, default=200, help="players in the Swiss (default 200)")
     parser.add_argument("--played", type=int, default=6, help="rounds played before the timed one (default 6)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs; medians are reported (default 5)")
     parser.add_argument("--seed", type=int, default=2026, help="the tournament's seed")
-    parser.add_argument("--part", choices=("pairing", "live", "both"), default="both",
-                        help="the pairing's CPU time, the live tournament on a server, or both (default)")
+    parser.add_argument("--part", choices=("pairing", "round", "live", "all"), default="all",
+                        help="the pairing's CPU time, a round's start on a server, the live tournament, or all "
+                             "(default)")
+    round_arguments(parser)
     live_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """The pairing part, then the live part (``tournament_bench_live``)."""
-    if args.part in ("pairing", "both"):
+    """The pairing part, the round part (``tournament_round``), then the live part (``tournament_live``)."""
+    if args.part in ("pairing", "all"):
         pairing_part(args)
-    if args.part in ("live", "both"):
+    if args.part in ("round", "all"):
+        from benchmarks.tournament_round import run_round
+
+        run_round(args)
+    if args.part in ("live", "all"):
         import asyncio
 
         from benchmarks.tournament_live import live

@@ -192,13 +192,6 @@ class Lobby:
         await room.seat(member, "home")
         return room
 
-    async def open_table(self, ruleset: str, overrides: dict[str, Any], home: tuple[int, str],
-                         away: tuple[int, str], *, rated: bool = True) -> Room:
-        """A room whose seats are held for two players (a tournament's table): each takes his seat with JoinRoom
-        (or is taken to it when he reconnects), and the match starts when both are there."""
-        return await self._open(ruleset, self.validate(ruleset, overrides), True, rated=rated,
-                                reserved={"home": home, "away": away}, spectator_chat="spectators")
-
     async def open_tables(self, tables: list[HeldTable]) -> list[Room]:
         """Rooms whose seats are held for two players each (a tournament round's tables), opened together: the
         settings checked once per ruleset, the rooms written in one transaction and registered in one update, their

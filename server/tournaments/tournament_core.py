@@ -144,6 +144,33 @@ class _Step:
     changed: bool = False
 
 
+class _Matches:
+    """The matches at tables and the entrants' names of one state, each round's matches listed once."""
+
+    def __init__(self, state: TournamentState) -> None:
+        self._state = state
+        self._rounds: dict[tuple[int, int], list[Match]] = {}
+        self._names: dict[str, str] | None = None
+
+    def at(self, key: TableKey) -> Match:
+        """The match at table ``key`` (``match_at``: a round's Nth match is its table N)."""
+        stage, number, table = key
+        matches = self._rounds.get((stage, number))
+        if matches is None:
+            r = next((r for r in self._state.tournament.results if (r.stage, r.round) == (stage, number)), None)
+            matches = self._rounds[(stage, number)] = [] if r is None else [e for e in r.matches
+                                                                           if isinstance(e, Match)]
+        if not 1 <= table <= len(matches):
+            return match_at(self._state.tournament, key)  # BAD_RESULT, as match_at says it
+        return matches[table - 1]
+
+    def name(self, entry: str) -> str:
+        """An entrant's name."""
+        if self._names is None:
+            self._names = {p.id: p.name for p in self._state.tournament.players}
+        return self._names[entry]
+
+
 class TournamentCore:
     """One tournament's state and transitions (see the module docstring)."""
 
@@ -251,8 +278,9 @@ class TournamentCore:
         """Ask for a room per match (both coaches' seats held, the match's ruleset)."""
         state = self.state
         tables = []
+        matches = _Matches(state)
         for key in keys:
-            m = match_at(state.tournament, key)
+            m = matches.at(key)
             home, away = state.coaches.get(m.home), state.coaches.get(m.away)
             if home is None or away is None:  # an entry lost its coach (cannot happen through the requests)
                 step.after.append(Warn(f"tournament {state.id}: {key} has no coach for both sides"))
@@ -269,15 +297,16 @@ class TournamentCore:
         events = [TableOpened(stage=o.key[0], round=o.key[1], table=o.key[2], room=o.room, match_id=o.match_id)
                   for o in opened]
         self._log(step, events, SERVER, now)
+        matches = _Matches(self.state)
         for o in opened:
-            step.after += self._assign(self.state.tables[o.key], now)
+            step.after += self._assign(self.state.tables[o.key], now, matches)
         return self._effects(step)
 
-    def _assign(self, table: Table, now: int, only: int | None = None) -> list[Effect]:
+    def _assign(self, table: Table, now: int, matches: _Matches, only: int | None = None) -> list[Effect]:
         """Tell the table's coaches (or only player ``only``) where to play and how long they have (TableAssigned)."""
         state = self.state
         key = (table.stage, table.round, table.table)
-        m = match_at(state.tournament, key)
+        m = matches.at(key)
         left = max(0, table.opened_at_ms + state.no_show_ms - now)
         _, ruleset = state.kinds.get(key, ("match", "standard"))
         out: list[Effect] = []
@@ -287,7 +316,7 @@ class TournamentCore:
                 continue
             out.append(Send(coach.player_id, TableAssigned(
                 tournament=state.id, stage=table.stage, round=table.round, table=table.table, room=table.room,
-                ruleset=ruleset, seat=seat, opponent=state.name_of(other)[:64], no_show_ms=left)))
+                ruleset=ruleset, seat=seat, opponent=matches.name(other)[:64], no_show_ms=left)))
         return out
 
     def connected(self, player_id: int, now: int) -> list[Effect]:
@@ -296,10 +325,11 @@ class TournamentCore:
         if entry is None:
             return []
         out: list[Effect] = []
+        matches = _Matches(self.state)
         for table in self.state.tables.values():
-            m = match_at(self.state.tournament, (table.stage, table.round, table.table))
+            m = matches.at((table.stage, table.round, table.table))
             if entry in (m.home, m.away) and not self.started(table.room):
-                out += self._assign(table, now, only=player_id)
+                out += self._assign(table, now, matches, only=player_id)
         return out
 
     # ------------------------------------------------------------------ the organiser
