@@ -125,6 +125,7 @@ def test_every_client_layer_imports_only_the_layers_below_it():
 
 CORES = {  # the pure cores of the server and what each may not import besides I/O itself
     "server/rooms/room_core.py": ("server.rooms.room", "server.rooms.workers"),
+    "server/rooms/lobby_core.py": ("server.rooms.room", "server.rooms.lobby", "server.rooms.workers"),
     "server/tournaments/tournament_core.py": ("server.rooms.room", "server.rooms.lobby",
                                               "server.tournaments.service", "server.tournaments.tournament_records"),
 }
@@ -132,8 +133,8 @@ CORES = {  # the pure cores of the server and what each may not import besides I
 
 @pytest.mark.parametrize("core", sorted(CORES))
 def test_the_cores_do_no_io(core: str) -> None:
-    """The room's and the tournament's rules without I/O: no asyncio, sockets, database or clock; of the store only
-    the plain records a room asks to be written (``server.store.match_records``); never the shells around them."""
+    """The room's, the lobby's and the tournament's rules without I/O: no asyncio, sockets, database or clock; of the
+    store only the plain records a room asks to be written (``server.store.match_records``); never their shells."""
     path = ROOT / core
     forbidden = ("asyncio", "socket", "websockets", "sqlite3", "time", "threading", "server.store.sqlite",
                  "server.store.postgres", "server.clock", "server.connections", "server.cluster", *CORES[core])

@@ -18,6 +18,7 @@ from typing import Any, cast
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
 from server.lifecycle import EventBus, PresenceChanged, RoomClosed
+from server.rooms.lobby_core import HeldSeat, LobbyCore, disposition
 from server.rooms.registry import Listing, Pairing, QueueEntry, Registry
 from server.rooms.room import Connection, Room, RoomError
 from server.rooms.room_core import RoomCore
@@ -68,17 +69,16 @@ class Lobby:
         self.rooms: dict[str, Room] = {}  # the live rooms of this process, oldest first
         self._seats: dict[int, set[str]] = {}  # player -> codes of rooms where he held a seat (checked on use)
         bus.subscribe(PresenceChanged, self._presence_changed)
-        self._pass_at: int | None = None  # when the next quick-match pass runs
-        self._pass_task: asyncio.Task[None] | None = None  # the live rooms of this process, oldest first
+        self.core = LobbyCore()  # the timing rules: the next queue pass, the seats held for players sent here
+        self._timer: asyncio.Task[None] | None = None  # sleeps until the core's next deadline
+        self._timer_wake: int | None = None  # the deadline the sleeping timer wakes at (None: busy or gone)
+        self._held_here: dict[str, Connection] = {}  # a held room -> the player seated in it here
         self.queued = 0  # players in the quick-match queue after this process's last change to it (the metric)
         # A cluster (server.cluster.node): asks the node where a paired player waits to send him to room ``code`` here;
         # False when he waits on no other node. None: one process, where every waiting player is connected here.
         self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
         # A cluster: where a room's frames for everyone go besides its members (spectators on other nodes).
         self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
-        # A cluster: how long a seat held for a player sent from another node waits for him (server.cluster.node)
-        self.held_seat_wait_ms = 20_000
-        self._waits: set[asyncio.Task[None]] = set()  # held seats' waits under way
 
     # ------------------------------------------------------------------ rooms
     def room(self, core: RoomCore) -> Room:
@@ -275,11 +275,11 @@ class Lobby:
             here = [(c, e) for c, e in ((first, pairing.first), (second, pairing.second))
                     if c is not None and c.room is None]
             away = [e for c, e in ((first, pairing.first), (second, pairing.second)) if c is None]
-            if here and away and len(here) + len(away) == 2 and self.call_player is not None:
-                if await self._pair_across_nodes(pairing, here, away[0]):
-                    seated.update((pairing.first.player_id, pairing.second.player_id))
-                    continue
-            if len(here) < 2:  # one left meanwhile: the other waits on, from when he first asked
+            fate = disposition(len(here), len(away), self.call_player is not None)
+            if fate == "across" and await self._pair_across_nodes(pairing, here, away[0]):
+                seated.update((pairing.first.player_id, pairing.second.player_id))
+                continue
+            if fate != "here":  # one left meanwhile (or his node is gone): the other waits on, from when he first asked
                 for _, entry in here:
                     await self.registry.join_queue(entry)
                 continue
@@ -290,7 +290,8 @@ class Lobby:
             await room.seat(here[1][0], "away")
             seated.update((pairing.first.player_id, pairing.second.player_id))
         self.queued = await self.registry.waiting(None)
-        self._schedule_pass(result.next_pass_ms)
+        if self.core.pass_wanted(result.next_pass_ms):
+            self._rearm()
         return seated
 
     async def _pair_across_nodes(self, pairing: Pairing, here: list[tuple[Connection, QueueEntry]],
@@ -310,18 +311,21 @@ class Lobby:
         connection, entry = here[0]
         await connection.send(QueueStatus(False, pairing.ruleset, 0))
         await room.attach(connection, "home" if entry.player_id == pairing.first.player_id else "away")
-        wait = asyncio.get_running_loop().create_task(self._unless_he_comes(room, connection, entry))
-        self._waits.add(wait)
-        wait.add_done_callback(self._waits.discard)
+        self.core.hold(room.code, entry, self.clock.now_ms())
+        self._held_here[room.code] = connection
+        self._rearm()
         return True
 
-    async def _unless_he_comes(self, room: Room, present: Connection, entry: QueueEntry) -> None:
-        """The player sent over from another node has ``held_seat_wait_ms`` to arrive (a client that follows MOVED
-        takes well under a second); if he never does, the room is given up and the player here is told so and
-        queued again, with his first wait's start (he keeps his place by time)."""
-        await self.clock.sleep_until(self.clock.now_ms() + self.held_seat_wait_ms)
-        if room.closed or room.core.phase != "waiting" or present.room is not room:
+    async def _give_up(self, seat: HeldSeat) -> None:
+        """The player sent over from another node had ``held_seat_wait_ms`` to arrive; if he never did, the room is
+        given up and the player here is told so and queued again, with his first wait's start (he keeps his place by
+        time)."""
+        present = self._held_here.pop(seat.room, None)
+        room = self.rooms.get(seat.room)
+        if room is None or present is None or not LobbyCore.give_up(
+                closed=room.closed, waiting=room.core.phase == "waiting", still_there=present.room is room):
             return  # he came (the match started), or the player here left or was moved on
+        entry = seat.entry
         log.info("room %s: the opponent sent from another node did not arrive; back to the queue", room.code,
                  extra={"room": room.code})
         await room.detach(present)
@@ -333,31 +337,52 @@ class Lobby:
         await present.send(QueueStatus(True, entry.ruleset, await self.registry.waiting(entry.ruleset)))
         await self.pair_queue()
 
-    def _schedule_pass(self, at_ms: int | None) -> None:
-        """Run the next queue pass at ``at_ms`` (one timer for the lobby; an earlier time replaces a later one)."""
-        if at_ms is None or (self._pass_at is not None and self._pass_at <= at_ms and self._pass_task is not None
-                             and not self._pass_task.done()):
-            return
-        if self._pass_task is not None and not self._pass_task.done():
-            self._pass_task.cancel()
-        self._pass_at = at_ms
-        self._pass_task = asyncio.get_running_loop().create_task(self._pass_later(at_ms))
+    # ------------------------------------------------------------------ the timer
+    @property
+    def held_seat_wait_ms(self) -> int:
+        """How long a seat held for a player sent from another node waits for him (set by ``server.cluster.node``)."""
+        return self.core.held_seat_wait_ms
 
-    async def _pass_later(self, at_ms: int) -> None:
-        """Sleep until ``at_ms`` and pass over the queue."""
-        await self.clock.sleep_until(at_ms)
-        self._pass_at = None
-        try:
-            await self.pair_queue()
-        except Exception:  # a failed pass must not stop the next ones
-            log.exception("a quick-match pass failed")
+    @held_seat_wait_ms.setter
+    def held_seat_wait_ms(self, ms: int) -> None:
+        self.core.held_seat_wait_ms = ms
+
+    def _rearm(self) -> None:
+        """Make sure the lobby's timer wakes by the core's next deadline (a sleeping timer due no later is kept; a busy
+        one looks again when done; only an earlier deadline replaces it)."""
+        wake = self.core.next_wake()
+        timer = self._timer
+        if timer is not None and not timer.done():
+            if self._timer_wake is None or wake is None or self._timer_wake <= wake:
+                return
+            timer.cancel()
+        if wake is None:
+            return
+        self._timer_wake = wake
+        self._timer = asyncio.get_running_loop().create_task(self._run_timer())
+
+    async def _run_timer(self) -> None:
+        """Sleep until each deadline and carry out what is due: held rooms given up, then the queue pass."""
+        while (wake := self.core.next_wake()) is not None:
+            self._timer_wake = wake
+            await self.clock.sleep_until(wake)
+            self._timer_wake = None
+            due = self.core.due(self.clock.now_ms())
+            for seat in due.given_up:
+                try:
+                    await self._give_up(seat)
+                except Exception:  # one room's failure must not stop the others, nor the passes
+                    log.exception("giving up room %s failed", seat.room)
+            if due.queue_pass:
+                try:
+                    await self.pair_queue()
+                except Exception:  # a failed pass must not stop the next ones
+                    log.exception("a quick-match pass failed")
 
     def stop(self) -> None:
         """The server stops: no more queue passes, no held seat given up."""
-        if self._pass_task is not None:
-            self._pass_task.cancel()
-        for wait in list(self._waits):
-            wait.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
 
     async def cancel_quick(self, member: Connection) -> bool:
         """Leave the quick-match queue."""

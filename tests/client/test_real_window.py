@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -56,21 +57,26 @@ PULL_MM = 110.0  # how far a person pulls back on a stone: a firm flick
 CHAT_LINE = "ahoj, hezky m l c"  # typed into the chat mid-match: M, L and C are match keys, but not while typing
 
 
-def _free_display() -> int:
-    """A display number no X server uses on this machine (no lock file, no socket)."""
-    for number in range(91, 400):
-        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
-            return number
-    raise AssertionError("no free X display number")
+def _start_xvfb(log: IO[str]) -> tuple[subprocess.Popen[bytes], str]:
+    """Xvfb on a display number it chooses itself (``-displayfd``: the first free one, taken atomically, so tests
+    running side by side never pick the same) and that number's name."""
+    read, write = os.pipe()
+    try:
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                                stdout=log, stderr=subprocess.STDOUT, pass_fds=(write,))
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as chosen:
+        number = chosen.readline().decode().strip()
+    assert number.isdigit(), f"Xvfb named no display (exit {xvfb.poll()})"
+    return xvfb, f":{number}"
 
 
 @pytest.fixture
 def display(tmp_path: Path) -> Iterator[str]:
     """A fresh X display (Xvfb on a free number, answering clients), stopped by its pid afterwards."""
-    name = f":{_free_display()}"
     log = (tmp_path / "xvfb.log").open("w")
-    xvfb = subprocess.Popen(["Xvfb", name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=log, stderr=subprocess.STDOUT)
+    xvfb, name = _start_xvfb(log)
     try:
         env = {**os.environ, "DISPLAY": name}
         for _ in range(100):  # the display answers a client before the test goes on
