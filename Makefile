@@ -47,11 +47,15 @@ cluster-servers: $(STAMP)
 		! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || true
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist): most of its time is tests waiting on servers, bots and
+# clocks (about a fifth of the machine's CPU in one process), and every test picks its own ports, folders and display.
+TEST_WORKERS ?= 4
+
 test: $(STAMP) lan-tools gui-tools browser-tools cluster-servers
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests
-	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -84,7 +84,11 @@ def test_choosing_another_server_connects_there_with_its_own_identity(tmp_path: 
             assert isinstance(page, ServersPage) and page.current == first
             page.type_text(second.removeprefix("ws://").rstrip("/"))
             nav.page_request(page.activate("address"))
-            frames([nav], lambda: nav.lobby.connected and nav.link.client.url == second, "the second server")
+            def welcomed() -> bool:
+                """The second server's Welcome has reached the lobby (connected alone may come before it)."""
+                return nav.lobby.connected and nav.link.client.url == second and nav.lobby.player is not None
+
+            frames([nav], welcomed, "the second server's Welcome")
             assert nav.screen == "lobby" and nav.lobby.player == "Jana" and second in nav.lobby.origin
             assert first_client.send(ListRooms()) is False  # the first connection is closed
             nav.close()

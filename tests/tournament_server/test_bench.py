@@ -20,3 +20,16 @@ def test_the_live_bench_plays_every_table_at_once_and_reports_its_latency() -> N
     assert done.returncode == 0, done.stderr[-2000:]
     assert "8 players, 4 tables at once" in done.stdout
     assert "flick -> MovePlayed p50" in done.stdout and " 0 flicks" not in done.stdout
+
+
+def test_the_round_bench_times_a_round_start_against_its_floor() -> None:
+    """A 20-player round 1 and round 3: each StartRound opens its 10 tables and tells its 20 coaches, with its floor
+    (the pairing and the rooms' matches) and a verdict against the 100 ms target."""
+    command = [sys.executable, "-m", "sprtec", "bench", "tournament", "--part", "round", "--players", "20",
+               "--played", "2", "--round-repeat", "1"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert sum("StartRound to 10 tables open and 20 coaches told" in line for line in lines) == 2
+    assert sum("floor" in line and "the engine's pairing" in line for line in lines) == 2
+    assert sum("the 100 ms target" in line for line in lines) == 2
