@@ -114,8 +114,8 @@ async def _sample(server: Server, t: Tournament, coaches: dict[int, Coach], numb
     secret = credentials.new_organiser_secret()
     row = Row(index=0, at_ms=service.now_ms(), actor=ORGANISER, event=Created(file=to_json(t), no_show_ms=600_000))
     state = start(tid, row)
-    stored = records.TournamentRow(id=tid, name=t.name, secret_hash=credentials.hashed(secret), events=1,
-                                   status="registering", created_at=row.at_ms / 1000)
+    stored = records.TournamentRow(id=tid, name=t.name, secret_hash=credentials.hashed(service.store.hasher, secret),
+                                   events=1, status="registering", created_at=row.at_ms / 1000)
     await service.store.write([records.add_tournament(stored, write_snapshot(state)), records.append_event(tid, row)])
     run = Running(core=TournamentCore(state), secret_hash=stored.secret_hash)
     service.adopt(run)
@@ -142,7 +142,7 @@ async def _sample(server: Server, t: Tournament, coaches: dict[int, Coach], numb
     tournament_core.pair_course = timed_pairing  # type: ignore[attr-defined]
     try:
         started = time.process_time()
-        await TournamentRequests(service).start_round(organiser, StartRound(tid, secret))
+        await TournamentRequests(service, server.limits).start_round(organiser, StartRound(tid, secret))
         total = time.process_time() - started
     finally:
         tournament_core.pair_course = pair_course  # type: ignore[attr-defined]

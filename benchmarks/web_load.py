@@ -64,6 +64,7 @@ async def _serve(args: argparse.Namespace) -> None:
     from server.tournaments.log import Created, Row
     from server.tournaments.service import Running
     from server.tournaments.state import fold
+    from server.tournaments.tournament_core import TournamentCore
     from shared.tournament.writing import to_json
 
     t = simulated_swiss(args.players, args.played, 2026)
@@ -71,7 +72,7 @@ async def _serve(args: argparse.Namespace) -> None:
                                   event=Created(file=to_json(t), no_show_ms=300_000))])
     server = Server(ServerConfig(port=0, data_dir=Path(args.serve), workers=0))
     port = await server.start()
-    server.tournaments.adopt(Running(state=state, secret_hash="-"))
+    server.tournaments.adopt(Running(core=TournamentCore(state), secret_hash="-"))
     print(port, flush=True)
     await asyncio.Event().wait()
 
