@@ -93,7 +93,8 @@ def reads() -> tuple[str, ...]:
 
 def rehash(read: Read, key: bytes) -> list[Statement]:
     """The statements that turn an older database's bare SHA-256 hashes into keyed ones: every hash column, and the
-    entry codes' hashes inside the tournaments' logs (``created`` and ``entry_added`` events)."""
+    entry codes' hashes inside the tournaments' logs (``created`` and ``entry_added`` events); the tournaments' state
+    snapshots, which hold those hashes as well, are dropped."""
     columns, log_read = reads()[:-1], reads()[-1]
     out: list[Statement] = []
     for sql, (table, key_column, column) in zip(columns, _HASH_COLUMNS, strict=True):
@@ -107,4 +108,7 @@ def rehash(read: Read, key: bytes) -> list[Statement]:
             body["code_hash"] = keyed(key, str(body["code_hash"]))
         out.append(("UPDATE tournament_log SET body = ? WHERE tournament_id = ? AND idx = ?",
                     (json.dumps(body, ensure_ascii=False, sort_keys=True), tournament, index)))
+    # A tournament's state snapshot holds its unclaimed entries' code hashes too: it is dropped (an empty object is
+    # no snapshot), so the restart folds the rehashed log whole and the next snapshot is written with the new hashes.
+    out.append(("UPDATE tournaments SET snapshot = ?, events = 0", ("{}",)))
     return out
