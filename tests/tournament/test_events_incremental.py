@@ -162,7 +162,7 @@ def _histories(draw: Any) -> tuple[Tournament, list[Event]]:
                                       "two_yellows_in_a_match_is_red": draw(st.booleans())}})
     events = []
     course = follow(t)
-    for _ in range(draw(st.integers(1, 30))):
+    for _ in range(draw(st.integers(1, 24))):
         event = draw(_events(course.tournament))
         events.append(event)
         found = _outcome(advance, course, event)
@@ -171,7 +171,7 @@ def _histories(draw: Any) -> tuple[Tournament, list[Event]]:
     return t, events
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(_histories())
 def test_an_event_applied_once_equals_the_changed_file_followed_whole(history: tuple[Tournament, list[Event]]) -> None:
     """For every event of a random run - pairings, results, corrections, absences, withdrawals, cards, byes, late

@@ -64,8 +64,8 @@ async def test_a_swiss_then_a_knockout_played_by_bots_to_the_exported_standings(
         updates = [await spectator.ask(WatchTournament(tid), TournamentUpdate)]
         assert updates[0].sequence == 0 and updates[0].status == "registering"
         following = asyncio.create_task(_collect(spectator, updates))
-        coaches = [asyncio.create_task(coach(url, tid, CoachOptions(name=f"bot-{c.entry}", code=c.code)))
-                   for c in codes]
+        coaches = [asyncio.create_task(coach(url, tid, CoachOptions(name=f"bot-{c.entry}", code=c.code, level=None)))
+                   for c in codes]  # random legal flicks: the tournament is under test, not the bots' search
         ready = await organiser.ask(WatchTournament(tid), TournamentUpdate)
         while not all(e.checked_in for e in ready.entries):
             message = await organiser.receive()
@@ -105,7 +105,7 @@ def test_sprtec_tournament_run_plays_a_whole_tournament_of_bots(tmp_path: Path) 
             "stages": [{"system": "swiss", "rounds": 1, "advance": 2}, {"system": "knockout", "ruleset": "ko"}]}
     path = tmp_path / "small.json"
     path.write_text(json.dumps(file))
-    command = [sys.executable, "-m", "sprtec", "tournament", "run", str(path), "--bots", "--data",
+    command = [sys.executable, "-m", "sprtec", "tournament", "run", str(path), "--bots", "--level", "random", "--data",
                str(tmp_path / "data"), "--out", str(tmp_path / "out"), "--timeout", "200", *QUICK_ARGS]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
