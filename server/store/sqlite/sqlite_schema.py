@@ -121,8 +121,9 @@ ALTER TABLE match_log ADD COLUMN turn_used INTEGER;
 """
 
 # Version 5: tournaments run by the server - each one's event log (folded by shared.tournament: the log is the
-# tournament) and its row: name, the hash of the organiser secret, the tournament file after the latest event
-# (the log's snapshot, for lists and exports), how many events the log holds, and its status.
+# tournament) and its row: name, the hash of the organiser secret, a snapshot of the log (the tournament file in
+# the first version; the whole state every 50 events since, server.tournaments.state_snapshot, which recovery folds
+# on from), how many events that snapshot holds, and the status then.
 _V5 = """
 CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY,
