@@ -52,6 +52,7 @@ from shared.protocol import (
     Welcome,
     WithdrawEntry,
 )
+from shared.protocol.web_address import tournament_page, web_base
 
 PAGE_ROWS = 10  # rows of a list screen (entries, standings) per page
 ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the code whole, to hand out
@@ -275,6 +276,12 @@ class DeskModel(Page):
     def urls(self) -> tuple[str, ...]:
         """Every address players may type: each LAN address, or the server's own."""
         return self.addresses or (self.server,)
+
+    def page_url(self) -> str:
+        """What the QR code opens on a phone: the tournament's web page on the first address (the server serves it
+        on the game's port), or the server's home page before a tournament exists."""
+        first = self.urls()[0]
+        return tournament_page(first, self.tournament) if self.tournament is not None else web_base(first)
 
     # ----------------------------------------------------------------- Menu
     def heading(self) -> str:
@@ -592,7 +599,10 @@ class DeskModel(Page):
         """The addresses, large (the view draws the QR code of the first beside them)."""
         found = [Item(url, "none", "big") for url in self.urls()[:3]]
         found.append(Item(_("sprtec play finds this server on the LAN;"), "none", "text"))
-        found.append(Item(_("elsewhere, type the address or scan the code"), "none", "text"))
+        found.append(Item(_("elsewhere, type the address"), "none", "text"))
+        found.append(Item(_("A phone scanning the code follows the tournament:") if self.tournament is not None
+                          else _("A phone scanning the code opens the pages:"), "none", "text"))
+        found.append(Item(self.page_url(), "none", "text"))
         found.append(Item(_("Back"), "back"))
         return found
 

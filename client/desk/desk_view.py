@@ -56,7 +56,7 @@ class DeskView(LobbyView):
         super().draw_at(now)
         self.draw_pictures()
         width, height = self.window.width, self.window.height
-        url = self.desk.urls()[0]
+        url = self.desk.page_url()
         if self.desk.screen == "address":
             side = min(height - 220.0, (width - 540.0) / 2 - 30, 420.0)
             if side < 120:  # a narrow window: the code under the addresses instead

@@ -34,6 +34,7 @@ from shared.protocol import (
     WatchTournament,
     Welcome,
 )
+from shared.protocol.web_address import tournament_page
 
 
 class HallDirector:
@@ -63,7 +64,8 @@ class HallDirector:
         self.shown = False  # the hall is on the screen (``start``); before, it only follows the tournament
         self.problem = ""  # the server's last refusal, said on the status line
         self.view = HallView(tournament, lambda: self.update, self.history, lambda: self.cycle.shown, self.poll,
-                             self.choose, self.status, lambda: self.clock() - self.update_at)
+                             self.choose, self.status, lambda: self.clock() - self.update_at,
+                             page=tournament_page(link.client.url, tournament))
 
     def start(self) -> None:
         """Show the hall and ask for the tournament (now if connected, else once welcomed)."""

@@ -47,10 +47,12 @@ class HallView(arcade.View):
     def __init__(self, tournament: str, update: Callable[[], TournamentUpdate | None], history: StandingsHistory,
                  shown: Callable[[], Shown], poll: Callable[[], None] | None = None,
                  choose: Callable[[str], None] | None = None, status: Callable[[], str] = str,
-                 age: Callable[[], float] = lambda: 0.0) -> None:
+                 age: Callable[[], float] = lambda: 0.0, page: str = "") -> None:
         """Show ``tournament`` as ``update()`` has it; ``shown()`` is the page up now; ``status()`` the connection;
-        ``age()`` the seconds since the update came (the next round's countdown)."""
+        ``age()`` the seconds since the update came (the next round's countdown); ``page`` the tournament's web
+        page, written in the footer for the hall's watchers to open on their phones."""
         self.age = age
+        self.page = page
         super().__init__()
         self.tournament = tournament
         self.update = update
@@ -95,7 +97,10 @@ class HallView(arcade.View):
                  width - MARGIN, height - 46, width * 0.38, palette.TEXT_DIM, 13, "right")
         fit_text(self.texts, "page", shown.title(), width - MARGIN, height - 80, width * 0.38, palette.TEXT, 17,
                  "right", bold=True)
-        fit_text(self.texts, "status", self.status(), MARGIN, 10, width - 2 * MARGIN, palette.TEXT_DIM, 10)
+        fit_text(self.texts, "status", self.status(), MARGIN, 10, width * 0.5 - MARGIN, palette.TEXT_DIM, 10)
+        if self.page:
+            fit_text(self.texts, "page-url", _("On your phone: {url}").format(url=self.page), width - MARGIN, 10,
+                     width * 0.5 - MARGIN, palette.TEXT_DIM, 12, "right")
         body = Box(MARGIN, 30, width - 2 * MARGIN, height - HEADER - 40)
         self.tile_boxes, self.tiles = (), ()
         if update is None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.protocol import StartRound, TournamentDone, TournamentUpdate, WatchTournament
+from shared.protocol.web_address import tournament_page
 from sprtec.commands import add_setting_argument, parse_settings
 from sprtec.commands.tournament_client import Connection
 from sprtec.commands.tournament_coach import CoachOptions, CoachReport, coach
@@ -95,7 +96,7 @@ async def _run(args: argparse.Namespace, file: dict[str, Any], data: Path) -> in
         tid = created.tournament
         _say(f"server {url}, data in {data}, tournament {tid}")
         _say(f"watch it from another terminal: sprtec tournament status {tid} --server {url}")
-        _say(f"or in a browser: {_page_of(url, tid)}")
+        _say(f"or in a browser: {tournament_page(url, tid)}")
         for c in codes:
             level = None if args.level == "random" else args.level
             name = _display_name(c.name, c.entry) if server is not None else _shared_name(c.name, c.entry, tid)
@@ -160,12 +161,6 @@ def _export(data: Path, tid: str, out: Path) -> int:
             _say(f"the exported {name} differ from `sprtec tournament {name}` of the exported file")
             return 1
     return 0
-
-
-def _page_of(url: str, tid: str) -> str:
-    """The tournament's web page on the server at websocket ``url`` (server.web: the same address, over HTTP)."""
-    base = url.replace("wss://", "https://", 1).replace("ws://", "http://", 1).rstrip("/")
-    return f"{base}/tournaments/{tid}"
 
 
 def _display_name(name: str, entry: str) -> str:

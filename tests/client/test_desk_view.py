@@ -58,3 +58,15 @@ def test_organise_draws_the_address_screen_with_its_qr_code(tmp_path: Path) -> N
     right = image.crop((width * 2 // 3, height // 4, width, height * 3 // 4))
     values = list(right.getdata())
     assert values.count(255) > len(values) // 5 and values.count(0) > len(values) // 10
+
+
+def test_the_qr_code_opens_the_tournament_page_on_a_phone() -> None:
+    """The code encodes the tournament's web page on the first LAN address (the server serves it on the game's
+    port), and the address screen writes that page out; before a tournament exists, the server's home page."""
+    from client.desk.desk_model import DeskModel
+
+    desk = DeskModel(server="ws://127.0.0.1:8765/", addresses=("ws://192.168.1.20:8765/",), tournament="T7")
+    assert desk.page_url() == "http://192.168.1.20:8765/tournaments/T7"
+    desk.screen = "address"
+    assert any(item.label == "http://192.168.1.20:8765/tournaments/T7" for item in desk.items())
+    assert DeskModel(server="ws://127.0.0.1:8765/").page_url() == "http://127.0.0.1:8765"
