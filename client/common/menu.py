@@ -126,6 +126,17 @@ def focusable(item: Item) -> bool:
     return item.enabled and item.kind not in TEXT_KINDS
 
 
+def text_field(menu: Menu) -> int | None:
+    """The index of the field typed characters go into: the focused field, else the screen's only one (None: the
+    screen takes no typing). Typing moves the focus there, so Enter submits the field being typed into - never the
+    button the highlight or the pointer happened to be on."""
+    found = menu.items()
+    if 0 <= menu.focus < len(found) and found[menu.focus].kind == "input":
+        return menu.focus
+    fields = [i for i, item in enumerate(found) if item.kind == "input" and item.enabled]
+    return fields[0] if len(fields) == 1 else None
+
+
 class Page:
     """The keyboard and the focus of a menu page; a page's model says its items and carries out its commands."""
 

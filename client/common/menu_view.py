@@ -18,9 +18,9 @@ import arcade
 from client.common import buttons, palette
 from client.common.board_view import draw_board
 from client.common.help_view import global_key
-from client.common.menu import TEXT_KINDS, Item, Menu, focusable
+from client.common.menu import TEXT_KINDS, Item, Menu, focusable, text_field
 from client.common.transform import Transform
-from client.common.widgets import Texts, fit_text
+from client.common.widgets import Texts, fit_text, shrunk_size
 
 ITEM_HEIGHT = 46.0
 ROOM_HEIGHT = 34.0
@@ -68,7 +68,8 @@ class LobbyView(arcade.View):
         self.texts = Texts()
         self.hover: tuple[float, float] | None = None
         self.buttons: list[buttons.Button] = []
-
+        self.typing = False  # a field was typed into since the last arrow, click or Enter: the pointer lights
+        # nothing else, so Enter submits that field
     # ----------------------------------------------------------------- layout
     def top(self) -> float:
         """Where the items begin: below the title, the subtitle and the notes."""
@@ -182,13 +183,15 @@ class LobbyView(arcade.View):
         if item.kind in TEXT_KINDS:
             if item.cells:
                 self._cells(key, item, b, palette.TEXT_DIM, 11.5, bold=False)
-            else:
+            else:  # a line of text shrinks to be read whole before it is ever cut
+                size = shrunk_size(self.texts, key, item.label, b.width, 13, bold=True)
                 fit_text(self.texts, key, item.label, b.left + b.width / 2, b.bottom + b.height / 2 - 4, b.width,
-                         palette.TEXT, 13, "center", bold=True)
+                         palette.TEXT, size, "center", bold=True)
             return
         if item.cells:
             draw_menu_button(self.texts, key, b, lit, "", 12.5)
-            self._cells(key, item, b, palette.TEXT if b.enabled else palette.TEXT_DIM, 12.5, bold=lit)
+            # never bold when lit: the red fill marks it, and a bold row would be cut where the plain one fits
+            self._cells(key, item, b, palette.TEXT if b.enabled else palette.TEXT_DIM, 12.5, bold=False)
             return
         size = 12.5 if item.kind == "room" else 16 if b.height >= 40 else 13
         label = f"◀   {item.label}   ▶" if item.kind == "choice" else item.label
@@ -207,8 +210,11 @@ class LobbyView(arcade.View):
 
     # ----------------------------------------------------------------- input
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        """Hovering an item also moves the keyboard focus there."""
+        """Hovering an item also moves the keyboard focus there - unless a field is being typed into (a pointer
+        resting on a button must not take Enter from the field)."""
         self.hover = (x, y)
+        if self.typing:
+            return
         for i, b in enumerate(self.buttons):
             if b.enabled and b.contains(x, y):
                 self.model.focus = i
@@ -218,6 +224,7 @@ class LobbyView(arcade.View):
         hit = buttons.hit(self.buttons, x, y)
         if hit is None:
             return
+        self.typing = False
         if hit.command.startswith("cycle:") and x < hit.left + hit.width / 3:
             self.model.focus = self.buttons.index(hit)
             self._send(self.model.key("left"))
@@ -229,12 +236,26 @@ class LobbyView(arcade.View):
         if global_key(self.window, symbol, modifiers):
             return
         name = KEYS.get(symbol)
+        if name == "backspace":
+            self._to_the_field()
+        elif name is not None and name != "enter":
+            self.typing = False
         if name is not None:
             self._send(self.model.key(name))
+        if name == "enter":
+            self.typing = False
 
     def on_text(self, text: str) -> None:
-        """Typed characters (a room code, a name)."""
+        """Typed characters (a room code, a name) go into the screen's field, which takes the focus."""
+        if text.isprintable():
+            self._to_the_field()
         self.model.type_text(text)
+
+    def _to_the_field(self) -> None:
+        """Typing: the focus goes to the field typed into, and stays there until an arrow, a click or Enter."""
+        field = text_field(self.model)
+        if field is not None:
+            self.model.focus, self.typing = field, True
 
     def _send(self, request: object | None) -> None:
         """Pass a request on."""

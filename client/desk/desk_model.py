@@ -320,7 +320,7 @@ class DeskModel(Page):
 
     def wide(self) -> bool:
         """Lists, forms and the tables take the wide panel."""
-        return self.screen not in ("code", "address")
+        return self.screen != "address"  # the code's screen too: its instructions are read whole
 
     def keys_help(self) -> str:
         """The menu's keys."""
@@ -438,8 +438,13 @@ class DeskModel(Page):
         found = [Item(_("{name} — entry {entry}").format(name=code.name, entry=code.entry) if code else "", "none",
                       "text"),
                  Item(code.code if code else "", "none", "big"),
-                 Item(_("The player opens Tournaments in sprtec play, chooses this one"), "none", "text"),
-                 Item(_("and types this code under Entry code"), "none", "text"),
+                 Item(_("The player: sprtec play → {tournaments} → {tournament}").format(tournaments=_("Tournaments"),
+                                                                                           tournament=self.heading()),
+                      "none", "text"),
+                 Item(_("types this code and presses Enter (the button “{button}”)").format(
+                     button=_("Enter with this code")), "none", "text"),
+                 Item(_("— not “{button}”, which would make him a second entry").format(
+                     button=_("Enter as myself (no code)")), "none", "text"),
                  Item(_("Register another player"), "screen:register"),
                  Item(_("Back"), "back")]
         return found

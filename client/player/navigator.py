@@ -33,6 +33,7 @@ from client.common import i18n, user_settings
 from client.common.help_view import open_help
 from client.common.i18n import _
 from client.common.lan_browser import BackgroundBrowser
+from client.common.local_server import LocalWatch
 from client.common.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, OpenProfile, WatchReplay
 from client.common.menu_view import LobbyView
 from client.common.rating_text import results_lines
@@ -111,6 +112,7 @@ class Navigator:
         self.tournament: TournamentSession | None = None  # the tournament the player is entered in
         self.hall: HallDirector | None = None  # the hall shown on this connection, while it is
         self.browser: BackgroundBrowser | None = None  # the LAN's servers, once "Servers" was opened
+        self.local: LocalWatch | None = None  # whether a server runs on this computer, once "Servers" was opened
         self.connect: Callable[[str], NetClient] | None = None  # a connection to another server (``sprtec play``)
 
     # ----------------------------------------------------------------- the link every view polls
@@ -349,8 +351,12 @@ class Navigator:
         if self.browser is None:
             self.browser = BackgroundBrowser()
             self.browser.start()
-        browser = self.browser
-        self.open_page(ServersPage(browser.snapshot, self.link.client.url, lambda: browser.error))
+        if self.local is None:
+            self.local = LocalWatch()
+            self.local.start()
+        browser, local = self.browser, self.local
+        self.open_page(ServersPage(browser.snapshot, self.link.client.url, lambda: browser.error,
+                                   lambda: local.running))
 
     def switch_server(self, target: ConnectTo) -> None:
         """Connect to another server: a new connection (the identity kept for that server), a fresh lobby."""
@@ -385,6 +391,9 @@ class Navigator:
         if self.browser is not None:
             self.browser.close()
             self.browser = None
+        if self.local is not None:
+            self.local.close()
+            self.local = None
 
     def show_match(self) -> None:
         """The match view for the joined room (a first match marks the first-start hint as seen)."""

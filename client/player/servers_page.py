@@ -72,11 +72,13 @@ class ServersPage(Page):
     """The local server, the LAN's servers and a typed address."""
 
     def __init__(self, found: Callable[[], tuple[FoundServer, ...]], current: str = "",
-                 problem: Callable[[], str | None] = lambda: None) -> None:
+                 problem: Callable[[], str | None] = lambda: None, local: Callable[[], bool] = lambda: False) -> None:
         """``found`` gives the servers found so far (never waits); ``current`` is the URL connected to now;
-        ``problem`` says why the LAN cannot be searched (no network), when it cannot."""
+        ``problem`` says why the LAN cannot be searched (no network), when it cannot; ``local`` whether a server
+        answers on this computer now (never waits)."""
         super().__init__()
         self.found = found
+        self.local = local
         self.current = current
         self.problem = problem
         self.address = ""
@@ -109,10 +111,11 @@ class ServersPage(Page):
         return _("type an address   Enter connect   Esc back")
 
     def items(self) -> list[Item]:
-        """The local server, each LAN server, the address field, connect, back."""
-        local = Item(_("This computer"), f"connect:{LOCAL_URL}", "room",
+        """The local server (only while one runs here: "This computer" where nothing answers would fail with a
+        socket error), each LAN server, the address field, connect, back."""
+        local = [] if not self.local() else [Item(_("This computer"), f"connect:{LOCAL_URL}", "room",
                      _("A server started on this computer (sprtec serve)"),
-                     cells=(_("This computer"), LOCAL_URL.removeprefix("ws://").rstrip("/"), "", ""), stops=STOPS)
+                     cells=(_("This computer"), LOCAL_URL.removeprefix("ws://").rstrip("/"), "", ""), stops=STOPS)]
         found = [Item(server.name, f"connect:{server.url}", "room",
                       _("Connect to {name}").format(name=server.name) if server.compatible else
                       _("This server speaks another protocol version"), enabled=server.compatible,
@@ -120,7 +123,7 @@ class ServersPage(Page):
         if not found:
             found.append(Item(_("No server announced on the network yet"), "none", "text", enabled=False))
         typed = address_url(self.address)
-        return [local, *found,
+        return [*local, *found,
                 Item(_("Address: {address}_").format(address=self.address), "input", "input",
                      _("ws://host:port — for networks where the search finds nothing")),
                 Item(_("Connect to this address"), "address", enabled=typed is not None),

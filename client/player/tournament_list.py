@@ -22,6 +22,7 @@ ENTRY_REFUSALS = {  # the server's refusals of an entry, in words a player acts 
     "ALREADY_ENTERED": N_("You are entered in this tournament already"),
     "TOURNAMENT_CLOSED": N_("This tournament takes no entries now"),
     "TOURNAMENT_NOT_FOUND": N_("This tournament is no longer on the server"),
+    "NAME_TAKEN": N_("An entry with your name waits for you: type the entry code the organiser gave you, then Enter"),
 }
 
 
@@ -90,7 +91,7 @@ class TournamentsPage(Page):
     def keys_help(self) -> str:
         """The entry code is typed on the chosen tournament's part."""
         if self.chosen is not None:
-            return _("type an entry code   Enter select   Esc back")
+            return _("type your entry code   Enter enter with it   Esc back")
         return super().keys_help()
 
     def items(self) -> list[Item]:
@@ -104,14 +105,19 @@ class TournamentsPage(Page):
         return [*found, Item(_("Refresh"), "refresh"), Item(_("Back"), "back")]
 
     def _chosen_items(self, info: TournamentInfo) -> list[Item]:
-        """Enter as yourself, with a code, or watch."""
+        """The entry code first (a club's organiser prepares the entries and hands out their codes), then entering
+        as oneself - not while a code is typed, which would make a second entry beside the prepared one - or
+        watching."""
         open_to_entries = info.status in ("registering", "playing", "between")
         ready = open_to_entries and not self.pending
         return [
-            Item(_("Enter as myself"), "join", hint=_("You play under your name on this server"), enabled=ready),
             Item(_("Entry code: {code}_").format(code=self.code), "input", "input",
                  _("The code the organiser gave you, then Enter")),
-            Item(_("Enter with this code"), "join_code", enabled=ready and bool(self.code)),
+            Item(_("Enter with this code"), "join_code", enabled=ready and bool(self.code),
+                 hint=_("You take the entry the organiser prepared for you")),
+            Item(_("Enter as myself (no code)"), "join", enabled=ready and not self.code,
+                 hint=_("Only when the organiser prepared no entry for you: you play under your name on this server")
+                 if not self.code else _("Delete the typed code first (Backspace)")),
             Item(_("Watch in the hall"), f"hall:{info.tournament}", hint=_("Standings, tables and the bracket")),
             Item(_("Back"), "back"),
         ]
@@ -136,7 +142,10 @@ class TournamentsPage(Page):
             return OpenHall(arg)
         if verb in ("join", "join_code", "input") and self.chosen is not None and not self.pending:
             if verb != "join" and not self.code:
+                self.error = _("Type the entry code the organiser gave you first")
                 return None
+            if verb == "join" and self.code:
+                return None  # a typed code is never dropped for a second entry under his own name
             self.pending = True
             return JoinTournament(self.chosen.tournament, self.code if verb != "join" else None)
         return None
@@ -167,7 +176,10 @@ class TournamentsPage(Page):
             return False  # the navigator opens the player's screen
         if isinstance(message, Error) and message.ref in ("ListTournaments", "JoinTournament"):
             self.pending, self.asking = False, False
-            self.error = _(ENTRY_REFUSALS[message.code]) if message.code in ENTRY_REFUSALS else message.message
+            self.error = _(ENTRY_REFUSALS[message.code]) if message.code in ENTRY_REFUSALS else \
+                _("Refused: {why}").format(why=message.message)
+            if message.code in ("NAME_TAKEN", "BAD_ENTRY_CODE"):
+                self.focus = 0  # the code field, to type (again)
             return message.code != "ALREADY_ENTERED"  # already his: the navigator opens his screen
         return False
 

@@ -74,6 +74,30 @@ async def test_the_desk_shows_each_entry_code_whole(window: Any, server: Server)
     assert sorted(drawn(view, f"item{i}.3") for i in rows) == sorted(codes)
 
 
+async def test_the_entry_codes_screen_tells_the_player_the_way_whole_and_names_the_button(window: Any,
+                                                                                            server: Server) -> None:
+    """The code just registered, with the player's way to it: every line of the instructions drawn whole, in
+    English, Czech and Polish, naming the button that takes the code (and warning of the one that does not)."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5)
+    await created(model, wire)
+    await registered(model, wire, "Kasia Wiśniewska", "KS Kraków")
+    await wire.close()
+    try:
+        for language in ("en", "cs", "pl"):
+            i18n.set_language(language)
+            view = DeskView(model, lambda request: None)
+            _draw(window, view)
+            lines = [(i, item.label) for i, item in enumerate(model.items()) if item.kind == "text"]
+            for i, label in lines:
+                assert drawn(view, f"item{i}") == label, language
+            said = " ".join(label for _i, label in lines)
+            assert i18n._("Enter with this code") in said and i18n._("Enter as myself (no code)") in said
+            assert i18n._("Tournaments") in said
+    finally:
+        i18n.set_language("en")
+
+
 async def test_the_desks_chat_screen_shows_each_coach_and_whether_he_may_chat_whole(window: Any,
                                                                                    server: Server) -> None:
     """Chat at the tables: each entry's name, club and chat state drawn whole beside its Mute button, in Czech
@@ -105,7 +129,7 @@ def test_the_servers_page_names_the_tournaments_of_a_lan_server(window: Any) -> 
                         url="ws://192.168.100.120:8765/", address="192.168.100.120", port=8765,
                         addresses=("192.168.100.120",), protocol_version=PROTOCOL_VERSION, players_online=12,
                         tournaments=(RunningTournament("AYRGF3", "Velká cena Brna"),), tournaments_running=1)
-    page = ServersPage(lambda: (found,), LOCAL_URL)
+    page = ServersPage(lambda: (found,), LOCAL_URL)  # nothing on this computer: the row is lit, and still whole
     view = LobbyView(page, lambda request: None)
     _draw(window, view)
     row = next(i for i, item in enumerate(page.items()) if item.label == "Klub Šprtec Brno")

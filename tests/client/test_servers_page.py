@@ -34,7 +34,7 @@ def test_a_typed_address_becomes_a_server_url(typed: str, url: str | None) -> No
 def test_the_list_follows_the_lan_as_it_is_found() -> None:
     """The page reads the browser's snapshot each time: a server found later appears without a refresh."""
     found: tuple[FoundServer, ...] = ()
-    page = ServersPage(lambda: found, LOCAL_URL)
+    page = ServersPage(lambda: found, LOCAL_URL, local=lambda: True)
     labels = [item.label for item in page.items()]
     assert labels[0] == "This computer" and "No server announced on the network yet" in labels
     found = (_server("Klub Šprtec Brno"),)
@@ -42,6 +42,36 @@ def test_the_list_follows_the_lan_as_it_is_found() -> None:
     assert [r.label for r in rows] == ["This computer", "Klub Šprtec Brno"]
     assert rows[1].cells == ("Klub Šprtec Brno", "192.168.1.20:8765", "Cup 0", "5 players online")
     assert page.activate(rows[1].command) == ConnectTo("ws://192.168.1.20:8765/", "Klub Šprtec Brno")
+
+
+def test_this_computer_is_offered_only_while_a_server_answers_there() -> None:
+    """Where nothing runs on this computer, "This computer" is not offered (it could only fail to connect); it
+    appears once a server answers there."""
+    running = False
+    page = ServersPage(lambda: (), "", local=lambda: running)
+    assert not any(item.label == "This computer" for item in page.items())
+    running = True
+    assert page.items()[0].command == f"connect:{LOCAL_URL}"
+
+
+def test_the_local_watch_says_whether_a_server_answers() -> None:
+    """LocalWatch asks the address on its thread: a refused port is no server."""
+    import socket
+    import time
+
+    from client.common.local_server import LocalWatch
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    watch = LocalWatch(f"ws://127.0.0.1:{port}/", every=0.05)
+    watch.running = True
+    watch.start()
+    deadline = time.monotonic() + 5
+    while watch.running and time.monotonic() < deadline:
+        time.sleep(0.02)
+    watch.close()
+    assert not watch.running
 
 
 def test_a_server_of_another_version_is_shown_but_not_offered() -> None:
