@@ -128,13 +128,15 @@ CORES = {  # the pure cores of the server and what each may not import besides I
     "server/rooms/lobby_core.py": ("server.rooms.room", "server.rooms.lobby", "server.rooms.workers"),
     "server/tournaments/tournament_core.py": ("server.rooms.room", "server.rooms.lobby",
                                               "server.tournaments.service", "server.tournaments.tournament_records"),
+    "server/store/group_commit.py": ("server.store.commit_drivers", "queue", "asyncpg"),
 }
 
 
 @pytest.mark.parametrize("core", sorted(CORES))
 def test_the_cores_do_no_io(core: str) -> None:
-    """The room's, the lobby's and the tournament's rules without I/O: no asyncio, sockets, database or clock; of the
-    store only the plain records a room asks to be written (``server.store.match_records``); never their shells."""
+    """The room's, the lobby's, the tournament's and the writer's rules without I/O: no asyncio, sockets, database or
+    clock; of the store only the plain records a room asks to be written (``server.store.match_records``) and the
+    store's port; never their shells."""
     path = ROOT / core
     forbidden = ("asyncio", "socket", "websockets", "sqlite3", "time", "threading", "server.store.sqlite",
                  "server.store.postgres", "server.clock", "server.connections", "server.cluster", *CORES[core])

@@ -52,7 +52,7 @@ from server.rooms.rebuild import recover
 from server.rooms.registry import Moved
 from server.rooms.room import Connection, Room, RoomError
 from server.store.postgres.pg_store import PgStore
-from server.store.sqlite.sqlite_writer import StoreUnavailable
+from server.store.store_port import StoreUnavailable
 from server.wire import outgoing
 from shared.matchmaking import PoolRules
 from shared.protocol import RoomJoined

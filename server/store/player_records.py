@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.constants import IN_LIST_CHUNK
-from server.store.sqlite.sqlite_writer import Statement
+from server.store.store_port import Statement
 from shared.names import name_key, name_shape
 from shared.ratings import Rating
 

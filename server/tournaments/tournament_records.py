@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from server.store.sqlite.sqlite_writer import Statement
+from server.store.store_port import Statement
 from server.tournaments.log import Row, from_json, to_json
 from server.tournaments.results import StoredResult
 

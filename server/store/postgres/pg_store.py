@@ -4,16 +4,17 @@ Why behind the SQLite store's interface (``server.store.sqlite.sqlite_store.Stor
 rather than an asynchronous interface for both: the server reads the store synchronously in some thirty places (the
 lobby, the players, recovery, tournaments), and making all of them await would touch most of the server while other
 work goes on in it. So asyncpg runs on an event loop of its own in one thread: writes are queued to it and committed as
-group commits (one transaction, a savepoint per job, exactly as ``server.store.sqlite.sqlite_writer``), and the
-awaiting coroutine resumes after the commit; a read waits for its answer, which on loopback or a LAN takes a fraction
+group commits by the same machine as SQLite's (``server.store.group_commit``, on its event-loop driver
+``server.store.commit_drivers.LoopWriter``: one transaction, a savepoint per job), and the awaiting coroutine resumes
+after the commit; a read waits for its answer, which on loopback or a LAN takes a fraction
 of a millisecond to a millisecond. The statements are the SQLite store's, translated by
 ``server.store.postgres.pg_dialect``.
 
 What counts as the store failing (a lost connection, the server shutting down, no space): the batch is retried on a
-fresh connection with growing pauses while the health listeners hear the store is unavailable, as the SQLite writer
-does. A statement refused for its own data (a constraint, a bad value) fails its own job only; a taken name is a
-``ConstraintViolation``, which is a ``sqlite3.IntegrityError`` so the code that handles a taken name handles it from
-either store.
+fresh connection with growing pauses while the health listeners hear the store is unavailable (the machine's policy,
+the same for both stores). A statement refused for its own data (a constraint, a bad value) fails its own job only;
+a taken name is a ``ConstraintViolation``, which is a ``sqlite3.IntegrityError`` so the code that handles a taken name
+handles it from either store.
 """
 
 from __future__ import annotations
@@ -22,9 +23,8 @@ import asyncio
 import logging
 import sqlite3
 import threading
-import time
 import uuid
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
@@ -32,10 +32,12 @@ import asyncpg
 
 from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.store import hash_key, match_reads
+from server.store.commit_drivers import LoopWriter
+from server.store.group_commit import Answer, Failure, Job, Outcome
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.postgres import pg_dialect, pg_schema
 from server.store.sqlite.sqlite_store import Store
-from server.store.sqlite.sqlite_writer import RETRY_DELAYS_S, Health, Job, StaleLease, Statement, StoreUnavailable
+from server.store.store_port import StaleLease, Statement, StoreUnavailable
 from server.tokens import Hasher
 from shared.names import NAME_RULE
 
@@ -175,119 +177,22 @@ class _Reader:
         self._thread.call(self._pool.close(), STORE_CLOSE_TIMEOUT_S)
 
 
-class _Writer:
-    """The store's one writing connection: queued jobs committed together, retried while the store fails."""
+class _Transactions:
+    """The store's one writing connection: how PostgreSQL commits a batch for the group-commit machine
+    (``server.store.commit_drivers.LoopWriter``), on the store's loop."""
 
-    def __init__(self, thread: _LoopThread, url: str, batch: int) -> None:
-        self._thread = thread
+    def __init__(self, url: str) -> None:
         self._url = url
-        self._batch = batch
         self._conn: asyncpg.Connection | None = None
-        self._jobs: asyncio.Queue[Job | None] = asyncio.Queue()
-        self._stopping = asyncio.Event()
-        self._closed = False
-        self._listeners: list[Callable[[Health], None]] = []
-        self.health = Health(True)
-        self.commits = 0
-        self.on_commit: Callable[[float], None] | None = None  # told each committed transaction's seconds (metrics)
-        self._task = thread.submit(self._run())
 
-    @property
-    def queued(self) -> int:
-        """Jobs waiting for the writer (not counting the batch it is committing)."""
-        return self._jobs.qsize()
-
-    def listen(self, listener: Callable[[Health], None]) -> None:
-        """Call ``listener(health)`` (from the store's thread) whenever the store's health changes."""
-        self._listeners.append(listener)
-
-    def submit(self, job: Job) -> None:
-        """Queue one job (from any thread); once the writer closed, it fails at once."""
-        if self._closed:
-            if job[1] is not None:
-                job[1].settle(StoreUnavailable("the store is closed"))
-            return
-        self._thread.loop.call_soon_threadsafe(self._jobs.put_nowait, job)
-
-    def close(self, timeout_s: float) -> bool:
-        """Commit what is queued and stop; while the store fails, give up after ``timeout_s``."""
-        self._closed = True
-        self._thread.loop.call_soon_threadsafe(self._jobs.put_nowait, None)
-        if not self.health.ok:
-            self._thread.loop.call_soon_threadsafe(self._stopping.set)
-        try:
-            self._task.result(timeout_s)
-        except TimeoutError:
-            self._thread.loop.call_soon_threadsafe(self._stopping.set)
-            try:
-                self._task.result(timeout_s)
-            except TimeoutError:
-                return False
-        return True
-
-    async def _run(self) -> None:
-        """Take queued jobs, commit them together, settle them; retry the same batch while the store fails."""
-        try:
-            stop = False
-            while not stop:
-                first = await self._jobs.get()
-                if first is None:
-                    return
-                batch = [first]
-                while len(batch) < self._batch and not self._jobs.empty():
-                    nxt = self._jobs.get_nowait()
-                    if nxt is None:
-                        stop = True
-                        break
-                    batch.append(nxt)
-                if not await self._commit_until_done(batch):
-                    return
-        finally:
-            if self._conn is not None:
-                await self._conn.close(timeout=STORE_CLOSE_TIMEOUT_S)
-
-    async def _commit_until_done(self, batch: list[Job]) -> bool:
-        """Commit ``batch``, retrying while the store fails; False when the writer was stopped meanwhile."""
-        attempt = 0
-        while True:
-            outcomes = await self._commit(batch)
-            if outcomes is not None:
-                for (_, settler), outcome in zip(batch, outcomes, strict=True):
-                    if settler is not None:
-                        settler.settle(outcome)
-                if not self.health.ok:
-                    log.warning("the database commits again: %d waiting writes committed", len(outcomes))
-                    self._set_health(Health(True))
-                return True
-            delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
-            attempt += 1
-            try:
-                await asyncio.wait_for(self._stopping.wait(), delay)
-            except TimeoutError:
-                continue
-            self._fail(batch, StoreUnavailable(f"shut down while the store failed: {self.health.reason}"))
-            return False
-
-    def _fail(self, batch: list[Job], exc: StoreUnavailable) -> None:
-        """Fail the batch and everything still queued (the writer is stopping)."""
-        pending = list(batch)
-        while not self._jobs.empty():
-            nxt = self._jobs.get_nowait()
-            if nxt is not None:
-                pending.append(nxt)
-        for _, settler in pending:
-            if settler is not None:
-                settler.settle(exc)
-
-    async def _commit(self, batch: list[Job]) -> list[list[int] | BaseException] | None:
-        """One transaction for the batch, a savepoint per job; None when the store itself failed (retry later)."""
-        began = time.perf_counter()
+    async def commit(self, batch: tuple[Job, ...]) -> Answer:
+        """One transaction for the batch, a savepoint per job; a ``Failure`` when the store itself failed."""
         try:
             if self._conn is None or self._conn.is_closed():
                 self._conn = await asyncpg.connect(self._url)
                 await _prepare_connection(self._conn)
             conn = self._conn
-            outcomes: list[list[int] | BaseException] = []
+            outcomes: list[Outcome] = []
             async with conn.transaction():
                 for statements, _ in batch:
                     try:
@@ -298,14 +203,10 @@ class _Writer:
                             raise
                         outcomes.append(_statement_error(exc))
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            await self._drop_connection()
-            if self.health.ok or self.health.reason != str(exc):
-                log.error("the database cannot commit (%s): play pauses, retrying", exc)
-                self._set_health(Health(False, str(exc)))
-            return None
-        self.commits += 1
-        if self.on_commit is not None:
-            self.on_commit(time.perf_counter() - began)
+            broken, self._conn = self._conn, None  # forgotten: the next attempt opens a fresh one
+            if broken is not None:
+                broken.terminate()
+            return Failure(str(exc))
         return outcomes
 
     @staticmethod
@@ -317,20 +218,11 @@ class _Writer:
         await conn.execute(translated, *params)
         return 0
 
-    async def _drop_connection(self) -> None:
-        """Forget a connection a failed commit left behind; the next attempt opens a fresh one."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.terminate()
-
-    def _set_health(self, health: Health) -> None:
-        """Record and announce a change of health."""
-        self.health = health
-        for listener in self._listeners:
-            try:
-                listener(health)
-            except Exception:  # a listener's bug must not stop the writer
-                log.exception("a store health listener failed")
+    async def close(self) -> None:
+        """Close the writing connection (the writer has stopped)."""
+        if self._conn is not None:
+            await self._conn.close(timeout=STORE_CLOSE_TIMEOUT_S)
+            self._conn = None
 
 
 async def open_database(url: str, migrate: bool = True) -> tuple[asyncpg.Pool, bytes]:
@@ -416,7 +308,9 @@ class PgStore(Store):
         self.hasher = Hasher(key)  # the cluster's: every node hashes alike (server.store.hash_key)
         self._reader = _Reader(self._thread, pool)
         self._read = self._reader  # type: ignore[assignment]
-        self._writer = _Writer(self._thread, url, WRITER_BATCH)  # type: ignore[assignment]
+        transactions = _Transactions(url)
+        self._writer = LoopWriter(self._thread.loop, transactions.commit, WRITER_BATCH,  # type: ignore[assignment]
+                                  transactions.close)
         # Room code -> the lease number this node writes it under. None: the store of one process, whose rooms are
         # all its own (nothing is fenced); a cluster node gives it its registry's table (``server.cluster.node``).
         self.fences: dict[str, int] | None = None

@@ -32,7 +32,8 @@ from server.store.log_rows import entry_from_row, entry_row
 from server.store.match_records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.sqlite import sqlite_schema as schema
-from server.store.sqlite.sqlite_writer import Health, StaleLease, Statement, StoreLost, StoreUnavailable, Writer
+from server.store.sqlite.sqlite_writer import Writer
+from server.store.store_port import Health, StaleLease, Statement, StoreLost, StoreUnavailable
 from server.tokens import Hasher
 from shared import notation
 from shared.match_log import Checkpoint, LogEntry
