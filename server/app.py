@@ -39,6 +39,9 @@ from server.constants import (
     STORE_CLOSE_TIMEOUT_S,
 )
 from server.lan.announcer import LanAnnouncer, default_server_name
+from server.leagues.handlers import LeagueRequests
+from server.leagues.resume import resume as resume_leagues
+from server.leagues.service import LeagueService
 from server.lifecycle import EventBus
 from server.ops.agones_link import AgonesLink
 from server.ops.http_endpoints import Checks, endpoints, operator_endpoints
@@ -126,6 +129,9 @@ class Server:
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)
         creators = Creators.of(config.tournaments, config.organisers)
         self.handlers.update(TournamentRequests(self.tournaments, self.limits, creators).handlers())
+        self.leagues = LeagueService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
+                                     session_of=self.sessions.get)
+        self.handlers.update(LeagueRequests(self.leagues, self.limits, creators).handlers())
         self._ws_server: WsServer | None = None
         self._operators: WsServer | None = None  # the --metrics listener
         self.metrics_port = 0
@@ -232,6 +238,7 @@ class Server:
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
+        self.leagues.spawn(self.leagues.connected(session, self.ready))
 
     def _tell_room(self, code: str, message: ServerMessage, players: tuple[int, ...] = ()) -> None:
         """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments), and to
@@ -259,6 +266,7 @@ class Server:
         if self.sessions.get(session.player_id) is session:
             del self.sessions[session.player_id]
         self.tournaments.unwatch(session)
+        self.leagues.unwatch(session)
         if self.announcer is not None:
             self.announcer.update(len(self.sessions), self.tournaments.running())
 
@@ -279,11 +287,13 @@ class Server:
                 self.cluster.config = dataclasses.replace(self.cluster.config, public_url=await self._public_url())
                 await self.cluster.start()
                 # Tournaments are not shared between nodes yet: resumed on every node, one would run on several.
-                log.warning("a cluster node does not resume stored tournaments (they run on the node that runs them)")
+                log.warning("a cluster node does not resume stored tournaments and leagues (they run on the node that "
+                            "runs them)")
             else:
                 rooms = await recover(self.store, self.pool, self.lobby)
                 log.info("%d unfinished matches resumed", len(rooms))
                 await resume(self.tournaments)  # after the rooms: tables find their recovered matches
+                await resume_leagues(self.leagues)
         finally:
             self.ready.set()
         if self.agones is not None:
@@ -303,6 +313,7 @@ class Server:
         if self._recovery is not None and not self._recovery.done():
             await self._recovery  # rooms being rebuilt are closed like the others
         await self.tournaments.stop()
+        await self.leagues.stop()
         if self.cluster is not None:
             await self.cluster.drain()  # the rooms go on elsewhere, their connections with them
         rooms = list(self.lobby.rooms.values())

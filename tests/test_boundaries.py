@@ -79,6 +79,7 @@ SERVER_LAYERS: dict[str, tuple[str, ...]] = {
     "server.players": ("server.store", "server.rooms"),
     "server.cluster": ("server.store", "server.rooms"),
     "server.tournaments": ("server.store", "server.rooms", "server.replays"),
+    "server.leagues": ("server.store", "server.rooms", "server.replays", "server.tournaments"),
     "server.connections": ("server.store", "server.rooms", "server.replays", "server.players", "server.cluster",
                            "server.ops"),
     "server.web": ("server.store", "server.rooms", "server.replays", "server.players", "server.tournaments",
@@ -129,6 +130,8 @@ CORES = {  # the pure cores of the server and what each may not import besides I
     "server/tournaments/tournament_core.py": ("server.rooms.room", "server.rooms.lobby",
                                               "server.tournaments.service", "server.tournaments.tournament_records"),
     "server/store/group_commit.py": ("server.store.commit_drivers", "queue", "asyncpg"),
+    "server/leagues/league_core.py": ("server.rooms.room", "server.rooms.lobby", "server.leagues.service",
+                                      "server.leagues.league_records", "server.tournaments.service"),
 }
 
 

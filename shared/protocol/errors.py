@@ -26,6 +26,7 @@ TOURNAMENT_ERRORS: dict[str, str] = {
     "ROUND_ORDER": "the round cannot come now (a round is still being played, or results are out of order)",
     "NOTHING_TO_PAIR": "the tournament is complete: there is no next round",
     "NO_PAIRING": "no legal pairing of the next round exists",
+    "UNKNOWN_FIXTURE": "a fixture id the league does not have",
 }
 
 # Refusals of the connection layer, the lobby and the room. Each keeps the connection usable.
@@ -63,18 +64,23 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "and nothing acknowledged is lost; a Notice says when play resumes",
     "INTERNAL": "the server failed to handle a valid request; the room is unchanged",
     "TOURNAMENT_NOT_FOUND": "no tournament of this server has this id",
-    "NOT_ORGANISER": "only the holder of the tournament's organiser secret may do this (the secret is missing or "
-    "not the tournament's)",
+    "NOT_ORGANISER": "only the holder of the tournament's (or the league's) organiser secret may do this (the secret "
+    "is missing or not its)",
     "NOT_ENTERED": "the request needs an entry of yours in the tournament (or a match of yours: disputes, "
     "corrections)",
-    "ALREADY_ENTERED": "this player coaches an entry of the tournament already, or the entry has its coach",
-    "BAD_ENTRY_CODE": "JoinTournament.code is not the code of an entry of this tournament that is still unclaimed",
+    "ALREADY_ENTERED": "this player coaches an entry of the tournament already, or the entry has its coach (in a "
+    "league: he is a roster player of it already)",
+    "BAD_ENTRY_CODE": "JoinTournament.code (JoinLeague.code) is not the code of an entry of this tournament (a "
+    "roster player of this league) that is still unclaimed",
     "REGISTRATION_CLOSED": "JoinTournament once the tournament's last round has started: no entry can be claimed "
     "or entered any more, and entry codes have expired",
-    "NOT_ALLOWED": "CreateTournament: this server lets only named players (or only the organisers its owner named) "
-    "create tournaments",
+    "NOT_ALLOWED": "CreateTournament, CreateLeague: this server lets only named players (or only the organisers its "
+    "owner named) create tournaments and leagues",
     "TOURNAMENT_CLOSED": "the tournament does not take this now (it has ended, or its state does not allow it: "
     "check-in before the match, a round while tables are still open)",
+    "LEAGUE_NOT_FOUND": "no league of this server has this id",
+    "NOT_CAPTAIN": "SubmitLineup: only the team's captain (a roster player the organiser named captain) or the "
+    "league's organiser gives a team's line-up, and a captain only his own team's",
     "NO_CASE": "no open dispute or correction of this tournament has this number (or it is not for you to confirm)",
     **{code: f"TOURNAMENT.md: {meaning}" for code, meaning in TOURNAMENT_ERRORS.items()},
 }

@@ -1157,6 +1157,293 @@ class TournamentList:
     tournaments: Annotated[tuple[TournamentInfo, ...], ListOf(Struct(TournamentInfo), 200)]
 
 
+# --------------------------------------------------------------------------- the team league (docs/PROTOCOL.md
+# "Leagues", TOURNAMENT.md "Team competitions"): the organiser's acts carry the league's organiser secret; a team's
+# captain gives its line-up; roster players claim their place with a code and play the games they are assigned.
+
+LEAGUE_ID = Str(16, min_len=1)
+LEAGUE_PLAYER = Str(32, min_len=1)  # a league file's team, player or fixture id (1-32 of [A-Za-z0-9_-])
+MAX_LEAGUE_FILE_CHARS = 15_000  # as a tournament file: CreateLeague fits MAX_LARGE_FRAME
+MAX_TEAM_SIZE = 8  # k: a line-up's players on this server (k x k games a fixture: 64 at most)
+MAX_LEAGUE_TEAMS = 32
+MAX_LEAGUE_PLAYERS = 512  # roster players of one league
+MAX_FIXTURES = 512
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateLeague:
+    """Create a team league from ``file`` (a ``sprtec-league/1`` file as JSON text, at most 15,000 characters:
+    its teams with their rosters and its fixtures by match day). ``captains`` names each team's captain (team id
+    -> roster player id; a team without one has only the organiser to give its line-up); ``no_show_ms``: a player
+    not at his game's table this long after it opens loses it by walkover (nil: 300000); ``settings``: the match
+    settings of every game, as CreateRoom's for the file's ruleset (e.g. ``period_ms``; none: the ruleset's own).
+    Answered by LeagueCreated; the creator is the organiser."""
+
+    file: Annotated[str, Str(MAX_LEAGUE_FILE_CHARS, min_len=2)]
+    captains: Annotated[dict[str, str], MapOf(LEAGUE_PLAYER, LEAGUE_PLAYER, MAX_LEAGUE_TEAMS)] = field(
+        default_factory=dict)
+    settings: Annotated[dict[str, Any], MapOf(Str(64, min_len=1), SETTING_VALUE, 64)] = field(default_factory=dict)
+    no_show_ms: Annotated[int | None, Opt(Int(1000, 86_400_000, "ms"))] = None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinLeague:
+    """A player takes his place on a team's roster with the code the organiser gave him (LeagueCreated): from
+    now on the games of that roster player are his to play. Answered by LeagueJoined."""
+
+    league: Annotated[str, LEAGUE_ID]
+    code: Annotated[str, Str(16, min_len=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenMatchDay:
+    """The organiser opens match day ``day`` (the fixtures of the file with that ``day``): their captains may
+    give their line-ups and their rounds may start. Answered by LeagueDone (``id``: the day)."""
+
+    league: Annotated[str, LEAGUE_ID]
+    secret: Annotated[str, SECRET]
+    day: Annotated[int, Int(1, 999)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SubmitLineup:
+    """A team's line-up for a fixture of the open day, in board order (k roster players): by the team's captain,
+    or by the organiser (``secret``) naming the ``team``. It may be given again until the other team's is in;
+    both are shown to everyone only once both are in, and never after the fixture's first round has started.
+    Answered by LeagueDone."""
+
+    league: Annotated[str, LEAGUE_ID]
+    fixture: Annotated[str, LEAGUE_PLAYER]
+    players: Annotated[tuple[str, ...], ListOf(LEAGUE_PLAYER, MAX_TEAM_SIZE)]
+    team: Annotated[str | None, Opt(LEAGUE_PLAYER)] = None
+    secret: Annotated[str | None, Opt(SECRET)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartLeagueRound:
+    """The organiser starts the next round of a fixture of the open day (both line-ups in, the round before it
+    complete): its k games are played at tables the server opens (LeagueGameAssigned to each player), or, with
+    ``boards``, on boards at the club, their results entered by hand (LeagueResult). Answered by LeagueDone
+    (``id``: the round's number)."""
+
+    league: Annotated[str, LEAGUE_ID]
+    secret: Annotated[str, SECRET]
+    fixture: Annotated[str, LEAGUE_PLAYER]
+    boards: Annotated[bool, Bool()] = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueResult:
+    """The organiser enters (or corrects) the result of a game of a started round: a ``score`` or a
+    ``walkover`` (the winning side), with his reason for a correction. Answered by LeagueDone."""
+
+    league: Annotated[str, LEAGUE_ID]
+    secret: Annotated[str, SECRET]
+    fixture: Annotated[str, LEAGUE_PLAYER]
+    round: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    board: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    reason: Annotated[str, REASON] = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchLeague:
+    """Follow a league: a LeagueUpdate at once, then one whenever it changes (at most four a second). Any
+    connection may watch."""
+
+    league: Annotated[str, LEAGUE_ID]
+
+
+@dataclass(frozen=True, slots=True)
+class UnwatchLeague:
+    """Stop following a league. Answered by LeagueDone."""
+
+    league: Annotated[str, LEAGUE_ID]
+
+
+@dataclass(frozen=True, slots=True)
+class ListLeagues:
+    """Ask for the leagues of this server, newest first. Answered by LeagueList."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaguePlayerCode:
+    """A roster player, his team and the one-use code his player takes the place with (JoinLeague.code); told
+    once, to the organiser."""
+
+    player: Annotated[str, LEAGUE_PLAYER]
+    team: Annotated[str, LEAGUE_PLAYER]
+    name: Annotated[str, ENTRY_NAME]
+    code: Annotated[str, Str(16, min_len=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueCreated:
+    """The answer to CreateLeague: the league's id, the organiser secret (told once: the server keeps only its
+    hash) and every roster player's code."""
+
+    league: Annotated[str, LEAGUE_ID]
+    secret: Annotated[str, SECRET]
+    players: Annotated[tuple[LeaguePlayerCode, ...], ListOf(Struct(LeaguePlayerCode), MAX_LEAGUE_PLAYERS)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueJoined:
+    """The answer to JoinLeague: the roster player this player is, his team, and whether he is its captain."""
+
+    league: Annotated[str, LEAGUE_ID]
+    player: Annotated[str, LEAGUE_PLAYER]
+    team: Annotated[str, LEAGUE_PLAYER]
+    name: Annotated[str, ENTRY_NAME]
+    captain: Annotated[bool, Bool()] = False
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueDone:
+    """A league request named by ``ref`` was carried out; ``id`` is what it made (a day, a round), nil otherwise."""
+
+    league: Annotated[str, LEAGUE_ID]
+    ref: Annotated[str, Str(32, min_len=1)]
+    id: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueGameAssigned:
+    """Your next game of a team match: league, fixture (its two teams' names), round, board, the room to join
+    (JoinRoom ``room``), the ruleset, your seat, your opponent's name and the time left (``no_show_ms``, from
+    when this was sent) before a player not at his table loses the game by walkover."""
+
+    league: Annotated[str, LEAGUE_ID]
+    fixture: Annotated[str, LEAGUE_PLAYER]
+    home_team: Annotated[str, Str(100)]
+    away_team: Annotated[str, Str(100)]
+    round: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    board: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    room: Annotated[str, ROOM_CODE]
+    ruleset: Annotated[str, RULESET]
+    seat: Annotated[str, TEAM]
+    opponent: Annotated[str, ENTRY_NAME]
+    no_show_ms: Annotated[int | None, Opt(MS)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueTeamLine:
+    """A team of the league: id, name, club, its captain (nil: none named) and its roster in the file's order,
+    each roster player with whether a player has taken his place (``claimed``)."""
+
+    team: Annotated[str, LEAGUE_PLAYER]
+    name: Annotated[str, Str(100)]
+    club: Annotated[str, Str(100)]
+    captain: Annotated[str | None, Opt(LEAGUE_PLAYER)]
+    players: Annotated[tuple[str, ...], ListOf(LEAGUE_PLAYER, 64)]
+    names: Annotated[tuple[str, ...], ListOf(ENTRY_NAME, 64)]
+    claimed: Annotated[tuple[bool, ...], ListOf(Bool(), 64)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueGameLine:
+    """One game of a team match: its round and board, the two players (``home`` plays home in this game: A's
+    player in odd rounds, B's in even ones), where it is played (``room``; nil on a board at the club), how it
+    stands - ``waiting`` (``no_show_ms`` left before a missing player loses it), ``playing`` (with the live
+    ``score``), ``ended`` (``score``) or ``walkover`` (``walkover`` names the winning side) - and the source of
+    its result (``match``, ``forfeit``, ``no_show``, ``board``, ``override``)."""
+
+    round: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    board: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    home: Annotated[str, LEAGUE_PLAYER]
+    away: Annotated[str, LEAGUE_PLAYER]
+    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended", "walkover"), open=True)]
+    room: Annotated[str | None, Opt(ROOM_CODE)] = None
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    source: Annotated[str, Str(12)] = ""
+    no_show_ms: Annotated[int | None, Opt(MS)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FixtureLine:
+    """A team match of the league: its id, day, teams (A at home, B away), the referee team (nil: none named),
+    which line-ups are in (``lineup_home_in``, ``lineup_away_in``), the two line-ups in board order - shown only
+    once both are in, empty before - the rounds started so far (0-k, ``on_boards`` when its current round is
+    played on boards), the team score so far (games won by A and by B), ``finished`` once all k x k games have a
+    result, the fixture's ``points`` then (A's, B's) and, for a fixture of the open day, its games so far."""
+
+    fixture: Annotated[str, LEAGUE_PLAYER]
+    day: Annotated[int, Int(1, 999)]
+    home: Annotated[str, LEAGUE_PLAYER]
+    away: Annotated[str, LEAGUE_PLAYER]
+    referee_team: Annotated[str | None, Opt(LEAGUE_PLAYER)]
+    lineup_home_in: Annotated[bool, Bool()]
+    lineup_away_in: Annotated[bool, Bool()]
+    lineup_home: Annotated[tuple[str, ...], ListOf(LEAGUE_PLAYER, MAX_TEAM_SIZE)]
+    lineup_away: Annotated[tuple[str, ...], ListOf(LEAGUE_PLAYER, MAX_TEAM_SIZE)]
+    round: Annotated[int, Int(0, MAX_TEAM_SIZE)]
+    on_boards: Annotated[bool, Bool()]
+    team_score: Annotated[Score, Struct(Score)]
+    finished: Annotated[bool, Bool()]
+    points: Annotated[Score | None, Opt(Struct(Score))] = None
+    games: Annotated[tuple[LeagueGameLine, ...], ListOf(Struct(LeagueGameLine), MAX_TEAM_SIZE * MAX_TEAM_SIZE)] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueTableRow:
+    """One row of the league table (TOURNAMENT.md ``sprtec-league-table/1``: finished fixtures only)."""
+
+    rank: Annotated[int, Int(1, MAX_INT)]
+    shared: Annotated[bool, Bool()]
+    team: Annotated[str, LEAGUE_PLAYER]
+    played: Annotated[int, Int(0, MAX_INT)]
+    wins: Annotated[int, Int(0, MAX_INT)]
+    draws: Annotated[int, Int(0, MAX_INT)]
+    losses: Annotated[int, Int(0, MAX_INT)]
+    games_for: Annotated[int, Int(0, MAX_INT)]
+    games_against: Annotated[int, Int(0, MAX_INT)]
+    points: Annotated[int, Int(-MAX_INT, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueUpdate:
+    """A league as it stands, pushed to its watchers on every change (coalesced: at most four a second).
+
+    ``sequence`` counts the updates pushed (as TournamentUpdate's), ``version`` the events of the league's log;
+    ``day`` is the open match day (0: none yet); ``names`` maps every roster player's id to his name; ``teams``,
+    ``fixtures`` (every fixture of the file, the open day's with their games) and ``table`` (the league table of
+    the finished fixtures)."""
+
+    league: Annotated[str, LEAGUE_ID]
+    name: Annotated[str, Str(100)]
+    sequence: Annotated[int, Int(0, MAX_INT)]
+    version: Annotated[int, Int(0, MAX_INT)]
+    day: Annotated[int, Int(0, 999)]
+    team_size: Annotated[int, Int(1, MAX_TEAM_SIZE)]
+    names: Annotated[dict[str, str], MapOf(LEAGUE_PLAYER, ENTRY_NAME, MAX_LEAGUE_PLAYERS)]
+    teams: Annotated[tuple[LeagueTeamLine, ...], ListOf(Struct(LeagueTeamLine), MAX_LEAGUE_TEAMS)]
+    fixtures: Annotated[tuple[FixtureLine, ...], ListOf(Struct(FixtureLine), MAX_FIXTURES)]
+    table: Annotated[tuple[LeagueTableRow, ...], ListOf(Struct(LeagueTableRow), MAX_LEAGUE_TEAMS)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueInfo:
+    """One line of the list of leagues: id, name, season (nil: none), the open day (0: none), teams, fixtures and
+    those finished."""
+
+    league: Annotated[str, LEAGUE_ID]
+    name: Annotated[str, Str(100)]
+    season: Annotated[int | None, Opt(Int(-MAX_INT, MAX_INT))]
+    day: Annotated[int, Int(0, 999)]
+    teams: Annotated[int, Int(0, MAX_INT)]
+    fixtures: Annotated[int, Int(0, MAX_INT)]
+    finished: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueList:
+    """The answer to ListLeagues: this server's leagues, newest first (at most 200)."""
+
+    leagues: Annotated[tuple[LeagueInfo, ...], ListOf(Struct(LeagueInfo), 200)]
+
+
 # --------------------------------------------------------------------------- the registry
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
@@ -1194,6 +1481,15 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     WatchTournament,
     UnwatchTournament,
     ListTournaments,
+    CreateLeague,
+    JoinLeague,
+    OpenMatchDay,
+    SubmitLineup,
+    StartLeagueRound,
+    LeagueResult,
+    WatchLeague,
+    UnwatchLeague,
+    ListLeagues,
     Say,
     Mute,
     Ping,
@@ -1224,6 +1520,12 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     TableAssigned,
     TournamentUpdate,
     TournamentList,
+    LeagueCreated,
+    LeagueJoined,
+    LeagueDone,
+    LeagueGameAssigned,
+    LeagueUpdate,
+    LeagueList,
     Chat,
     Muted,
     Error,
@@ -1232,7 +1534,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
 MESSAGE_TYPES: dict[str, type[Message]] = {cls.__name__: cls for cls in CLIENT_MESSAGES + SERVER_MESSAGES}
 # The requests whose frame may be up to MAX_LARGE_FRAME: a 15,000-character tournament file and 64 entries' names,
 # clubs and categories are limited in characters, and a Czech or Polish character is 2 bytes of UTF-8 (any, up to 4).
-LARGE_REQUESTS: tuple[type[ClientMessage], ...] = (CreateTournament, RegisterEntries)
+LARGE_REQUESTS: tuple[type[ClientMessage], ...] = (CreateTournament, RegisterEntries, CreateLeague)
 
 ClientMessage = (
     Hello
@@ -1269,6 +1571,15 @@ ClientMessage = (
     | WatchTournament
     | UnwatchTournament
     | ListTournaments
+    | CreateLeague
+    | JoinLeague
+    | OpenMatchDay
+    | SubmitLineup
+    | StartLeagueRound
+    | LeagueResult
+    | WatchLeague
+    | UnwatchLeague
+    | ListLeagues
     | Say
     | Mute
     | Ping
@@ -1299,6 +1610,12 @@ ServerMessage = (
     | TableAssigned
     | TournamentUpdate
     | TournamentList
+    | LeagueCreated
+    | LeagueJoined
+    | LeagueDone
+    | LeagueGameAssigned
+    | LeagueUpdate
+    | LeagueList
     | Chat
     | Muted
     | Error

@@ -171,7 +171,26 @@ ALTER TABLE players ADD COLUMN name_shape TEXT;
 CREATE UNIQUE INDEX players_by_name_shape ON players (name_shape);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Version 7 (the SQLite step 7): the team leagues and their event logs.
+_V7 = """
+CREATE TABLE leagues (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE league_log (
+    league_id TEXT NOT NULL REFERENCES leagues (id),
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (league_id, idx)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 VERSION = len(MIGRATIONS)
 
 

@@ -153,7 +153,27 @@ ALTER TABLE players ADD COLUMN name_shape TEXT;
 CREATE UNIQUE INDEX IF NOT EXISTS players_by_name_shape ON players (name_shape);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# Version 7: the team leagues run by the server (server.leagues) - each one's row (name, the hash of its organiser
+# secret) and its event log, which recovery folds (the log is the league).
+_V7 = """
+CREATE TABLE IF NOT EXISTS leagues (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS league_log (
+    league_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (league_id, idx)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 VERSION = len(MIGRATIONS)
 
 

@@ -1,0 +1,36 @@
+"""After a restart: every league folded from its log, and its open games' tables linked back to their matches.
+
+Why after the rooms' recovery (as ``server.tournaments.resume``): the rooms of running matches are rebuilt first from
+their own logs; a league then finds each open table's match by its id - a match that finished just before the crash
+is recorded from the stored match, a running one goes on in its recovered room, and a game whose match never started
+(its room lost) is opened again with a fresh no-show time. A day in the middle of a round resumes where it was.
+"""
+
+from __future__ import annotations
+
+from server.leagues import league_records as records
+from server.leagues.league_core import LeagueCore
+from server.leagues.service import LeagueRun, LeagueService
+from server.leagues.state import fold
+from server.tournaments.tournament_records import match_result
+
+
+async def resume(service: LeagueService) -> list[LeagueRun]:
+    """Fold and run every stored league; returns them, oldest first."""
+    runs = []
+    for row in records.leagues(service.store):
+        state = fold(row.id, records.log(service.store, row.id))
+        run = LeagueRun(core=LeagueCore(state), secret_hash=row.secret_hash)
+        service.adopt(run)  # before any wait: a recovered room's MatchFinished finds its league
+        runs.append(run)
+    for run in runs:
+        async with run.lock:
+            await _relink(service, run)
+    return runs
+
+
+async def _relink(service: LeagueService, run: LeagueRun) -> None:
+    """Link a league's open tables to their matches as the store has them (``LeagueCore.relink``)."""
+    stored = {t.match_id: match_result(service.store, t.match_id) for t in run.state.tables.values()}
+    alive = set(service.lobby.rooms)
+    await service.transition(run, lambda: run.core.relink(stored, alive, service.now_ms()))
