@@ -48,6 +48,7 @@ from shared.protocol import (
     TournamentCreated,
     TournamentDone,
     TournamentUpdate,
+    UnlinkEntry,
     WatchTournament,
     Welcome,
     WithdrawEntry,
@@ -263,6 +264,14 @@ class DeskModel(Page):
         """An entry's name."""
         return next((e.name for e in self.entries() if e.entry == entry), entry)
 
+    def entry_label(self, entry: str) -> str:
+        """An entry's name with its club and id, which tell apart two entries of alike names (a player's own entry
+        beside the one prepared for him) in a question that acts on one of them."""
+        line = next((e for e in self.entries() if e.entry == entry), None)
+        if line is None:
+            return entry
+        return f"{line.name} ({line.club}, {entry})" if line.club else f"{line.name} ({entry})"
+
     def running(self) -> bool:
         """True while the tournament has rounds to come."""
         return self.update is not None and (self.update.status not in ("finished", "ended") or self.registering())
@@ -295,7 +304,7 @@ class DeskModel(Page):
                   "tables": _("Tables"), "standings": _("Standings"), "bracket": _("Bracket"), "card": _("Give a card"),
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
                   "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
-                  "chat": _("Chat at the tables"),
+                  "chat": _("Chat at the tables"), "claims": _("Undo a wrong claim"),
                   "address": _("The server's address")}
         if self.screen in titles:
             return titles[self.screen]
@@ -469,8 +478,27 @@ class DeskModel(Page):
             found.append(Item(_("Nobody is registered yet"), "none", "text"))
         found += self._pager(len(entries))
         if entries:
-            found.append(Item(_("Mute a coach in the chat"), "screen:chat",
+            found.append(Item(_("Mute a coach in the chat"), "screen:chat", group="more",
                               hint=_("Silence a coach in the tournament's chat at every table, or let him speak")))
+            found.append(Item(_("Undo a wrong claim"), "screen:claims", group="more",
+                              hint=_("A player took an entry that is not his: the entry gets a new code")))
+        found.append(Item(_("Back"), "back"))
+        return found
+
+    def _items_claims(self) -> list[Item]:
+        """The entrants a player claimed, a page at a time, each with Unlink (the entry gets a fresh code)."""
+        entries = [e for e in self.entries() if e.claimed]
+        start = self.page * PAGE_ROWS
+        found: list[Item] = []
+        for entry in entries[start:start + PAGE_ROWS]:
+            state = _("out") if entry.out else _("checked in") if entry.checked_in else _("not checked in")
+            found.append(Item(entry.name, "none", "room", enabled=False, cells=(entry.name, entry.club, state),
+                              stops=CHAT_STOPS, group=f"u:{entry.entry}", weight=6))
+            found.append(Item(_("Unlink"), f"unlink:{entry.entry}", enabled=self.running(),
+                              group=f"u:{entry.entry}", weight=1.6))
+        if not entries:
+            found.append(Item(_("No entry has been claimed yet"), "none", "text"))
+        found += self._pager(len(entries))
         found.append(Item(_("Back"), "back"))
         return found
 
@@ -597,7 +625,8 @@ class DeskModel(Page):
         pending = self.pending
         if pending is None:
             return [Item(_("Back"), "back")]
-        return [Item(pending.question, "none", "text"), Item(pending.undo_note, "none", "text"),
+        return [*(Item(line, "none", "text") for line in sentences(pending.question)),
+                Item(pending.undo_note, "none", "text"),
                 Item(_("Yes, do it"), "yes", group="answer"), Item(_("No, back"), "back", group="answer")]
 
     def _items_address(self) -> list[Item]:
@@ -651,8 +680,8 @@ class DeskModel(Page):
         act = self._act(verb, arg)
         if act is not None:
             self.back_to, self.pending, self.screen = self.screen, act, "confirm"
-            self.focus = 0
-            self.settle_focus()
+            self.focus = [item.command for item in self.items()].index("back")  # the safe answer is lit: Enter
+            # by habit changes nothing
         return None
 
     def _confirmed(self) -> object | None:
@@ -730,8 +759,13 @@ class DeskModel(Page):
         if verb == "withdraw":
             question = (_("Withdraw {name}? No round has started: he plays none.") if self.registering()
                         else _("Withdraw {name} after the current round?"))
-            return Pending(question.format(name=self.entry_name(arg)), cannot,
+            return Pending(question.format(name=self.entry_label(arg)), cannot,
                            WithdrawEntry(tid, arg, secret, _("withdrawn at the desk")))
+        if verb == "unlink":
+            return Pending(_("Unlink {name} from the player who claimed it? He coaches it no longer; the entry gets "
+                             "a new code for its right player.").format(name=self.entry_label(arg)),
+                           _("The old code no longer works; the new one is shown to hand out."),
+                           UnlinkEntry(tournament=tid, secret=secret, entry=arg, reason=_("claim undone at the desk")))
         if verb in ("mute", "unmute"):
             return self._mute_act(tid, secret, arg, verb == "mute")
         if verb == "start":
@@ -866,6 +900,17 @@ class DeskModel(Page):
     def create_request(self) -> CreateTournament:
         """The CreateTournament of the form: its file, the no-show time and the automatic start."""
         return desk_create.create_request(self.form, self.seed)
+
+
+def sentences(text: str) -> list[str]:
+    """A question cut into its sentences, each a line of its own (a long one read whole, not cut short)."""
+    found: list[str] = []
+    for part in text.replace("? ", "?\n").replace(". ", ".\n").splitlines():
+        if found and len(found[-1]) + len(part) < 60:
+            found[-1] += " " + part
+        else:
+            found.append(part)
+    return found
 
 
 def refusal_text(error: Error) -> str:

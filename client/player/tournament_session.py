@@ -41,6 +41,21 @@ TAKE_TO_TABLE_S = 5.0  # the assignment is read for this long before the player 
 KIT_WORDS = {"home": N_("red"), "away": N_("yellow")}  # the kits' colours (client.common.palette.KITS)
 TOURNAMENT_REFS = ("JoinTournament", "CheckIn", "WithdrawEntry", "WatchTournament", "FileDispute",
                    "ProposeCorrection", "ConfirmCorrection")
+REFUSALS = {  # the server's refusals of a player's tournament request, in words he acts on
+    "NOT_ENTERED": N_("You coach no entry of this tournament now — the organiser may have unlinked or withdrawn it; "
+                      "ask him"),
+    "ALREADY_ENTERED": N_("You are entered in this tournament already"),
+    "TOURNAMENT_CLOSED": N_("The tournament does not take this now: it has ended"),
+    "REGISTRATION_CLOSED": N_("Registration has closed: the last round has started"),
+    "TOURNAMENT_NOT_FOUND": N_("This tournament is no longer on the server"),
+    "RATE_LIMITED": N_("Too many requests at once — wait a moment and try again"),
+    "STORE_UNAVAILABLE": N_("The server cannot save right now — nothing changed; try again in a moment"),
+}
+
+
+def refusal_words(error: Error) -> str:
+    """A refusal in the player's language (the server's own English words for a code without a meaning here)."""
+    return _(REFUSALS[error.code]) if error.code in REFUSALS else _("Refused: {why}").format(why=error.message)
 
 
 class TournamentSession:
@@ -90,7 +105,7 @@ class TournamentSession:
             return True
         if isinstance(message, Error) and message.ref in TOURNAMENT_REFS:
             self.checking_in = False
-            self.error = message.message
+            self.error = refusal_words(message)
             return True
         return False
 
@@ -127,8 +142,8 @@ class TournamentSession:
         return [Leave(), JoinRoom(a.room)] if room is not None and room != a.room else [JoinRoom(a.room)]
 
     def check_in(self) -> ClientMessage | None:
-        """Say he is here and plays (once)."""
-        if self.checking_in or self.checked_in():
+        """Say he is here and plays (once; not for an entry that is out or no longer his)."""
+        if self.checking_in or self.checked_in() or not self.may_check_in():
             return None
         self.checking_in = True
         return CheckIn(self.tournament)
@@ -138,6 +153,22 @@ class TournamentSession:
         """True once the tournament knows he is here."""
         line = self._entry_line()
         return line is not None and line.checked_in
+
+    def may_check_in(self) -> bool:
+        """True while checking in means something: his entry is in the tournament, his, and not checked in."""
+        line = self._entry_line()
+        return not self.finished() and not self.checked_in() and (line is None or (line.claimed and not line.out))
+
+    def standing(self) -> str:
+        """Why he is not in the rounds, when he is not: his entry is out, or no longer his (unlinked)."""
+        line = self._entry_line()
+        if line is None or self.finished():
+            return ""
+        if line.out:
+            return _("your entry {name} is out of the tournament (withdrawn or disqualified)").format(name=line.name)
+        if not line.claimed:
+            return _("the organiser unlinked you from {name}: enter again with your code").format(name=line.name)
+        return ""
 
     def _entry_line(self) -> EntryLine | None:
         """His line of the entries, once an update came."""
@@ -173,7 +204,7 @@ class TournamentSession:
             state = _("Round {n} — {state}").format(n=a.round, state=_(TOURNAMENT_STATUS_WORDS["playing"]))
         if self.finished():
             return state
-        me = _("you are checked in") if self.checked_in() else _("check in to be paired")
+        me = self.standing() or (_("you are checked in") if self.checked_in() else _("check in to be paired"))
         parts = (state, next_round_words(self.update, now - self.update_at), me)
         return "  ·  ".join(part for part in parts if part)
 

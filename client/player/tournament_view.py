@@ -62,7 +62,7 @@ class TournamentView(arcade.View):
         found: list[tuple[str, str]] = []
         if s.phase(self.clock()) == "assigned":
             found.append((_("Go to my table now"), "table"))
-        elif not s.finished() and not s.checked_in():
+        elif s.may_check_in():
             found.append((_("I am here: check in"), "checkin"))
         found.append((_("Watch in the hall"), "hall"))
         found.append((_("Back to the lobby"), "lobby"))

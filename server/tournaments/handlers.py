@@ -41,6 +41,7 @@ from server.tournaments.log import (
     Event,
     Outcome,
     Row,
+    Unlinked,
     Withdrawn,
 )
 from server.tournaments.service import Running, TournamentService, new_seed
@@ -73,6 +74,7 @@ from shared.protocol import (
     TournamentDone,
     TournamentJoined,
     TournamentList,
+    UnlinkEntry,
     UnwatchTournament,
     WatchTournament,
     WithdrawEntry,
@@ -133,6 +135,7 @@ class TournamentRequests:
             CreateTournament: self.create, RegisterEntries: self.register, JoinTournament: self.join,
             CheckIn: self.check_in, WithdrawEntry: self.withdraw, StartRound: self.start_round,
             AutoStartRounds: self.auto_start, GiveCard: self.give_card, MuteEntry: self.mute,
+            UnlinkEntry: self.unlink,
             OverrideResult: self.override,
             FileDispute: self.dispute, ResolveDispute: self.resolve, ProposeCorrection: self.propose,
             ConfirmCorrection: self.confirm, EndTournament: self.end, WatchTournament: self.watch,
@@ -235,6 +238,31 @@ class TournamentRequests:
         await session.send(TournamentDone(run.id, "MuteEntry"))
 
     @refusals
+    async def unlink(self, session: Any, message: UnlinkEntry) -> None:
+        """The organiser undoes a claim (a player took the wrong entry): the entry loses its coach and gets a fresh
+        code, told to him once, for its right player; not while the entry's match is being played."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            state = run.state
+            if message.entry not in state.tournament.player_ids():
+                raise TournamentError("UNKNOWN_PLAYER", f"tournament {run.id} has no entry {message.entry}")
+            if message.entry not in state.coaches:
+                raise RoomError("NOT_ENTERED", f"entry {message.entry} of {run.id} has no coach to unlink")
+            playing = next((key for key in state.tables
+                            if message.entry in (match_at(state.tournament, key).home,
+                                                 match_at(state.tournament, key).away)), None)
+            if playing is not None:
+                raise RoomError("TOURNAMENT_CLOSED", f"entry {message.entry} is playing at table {playing[2]} of "
+                                                     f"round {playing[1]}: unlink it once that match is over")
+            code = credentials.new_entry_code()
+            event = Unlinked(entry=message.entry, code_hash=credentials.hashed(self.service.store.hasher, code),
+                             reason=message.reason)
+            await self.service.commit(run, [event], ORGANISER)
+            name = run.state.name_of(message.entry)
+        await session.send(EntriesRegistered(run.id, (EntryCode(message.entry, name, code),)))
+
+    @refusals
     async def override(self, session: Any, message: OverrideResult) -> None:
         """XVII.5: the organiser sets a match's result, with his reason."""
         run = self._organiser(message.tournament, message.secret)
@@ -277,8 +305,8 @@ class TournamentRequests:
             self._open(run)
             self._registering(run)
             state = run.state
-            if state.entry_of(session.player_id) is not None:
-                raise RoomError("ALREADY_ENTERED", f"you coach {state.entry_of(session.player_id)} in {run.id}")
+            if state.entered(session.player_id) is not None:  # an entry withdrawn holds him no more
+                raise RoomError("ALREADY_ENTERED", f"you coach {state.entered(session.player_id)} in {run.id}")
             events: list[Event] = []
             if message.code is not None:
                 self.limits.check(ENTRY_CODE, session.client, run.id)

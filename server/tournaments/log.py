@@ -144,6 +144,16 @@ class ChatMuted:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Unlinked:
+    """The organiser undid a claim: the entry has no coach, is not checked in, and is claimed with a new code (the
+    hash of the code told to the organiser)."""
+
+    entry: str
+    code_hash: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class AutoStartSet:
     """The next rounds start ``after_ms`` after the last match of a round ends (None: the organiser starts them)."""
 
@@ -202,7 +212,8 @@ class Ended:
 
 
 Event = (Created | EntryAdded | Claimed | CheckedIn | Withdrawn | RoundStarted | TableOpened | ResultSet | CardGiven
-         | ChatMuted | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed | Ended)
+         | ChatMuted | Unlinked | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed
+         | Ended)
 
 ORGANISER = "organiser"  # who acted: the holder of the organiser secret ...
 SERVER = "server"  # ... the server itself (a table, a no-show, a match's result) ... or an entry's id (a coach)
@@ -303,6 +314,7 @@ _KINDS: dict[type, str] = {
     ResultSet: "result_set",
     CardGiven: "card_given",
     ChatMuted: "chat_muted",
+    Unlinked: "unlinked",
     AutoStartSet: "auto_start_set",
     DisputeFiled: "dispute_filed",
     DisputeRuled: "dispute_ruled",

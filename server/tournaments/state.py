@@ -33,6 +33,7 @@ from server.tournaments.log import (
     RoundStarted,
     Row,
     TableOpened,
+    Unlinked,
     Withdrawn,
 )
 from shared.tournament import events as engine
@@ -128,11 +129,19 @@ class TournamentState:
         return self.course.tournament
 
     def entry_of(self, player_id: int) -> str | None:
-        """The entry a player coaches in this tournament, if any."""
-        for entry, coach in self.coaches.items():
-            if coach.player_id == player_id:
-                return entry
-        return None
+        """The entry a player coaches in this tournament, if any: the one still in it before one he withdrew."""
+        own = [entry for entry, coach in self.coaches.items() if coach.player_id == player_id]
+        return next((entry for entry in own if entry not in self.withdrawn()), own[0] if own else None)
+
+    def entered(self, player_id: int) -> str | None:
+        """The entry a player coaches and that has not withdrawn: a withdrawn entry (a duplicate he made by
+        mistake, withdrawn by the organiser) no longer holds him, and he may claim his own."""
+        entry = self.entry_of(player_id)
+        return entry if entry is not None and entry not in self.withdrawn() else None
+
+    def withdrawn(self) -> frozenset[str]:
+        """The entries withdrawn from the tournament."""
+        return frozenset(w.player for w in self.tournament.withdrawn)
 
     def name_of(self, entry: str) -> str:
         """An entrant's name as everyone sees it."""
@@ -286,6 +295,17 @@ def _chat_muted(s: TournamentState, row: Row, event: ChatMuted) -> TournamentSta
                     f"{event.entry} in the chat", event.reason)
 
 
+def _unlinked(s: TournamentState, row: Row, event: Unlinked) -> TournamentState:
+    """The organiser undid a claim: the entry is coachless and unchecked, claimable with its new code."""
+    coach = s.coaches.get(event.entry)
+    if coach is None:
+        raise TournamentError("UNKNOWN_PLAYER", f"entry {event.entry} of tournament {s.id} has no coach to unlink")
+    coaches = {entry: c for entry, c in s.coaches.items() if entry != event.entry}
+    s = replace(s, coaches=coaches, checked_in=s.checked_in - {event.entry},
+                code_hashes={**s.code_hashes, event.entry: event.code_hash})
+    return _audited(s, row, "unlink", f"{event.entry} from {coach.name}", event.reason)
+
+
 def _auto_start_set(s: TournamentState, row: Row, event: AutoStartSet) -> TournamentState:
     """Rounds start by themselves, or no longer."""
     detail = "off" if event.after_ms is None else f"{event.after_ms} ms after a round's last match"
@@ -351,6 +371,7 @@ _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = 
     ResultSet: _result_set,
     CardGiven: _card_given,
     ChatMuted: _chat_muted,
+    Unlinked: _unlinked,
     AutoStartSet: _auto_start_set,
     DisputeFiled: _dispute_filed,
     DisputeRuled: _dispute_ruled,

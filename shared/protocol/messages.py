@@ -958,6 +958,19 @@ class MuteEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class UnlinkEntry:
+    """The organiser undoes a claim: the entry's coach (a player who took the wrong entry, or a second one) is its
+    coach no longer, its check-in is undone, and the entry gets a fresh code for its right player (the one told is
+    spent). Kept in the audit log with the reason; refused while the entry's match is being played. Answered by
+    EntriesRegistered with the entry and its new code."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    entry: Annotated[str, ENTRY]
+    reason: Annotated[str, REASON] = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OverrideResult:
     """XVII.5: the organiser sets the result of the match at ``table`` of ``stage``/``round`` - a ``score`` (with
     ``shootout`` for a drawn knockout match) or a ``walkover`` (the winning side) - with a reason. Answered by
@@ -1472,6 +1485,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     AutoStartRounds,
     GiveCard,
     MuteEntry,
+    UnlinkEntry,
     OverrideResult,
     FileDispute,
     ResolveDispute,
@@ -1562,6 +1576,7 @@ ClientMessage = (
     | AutoStartRounds
     | GiveCard
     | MuteEntry
+    | UnlinkEntry
     | OverrideResult
     | FileDispute
     | ResolveDispute

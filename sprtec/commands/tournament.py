@@ -2,9 +2,9 @@
 
 Why a table of actions: ``standings``, ``pair`` and ``ranking`` read a tournament file, ``import`` a tournament saved
 by the organisers' program (``tournament_import``); the organiser's actions (create, register, checkin, start-round,
-card, mute, override, resolve, end, status - talking to a server; export and print, reading its data or a file; run,
-a whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only when
-chosen (``tournament_actions``, ``tournament_run``). The file actions print exactly the contract: one JSON object
+card, mute, unlink, override, resolve, end, status - talking to a server; export and print, reading its data or a
+file; run, a whole tournament of bots) are rows of ``ACTIONS`` with their own arguments, their modules imported only
+when chosen (``tournament_actions``, ``tournament_run``). The file actions print exactly the contract: one JSON object
 on standard output and exit 0, or ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that
 cannot be read is ``BAD_FORMAT``); ``--pretty`` indents by two spaces.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 HELP = ("tournaments: the standings, next pairing and final ranking of a file (docs/TOURNAMENT.md), the import of a "
         "tournament saved by the organisers' program, and the organiser's acts on a server (create, register, "
-        "checkin, start-round, card, mute, override, resolve, end, status, export, print, run)")
+        "checkin, start-round, card, mute, unlink, override, resolve, end, status, export, print, run)")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -199,6 +199,8 @@ ACTIONS.update({
     "card": _served("run_card", "card_arguments", "give a coach a yellow or red card, or disqualify him"),
     "mute": _served("run_mute", "mute_arguments",
                     "silence an entry's coach in the tournament's chat at every table (--unmute: let him speak)"),
+    "unlink": _served("run_unlink", "unlink_arguments",
+                      "undo a wrong claim: the entry loses its coach and gets a fresh code, printed"),
     "override": _served("run_override", "override_arguments", "set the result of a match (XVII.5), with a reason"),
     "resolve": _served("run_resolve", "resolve_arguments",
                        "decide a dispute: the result stands, is changed, or the match is replayed"),

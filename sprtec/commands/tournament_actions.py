@@ -40,6 +40,7 @@ from shared.protocol import (
     TournamentCreated,
     TournamentDone,
     TournamentUpdate,
+    UnlinkEntry,
     WatchTournament,
     encode,
 )
@@ -120,6 +121,14 @@ def mute_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", required=True, metavar="ENTRY",
                         help="the entry whose coach is silenced in the tournament's chat (its id)")
     parser.add_argument("--unmute", action="store_true", help="let him speak again")
+    parser.add_argument("--reason", default="", help="why (kept in the audit log)")
+
+
+def unlink_arguments(parser: argparse.ArgumentParser) -> None:
+    """The organiser arguments, --player ENTRY, --reason."""
+    organiser_arguments(parser)
+    parser.add_argument("--player", required=True, metavar="ENTRY",
+                        help="the entry whose claim is undone (its id): it gets a fresh code for its right player")
     parser.add_argument("--reason", default="", help="why (kept in the audit log)")
 
 
@@ -266,6 +275,14 @@ def run_mute(args: argparse.Namespace) -> int:
     return _organiser(args, lambda tid, secret: MuteEntry(tournament=tid, secret=secret, entry=args.player,
                                                           muted=muted, reason=args.reason), TournamentDone,
                       lambda _a: f"{args.player} {'muted' if muted else 'unmuted'} in the chat of {args.tournament}")
+
+
+def run_unlink(args: argparse.Namespace) -> int:
+    """Undo a claim: the entry loses its coach; print its fresh code."""
+    return _organiser(args, lambda tid, secret: UnlinkEntry(tournament=tid, secret=secret, entry=args.player,
+                                                            reason=args.reason), EntriesRegistered,
+                      lambda a: "\n".join(f"{c.entry} {c.name}: unlinked; new entry code {c.code}"
+                                          for c in a.entries))
 
 
 def run_override(args: argparse.Namespace) -> int:

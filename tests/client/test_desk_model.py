@@ -14,9 +14,11 @@ from server.app import Server
 from shared.protocol import (
     ClientMessage,
     CreateTournament,
+    EntryLine,
     JoinTournament,
     TournamentJoined,
     TournamentUpdate,
+    UnlinkEntry,
 )
 from tests.server.players import WireClient
 
@@ -37,6 +39,60 @@ async def pump(model: DeskModel, wire: WireClient, done: Callable[[], bool]) -> 
                 await wire.send(follow_up)
 
     await asyncio.wait_for(loop(), WAIT_S)
+
+
+async def test_the_desk_undoes_a_wrong_claim_and_shows_the_entrys_new_code(server: Server) -> None:
+    """Undo a wrong claim (from the entries): only claimed entries are listed; Unlink asks first, naming the entry
+    with its club and id; the answer's fresh code is shown to hand out, and the entry is unclaimed again."""
+    url = url_of(server)
+    wire = await WireClient.connect(url, "desk")
+    model = DeskModel(server=url, seed=5)
+    await created(model, wire)
+    code = await registered(model, wire, "Lucie Bílá", "SK Brno")
+    await registered(model, wire, "Eva Malá", "SK Brno")
+    await pump(model, wire, lambda: len(model.entries()) == 2)
+    taker = await WireClient.connect(url, "Tomáš")
+    assert model.tournament is not None
+    await taker.send(JoinTournament(model.tournament, code))
+    await pump(model, wire, lambda: any(e.claimed for e in model.entries()))
+    entry = next(e.entry for e in model.entries() if e.claimed)
+    model.activate("screen:entries")
+    model.activate("screen:claims")
+    assert [item.command for item in model.items() if item.command.startswith("unlink:")] == [f"unlink:{entry}"]
+    request = await confirm(model, wire, f"unlink:{entry}")
+    assert isinstance(request, UnlinkEntry) and request.entry == entry
+    await pump(model, wire, lambda: model.screen == "code")
+    assert model.last_code is not None and model.last_code.entry == entry and model.last_code.code != code
+    await pump(model, wire, lambda: not any(e.claimed for e in model.entries()))
+    await wire.close()
+    await taker.close()
+
+
+def test_a_question_on_an_entry_names_it_with_its_club_and_id() -> None:
+    """Two entries of alike names (a player's own and the one prepared for him) are told apart in a withdrawal."""
+    model = DeskModel(server="ws://x/", seed=5)
+    model.tournament, model.secret = "ABC123", "s"
+    lines = (EntryLine(entry="eva-mala", name="Eva Malá", club="SK Brno", category="", rating=None, claimed=True,
+                       checked_in=False, out=False),
+             EntryLine(entry="eva-mala-2", name="Eva Malá", club="", category="", rating=None, claimed=True,
+                       checked_in=False, out=False))
+    model.entries = lambda: lines  # type: ignore[method-assign]
+    model.activate("withdraw:eva-mala-2")
+    assert model.pending is not None and "Eva Malá (eva-mala-2)" in model.pending.question
+
+
+def test_a_confirmation_lights_the_safe_answer_and_enter_changes_nothing() -> None:
+    """Every act asks first with "No, back" lit: Enter by habit goes back and sends nothing; a long question is
+    read a sentence a line."""
+    model = DeskModel(server="ws://x/", seed=5)
+    model.tournament, model.secret = "ABC123", "s"
+    model.activate("withdraw:p1")
+    focused = model.focused()
+    assert model.screen == "confirm" and focused is not None and focused.command == "back"
+    assert model.key("enter") is None and model.screen != "confirm" and model.pending is None
+    model.activate("unlink:p1")
+    lines = [item.label for item in model.items() if item.kind == "text"]
+    assert len(lines) >= 3 and lines[0].endswith("?")
 
 
 def checked_in(model: DeskModel, entry: str) -> Callable[[], bool]:

@@ -153,6 +153,48 @@ def test_check_in_is_asked_once_and_known_from_the_update() -> None:
     assert session.checked_in() and session.check_in() is None
 
 
+def _his_line(**fields: object) -> TournamentUpdate:
+    """An update whose entry p1 (his) is changed by ``fields``."""
+    update = _update(checked_in=False)
+    return replace(update, entries=(replace(update.entries[0], **fields),))  # type: ignore[arg-type]
+
+
+def test_an_entry_out_of_the_tournament_offers_no_check_in_and_says_why() -> None:
+    """His entry withdrawn: no check-in (it could only be refused), and the state line says it is out."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_his_line(out=True), 0.0)
+    assert not session.may_check_in() and session.check_in() is None
+    assert "out of the tournament" in session.state_line(0.0)
+
+
+def test_an_entry_unlinked_by_the_organiser_says_so_and_how_to_enter_again() -> None:
+    """The organiser undid his claim: the entry is no longer his, no check-in, and he is told to enter with his
+    code."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_his_line(claimed=False), 0.0)
+    assert not session.may_check_in() and "unlinked" in session.state_line(0.0)
+
+
+def test_every_refusal_is_shown_in_words_of_his_language() -> None:
+    """A refused check-in says what it means (not the server's English), in Czech too; an unknown code still says
+    the server's words."""
+    from client.common import i18n
+
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(checked_in=False), 0.0)
+    session.check_in()
+    session.apply(Error("NOT_ENTERED", "you coach no entry p1 at all in ABC123", "CheckIn"), 0.0)
+    assert not session.checking_in and "organiser" in session.error and "ABC123" not in session.error
+    try:
+        i18n.set_language("cs")
+        session.apply(Error("NOT_ENTERED", "x", "CheckIn"), 0.0)
+        assert "pořadatel" in session.error
+    finally:
+        i18n.set_language("en")
+    session.apply(Error("SOMETHING_NEW", "the server's words", "CheckIn"), 0.0)
+    assert "the server's words" in session.error
+
+
 def test_entered_before_he_is_found_by_his_name() -> None:
     """A player entered on an earlier run: his entry is the update's entry of his name."""
     session = TournamentSession("ABC123", None, "Jana")

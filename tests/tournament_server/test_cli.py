@@ -148,3 +148,29 @@ async def test_mute_silences_an_entrys_coach_and_unmute_lets_him_speak(server: S
     assert not server.tournaments.runs[tid].state.chat_muted
     status, _, err = await _sprtec(capsys, "tournament", "mute", tid, "--player", "nobody", "--server", server.url)
     assert status == 1 and "UNKNOWN_PLAYER" in err
+
+
+async def test_unlink_undoes_a_claim_and_prints_the_entrys_fresh_code(server: Server, tmp_path: Path,
+                                                                       config_dir: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """unlink --player ENTRY --reason R: the entry's coach is its coach no longer (the audit log keeps the reason)
+    and its new code is printed; an entry without a coach exits 1 with NOT_ENTERED."""
+    path = tmp_path / "t.json"
+    path.write_text(file_of(2))
+    status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--json")
+    tid = json.loads(out)["tournament"]
+    code = json.loads(out)["entries"][0]["code"]
+    coach = await WireClient.connect(server.url, "Wrong Person")
+    await coach.send(JoinTournament(tid, code))
+    entry = (await expect(coach, TournamentJoined)).entry
+    status, out, _ = await _sprtec(capsys, "tournament", "unlink", tid, "--player", entry, "--reason", "wrong code",
+                                   "--server", server.url)
+    assert status == 0 and out.startswith(f"{entry} Player 1: unlinked; new entry code ")
+    new_code = out.split()[-1]
+    assert len(new_code) == 8 and new_code != code
+    run = server.tournaments.runs[tid]
+    assert entry not in run.state.coaches
+    assert ("unlink", f"{entry} from Wrong Person", "wrong code") in [(a.act, a.detail, a.reason)
+                                                                     for a in run.state.audit]
+    status, _, err = await _sprtec(capsys, "tournament", "unlink", tid, "--player", entry, "--server", server.url)
+    assert status == 1 and "NOT_ENTERED" in err
