@@ -63,6 +63,7 @@ from server.web.site import web_table
 from server.wire import outgoing
 from shared.matchmaking import PoolRules
 from shared.protocol import MAX_LARGE_FRAME, CloseCode, Rated, ServerMessage
+from shared.protocol.lan_record import NOT_PLAYERS
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
     from server.cluster.node import ClusterConfig, ClusterNode
@@ -234,7 +235,7 @@ class Server:
         older = self.sessions.get(session.player_id)
         self.sessions[session.player_id] = session
         if self.announcer is not None:
-            self.announcer.update(len(self.sessions), self.tournaments.running())
+            self.announcer.update(self.players_online(), self.tournaments.running())
         if older is not None and older is not session:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
@@ -268,7 +269,12 @@ class Server:
         self.tournaments.unwatch(session)
         self.leagues.unwatch(session)
         if self.announcer is not None:
-            self.announcer.update(len(self.sessions), self.tournaments.running())
+            self.announcer.update(self.players_online(), self.tournaments.running())
+
+    def players_online(self) -> int:
+        """The players connected here, as the LAN is told: the organiser's desk and the hall's screen are connections
+        but not players (their Hello names them: ``shared.protocol.lan_record.NOT_PLAYERS``)."""
+        return sum(1 for session in self.sessions.values() if not session.program.startswith(NOT_PLAYERS))
 
     # ------------------------------------------------------------------ recovery
     async def _public_url(self) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from client.desk.desk_model import DeskModel, ExportTournament, OpenTournamentFile, WatchTable
 from shared.protocol import Welcome
+from shared.protocol.lan_record import DESK_CLIENT
 
 
 def export_tournament(data_dir: Path, request: ExportTournament) -> tuple[Path, ...]:
@@ -142,7 +143,7 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
     model = DeskModel(server=server, addresses=addresses, tournament=tournament, secret=secret, seed=seed,
                       export_dir=str(Path.home() / "sprtec-export"))
     model.codes.update(codes or {})
-    client = NetClient(server, None, identity=None)
+    client = NetClient(server, None, identity=None, program=DESK_CLIENT)  # not a player online
     watchers = Watchers(server)
     window = app.open_window(model.heading(), screenshot)
     link = DeskLink(model, client, watchers, window, data_dir, keep, keep_codes)

@@ -94,17 +94,19 @@ class NetClient:
     """
 
     def __init__(self, url: str, name: str | None = None, connect: Callable | None = None,  # type: ignore[type-arg]
-                 identity: IdentityStore | None = None, ask_name: bool = False) -> None:
+                 identity: IdentityStore | None = None, ask_name: bool = False, program: str = CLIENT_NAME) -> None:
         """Prepare to connect to ``url`` as ``name``; ``connect`` replaces websockets' connect in tests (it must
         return a context manager like websockets' sync connection); ``identity`` keeps the player's token, name
         and running match on disk (None: in memory only); ``ask_name``: a new player (no token, no name) is asked
-        who he is before the client connects (``introduce``)."""
+        who he is before the client connects (``introduce``); ``program`` is what Hello calls the client (a desk
+        or a hall says so: it is not counted as a player online)."""
         self.url = url  # the server the player chose: his identity is kept under it
         self.node_url: str | None = None  # a cluster's node the server sent us to (close MOVED); None: ``url``
         self.identity = identity
         kept = identity.get(url) if identity is not None else None
         kept_name = kept.name if kept is not None and kept.name and not is_guest(kept.name) else None
-        self.follower = Follower(client=CLIENT_NAME, name=name or kept_name, token=kept.token if kept else None)
+        self.program = program
+        self.follower = Follower(client=program, name=name or kept_name, token=kept.token if kept else None)
         self.claim: str | None = None  # a claim code from another machine, said instead of a name
         self.awaiting_name = ask_name and self.follower.token is None and self.follower.name is None
         self._introduced = threading.Event()  # set while the client knows what to say in Hello
@@ -153,7 +155,7 @@ class NetClient:
         """What to say on a new connection: the follower's Hello (the token, or the name), or the claim code."""
         hello = self.follower.connected()
         if self.follower.token is None and self.claim is not None:
-            return [Hello(PROTOCOL_VERSION, CLIENT_NAME, None, None, self.claim)]
+            return [Hello(PROTOCOL_VERSION, self.program, None, None, self.claim)]
         return hello
 
     def start(self) -> None:

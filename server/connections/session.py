@@ -128,6 +128,7 @@ class Session:
         self.name = ""
         self.token = ""
         self.identity = Identity(0, "", "")  # who the Hello said (``stored`` False: a guest not stored yet)
+        self.program = ""  # the program its Hello named (``Hello.client``): a desk or a hall is not a player online
         self.client = server.limits.client_of(ws)  # where it comes from, for the per-address budgets
         self.room: Room | None = None
         self.relayed: str | None = None  # a cluster: the room played elsewhere this connection watches through here
@@ -289,7 +290,7 @@ class Session:
             if identified is None:
                 return False
             self.player_id, self.name, self.token = identified.player_id, identified.name, identified.token
-            self.identity = identified
+            self.identity, self.program = identified, message.client
             break
         await self.server.register(self)
         log.info("player %s (%r) connected from %s", self.player_id, self.name, self.ws.remote_address,

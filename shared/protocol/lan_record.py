@@ -79,6 +79,12 @@ class RunningTournament:
     name: str
 
 
+DESK_CLIENT = "sprtec-desk"  # Hello.client of the organiser's desk
+HALL_CLIENT = "sprtec-hall"  # ... of the hall's screen
+NOT_PLAYERS = (DESK_CLIENT, HALL_CLIENT, "sprtec-probe", "sprtec-organiser")  # programs a server does not count
+# as players online: a desk, a hall, a probe of the local server, the organiser's command line
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ServerAnnouncement:
     """What a server says about itself in its TXT record (the address and port travel in SRV/A records)."""

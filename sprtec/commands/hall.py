@@ -38,10 +38,12 @@ def run(args: argparse.Namespace) -> int:
     from client.hall.hall_director import HallDirector
     from client.hall.hall_model import Shown
     from client.match.net import NetClient, NetLink
+    from shared.protocol.lan_record import HALL_CLIENT
 
     user = user_settings.load()
     i18n.set_language(user.language or None)
-    client = NetClient(args.server, identity=IdentityStore() if args.screenshot is None else None)
+    client = NetClient(args.server, identity=IdentityStore() if args.screenshot is None else None,
+                       program=HALL_CLIENT)  # the hall's screen is not a player online
     client.start()
     try:
         sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
