@@ -29,10 +29,11 @@ from pathlib import Path
 
 from server.constants import HISTORY_SIZE
 from server.rooms.resolve import Stamp, resolve
+from server.store import match_statements
 from server.store.match_records import MatchStart, RoomRow
 from server.store.player_records import PlayerRecords
 from server.store.position_blob import pack
-from server.store.sqlite.sqlite_store import Store
+from server.store.sqlite.sqlite_store import SqliteStore
 from server.tokens import new_secret, player_token
 from shared import match as rules
 from shared import match_log
@@ -74,7 +75,7 @@ def _one_match() -> list[tuple[LogEntry, bytes, int]]:
 
 def build(data: Path, matches: int) -> list[str]:
     """The data directory of a crashed server with ``matches`` live matches; returns every coach's token."""
-    store = Store(data)
+    store = SqliteStore(data)
     tokens: list[str] = []
     log = _one_match()
     initial = match_log.new_match("standard", dict(SETTINGS), 7)
@@ -89,12 +90,12 @@ def build(data: Path, matches: int) -> list[str]:
                 tokens.append(player_token(pid, secret))
             code, match_id = f"B{i:05d}", f"{i:012x}"
             statements = [
-                Store.save_room(RoomRow(code=code, ruleset="standard", overrides=SETTINGS, private=True,
+                match_statements.save_room(RoomRow(code=code, ruleset="standard", overrides=SETTINGS, private=True,
                                         home_player=players[0], away_player=players[1], match_id=match_id)),
-                Store.add_match(MatchStart(match_id=match_id, room_code=code, seed=7, ruleset="standard",
+                match_statements.add_match(MatchStart(match_id=match_id, room_code=code, seed=7, ruleset="standard",
                                            overrides=SETTINGS, initial=initial, home_player=players[0],
                                            away_player=players[1], version_base=1)),
-                *(Store.append_log(match_id, entry, blob, used) for entry, blob, used in log),
+                *(match_statements.append_log(match_id, entry, blob, used) for entry, blob, used in log),
             ]
             store.write_sync(statements)
     finally:

@@ -53,7 +53,8 @@ from server.rooms.rebuild import recover
 from server.rooms.registry import InProcessRegistry, Registry
 from server.rooms.room import Room
 from server.rooms.workers import Resolver, WorkerPool, default_workers
-from server.store.sqlite.sqlite_store import Health, Store
+from server.store.sqlite.sqlite_store import SqliteStore
+from server.store.store_port import Health, Store
 from server.tournaments.creation import Creators
 from server.tournaments.handlers import TournamentRequests
 from server.tournaments.resume import resume
@@ -101,7 +102,7 @@ class Server:
         self.clock = clock or MonotonicClock()
         self.metrics_registry = CollectorRegistry()  # this server's own families, served at /metrics
         self.metrics = new_metrics(self.metrics_registry)
-        self.store = Store(config.data_dir) if config.postgres is None else _shared_store(config.postgres)
+        self.store = SqliteStore(config.data_dir) if config.postgres is None else _shared_store(config.postgres)
         self.store.time_commits(self.metrics.store_commit_latency.observe)
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = (WorkerPool(size, on_replaced=self.metrics.worker_restarts.inc)

@@ -33,7 +33,7 @@ from server.constants import UNSTORED_GUESTS
 from server.lifecycle import EventBus, MatchFinished
 from server.rooms.room_core import RoomError
 from server.store.player_records import PlayerRecords, StoredRating
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import ConstraintViolation, Store
 from server.tokens import check_token, new_secret, player_token
 from shared.names import BadName, clean_name, name_key, name_shape
 from shared.protocol import (
@@ -160,7 +160,7 @@ class Players:
         try:
             await self.store.write(PlayerRecords.add_player(player_id, name, name_key(name), self.hasher.hash(secret),
                                                             name_shape(name)))
-        except Exception as exc:  # the unique index: the name was taken meanwhile
+        except ConstraintViolation as exc:  # the unique index: the name was taken meanwhile
             if "unique" in str(exc).lower():
                 raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
             raise
@@ -210,7 +210,7 @@ class Players:
         self._must_be_free(name, session.player_id)
         try:
             await self.store.write([PlayerRecords.rename(session.player_id, name, name_key(name), name_shape(name))])
-        except Exception as exc:
+        except ConstraintViolation as exc:
             if "unique" in str(exc).lower():
                 raise RoomError("NAME_TAKEN", f"another player is called {name!r} on this server") from None
             raise

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.app import Server, ServerConfig
-from server.store.sqlite.sqlite_store import Store
+from server.store.sqlite.sqlite_store import SqliteStore
 from shared import match_log, notation
 from sprtec.cli import main
 from sprtec.commands import parse_settings
@@ -82,7 +82,7 @@ async def test_two_bot_processes_on_the_quick_match_queue_play_a_short_period_to
     first, second = (json.loads(out) for out, _ in outputs)
     assert first["match"] == second["match"] and {first["seat"], second["seat"]} == {"home", "away"}
     assert first["reason"] not in ("FORFEIT_DISCONNECTED", "RESIGNED") and first["score"] == second["score"]
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     try:
         stored = store.match(first["match"])
         assert stored is not None and stored.finished and stored.ruleset == "quick"

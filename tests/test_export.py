@@ -15,9 +15,10 @@ from typing import Any, Literal
 import pytest
 
 from server.app import Server, ServerConfig
+from server.store import match_statements
 from server.store.log_rows import entry_row
 from server.store.match_records import MatchStart
-from server.store.sqlite.sqlite_store import Store
+from server.store.sqlite.sqlite_store import SqliteStore
 from shared import match as rules
 from shared import match_log, notation
 from shared.match_log import LogEntry
@@ -74,14 +75,14 @@ def _record_match(data_dir: Path, plan: list[tuple[str, int]]) -> tuple[Position
             entry = dataclasses.replace(entry, input=None)
         log.append(entry)
         position = outcome.position
-    store = Store(data_dir)
+    store = SqliteStore(data_dir)
     try:
-        statements = [Store.add_match(MatchStart(match_id=MATCH_ID, room_code=ROOM, seed=initial.seed,
+        statements = [match_statements.add_match(MatchStart(match_id=MATCH_ID, room_code=ROOM, seed=initial.seed,
                                                  ruleset=initial.ruleset, overrides=SHORT, initial=initial,
                                                  home_player=1, away_player=2, version_base=0))]
-        statements += [Store.append_log(MATCH_ID, e) for e in log]
+        statements += [match_statements.append_log(MATCH_ID, e) for e in log]
         if position.result is not None:
-            statements.append(Store.finish_match(MATCH_ID, {"winner": position.result.winner,
+            statements.append(match_statements.finish_match(MATCH_ID, {"winner": position.result.winner,
                                                             "reason": position.result.reason}, position.score))
         store.write_sync(statements)
     finally:
@@ -204,11 +205,11 @@ def test_A33_a_choice_timeout_logged_with_its_kind_exports_and_replays_as_TIMEOU
     log = [LogEntry(index=0, elapsed_ms=10_000, input=Timeout("away", "setup")),
            LogEntry(index=1, elapsed_ms=0, input=Timeout("home", "setup")),
            LogEntry(index=2, elapsed_ms=1200, input=Flick("home", "h2", 900.0, 0.0))]
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     try:
         start = MatchStart(match_id=MATCH_ID, room_code=ROOM, seed=0, ruleset="standard", overrides={},
                            initial=shot.position, home_player=1, away_player=2, version_base=0)
-        store.write_sync([Store.add_match(start), *(Store.append_log(MATCH_ID, e) for e in log)])
+        store.write_sync([match_statements.add_match(start), *(match_statements.append_log(MATCH_ID, e) for e in log)])
     finally:
         store.close()
     scenario, results = _replay_through_cli(tmp_path, MATCH_ID)
@@ -248,7 +249,7 @@ def test_an_unknown_data_dir_or_match_exits_2_with_a_json_error(tmp_path: Path, 
 
 def _expected_end(data_dir: Path, match_id: str) -> Position:
     """The server's own replay (``shared.match_log.replay``) of a stored match's log, from its stored start."""
-    store = Store(data_dir)
+    store = SqliteStore(data_dir)
     try:
         stored = store.match(match_id)
         assert stored is not None and stored.finished

@@ -51,6 +51,7 @@ from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed, RoomLos
 from server.rooms.rebuild import recover
 from server.rooms.registry import Moved
 from server.rooms.room import Connection, Room, RoomError
+from server.store import match_statements
 from server.store.postgres.pg_store import PgStore
 from server.store.store_port import StoreUnavailable
 from server.wire import outgoing
@@ -554,7 +555,7 @@ class ClusterNode:
     async def _forget(self, code: str) -> None:
         """Delete a closed room's row under its lease's fence (refused, harmlessly, when another node took it)."""
         try:
-            await self.store.write(self.store.fenced(code, [self.store.delete_room(code)]))
+            await self.store.write(self.store.fenced(code, [match_statements.delete_room(code)]))
         except StoreUnavailable as exc:
             log.info("room %s: its row is left to the node that holds it now (%s)", code, exc)
         finally:

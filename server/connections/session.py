@@ -35,7 +35,7 @@ from server.replays.replay_request import replay_frame
 from server.rooms.lobby import Lobby
 from server.rooms.registry import Moved
 from server.rooms.room import Room, RoomError
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tokens import normalise_code
 from server.wire import outgoing
 from shared.model import Flick

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.store import position_blob
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from shared import match_log, notation
 
 

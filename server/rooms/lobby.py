@@ -23,8 +23,9 @@ from server.rooms.registry import Listing, Pairing, QueueEntry, Registry
 from server.rooms.room import Connection, Room, RoomError
 from server.rooms.room_core import RoomCore
 from server.rooms.workers import Resolver
+from server.store import match_statements
 from server.store.player_records import PlayerRecords
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tokens import new_room_code, new_seed, normalise_code
 from shared import match_log
 from shared.model import Team
@@ -226,7 +227,7 @@ class Lobby:
             connection.room = None
             await connection.send(Left(code))
         await self._close(room)
-        await self.store.write(self.store.fenced(code, [Store.delete_room(code)]))
+        await self.store.write(self.store.fenced(code, [match_statements.delete_room(code)]))
 
     async def join(self, member: Connection, code: str) -> tuple[Room, Team]:
         """Take the free seat of a room - or one's own seat again (a returning coach is known by his player id)."""

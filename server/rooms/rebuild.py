@@ -20,10 +20,10 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import Room
 from server.rooms.room_core import LiveMatch, RoomCore
 from server.rooms.workers import WorkerPool
-from server.store import position_blob
+from server.store import match_statements, position_blob
 from server.store.match_records import MatchRow, RoomRow
 from server.store.player_records import PlayerRecords
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from shared import match_log, notation
 from shared.model import Position, Team
 
@@ -44,7 +44,7 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
     for row in rows:
         stored = stored_matches.get(row.match_id) if row.match_id else None
         if stored is None or stored.finished:
-            await store.write(store.fenced(row.code, [Store.delete_room(row.code)]))
+            await store.write(store.fenced(row.code, [match_statements.delete_room(row.code)]))
             await lobby.registry.remove(row.code)
             continue
         kept = resting.get(stored.id)

@@ -37,7 +37,7 @@ from server.rooms.room_core import (
 )
 from server.rooms.workers import Resolver
 from server.store.match_records import Record
-from server.store.sqlite.sqlite_store import Health, StaleLease, Store, StoreUnavailable
+from server.store.store_port import Health, StaleLease, Store, StoreUnavailable
 from server.tokens import new_seed
 from server.wire import outgoing
 from shared.model import Action, Team

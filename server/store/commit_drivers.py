@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 _CLOSE, _ABANDON = "close", "abandon"  # the thread driver's inbox carries jobs and these two words
 
 
-class _Writer:
-    """What both drivers share: the machine, the health listeners, the commit timing."""
+class CommitDriver:
+    """What both drivers share: the machine, the health listeners, the commit timing; ``submit``, ``queued`` and
+    ``close`` are each driver's."""
 
     def __init__(self, batch: int) -> None:
         self._machine = GroupCommit(batch)
@@ -58,6 +59,19 @@ class _Writer:
     def listen(self, listener: Callable[[Health], None]) -> None:
         """Call ``listener(health)`` (from the writer's thread) whenever the store's health changes."""
         self._listeners.append(listener)
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for the writer (not counting the batch it is committing)."""
+        raise NotImplementedError
+
+    def submit(self, job: Job) -> None:
+        """Queue one job (from any thread)."""
+        raise NotImplementedError
+
+    def close(self, timeout_s: float) -> bool:
+        """Commit what is queued and stop; while the store fails, give up after ``timeout_s``; True when it ended."""
+        raise NotImplementedError
 
     def _refuse_now(self, job: Job) -> bool:
         """Fail ``job`` at once when the writer was closed or the store lost (True), without waking the writer."""
@@ -88,7 +102,7 @@ class _Writer:
                 log.exception("a store health listener failed")
 
 
-class ThreadWriter(_Writer):
+class ThreadWriter(CommitDriver):
     """The machine on a thread of its own: ``commit(jobs)`` blocks in it; ``submit`` may be called from any thread."""
 
     def __init__(self, commit: Callable[[tuple[Job, ...]], Answer], batch: int, name: str) -> None:
@@ -187,7 +201,7 @@ class ThreadWriter(_Writer):
                         effect.settler.settle(effect.outcome)
 
 
-class LoopWriter(_Writer):
+class LoopWriter(CommitDriver):
     """The machine on an event loop (run in another thread): ``commit(jobs)`` is awaited there; ``submit`` and
     ``close`` may be called from any thread but the loop's own."""
 

@@ -1,7 +1,7 @@
 """What the store keeps about players: their names, their devices' tokens, ratings and the changes matches made to
 them, claim codes - as statements to write and reads.
 
-Why beside the store and not in it: the store (``server.store.sqlite.sqlite_store``) is the database of rooms and
+Why beside the store and not in it: the store (``server.store.store_port.Store``) is the database of rooms and
 matches and its one writer; players are a service of their own (``server.players``) with their own questions - who
 holds this token, is this name free, what is this player's rating, his last matches, the leaderboard. The SQL of those
 lives here, once.
@@ -13,20 +13,12 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from server.constants import IN_LIST_CHUNK
-from server.store.store_port import Statement
+from server.store.store_port import ReadPort, Statement
 from shared.names import name_key, name_shape
 from shared.ratings import Rating
-
-
-class Reader(Protocol):
-    """Where player rows are read: the server's store, or a data directory opened read-only (the CLI)."""
-
-    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """The rows of one read."""
-        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,7 +48,7 @@ class PlayedMatch:
 class PlayerRecords:
     """Statements and reads about players, on one store."""
 
-    def __init__(self, store: Reader) -> None:
+    def __init__(self, store: ReadPort) -> None:
         self.store = store
 
     # ------------------------------------------------------------------ statements

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from server.store import match_reads
-from server.store.match_records import FinishedMatch, MatchRow, Record, RoomRow
-from server.tokens import Hasher
-from shared.match_log import Checkpoint, LogEntry
+if TYPE_CHECKING:  # the port's own types only: the records' modules build on this one
+    from server.store import match_reads
+    from server.store.match_records import FinishedMatch, MatchRow, Record, RoomRow
+    from server.tokens import Hasher
+    from shared.match_log import Checkpoint, LogEntry
 
 Statement = tuple[str, Sequence[Any]]  # one statement of the store's SQL (SQLite's dialect) and its parameters
 
@@ -34,6 +35,11 @@ class StaleLease(StoreUnavailable):
     number, or this node holds none. Refused without writing anything; the room stops here and its connections go
     to the owner. Only the shared store of a cluster fences (``server.store.postgres.pg_store``); it is defined here,
     beside the store's other failures, so a room recognises it without the cluster's libraries."""
+
+
+class ConstraintViolation(Exception):
+    """A constraint refused a statement (a unique name, a foreign key): its own job fails, the batch commits. The
+    message is the database's (a taken name's says ``UNIQUE``), from either store."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,12 @@ fresh no-show time (the coaches need the time to come back). Nothing recorded is
 
 from __future__ import annotations
 
+from server.store.store_port import ReadPort
 from server.tournaments import tournament_records as records
 from server.tournaments.service import Running, TournamentService
 from server.tournaments.state import TournamentState, fold, fold_from
 from server.tournaments.state_snapshot import read_snapshot
 from server.tournaments.tournament_core import TournamentCore
-from server.tournaments.tournament_records import Reader
 
 
 async def resume(service: TournamentService) -> list[Running]:
@@ -33,7 +33,7 @@ async def resume(service: TournamentService) -> list[Running]:
     return runs
 
 
-def recovered(store: Reader, tournament_id: str) -> tuple[TournamentState, int]:
+def recovered(store: ReadPort, tournament_id: str) -> tuple[TournamentState, int]:
     """A stored tournament's state: its latest snapshot and the events logged after it (the whole log when its row
     holds no snapshot of the state); and the snapshot's version (0: none)."""
     text = records.snapshot(store, tournament_id)

@@ -25,7 +25,7 @@ from server.clock import WallClock
 from server.lifecycle import EventBus, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, Event, Outcome
 from server.tournaments.state import TableKey, TournamentState

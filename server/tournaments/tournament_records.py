@@ -2,7 +2,7 @@
 
 Why beside the store and not in it (like ``server.store.player_records``): the store is the database of rooms and
 matches and its one writer; a tournament is a service of its own with its own questions - which tournaments are there,
-what is this one's log, how did this table's match end. The SQL lives here, once; reads go through any ``Reader`` (the
+what is this one's log, how did this table's match end. The SQL lives here, once; reads go through any ``ReadPort`` (the
 server's store, or a data directory opened read-only for ``sprtec tournament export``).
 
 Events are appended to the log; every ``SNAPSHOT_EVERY`` events (``server.tournaments.tournament_core``) the same
@@ -16,19 +16,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
 
-from server.store.store_port import Statement
+from server.store.store_port import ReadPort, Statement
 from server.tournaments.log import Row, from_json, to_json
 from server.tournaments.results import StoredResult
-
-
-class Reader(Protocol):
-    """Where tournament rows are read: the server's store, or a data directory opened read-only."""
-
-    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """The rows of one read."""
-        ...
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -65,25 +56,25 @@ def save_snapshot(tournament_id: str, snapshot: str, events: int, status: str) -
             (snapshot, events, status, tournament_id))
 
 
-def tournaments(store: Reader) -> list[TournamentRow]:
+def tournaments(store: ReadPort) -> list[TournamentRow]:
     """Every stored tournament, oldest first."""
     rows = store.read("SELECT id, name, secret_hash, events, status, created_at FROM tournaments ORDER BY created_at")
     return [TournamentRow(id=r[0], name=r[1], secret_hash=r[2], events=int(r[3]), status=r[4],
                           created_at=float(r[5])) for r in rows]
 
 
-def tournament(store: Reader, tournament_id: str) -> TournamentRow | None:
+def tournament(store: ReadPort, tournament_id: str) -> TournamentRow | None:
     """One stored tournament."""
     return next((t for t in tournaments(store) if t.id == tournament_id), None)
 
 
-def snapshot(store: Reader, tournament_id: str) -> str | None:
+def snapshot(store: ReadPort, tournament_id: str) -> str | None:
     """The stored tournament file of a tournament (its canonical text)."""
     rows = store.read("SELECT snapshot FROM tournaments WHERE id = ?", (tournament_id,))
     return None if not rows else str(rows[0][0])
 
 
-def log(store: Reader, tournament_id: str, since: int = 0) -> list[Row]:
+def log(store: ReadPort, tournament_id: str, since: int = 0) -> list[Row]:
     """A tournament's events in order (those from index ``since`` on)."""
     rows = store.read("SELECT idx, kind, body, actor, at FROM tournament_log WHERE tournament_id = ? AND idx >= ? "
                       "ORDER BY idx", (tournament_id, since))
@@ -91,7 +82,7 @@ def log(store: Reader, tournament_id: str, since: int = 0) -> list[Row]:
                 event=from_json(str(r[1]), json.loads(r[2]))) for r in rows]
 
 
-def match_result(store: Reader, match_id: str) -> StoredResult | None:
+def match_result(store: ReadPort, match_id: str) -> StoredResult | None:
     """How a stored match ended (None: no match has this id - it never started)."""
     rows = store.read("SELECT finished, result, score_home, score_away FROM matches WHERE id = ?", (match_id,))
     if not rows:

@@ -26,7 +26,7 @@ from server.replays.replay_export import scenario_text
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
 from server.store.match_reads import MATCH_ID, ExportError, StoredMatch
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tournaments.service import Running, TournamentService
 from server.web.body_cache import BodyCache
 from server.web.replay_moves import moves_of

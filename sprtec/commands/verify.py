@@ -26,13 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Verify and report."""
     from server.replays.verification import all_matches, verify_match
-    from server.store.sqlite.sqlite_store import DATABASE, Store, StoreOpenError
+    from server.store.sqlite.sqlite_store import DATABASE, SqliteStore, StoreOpenError
 
     if not (args.data / DATABASE).is_file():
         print(f"sprtec verify: no sprtec database in {args.data}", file=sys.stderr)
         return 2
     try:
-        store = Store(args.data)
+        store = SqliteStore(args.data)
     except StoreOpenError as problem:
         print(f"sprtec verify: {problem}", file=sys.stderr)
         return 2

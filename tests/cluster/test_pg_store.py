@@ -10,11 +10,12 @@ import asyncpg
 import pytest
 
 from benchmarks import local_services as servers
+from server.store import match_statements
 from server.store.match_records import MatchStart, RoomRow
 from server.store.player_records import PlayerRecords
 from server.store.postgres import pg_dialect
 from server.store.postgres.pg_store import PgStore, StaleLease
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tokens import bare_hash
 from shared.formation import basic_setup
 from shared.match_log import LogEntry
@@ -37,7 +38,7 @@ async def _start(store: Store, player: int) -> str:
     start = MatchStart(match_id="aaaaaaaaaaaa", room_code="ROOM", seed=2**62, ruleset="quick", overrides={},
                        initial=Position(stones=basic_setup()), home_player=player, away_player=player,
                        version_base=1)
-    await store.write([Store.add_match(start)])
+    await store.write([match_statements.add_match(start)])
     return start.match_id
 
 
@@ -49,7 +50,7 @@ async def test_a_log_entry_is_read_back_bit_for_bit_negative_zero_included(postg
         await store.write(PlayerRecords.add_player(player, "ann", "ann", bare_hash("t")))
         match_id = await _start(store, player)
         entry = LogEntry(index=0, elapsed_ms=7, input=Flick(team="home", stone="H1", vx=-0.0, vy=1e-300))
-        await store.write([Store.append_log(match_id, entry)])
+        await store.write([match_statements.append_log(match_id, entry)])
         (read,) = store.log(match_id)
         assert read == entry and str(read.input.vx) == "-0.0"  # type: ignore[union-attr]
         stored = store.match(match_id)
@@ -104,12 +105,12 @@ async def test_a_former_owners_write_is_refused_once_a_newer_lease_wrote_the_roo
         room = RoomRow(code="R", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
                        match_id=None)
         first.fences, second.fences = {"R": 1}, {"R": 2}
-        await first.write(first.fenced("R", [Store.save_room(room)]))
+        await first.write(first.fenced("R", [match_statements.save_room(room)]))
         await second.write(second.fenced("R", []))  # the takeover raises the fence before reading the room
         with pytest.raises(StaleLease):
-            await first.write(first.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+            await first.write(first.fenced("R", [match_statements.save_room(replace(room, ruleset="standard"))]))
         assert [r.ruleset for r in second.rooms()] == ["quick"]
-        await second.write(second.fenced("R", [Store.save_room(replace(room, ruleset="standard"))]))
+        await second.write(second.fenced("R", [match_statements.save_room(replace(room, ruleset="standard"))]))
         assert [r.ruleset for r in first.rooms()] == ["standard"]
     finally:
         first.close()
@@ -128,9 +129,9 @@ async def test_a_cluster_store_refuses_a_room_write_without_a_lease_instead_of_w
         room = RoomRow(code="LOST", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
                        match_id=None)
         with pytest.raises(StaleLease, match="holds no lease of room LOST"):
-            await node.write(node.fenced("LOST", [Store.save_room(room)]))
+            await node.write(node.fenced("LOST", [match_statements.save_room(room)]))
         assert node.rooms() == []
-        await alone.write(alone.fenced("LOST", [Store.save_room(room)]))
+        await alone.write(alone.fenced("LOST", [match_statements.save_room(room)]))
         assert [r.code for r in node.rooms()] == ["LOST"]
     finally:
         node.close()
@@ -149,11 +150,11 @@ async def test_fencing_numbers_are_drawn_from_the_store_and_only_grow(postgres_u
         room = RoomRow(code="A", ruleset="quick", overrides={}, private=True, home_player=None, away_player=None,
                        match_id=None)
         with pytest.raises(StaleLease):
-            await first.write(first.fenced("A", [Store.save_room(room)]))
-        await second.write(second.fenced("A", [Store.save_room(room)]))
+            await first.write(first.fenced("A", [match_statements.save_room(room)]))
+        await second.write(second.fenced("A", [match_statements.save_room(room)]))
         assert await first.draw_fences(["A"]) == {"A": 3}
         with pytest.raises(StaleLease):
-            await second.write(second.fenced("A", [Store.save_room(replace(room, ruleset="standard"))]))
+            await second.write(second.fenced("A", [match_statements.save_room(replace(room, ruleset="standard"))]))
         assert [r.ruleset for r in first.rooms()] == ["quick"]
     finally:
         first.close()

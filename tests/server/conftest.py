@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from server.app import Server, ServerConfig
-from server.store.sqlite.sqlite_store import Store
+from server.store.sqlite.sqlite_store import SqliteStore
+from server.store.store_port import Store
 from tests.cluster.conftest import postgres_server, postgres_url  # noqa: F401 - the PostgreSQL store's fixtures
 
 # A match of one 3-second period, no break: short enough for end-to-end tests on a shared machine.
@@ -26,7 +27,7 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
     """Opens the same store again on each call: a SQLite data directory, or a PostgreSQL database of the test's own."""
     if request.param == "sqlite":
-        return lambda: Store(tmp_path)
+        return lambda: SqliteStore(tmp_path)
     from server.store.postgres.pg_store import PgStore
 
     url = request.getfixturevalue("postgres_url")

@@ -14,6 +14,7 @@ from server.app import Server
 from server.connections import address_budgets
 from server.connections.address_budgets import NEW_PLAYER, AddressBudgets, Budgets, Kind
 from server.constants import CLAIM_GUESS_BURST
+from server.store.sqlite.sqlite_store import DATABASE
 from shared.protocol import (
     PROTOCOL_VERSION,
     CloseCode,
@@ -35,7 +36,7 @@ from tests.server.players import WireClient, answer_to
 
 def _players(server: Server) -> int:
     """How many player rows the server's database holds."""
-    with sqlite3.connect(server.store.path) as conn:
+    with sqlite3.connect(server.config.data_dir / DATABASE) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM players").fetchone()[0])
 
 

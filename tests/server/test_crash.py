@@ -88,9 +88,10 @@ LEGACY_SETTINGS: dict[str, object] = {"period_ms": 3_600_000, "move_clock_ms": 0
 async def _legacy_match(data: Path) -> int:
     """A data directory with one unfinished match of LONG_LOG entries that kept no positions and no checkpoint (an
     older server's log): a server started on it folds the whole log in a physics worker. Returns the entries."""
+    from server.store import match_statements
     from server.store.match_records import MatchStart, RoomRow
     from server.store.player_records import PlayerRecords
-    from server.store.sqlite.sqlite_store import Store
+    from server.store.sqlite.sqlite_store import SqliteStore
     from server.tokens import bare_hash
     from shared import match_log
     from shared.ai import random_policy
@@ -103,7 +104,7 @@ async def _legacy_match(data: Path) -> int:
         entry = LogEntry(index=len(entries), elapsed_ms=100, input=action)
         position = match_log.apply_entry(position, entry).position
         entries.append(entry)
-    store = Store(data)
+    store = SqliteStore(data)
     try:
         home, away = store.new_player_id(), store.new_player_id()
         await store.write(PlayerRecords.add_player(home, "ann", "ann", bare_hash("ann")))
@@ -113,7 +114,8 @@ async def _legacy_match(data: Path) -> int:
                            version_base=1)
         room = RoomRow(code="LEGACY", ruleset="standard", overrides=LEGACY_SETTINGS, private=True, home_player=home,
                        away_player=away, match_id=start.match_id)
-        await store.write(Store.statements((start, room)) + [Store.append_log(start.match_id, e) for e in entries])
+        await store.write(match_statements.statements((start, room))
+                          + [match_statements.append_log(start.match_id, e) for e in entries])
     finally:
         store.close()
     return len(entries)

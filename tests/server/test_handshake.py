@@ -263,9 +263,9 @@ async def test_a_copy_of_the_database_holds_no_token(server: Server):
     ann = await WireClient.connect(server.url, "ann")
     await asyncio.sleep(0.1)
     player_id, secret = ann.token.split(".", 1)
-    raw = (server.store.path).read_bytes() + (server.store.path.parent / f"{DATABASE}-wal").read_bytes()
+    raw = (server.config.data_dir / DATABASE).read_bytes() + (server.config.data_dir / f"{DATABASE}-wal").read_bytes()
     assert secret.encode() not in raw and ann.token.encode() not in raw
-    with sqlite3.connect(server.store.path) as conn:
+    with sqlite3.connect(server.config.data_dir / DATABASE) as conn:
         (stored,) = conn.execute("SELECT token_hash FROM players WHERE id = ?", (int(player_id),)).fetchone()
     assert stored != secret and len(stored) == 64
     ws = await _raw(server.url)
@@ -280,7 +280,7 @@ async def test_an_unknown_match_id_names_no_server_path(server: Server):
     ann = await WireClient.connect(server.url, "ann")
     await ann.send(GetReplay("0123456789ab"))
     error = await ann.until(Error)
-    assert error.code == "NO_MATCH" and str(server.store.path.parent) not in error.message and "/" not in error.message
+    assert error.code == "NO_MATCH" and str(server.config.data_dir) not in error.message and "/" not in error.message
 
 
 @pytest.mark.parametrize("code", ["-", "---", "   "])

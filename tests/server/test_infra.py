@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 from server.clock import FakeClock
 from server.connections.ratelimit import TokenBucket
 from server.rooms.history import History
+from server.store import match_statements
 from server.store.match_records import MatchStart, RoomRow
 from server.store.player_records import PlayerRecords
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import ConstraintViolation
 from server.tokens import CODE_ALPHABET, bare_hash, new_room_code, new_secret, normalise_code
 from shared.formation import basic_setup
 from shared.match_log import LogEntry
@@ -82,16 +82,16 @@ async def test_store_commits_before_the_write_returns_and_survives_reopening(ope
     await store.write(PlayerRecords.add_player(player, "ann", "ann", bare_hash("t")))
     room = RoomRow(code="ABC", ruleset="quick", overrides={"period_ms": 5000}, private=True, home_player=player,
                    away_player=None, match_id=None)
-    await store.write([Store.save_room(room)])
+    await store.write([match_statements.save_room(room)])
     match_id = "m1"
     start = MatchStart(match_id=match_id, room_code="ABC", seed=7, ruleset="quick", overrides={},
                        initial=Position(stones=basic_setup()), home_player=player, away_player=player, version_base=1)
-    await store.write([Store.add_match(start)])
+    await store.write([match_statements.add_match(start)])
     entries = [
         LogEntry(index=0, elapsed_ms=120, input=Count("home")),
         LogEntry(index=1, elapsed_ms=5),
     ]
-    await store.write([Store.append_log(match_id, e) for e in entries])
+    await store.write([match_statements.append_log(match_id, e) for e in entries])
     store.close()
     again = open_store()
     try:
@@ -114,7 +114,7 @@ async def test_store_a_failing_job_does_not_lose_the_others(open_store):
             store.write(PlayerRecords.add_player(store.new_player_id(), "c", "c", "other")),
             return_exceptions=True,
         )
-        assert isinstance(results[0], sqlite3.IntegrityError)
+        assert isinstance(results[0], ConstraintViolation)
         assert isinstance(results[1], list)
         assert PlayerRecords(store).by_token_hash("other") is not None
     finally:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.player_records import PlayerRecords
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from shared.names import NAME_RULE, name_key, name_shape
 
 CYRILLIC_NOVAK = "N\u043ev\u00e1k"  # a Cyrillic о: accepted by the first name rule, a look-alike under this one

@@ -15,7 +15,7 @@ import pytest
 
 from server.app import Server, ServerConfig
 from server.store.hash_key import KEY_FILE, SCHEME_KEY
-from server.store.sqlite.sqlite_store import DATABASE, MARKER, Store, StoreOpenError
+from server.store.sqlite.sqlite_store import DATABASE, MARKER, SqliteStore, StoreOpenError
 from server.tokens import Hasher
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -83,34 +83,34 @@ async def test_a_world_readable_data_directory_of_an_older_server_is_made_privat
     """A data directory left 0755 with 0644 files (what the server made under the usual umask) is 0700 with 0600
     files as soon as a server opens it."""
     data = tmp_path / "data"
-    Store(data).close()
+    SqliteStore(data).close()
     os.chmod(data, 0o755)
     for path in data.iterdir():
         os.chmod(path, 0o644)
-    Store(data).close()
+    SqliteStore(data).close()
     assert _mode(data) == 0o700
     assert all(_mode(path) == 0o600 for path in data.iterdir())
 
 
 def test_the_hash_key_is_kept_in_the_data_directory_and_the_same_after_a_restart(tmp_path: Path) -> None:
     """A new data directory gets a random 256-bit key in its hash-key file; the next start hashes with it."""
-    first = Store(tmp_path)
+    first = SqliteStore(tmp_path)
     first.close()
     key = bytes.fromhex((tmp_path / KEY_FILE).read_text())
-    second = Store(tmp_path)
+    second = SqliteStore(tmp_path)
     second.close()
     assert len(key) == 32 and first.hasher == second.hasher == Hasher(key)
-    other = Store(tmp_path / "other")
+    other = SqliteStore(tmp_path / "other")
     other.close()
     assert other.hasher != first.hasher
 
 
 def test_a_database_whose_hash_key_is_gone_is_refused_with_what_to_do(tmp_path: Path) -> None:
     """Without its key no stored token or code could be checked: the store refuses to open and names the file."""
-    Store(tmp_path).close()
+    SqliteStore(tmp_path).close()
     (tmp_path / KEY_FILE).unlink()
     with pytest.raises(StoreOpenError, match=KEY_FILE):
-        Store(tmp_path)
+        SqliteStore(tmp_path)
 
 
 async def test_a_players_token_is_stored_as_an_hmac_under_the_servers_key(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ async def test_a_players_token_is_stored_as_an_hmac_under_the_servers_key(tmp_pa
         ann = await WireClient.connect(server.url, "ann")
         player_id, secret = ann.token.split(".", 1)
         key = bytes.fromhex((tmp_path / "data" / KEY_FILE).read_text())
-        with sqlite3.connect(server.store.path) as conn:
+        with sqlite3.connect(server.config.data_dir / DATABASE) as conn:
             (stored,) = conn.execute("SELECT token_hash FROM players WHERE id = ?", (int(player_id),)).fetchone()
         assert stored == Hasher(key).hash(secret) and stored != _bare(secret)
     finally:
@@ -167,7 +167,7 @@ async def test_an_older_data_directory_keeps_every_token_and_code_working_once_r
         created = await expect(organiser, TournamentCreated)
     finally:
         await server.shutdown()
-    hasher = Store(data).hasher  # opened and closed at once: the key the secrets are hashed with now
+    hasher = SqliteStore(data).hasher  # opened and closed at once: the key the secrets are hashed with now
     secrets = {"token": ann.token.split(".", 1)[1], "claim": claim.code, "secret": created.secret,
                "organiser": organiser.token.split(".", 1)[1], **{e.entry: e.code for e in created.entries}}
     assert hasher.hash(secrets["token"]) != _bare(secrets["token"])
@@ -185,7 +185,7 @@ async def test_an_older_data_directory_keeps_every_token_and_code_working_once_r
         boss = await WireClient.connect(server.url, token=organiser.token)
         await boss.send(EndTournament(created.tournament, created.secret, "done"))
         assert (await expect(boss, TournamentDone)).ref == "EndTournament"
-        raw = server.store.path.read_bytes() + (data / f"{DATABASE}-wal").read_bytes()
+        raw = (server.config.data_dir / DATABASE).read_bytes() + (data / f"{DATABASE}-wal").read_bytes()
         assert not any(_bare(secret).encode() in raw for secret in secrets.values())
         assert _mode(data) == 0o700 and _mode(data / KEY_FILE) == 0o600
     finally:

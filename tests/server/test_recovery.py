@@ -82,7 +82,7 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
 ):
     """A match started but not yet moved in (a quick match just paired): the restarted server has it at its first
     position and version, reads no checkpoint and no log for it and replays nothing (SQLite or PostgreSQL)."""
-    from server.store.sqlite.sqlite_store import Store
+    from server.store.store_base import StoreBase
 
     data = tmp_path / "data"
     first, ann, _ = await _started(data, store_url)
@@ -92,13 +92,13 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
     await first.shutdown()
     replayed = _counting(monkeypatch)
     read_logs: list[str] = []
-    real_log = Store.log
+    real_log = StoreBase.log
 
-    def counting_log(self: Store, match_id: str, since: int = 0) -> list[LogEntry]:
+    def counting_log(self: StoreBase, match_id: str, since: int = 0) -> list[LogEntry]:
         read_logs.append(match_id)
         return real_log(self, match_id, since)
 
-    monkeypatch.setattr(Store, "log", counting_log)
+    monkeypatch.setattr(StoreBase, "log", counting_log)
     second = Server(ServerConfig(port=0, data_dir=data, workers=0, postgres=store_url))
     try:
         await second.start()

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from client.player.practice import ServerProcess
 from server.app import Server, ServerConfig
-from server.store.sqlite.sqlite_store import DATABASE, Store
+from server.store.sqlite.sqlite_store import DATABASE, SqliteStore
 from shared.model import Flick
 from shared.protocol import Act, CloseCode, CreateRoom, Error, Hello, JoinRoom, MovePlayed, Notice, RoomJoined, Snapshot
 from tests.server.players import WireClient, two_coaches
@@ -170,7 +170,7 @@ def test_a_corrupt_database_gives_one_clear_line_and_a_non_zero_exit(tmp_path: P
 def test_a_data_directory_that_held_matches_never_starts_empty(tmp_path: Path):
     """The database deleted while the server was down: start refused (its marker says a database was there)."""
     data = tmp_path / "data"
-    Store(data).close()
+    SqliteStore(data).close()
     (data / DATABASE).unlink()
     done = _serve(data)
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -181,7 +181,7 @@ def test_a_data_directory_that_held_matches_never_starts_empty(tmp_path: Path):
 def test_a_read_only_data_directory_gives_one_clear_line(tmp_path: Path):
     """A data directory on a read-only file system: exit 1 with a line that says it is read-only."""
     with small_disk(tmp_path / "disk") as disk:
-        Store(disk / "data").close()
+        SqliteStore(disk / "data").close()
         subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
         done = _serve(disk / "data")
     assert done.returncode == 1 and "Traceback" not in done.stderr

@@ -89,7 +89,7 @@ async def test_export_writes_the_file_standings_audit_and_replays(server: Server
     status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", server.url, "--json")
     tid = json.loads(out)["tournament"]
     out_dir = tmp_path / "out"
-    status, out, _ = await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.store.path.parent),
+    status, out, _ = await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.config.data_dir),
                                    "--out", str(out_dir))
     assert status == 0
     written = {Path(line).name for line in out.splitlines()}
@@ -102,7 +102,7 @@ async def test_export_writes_the_file_standings_audit_and_replays(server: Server
     header = (out_dir / "standings.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith("\ufeffrank,shared,player,name,club,category,points")
     assert json.loads((out_dir / "audit.json").read_text())["audit"][0]["act"] == "create"
-    status, _, err = await _sprtec(capsys, "tournament", "export", "NOSUCH", "--data", str(server.store.path.parent),
+    status, _, err = await _sprtec(capsys, "tournament", "export", "NOSUCH", "--data", str(server.config.data_dir),
                                    "--out", str(out_dir))
     assert status == 1 and "no tournament" in err
 

@@ -7,6 +7,7 @@ import sqlite3
 
 from server.app import Server
 from server.store.hash_key import KEY_FILE
+from server.store.sqlite.sqlite_store import DATABASE
 from server.tokens import Hasher
 from shared.protocol import (
     AutoStartRounds,
@@ -68,8 +69,8 @@ async def test_the_organiser_secret_and_the_entry_codes_are_kept_only_as_keyed_h
     setup = await tournament(server.url, file_of(2), checked_in=0)
     await setup.organiser.send(RegisterEntries(setup.tid, setup.secret, (EntryForm("Late"),)))
     codes = [c.code for c in (await expect(setup.organiser, EntriesRegistered)).entries]
-    key = bytes.fromhex((server.store.path.parent / KEY_FILE).read_text())
-    with sqlite3.connect(server.store.path) as conn:
+    key = bytes.fromhex((server.config.data_dir / KEY_FILE).read_text())
+    with sqlite3.connect(server.config.data_dir / DATABASE) as conn:
         dump = "\n".join(conn.iterdump())
         (stored,) = conn.execute("SELECT secret_hash FROM tournaments WHERE id = ?", (setup.tid,)).fetchone()
     assert stored == Hasher(key).hash(setup.secret) != hashlib.sha256(setup.secret.encode()).hexdigest()

@@ -1,7 +1,7 @@
 """The store's SQL (written once, for SQLite) as PostgreSQL runs it: placeholders, booleans, the last inserted id.
 
 Why a translation and not a second copy of every statement: the statements and reads live beside the records they
-write (``server.store.sqlite.sqlite_store``, ``server.store.player_records``,
+write (``server.store.match_statements``, ``server.store.store_base``, ``server.store.player_records``,
 ``server.tournaments.tournament_records``) and other code builds them; a second hand-kept PostgreSQL copy of each
 would drift. The dialects differ in only a few regular places, all handled here and tested
 (tests/cluster/test_pg_store.py):

@@ -1,6 +1,6 @@
 """The shared store on PostgreSQL (asyncpg): the SQLite store's operations, for several server processes at once.
 
-Why behind the SQLite store's interface (``server.store.sqlite.sqlite_store.Store``: awaited writes, synchronous reads)
+Why behind the same port as the SQLite store (``server.store.store_port.Store``: awaited writes, synchronous reads)
 rather than an asynchronous interface for both: the server reads the store synchronously in some thirty places (the
 lobby, the players, recovery, tournaments), and making all of them await would touch most of the server while other
 work goes on in it. So asyncpg runs on an event loop of its own in one thread: writes are queued to it and committed as
@@ -13,15 +13,13 @@ of a millisecond to a millisecond. The statements are the SQLite store's, transl
 What counts as the store failing (a lost connection, the server shutting down, no space): the batch is retried on a
 fresh connection with growing pauses while the health listeners hear the store is unavailable (the machine's policy,
 the same for both stores). A statement refused for its own data (a constraint, a bad value) fails its own job only;
-a taken name is a ``ConstraintViolation``, which is a ``sqlite3.IntegrityError`` so the code that handles a taken name
-handles it from either store.
+a constraint's refusal is the store's ``ConstraintViolation``, worded like SQLite's, as from either store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import threading
 import uuid
 from collections.abc import Coroutine, Sequence
@@ -36,8 +34,8 @@ from server.store.commit_drivers import LoopWriter
 from server.store.group_commit import Answer, Failure, Job, Outcome
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.postgres import pg_dialect, pg_schema
-from server.store.sqlite.sqlite_store import Store
-from server.store.store_port import StaleLease, Statement, StoreUnavailable
+from server.store.store_base import StoreBase
+from server.store.store_port import ConstraintViolation, StaleLease, Statement, StoreUnavailable
 from server.tokens import Hasher
 from shared.names import NAME_RULE
 
@@ -73,10 +71,6 @@ BEGIN
 END $$;
 """
 STALE_LEASE = "SPF01"  # the SQLSTATE of a refused former owner
-
-
-class ConstraintViolation(sqlite3.IntegrityError):
-    """A constraint refused a statement (a unique name, a foreign key): worded like SQLite's, which callers read."""
 
 
 def _is_store_fault(exc: BaseException) -> bool:
@@ -127,32 +121,17 @@ class _LoopThread:
             self.loop.close()
 
 
-class _Rows:
-    """The answer of one read, as a DB-API cursor gives it (what the SQLite store's readers call)."""
-
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self._rows = rows
-
-    def fetchone(self) -> tuple[Any, ...] | None:
-        """The first row, or None."""
-        return self._rows[0] if self._rows else None
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        """Every row."""
-        return self._rows
-
-
 class _Reader:
-    """Reads on a pool of connections, answered synchronously: the SQLite store's read connection, for PostgreSQL."""
+    """Reads on a pool of connections, answered synchronously (the store's ``read``) or awaited (its own SQL)."""
 
     def __init__(self, thread: _LoopThread, pool: asyncpg.Pool) -> None:
         self._thread = thread
         self._pool = pool
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
-        """Run one read (SQLite's dialect, translated) and wait for its rows."""
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one read (the store's SQL, translated) and wait for its rows."""
         try:
-            return _Rows(self._thread.call(self._fetch(pg_dialect.translate(sql), tuple(params))))
+            return self._thread.call(self._fetch(pg_dialect.translate(sql), tuple(params)))
         except Exception as exc:
             if _is_store_fault(exc):
                 raise StoreUnavailable(f"the database does not answer: {exc}") from exc
@@ -292,10 +271,10 @@ async def rekey_names(conn: asyncpg.Connection) -> None:
                            " value = excluded.value", RULE_KEY, NAME_RULE)
 
 
-class PgStore(Store):
+class PgStore(StoreBase):
     """The store of a server process in a cluster: the same operations as the SQLite store, on PostgreSQL."""
 
-    def __init__(self, url: str, migrate: bool = True) -> None:  # the SQLite store's __init__ opens a file: not called
+    def __init__(self, url: str, migrate: bool = True) -> None:
         """The store on the database at ``url``; ``migrate`` False: for reading only (a writer connects on the first
         write, so none is opened)."""
         self.url = url
@@ -307,10 +286,8 @@ class PgStore(Store):
             raise
         self.hasher = Hasher(key)  # the cluster's: every node hashes alike (server.store.hash_key)
         self._reader = _Reader(self._thread, pool)
-        self._read = self._reader  # type: ignore[assignment]
         transactions = _Transactions(url)
-        self._writer = LoopWriter(self._thread.loop, transactions.commit, WRITER_BATCH,  # type: ignore[assignment]
-                                  transactions.close)
+        super().__init__(LoopWriter(self._thread.loop, transactions.commit, WRITER_BATCH, transactions.close))
         # Room code -> the lease number this node writes it under. None: the store of one process, whose rooms are
         # all its own (nothing is fenced); a cluster node gives it its registry's table (``server.cluster.node``).
         self.fences: dict[str, int] | None = None
@@ -342,12 +319,16 @@ class PgStore(Store):
                                       (sorted(codes),))  # sorted: two nodes drawing together lock rows in one order
         return {str(code): int(fence) for code, fence in rows}
 
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read on the read pool (safe from any thread but the store's own)."""
+        return self._reader.read(sql, params)
+
     def read_match(self, match: str) -> match_reads.StoredMatch:
         """A match as its export reads it, on the read pool (safe from any thread)."""
-        return match_reads.read_match_from(self._read, match, "the PostgreSQL store")
+        return match_reads.read_match_from(self, match, "the PostgreSQL store")
 
     def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
         """Finish every queued write, close the connections and stop the store's thread."""
         self._writer.close(timeout_s)
-        self._read.close()
+        self._reader.close()
         self._thread.stop()

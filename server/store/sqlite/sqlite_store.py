@@ -13,38 +13,31 @@ is queued in one transaction (group commit).
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import json
 import os
 import sqlite3
 import stat
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from server.constants import IN_LIST_CHUNK, STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
+from server.constants import STORE_CLOSE_TIMEOUT_S, WRITER_BATCH
 from server.store import hash_key, match_reads
-from server.store.log_rows import entry_from_row, entry_row
-from server.store.match_records import EntryWrite, FinishedMatch, MatchRow, MatchStart, Record, RoomRow
 from server.store.name_keys import RULE_KEY, keys_for
 from server.store.sqlite import sqlite_schema as schema
-from server.store.sqlite.sqlite_writer import Writer
-from server.store.store_port import Health, StaleLease, Statement, StoreLost, StoreUnavailable
+from server.store.sqlite.data_reader import DATABASE
+from server.store.sqlite.sqlite_writer import SqliteWriter
+from server.store.store_base import StoreBase
 from server.tokens import Hasher
-from shared import notation
-from shared.match_log import Checkpoint, LogEntry
 from shared.names import NAME_RULE
 
-DATABASE = "sprtec.sqlite3"
 MARKER = "sprtec-data.json"  # beside the database: says this directory holds sprtec data, and which database
 PRIVATE_DIR = 0o700  # the data directory: the server's user only
 PRIVATE_FILE = 0o600  # each file in it
 
-__all__ = ["Health", "StaleLease", "Statement", "Store", "StoreLost", "StoreOpenError", "StoreUnavailable"]
+__all__ = ["DATABASE", "SqliteStore", "StoreOpenError"]
 
 
 class StoreOpenError(Exception):
@@ -221,73 +214,20 @@ def _advice(exc: sqlite3.DatabaseError, data_dir: Path) -> str:
     return "check the file and its directory (permissions, free disk), or use another --data"
 
 
-class Store:
-    """The database of one server: synchronous reads, and asynchronous writes through one writer thread.
-
-    ``health`` says whether writes commit (``server.store.sqlite.sqlite_writer``); ``listen`` hears every change of it.
-    """
+class SqliteStore(StoreBase):
+    """The database of one server: synchronous reads on a connection of their own (WAL: they never wait for the
+    writer), and writes through one writer thread (``server.store.sqlite.sqlite_writer``)."""
 
     def __init__(self, data_dir: Path) -> None:
         self.path, key = open_database(data_dir)
         self.hasher = Hasher(key)  # how every secret is stored (server.tokens)
         self._read = connect(self.path)
         self._last_player_id = 0
-        self._writer = Writer(self.path, connect, WRITER_BATCH)
+        super().__init__(SqliteWriter(self.path, connect, WRITER_BATCH))
 
-    @property
-    def health(self) -> Health:
-        """Whether the store commits now."""
-        return self._writer.health
-
-    @property
-    def commits(self) -> int:
-        """Transactions committed so far (group commits)."""
-        return self._writer.commits
-
-    @property
-    def queued_writes(self) -> int:
-        """Write jobs waiting for the writer thread."""
-        return self._writer.queued
-
-    def time_commits(self, observer: Callable[[float], None]) -> None:
-        """Call ``observer(seconds)`` (from the writer thread) after every committed transaction."""
-        self._writer.on_commit = observer
-
-    def listen(self, listener: Callable[[Health], None]) -> None:
-        """Call ``listener(health)`` on the running event loop whenever the store's health changes."""
-        loop = asyncio.get_running_loop()
-
-        def hand_over(health: Health) -> None:
-            """From the writer thread to the loop."""
-            loop.call_soon_threadsafe(listener, health)
-
-        self._writer.listen(hand_over)
-
-    # ------------------------------------------------------------------ writing
-    async def write(self, statements: list[Statement]) -> list[int]:
-        """Commit ``statements`` in one transaction; returns each statement's ``lastrowid``.
-
-        While the store fails this waits for it to recover (nothing is acknowledged before its commit); raises
-        ``StoreUnavailable`` when the server stops first, ``StoreLost`` when the database file is gone.
-        """
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[int]] = loop.create_future()
-        self._writer.submit((statements, _LoopSettler(loop, future)))
-        return await future
-
-    def write_later(self, statements: list[Statement]) -> None:
-        """Queue statements nobody waits for (a player's last visit): committed in order with the others."""
-        self._writer.submit((statements, None))
-
-    def write_sync(self, statements: list[Statement]) -> list[int]:
-        """Commit from outside an event loop (start-up, tools); waits for the writer."""
-        settler = _ThreadSettler()
-        self._writer.submit((statements, settler))
-        settler.done.wait()
-        if isinstance(settler.outcome, BaseException):
-            raise settler.outcome
-        assert settler.outcome is not None
-        return settler.outcome
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read on the read connection (WAL: it never waits for the writer)."""
+        return self._read.execute(sql, params).fetchall()
 
     def close(self, timeout_s: float = STORE_CLOSE_TIMEOUT_S) -> None:
         """Finish every queued write and stop; while the store fails, give up after ``timeout_s``."""
@@ -299,273 +239,11 @@ class Store:
         past every id stored or handed out by this process, which is the database's only writer. An id handed out
         but never stored may be handed out again after a restart; the token made with it then names another
         player, whose hashes it does not match."""
-        stored = int(self._read.execute("SELECT COALESCE(MAX(id), 0) FROM players").fetchone()[0])
+        stored = int(self.read("SELECT COALESCE(MAX(id), 0) FROM players")[0][0])
         self._last_player_id = max(self._last_player_id, stored) + 1
         return self._last_player_id
-
-    # ------------------------------------------------------------------ statements
-    def fenced(self, code: str, statements: list[Statement]) -> list[Statement]:
-        """Room ``code``'s statements as this process may write them: one process owns its data, so unchanged (a
-        cluster's store refuses writes of a room's former owner: ``server.store.postgres.pg_store``)."""
-        return statements
-
-    @classmethod
-    def statements(cls, records: tuple[Record, ...]) -> list[Statement]:
-        """The statements that write a room's records (``server.store.match_records``), in order, for one
-        transaction."""
-        out: list[Statement] = []
-        for record in records:
-            if isinstance(record, RoomRow):
-                out.append(cls.save_room(record))
-            elif isinstance(record, MatchStart):
-                out.append(cls.add_match(record))
-            else:
-                out += cls.append_entry(record)
-        return out
-
-    @classmethod
-    def append_entry(cls, write: EntryWrite) -> list[Statement]:
-        """An entry, its checkpoint and the match's end, as statements."""
-        out = [cls.append_log(write.match_id, write.entry, write.position, write.turn_used)]
-        if write.checkpoint is not None:
-            out.append(cls.save_checkpoint(write.match_id, write.checkpoint))
-        if write.end is not None:
-            out.append(cls.finish_match(write.match_id, {"winner": write.end.winner, "reason": write.end.reason},
-                                        write.end.score))
-        return out
-
-    @staticmethod
-    def save_room(room: RoomRow) -> Statement:
-        """Insert or update a room."""
-        return (
-            "INSERT INTO rooms (code, ruleset, overrides, private, home_player, away_player, match_id, created_at, "
-            "rated, reserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(code) DO UPDATE SET "
-            "ruleset=excluded.ruleset, overrides=excluded.overrides, home_player=excluded.home_player, "
-            "away_player=excluded.away_player, match_id=excluded.match_id, rated=excluded.rated, "
-            "reserved=excluded.reserved",
-            (
-                room.code,
-                room.ruleset,
-                json.dumps(room.overrides, sort_keys=True),
-                int(room.private),
-                room.home_player,
-                room.away_player,
-                room.match_id,
-                time.time(),
-                int(room.rated),
-                int(room.reserved),
-            ),
-        )
-
-    @staticmethod
-    def add_match(start: MatchStart) -> Statement:
-        """Insert a match with its initial position (the log's starting point) when it starts."""
-        return (
-            "INSERT INTO matches (id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
-            " version_base, started_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                start.match_id,
-                start.room_code,
-                start.seed,
-                start.ruleset,
-                json.dumps(start.overrides, sort_keys=True),
-                json.dumps(notation.position_to_json(start.initial)),
-                start.home_player,
-                start.away_player,
-                start.version_base,
-                time.time(),
-                int(start.rated),
-            ),
-        )
-
-    @staticmethod
-    def append_log(match_id: str, entry: LogEntry, position: bytes | None = None, turn_used: int = 0) -> Statement:
-        """Append one entry to a match's log, with the position it produced (``server.store.position_blob``)."""
-        kind, team, action, elapsed = entry_row(entry)
-        return (
-            "INSERT INTO match_log (match_id, idx, kind, team, action, elapsed_ms, position, turn_used)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (match_id, entry.index, kind, team, None if action is None else json.dumps(action, sort_keys=True),
-             elapsed, position, turn_used),
-        )
-
-    @staticmethod
-    def save_checkpoint(match_id: str, checkpoint: Checkpoint) -> Statement:
-        """Keep a match's latest checkpoint (written in the same transaction as the entry it follows)."""
-        return (
-            "INSERT INTO checkpoints (match_id, idx, position, turn_used) VALUES (?, ?, ?, ?) ON CONFLICT(match_id)"
-            " DO UPDATE SET idx=excluded.idx, position=excluded.position, turn_used=excluded.turn_used",
-            (match_id, checkpoint.after, json.dumps(notation.position_to_json(checkpoint.position)),
-             checkpoint.turn_used),
-        )
-
-    @staticmethod
-    def finish_match(match_id: str, result: dict[str, Any], score: tuple[int, int]) -> Statement:
-        """Mark a match finished with its result (winner, reason) and final score."""
-        return (
-            "UPDATE matches SET finished = 1, result = ?, score_home = ?, score_away = ?, finished_at = ? WHERE id = ?",
-            (json.dumps(result, sort_keys=True), score[0], score[1], time.time(), match_id),
-        )
-
-    # ------------------------------------------------------------------ reading
-    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """The rows of one read on the read connection (WAL: it never waits for the writer)."""
-        return list(self._read.execute(sql, params).fetchall())
-
-    def last_finished_match(self, player_id: int, room_code: str | None = None) -> FinishedMatch | None:
-        """The player's latest finished match (in room ``room_code`` if given): how a returning coach's match ended."""
-        where = "(home_player = ? OR away_player = ?) AND finished = 1"
-        params: list[Any] = [player_id, player_id]
-        if room_code is not None:
-            where += " AND room_code = ?"
-            params.append(room_code)
-        row = self._read.execute(
-            f"SELECT id, room_code, result, score_home, score_away, finished_at, home_player FROM matches WHERE {where}"
-            " ORDER BY started_at DESC LIMIT 1",
-            params,
-        ).fetchone()
-        if row is None:
-            return None
-        result = json.loads(row[2]) if row[2] else {}
-        team = "home" if row[6] == player_id else "away"
-        return FinishedMatch(id=row[0], room_code=row[1], winner=result.get("winner"),
-                             reason=str(result.get("reason", "")), score=(row[3] or 0, row[4] or 0),
-                             finished_at=row[5], team=team)
 
     def read_match(self, match: str) -> match_reads.StoredMatch:
         """A match as its export reads it (``server.store.match_reads``), on a read-only connection of its own:
         safe from any thread (a replay is built off the event loop)."""
         return match_reads.read_match(self.path.parent, match)
-
-    @staticmethod
-    def delete_room(code: str) -> Statement:
-        """Forget a room (its matches and logs stay for export)."""
-        return ("DELETE FROM rooms WHERE code = ?", (code,))
-
-    def rooms(self, codes: Sequence[str] | None = None) -> list[RoomRow]:
-        """Every stored room, or those of ``codes`` (a cluster node taking a few rooms over reads only them)."""
-        columns = ("SELECT code, ruleset, overrides, private, home_player, away_player, match_id, rated, reserved"
-                   " FROM rooms")
-        if codes is None:
-            rows = self._read.execute(columns + " ORDER BY created_at").fetchall()
-        else:
-            rows = [row for chunk in _chunks(codes) for row in self._read.execute(
-                f"{columns} WHERE code IN ({_marks(chunk)})", tuple(chunk)).fetchall()]
-        return [RoomRow(code=r[0], ruleset=r[1], overrides=json.loads(r[2]), private=bool(r[3]), home_player=r[4],
-                        away_player=r[5], match_id=r[6], rated=bool(r[7]), reserved=bool(r[8])) for r in rows]
-
-    def entries_of(self, match_ids: Sequence[str]) -> dict[str, int]:
-        """How many log entries each of ``match_ids`` that has any has, in one read per IN_LIST_CHUNK of them."""
-        return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
-            f"SELECT match_id, COUNT(*) FROM match_log WHERE match_id IN ({_marks(chunk)}) GROUP BY match_id",
-            tuple(chunk)).fetchall()}
-
-    def actions_of(self, match_ids: Sequence[str]) -> dict[str, int]:
-        """How many of the entries of each of ``match_ids`` that has any are the coaches' own actions (not clock
-        events), in one read per IN_LIST_CHUNK of them."""
-        return {str(row[0]): int(row[1]) for chunk in _chunks(match_ids) for row in self._read.execute(
-            f"SELECT match_id, COUNT(*) FROM match_log WHERE match_id IN ({_marks(chunk)}) AND kind = 'action'"
-            " GROUP BY match_id", tuple(chunk)).fetchall()}
-
-    def match(self, match_id: str) -> MatchRow | None:
-        """One stored match."""
-        return self.matches([match_id]).get(match_id)
-
-    def matches(self, match_ids: Sequence[str]) -> dict[str, MatchRow]:
-        """The stored matches of ``match_ids`` by id (one read per IN_LIST_CHUNK of them: recovery reads hundreds)."""
-        found: dict[str, MatchRow] = {}
-        for chunk in _chunks(match_ids):
-            for row in self._read.execute(
-                "SELECT id, room_code, seed, ruleset, overrides, initial_position, home_player, away_player,"
-                f" version_base, finished FROM matches WHERE id IN ({_marks(chunk)})", tuple(chunk)
-            ).fetchall():
-                found[str(row[0])] = MatchRow(
-                    id=row[0], room_code=row[1], seed=row[2], ruleset=row[3], overrides=json.loads(row[4]),
-                    initial_position=json.loads(row[5]), home_player=row[6], away_player=row[7],
-                    version_base=row[8], finished=bool(row[9]))
-        return found
-
-    def checkpoint(self, match_id: str) -> Checkpoint | None:
-        """A match's latest checkpoint, if it has one."""
-        row = self._read.execute(
-            "SELECT idx, position, turn_used FROM checkpoints WHERE match_id = ?", (match_id,)
-        ).fetchone()
-        if row is None:
-            return None
-        return Checkpoint(after=row[0], position=notation.position_from_json(json.loads(row[1])), turn_used=row[2])
-
-    def resting_points(self, match_ids: Sequence[str] | None = None) -> dict[str, tuple[int, bytes, int]]:
-        """For every unfinished match of a stored room (or those of ``match_ids``): (entries, the last entry's
-        position blob, its move clock used) - one read for all of them, where the last entry kept its position."""
-        query = ("SELECT l.match_id, l.idx + 1, l.position, l.turn_used FROM match_log l JOIN rooms r ON r.match_id ="
-                 " l.match_id JOIN matches m ON m.id = l.match_id WHERE m.finished = 0 AND l.idx = (SELECT MAX(idx)"
-                 " FROM match_log WHERE match_id = l.match_id) AND l.position IS NOT NULL")
-        if match_ids is None:
-            rows = self._read.execute(query).fetchall()
-        else:
-            rows = [row for chunk in _chunks(match_ids) for row in self._read.execute(
-                f"{query} AND l.match_id IN ({_marks(chunk)})", tuple(chunk)).fetchall()]
-        return {str(r[0]): (int(r[1]), bytes(r[2]), int(r[3] or 0)) for r in rows}
-
-    def stored_positions(self, match_id: str) -> list[tuple[int, bytes | None, int | None]]:
-        """Every entry's (index, stored position blob, move clock used) of a match, in order (``sprtec verify``)."""
-        rows = self._read.execute("SELECT idx, position, turn_used FROM match_log WHERE match_id = ? ORDER BY idx",
-                                  (match_id,)).fetchall()
-        return [(int(r[0]), None if r[1] is None else bytes(r[1]), r[2]) for r in rows]
-
-    def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
-        """A match's entries in order, from index ``since``."""
-        rows = self._read.execute(
-            "SELECT idx, kind, team, action, elapsed_ms FROM match_log WHERE match_id = ? AND idx >= ? ORDER BY idx",
-            (match_id, since),
-        ).fetchall()
-        return [entry_from_row(r[0], r[1], r[2], None if r[3] is None else json.loads(r[3]), r[4]) for r in rows]
-
-
-def _chunks(values: Sequence[str]) -> Iterator[Sequence[str]]:
-    """``values`` in slices of at most IN_LIST_CHUNK (an empty sequence gives none: no query at all)."""
-    for start in range(0, len(values), IN_LIST_CHUNK):
-        yield values[start:start + IN_LIST_CHUNK]
-
-
-def _marks(values: Sequence[str]) -> str:
-    """The placeholders of an ``IN`` list of ``values``."""
-    return ", ".join("?" * len(values))
-
-
-class _LoopSettler:
-    """Settles a write's future on its own event loop (called from the writer thread)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[list[int]]) -> None:
-        self._loop = loop
-        self._future = future
-
-    def settle(self, outcome: list[int] | BaseException) -> None:
-        """Resolve the future on its loop; a loop already closed (shutdown) has nobody to tell."""
-        try:
-            self._loop.call_soon_threadsafe(_resolve, self._future, outcome)
-        except RuntimeError:
-            pass
-
-
-class _ThreadSettler:
-    """Settles a synchronous caller's write: the outcome and an event it waits on."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.outcome: list[int] | BaseException | None = None
-
-    def settle(self, outcome: list[int] | BaseException) -> None:
-        """Keep the outcome and wake the caller."""
-        self.outcome = outcome
-        self.done.set()
-
-
-def _resolve(future: asyncio.Future[list[int]], outcome: list[int] | BaseException) -> None:
-    """Resolve a write's future (on its loop)."""
-    if future.done():
-        return
-    if isinstance(outcome, BaseException):
-        future.set_exception(outcome)
-    else:
-        future.set_result(outcome)

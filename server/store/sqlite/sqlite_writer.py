@@ -6,7 +6,8 @@ store's health are the machine's (``server.store.group_commit``, run by ``server
 this module is how SQLite commits a batch and what counts as SQLite failing. A commit that fails for a reason of the
 store itself - the disk is full, the file system was remounted read-only, an I/O error - rolls the batch back and is
 retried on a fresh connection; a statement that fails on its own (a constraint) fails its own job only, inside a
-savepoint.
+savepoint
+(a constraint's refusal is the store's ``ConstraintViolation``).
 
 The database file's identity (device and inode) is checked before every commit: a file deleted or replaced
 under the running server would otherwise take every later write into a file nobody will read again. That is
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from server.store.commit_drivers import ThreadWriter
 from server.store.group_commit import Answer, Failure, Job, Outcome
+from server.store.store_port import ConstraintViolation
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ def _is_store_fault(exc: sqlite3.Error) -> bool:
     return not isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError)
 
 
-class Writer(ThreadWriter):
+class SqliteWriter(ThreadWriter):
     """The writer thread: queue jobs with ``submit``; ``close`` flushes (or gives up within a timeout)."""
 
     def __init__(self, path: Path, connect: Callable[[Path], sqlite3.Connection], batch: int) -> None:
@@ -79,7 +81,7 @@ class Writer(ThreadWriter):
                         raise
                     conn.execute("ROLLBACK TO job")
                     conn.execute("RELEASE job")
-                    outcomes.append(exc)
+                    outcomes.append(ConstraintViolation(str(exc)) if isinstance(exc, sqlite3.IntegrityError) else exc)
                     continue
                 conn.execute("RELEASE job")
                 outcomes.append(ids)
