@@ -2,7 +2,7 @@
 
 Why beside the store, as ``server.tournaments.tournament_records``: a league is a service of its own with its own
 questions (which leagues are there, what is this one's log); the SQL lives here once, and reads go through any
-``Reader`` (the server's store, or a data directory opened read-only for ``sprtec league export``). How a table's
+``ReadPort`` (the server's store, or a data directory opened read-only for ``sprtec league export``). How a table's
 match ended is the tournaments' question too (``tournament_records.match_result``).
 """
 
@@ -12,8 +12,7 @@ import json
 from dataclasses import dataclass
 
 from server.leagues.log import Row, from_json, to_json
-from server.store.store_port import Statement
-from server.tournaments.tournament_records import Reader
+from server.store.store_port import ReadPort, Statement
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,13 +39,13 @@ def append_event(league_id: str, row: Row) -> Statement:
              row.at_ms / 1000))
 
 
-def leagues(store: Reader) -> list[LeagueRow]:
+def leagues(store: ReadPort) -> list[LeagueRow]:
     """Every stored league, oldest first."""
     rows = store.read("SELECT id, name, secret_hash, created_at FROM leagues ORDER BY created_at, id")
     return [LeagueRow(id=r[0], name=r[1], secret_hash=r[2], created_at=float(r[3])) for r in rows]
 
 
-def log(store: Reader, league_id: str) -> list[Row]:
+def log(store: ReadPort, league_id: str) -> list[Row]:
     """A league's events in order."""
     rows = store.read("SELECT idx, kind, body, actor, at FROM league_log WHERE league_id = ? ORDER BY idx",
                       (league_id,))

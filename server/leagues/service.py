@@ -27,7 +27,7 @@ from server.leagues.views import info_of, update
 from server.lifecycle import EventBus, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
 from server.rooms.lobby import HeldTable, Lobby
 from server.rooms.room import RoomError
-from server.store.sqlite.sqlite_store import Store
+from server.store.store_port import Store
 from server.tournaments.service import PUSH_INTERVAL_MS, Watcher
 from server.tournaments.tables import close_table
 from server.tournaments.tournament_core import Changed, CloseTable, Send, Warn
