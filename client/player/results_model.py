@@ -80,6 +80,7 @@ def build(home: int, away: int, winner: Team | None, reason: str, seat: Team | N
     options.append((_("Save replay"), "save"))
     options.append((_("Back to the tournament") if back_to_tournament else _("Back to the lobby"), "lobby"))
     profiles = tuple((_("{name}'s profile").format(name=names[team]), f"profile:{names[team]}")
-                     for team in ("home", "away") if names.get(team))
+                     for team in ("home", "away") if names.get(team) and not table)  # a table's seats are named
+    # as the tournament's entries, not as the players' profiles
     return Results(headline=headline, score=score, reason=reason_text(reason), rematch=state, options=tuple(options),
                    saved=saved, ratings=ratings, profiles=profiles)

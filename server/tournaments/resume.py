@@ -16,6 +16,7 @@ from server.tournaments import tournament_records as records
 from server.tournaments.service import Running, TournamentService
 from server.tournaments.state import TournamentState, fold, fold_from
 from server.tournaments.state_snapshot import read_snapshot
+from server.tournaments.tables import name_seats
 from server.tournaments.tournament_core import TournamentCore
 
 
@@ -48,4 +49,5 @@ async def _relink(service: TournamentService, run: Running) -> None:
     what never started (``TournamentCore.relink``)."""
     stored = {t.match_id: records.match_result(service.store, t.match_id) for t in run.state.tables.values()}
     alive = set(service.lobby.rooms)
+    name_seats(service.lobby, run.state)
     await service.transition(run, lambda: run.core.relink(stored, alive, service.now_ms()))

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from server.rooms.lobby import HeldTable, Lobby
 from server.tournaments.creation import stage_overrides
-from server.tournaments.tournament_core import OpenedTable, TableToOpen
+from server.tournaments.state import TournamentState, match_at
+from server.tournaments.tournament_core import OpenedTable, TableToOpen, seat_name
 from shared.tournament.model import Tournament
 
 
@@ -29,3 +30,17 @@ async def open_tables(lobby: Lobby, t: Tournament, tables: Sequence[TableToOpen]
 async def close_table(lobby: Lobby, code: str) -> None:
     """Close a table's room whose match never started."""
     await lobby.close_table(code)
+
+
+def name_seats(lobby: Lobby, state: TournamentState) -> None:
+    """After a restart: the recovered rooms of a tournament's tables name their seats as the entries again (the rooms'
+    recovery named them as the players are named on the server)."""
+    for key, table in state.tables.items():
+        room = lobby.rooms.get(table.room)
+        if room is None:
+            continue
+        m = match_at(state.tournament, key)
+        for entry in (m.home, m.away):
+            coach = state.coaches.get(entry)
+            if coach is not None:
+                room.core.names[coach.player_id] = seat_name(state.name_of(entry))

@@ -61,9 +61,19 @@ class Persist:
     status: str = ""  # the tournament's status after the rows (stored with a snapshot)
 
 
+SEAT_NAME_CHARS = 32  # SeatInfo.name: what a room's seat shows
+
+
+def seat_name(entry_name: str) -> str:
+    """An entry's name as its table's seat shows it (the room's HUD, move list, results and replays): whole when it
+    fits the seat, else cut with an ellipsis (an entry's name may be twice as long as a player's)."""
+    return entry_name if len(entry_name) <= SEAT_NAME_CHARS else entry_name[:SEAT_NAME_CHARS - 1].rstrip() + "…"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableToOpen:
-    """A match that needs a room: where it is, its ruleset, and the two coaches whose seats the room holds."""
+    """A match that needs a room: where it is, its ruleset, and the two coaches whose seats the room holds (each named
+    as his entry)."""
 
     key: TableKey
     ruleset: str
@@ -286,7 +296,10 @@ class TournamentCore:
                 step.after.append(Warn(f"tournament {state.id}: {key} has no coach for both sides"))
                 continue
             _, ruleset = state.kinds.get(key, ("match", state.tournament.stages[key[0]].ruleset))
-            tables.append(TableToOpen(key=key, ruleset=ruleset, home=home, away=away))
+            # the seats show the entries' names: one name per person in a tournament, on the table as on its lists
+            tables.append(TableToOpen(key=key, ruleset=ruleset,
+                                      home=replace(home, name=seat_name(state.name_of(m.home))),
+                                      away=replace(away, name=seat_name(state.name_of(m.away)))))
         if tables:
             step.after.append(OpenTables(tuple(tables)))
 

@@ -98,6 +98,14 @@ def test_a_tournament_table_offers_no_rematch_and_goes_back_to_the_tournament():
     assert running.options[-1][0] == "Back to the tournament" and running.rematch == ""
     over = results_model.build(0, 0, None, "DRAW", "home", names, table=True, back_to_tournament=False)
     assert over.options[-1] == ("Back to the lobby", "lobby") and "rematch" not in dict(over.options).values()
+    assert running.profiles == ()  # the seats are named as the entries: no profile of that name to open
+
+
+def test_a_room_outside_a_tournament_offers_both_coaches_profiles():
+    """Outside a tournament the results open each coach's profile by his name."""
+    names = {"home": "Jana", "away": "Ola"}
+    shown = results_model.build(0, 0, None, "DRAW", "home", names)
+    assert [command for _, command in shown.profiles] == ["profile:Jana", "profile:Ola"]
 
 
 def test_messages_say_who_left_dropped_and_came_back():
