@@ -31,7 +31,8 @@ from tools.rulesets_doc import setting_rows
 
 RECORDS: tuple[type, ...] = (m.Clocks, m.SeatInfo, m.Seats, m.RoomInfo, m.Score, m.RatingInfo, m.MatchLine,
                              m.BoardLine, m.RatingChange, m.EntryForm, m.EntryCode, m.EntryLine, m.StandingLine,
-                             m.TableLine, m.BracketLine, m.CardLine, m.CaseLine, m.AuditLine, m.TournamentInfo)
+                             m.TableLine, m.BracketLine, m.CardLine, m.CaseLine, m.RankingLine, m.AuditLine,
+                             m.TournamentInfo)
 
 
 def _doc(obj: object) -> str:

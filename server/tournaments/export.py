@@ -1,5 +1,5 @@
 """A tournament out of a data directory: its file, its standings (JSON and CSV), its final ranking, the association's
-sheet, its audit log, every match's replay.
+sheet, its audit log (each act's time in epoch milliseconds and in local time), every match's replay.
 
 Why from the data directory and not over the protocol: an organiser exports after the event, with or without a
 running server, and what he exports must be what the server recorded - so the log is read read-only (WAL lets it
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from server.replays.replay_export import scenario_text
@@ -32,7 +33,7 @@ from shared.tournament.table import Standings
 from shared.tournament.table import to_json as standings_json
 from shared.tournament.writing import dumps
 
-AUDIT_COLUMNS = ("at_ms", "who", "act", "detail", "reason")
+AUDIT_COLUMNS = ("at_ms", "at", "who", "act", "detail", "reason")
 
 
 class TournamentExportError(Exception):
@@ -92,8 +93,8 @@ def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
     sheet = out_dir / "association.xlsx"
     sheet.write_bytes(association_xlsx(t))
     files.append(sheet)
-    audit = [{"at_ms": a.at_ms, "who": a.who, "act": a.act, "detail": a.detail, "reason": a.reason}
-             for a in state.audit]
+    audit = [{"at_ms": a.at_ms, "at": local_time(a.at_ms), "who": a.who, "act": a.act, "detail": a.detail,
+              "reason": a.reason} for a in state.audit]
     write("audit.json", json.dumps({"tournament": state.id, "audit": audit}, ensure_ascii=False, indent=2) + "\n")
     write("audit.csv", csv_text(AUDIT_COLUMNS, [[line[c] for c in AUDIT_COLUMNS] for line in audit]))
     for row in rows:
@@ -105,6 +106,12 @@ def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
                 continue  # the table's match never started (a no-show, a table reopened after a restart)
             write(f"matches/s{event.stage}-r{event.round}-t{event.table}-{event.match_id}.json", text + "\n")
     return Exported(state=state, files=tuple(files))
+
+
+def local_time(at_ms: int) -> str:
+    """An audit line's moment in this machine's local time with its offset (``2026-12-01T10:15:03+01:00``), beside
+    the epoch milliseconds the log keeps: the organiser reads the one, a program the other."""
+    return datetime.fromtimestamp(at_ms / 1000).astimezone().isoformat(timespec="seconds")
 
 
 def standings_text(table: Standings) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, Protocol, TypeVar, cast
 
@@ -70,6 +71,8 @@ from shared.protocol import (
     ResolveDispute,
     Score,
     StartRound,
+    SwapEntries,
+    TakeBackRound,
     TournamentCreated,
     TournamentDone,
     TournamentJoined,
@@ -81,7 +84,7 @@ from shared.protocol import (
 )
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
-from shared.tournament.model import Player, Side
+from shared.tournament.model import Player, Sex, Side
 from shared.tournament.writing import to_json
 
 M = TypeVar("M")
@@ -138,7 +141,8 @@ class TournamentRequests:
             UnlinkEntry: self.unlink,
             OverrideResult: self.override,
             FileDispute: self.dispute, ResolveDispute: self.resolve, ProposeCorrection: self.propose,
-            ConfirmCorrection: self.confirm, EndTournament: self.end, WatchTournament: self.watch,
+            ConfirmCorrection: self.confirm, TakeBackRound: self.take_back, SwapEntries: self.swap,
+            EndTournament: self.end, WatchTournament: self.watch,
             UnwatchTournament: self.unwatch, ListTournaments: self.list,
         }
         return cast(dict[type, Handler], table)
@@ -188,7 +192,9 @@ class TournamentRequests:
                 taken.add(entry)
                 code = credentials.new_entry_code()
                 player = entry_names.entry(Player(id=entry, name=form.name, club=form.club, rating=form.rating,
-                                                  category=form.category))
+                                                  category=form.category, year_of_birth=form.year_of_birth,
+                                                  sex=_sex(form.sex), veteran=form.veteran))
+                _born_checked(player, self.service.now_ms())
                 field.admit((player,))
                 events.append(EntryAdded(player=player, code_hash=credentials.hashed(self.service.store.hasher, code)))
                 answer.append(EntryCode(entry, player.name, code))
@@ -287,6 +293,24 @@ class TournamentRequests:
         await session.send(TournamentDone(run.id, "ResolveDispute", message.case))
 
     @refusals
+    async def take_back(self, session: Any, message: TakeBackRound) -> None:
+        """The organiser takes back a round started by mistake (none of its matches begun or decided)."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            await self.service.transition(run, lambda: run.core.take_back(
+                message.reason, ORGANISER, self.service.now_ms(), stage=message.stage, number=message.round))
+        await session.send(TournamentDone(run.id, "TakeBackRound"))
+
+    @refusals
+    async def swap(self, session: Any, message: SwapEntries) -> None:
+        """The organiser swaps two entries of a round whose matches have not begun."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            await self.service.transition(run, lambda: run.core.swap(message.first, message.second, message.reason,
+                                                                      ORGANISER, self.service.now_ms()))
+        await session.send(TournamentDone(run.id, "SwapEntries"))
+
+    @refusals
     async def end(self, session: Any, message: EndTournament) -> None:
         """The organiser ends the tournament: no more rounds; tables still waiting close."""
         run = self._organiser(message.tournament, message.secret)
@@ -323,7 +347,9 @@ class TournamentRequests:
                 entry = _new_id(session.name, set(state.tournament.player_ids()))
                 file_rating = None
                 player = entry_names.entry(Player(id=entry, name=session.name, club=message.club,
-                                                  category=message.category))
+                                                  category=message.category, year_of_birth=message.year_of_birth,
+                                                  sex=_sex(message.sex), veteran=message.veteran))
+                _born_checked(player, self.service.now_ms())
                 events.append(EntryAdded(player=player))
             rating = self._rating(run, session.player_id)
             events.append(Claimed(entry=entry, player_id=session.player_id, name=session.name,
@@ -484,6 +510,20 @@ def _outcome(score: Score | None, walkover: str | None, shootout: str | None) ->
         raise TournamentError("BAD_FORMAT", "a walkover has no shoot-out")
     return Outcome(score=None if score is None else (score.home, score.away), walkover=cast(Side | None, walkover),
                    shootout=cast(Side | None, shootout))
+
+
+def _sex(value: str | None) -> Sex | None:
+    """A request's sex as the file's (the codec let only ``m``, ``f`` or nil through)."""
+    return cast(Sex | None, value)
+
+
+def _born_checked(player: Player, now_ms: int) -> None:
+    """``BAD_FORMAT`` for a year of birth after this year (the engine refuses one after the tournament's season,
+    but a tournament without a season would take it)."""
+    this_year = datetime.fromtimestamp(now_ms / 1000, tz=UTC).year
+    if player.year_of_birth is not None and player.year_of_birth > this_year:
+        raise TournamentError("BAD_FORMAT", f"players ({player.id}).year_of_birth: {player.year_of_birth} is in the "
+                                            f"future (this is {this_year})")
 
 
 def _new_id(name: str, taken: set[str]) -> str:

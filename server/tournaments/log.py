@@ -205,15 +205,38 @@ class CorrectionAgreed:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class RoundTakenBack:
+    """The organiser takes back a round started by mistake (none of its matches begun or decided): its pairing
+    goes, its tables close, and the next start pairs it again."""
+
+    stage: int
+    round: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PairingSwapped:
+    """The organiser swaps two entries of a round whose matches have not begun (each takes the other's place: his
+    seat at his table, or his bye), with his reason."""
+
+    stage: int
+    round: int
+    first: str
+    second: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Ended:
-    """The organiser ended the tournament (no more rounds; results stand)."""
+    """The organiser ended the tournament (no more rounds; results stand): the file's ``ended`` is after its last
+    finished round, and a round he did not let finish is taken off it (its matches no longer count)."""
 
     reason: str
 
 
 Event = (Created | EntryAdded | Claimed | CheckedIn | Withdrawn | RoundStarted | TableOpened | ResultSet | CardGiven
          | ChatMuted | Unlinked | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed
-         | Ended)
+         | RoundTakenBack | PairingSwapped | Ended)
 
 ORGANISER = "organiser"  # who acted: the holder of the organiser secret ...
 SERVER = "server"  # ... the server itself (a table, a no-show, a match's result) ... or an entry's id (a coach)
@@ -241,7 +264,8 @@ def to_json(event: Event) -> tuple[str, dict[str, Any]]:
     if isinstance(event, EntryAdded):
         p = event.player
         return kind, {"player": {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating,
-                                 "category": p.category}, "code_hash": event.code_hash}
+                                 "category": p.category, "year_of_birth": p.year_of_birth, "sex": p.sex,
+                                 "veteran": p.veteran}, "code_hash": event.code_hash}
     if isinstance(event, RoundStarted):
         return kind, {"stage": event.stage, "round": event.round, "absent": list(event.absent),
                       "pairing": _pairing_to_json(event.pairing)}
@@ -320,6 +344,8 @@ _KINDS: dict[type, str] = {
     DisputeRuled: "dispute_ruled",
     CorrectionProposed: "correction_proposed",
     CorrectionAgreed: "correction_agreed",
+    RoundTakenBack: "round_taken_back",
+    PairingSwapped: "pairing_swapped",
     Ended: "ended",
 }
 _CLASSES: dict[str, type] = {kind: cls for cls, kind in _KINDS.items()}

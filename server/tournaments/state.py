@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from server.tournaments.log import (
     SERVER,
@@ -29,17 +29,21 @@ from server.tournaments.log import (
     Ended,
     EntryAdded,
     Outcome,
+    PairingSwapped,
     ResultSet,
     RoundStarted,
+    RoundTakenBack,
     Row,
     TableOpened,
     Unlinked,
     Withdrawn,
 )
 from shared.tournament import events as engine
+from shared.tournament.bracket import MatchKind
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
-from shared.tournament.model import Match, Round, Tournament
+from shared.tournament.model import Bye, Match, Round, Tournament
+from shared.tournament.pairing import PairedMatch, Pairing
 from shared.tournament.progress import Course
 from shared.tournament.reading import read_tournament
 
@@ -122,6 +126,7 @@ class TournamentState:
     audit: tuple[Audit, ...] = ()
     ended: str | None = None
     last_result_at_ms: int = 0
+    round_absent: Mapping[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # absences a start marked
 
     @property
     def tournament(self) -> Tournament:
@@ -254,7 +259,8 @@ def _round_started(s: TournamentState, row: Row, event: RoundStarted, marked: Co
         s = replace(s, course=marked)
     s = _engine(s, engine.ApplyPairing(pairing=event.pairing))
     paired = {(event.stage, event.round, m.table): (m.kind, m.ruleset) for m in event.pairing.matches}
-    s = replace(s, kinds={**s.kinds, **paired})
+    s = replace(s, kinds={**s.kinds, **paired},
+                round_absent={**s.round_absent, (event.stage, event.round): tuple(event.absent)})
     absent = f", absent {', '.join(event.absent)}" if event.absent else ""
     return _audited(s, row, "start round", f"stage {event.stage} round {event.round}{absent}")
 
@@ -270,12 +276,13 @@ def _table_opened(s: TournamentState, row: Row, event: TableOpened) -> Tournamen
 def _result_set(s: TournamentState, row: Row, event: ResultSet) -> TournamentState:
     """A table's result, from its match, a no-show or an override (XVII.5)."""
     key = (event.stage, event.round, event.table)
+    before = _result_text(s, key)
     s = _result(s, key, event.outcome, at_ms=row.at_ms)
     s = replace(s, sources={**s.sources, key: event.source})
     if event.source in ("match", "forfeit") and row.actor == SERVER:
         return s
     act = "walkover" if event.source == "no_show" else "override"
-    return _audited(s, row, act, f"{_where(key)}: {event.outcome.text()}", event.reason)
+    return _audited(s, row, act, f"{_where(key)}: {_replaced(before, event.outcome.text())}", event.reason)
 
 
 def _card_given(s: TournamentState, row: Row, event: CardGiven) -> TournamentState:
@@ -324,13 +331,19 @@ def _dispute_ruled(s: TournamentState, row: Row, event: DisputeRuled) -> Tournam
     """The organiser decides a dispute: it stands, is changed or replayed."""
     case = _open_case(s, event.case)
     key = (case.stage, case.round, case.table)
+    before = _result_text(s, key)
     if event.ruling == "changed" and event.outcome is not None:
         s = _result(s, key, event.outcome, at_ms=row.at_ms)
         s = replace(s, sources={**s.sources, key: "ruling"})
     elif event.ruling == "replay":
         s = _replay(s, key)
     s = _case_changed(s, replace(case, status=event.ruling, ruling=event.reason, outcome=event.outcome))
-    text = event.outcome.text() if event.ruling == "changed" and event.outcome else event.ruling
+    if event.ruling == "changed" and event.outcome:
+        text = _replaced(before, event.outcome.text())
+    elif event.ruling == "replay":
+        text = _replaced(before, "replay")
+    else:
+        text = f"{event.ruling} ({before})" if before else event.ruling
     return _audited(s, row, "ruling", f"case {case.id}: {text}", event.reason)
 
 
@@ -347,18 +360,92 @@ def _correction_agreed(s: TournamentState, row: Row, event: CorrectionAgreed) ->
     """The other coach agrees to it (XVII.4)."""
     case = _open_case(s, event.case)
     key = (case.stage, case.round, case.table)
+    before = _result_text(s, key)
     if case.replay:
         s = _replay(s, key)
     elif case.outcome is not None:
         s = _result(s, key, case.outcome, at_ms=row.at_ms)
         s = replace(s, sources={**s.sources, key: "agreement"})
     s = _case_changed(s, replace(case, status="agreed"))
-    return _audited(s, row, "agree correction", f"case {case.id}: {case.proposal()}", case.reason)
+    return _audited(s, row, "agree correction", f"case {case.id}: {_replaced(before, case.proposal())}",
+                    case.reason)
+
+
+def _round_taken_back(s: TournamentState, row: Row, event: RoundTakenBack) -> TournamentState:
+    """A round started by mistake goes off the file (the tournament's core checked that none of its matches has
+    begun or has a result); the absences its start marked go with it."""
+    _not_begun(s, event.stage, event.round)
+    s = _without_round(s, event.stage, event.round)
+    return _audited(s, row, "take back round", f"stage {event.stage} round {event.round}", event.reason)
+
+
+def _pairing_swapped(s: TournamentState, row: Row, event: PairingSwapped) -> TournamentState:
+    """Two entries of a round not yet begun change places: the round is paired again as it was with the two
+    exchanged (the engine checks it as any round of the file)."""
+    r = round_of(s.tournament, event.stage, event.round)
+    if r is None:
+        raise TournamentError("BAD_RESULT", f"stage {event.stage} round {event.round} has not been paired")
+    if event.first == event.second:
+        raise TournamentError("BAD_FORMAT", f"swap two different entries, not {event.first} with himself")
+    in_round = {p for entry in r.matches for p in entry.players()}
+    for entry in (event.first, event.second):
+        if entry not in in_round:
+            raise TournamentError("UNKNOWN_PLAYER", f"{entry} is neither at a table nor has a bye in stage "
+                                                    f"{event.stage} round {event.round}")
+    other = {event.first: event.second, event.second: event.first}
+
+    def moved(player: str) -> str:
+        """A player's replacement."""
+        return other.get(player, player)
+
+    _not_begun(s, r.stage, r.round)
+    matches = [e for e in r.matches if isinstance(e, Match)]
+    paired = tuple(PairedMatch(table=n, home=moved(m.home), away=moved(m.away), walkover=m.walkover,
+                               kind=cast(MatchKind, s.kinds.get((r.stage, r.round, n), ("match", ""))[0]),
+                               ruleset=s.kinds.get((r.stage, r.round, n), ("match", "standard"))[1])
+                   for n, m in enumerate(matches, start=1))
+    byes = tuple(moved(e.player) for e in r.matches if isinstance(e, Bye))
+    s = _engine(s, engine.TakeBack(stage=r.stage, round=r.round))
+    s = _engine(s, engine.ApplyPairing(pairing=Pairing(stage=r.stage, round=r.round, matches=paired, byes=byes)))
+    touched = {(r.stage, r.round, n) for n, m in enumerate(matches, start=1) if {m.home, m.away} & set(other)}
+    s = replace(s, tables={k: v for k, v in s.tables.items() if k not in touched})
+    return _audited(s, row, "swap", f"{event.first} and {event.second}, stage {r.stage} round {r.round}",
+                    event.reason)
 
 
 def _ended(s: TournamentState, row: Row, event: Ended) -> TournamentState:
-    """The organiser ends the tournament."""
+    """The organiser ends the tournament: the file is ``ended`` after its last finished round (the engine's ``End``),
+    a round still being played taken off it first - its matches no longer count."""
+    t = s.tournament
+    if t.results and not t.results[-1].finished:
+        s = _without_round(s, t.results[-1].stage, t.results[-1].round)
+        t = s.tournament
+    last = t.results[-1] if t.results else None
+    end = engine.End(after_stage=0 if last is None else last.stage, after_round=0 if last is None else last.round,
+                     reason=event.reason)
+    s = _engine(s, end)
     return _audited(replace(s, ended=event.reason), row, "end", "the tournament", event.reason)
+
+
+def _not_begun(s: TournamentState, stage: int, number: int) -> None:
+    """``BAD_RESULT`` when a match of the round has a result recorded since it was paired (a walkover the pairing
+    made is no such result)."""
+    decided = sorted(k for k in s.sources if k[:2] == (stage, number))
+    if decided:
+        raise TournamentError("BAD_RESULT", f"stage {stage} round {number} table {decided[0][2]} has a result: the "
+                                            "round can no longer be taken back or paired again")
+
+
+def _without_round(s: TournamentState, stage: int, number: int) -> TournamentState:
+    """The state without the last listed round: the engine takes it off the file with the absences its start
+    marked; its tables, results' sources and kinds are forgotten."""
+    key = (stage, number)
+    s = _engine(s, engine.TakeBack(stage=stage, round=number, absent=s.round_absent.get(key, ())))
+    return replace(s, tables={k: v for k, v in s.tables.items() if k[:2] != key},
+                   replays=frozenset(k for k in s.replays if k[:2] != key),
+                   sources={k: v for k, v in s.sources.items() if k[:2] != key},
+                   kinds={k: v for k, v in s.kinds.items() if k[:2] != key},
+                   round_absent={k: v for k, v in s.round_absent.items() if k != key})
 
 
 _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = {
@@ -377,6 +464,8 @@ _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = 
     DisputeRuled: _dispute_ruled,
     CorrectionProposed: _correction_proposed,
     CorrectionAgreed: _correction_agreed,
+    RoundTakenBack: _round_taken_back,
+    PairingSwapped: _pairing_swapped,
     Ended: _ended,
 }
 """What each event of the log does to the tournament."""
@@ -446,6 +535,19 @@ def _open_case(s: TournamentState, number: int) -> Case:
 def _case_changed(s: TournamentState, changed: Case) -> TournamentState:
     """The state with one case replaced."""
     return replace(s, cases=tuple(changed if c.id == changed.id else c for c in s.cases))
+
+
+def _result_text(s: TournamentState, key: TableKey) -> str:
+    """The result the match at ``key`` has now, in words ("" while it has none)."""
+    m = match_at(s.tournament, key)
+    if not m.finished:
+        return ""
+    return Outcome(score=m.score, walkover=m.walkover, shootout=m.shootout).text()
+
+
+def _replaced(before: str, after: str) -> str:
+    """What a decision did to a result: ``3:1 → 2:2`` (only the new one when there was none)."""
+    return f"{before} → {after}" if before else after
 
 
 def _audited(s: TournamentState, row: Row, act: str, detail: str, reason: str = "") -> TournamentState:

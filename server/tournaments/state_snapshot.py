@@ -49,6 +49,7 @@ def write_snapshot(s: TournamentState) -> str:
         "audit": [[a.at_ms, a.who, a.act, a.detail, a.reason] for a in s.audit],
         "ended": s.ended,
         "last_result_at_ms": s.last_result_at_ms,
+        "round_absent": [[stage, number, list(absent)] for (stage, number), absent in s.round_absent.items()],
     }
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -79,6 +80,7 @@ def read_snapshot(text: str) -> TournamentState | None:
         audit=tuple(Audit(at_ms=a[0], who=a[1], act=a[2], detail=a[3], reason=a[4]) for a in body["audit"]),
         ended=body["ended"],
         last_result_at_ms=body["last_result_at_ms"],
+        round_absent={(int(a[0]), int(a[1])): tuple(a[2]) for a in body.get("round_absent", [])},
     )
 
 

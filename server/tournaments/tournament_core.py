@@ -35,8 +35,10 @@ from server.tournaments.log import (
     Ended,
     Event,
     Outcome,
+    PairingSwapped,
     ResultSet,
     RoundStarted,
+    RoundTakenBack,
     Row,
     TableOpened,
 )
@@ -45,7 +47,8 @@ from server.tournaments.state import Coach, Table, TableKey, TournamentState, ap
 from server.tournaments.views import LiveTable, current_round, status_of
 from shared.protocol import ServerMessage, TableAssigned
 from shared.tournament import events as engine
-from shared.tournament.model import Match
+from shared.tournament.errors import TournamentError
+from shared.tournament.model import Match, Round
 from shared.tournament.pairing import pair_course
 
 SNAPSHOT_EVERY = 50  # events between two snapshots of the whole state (recovery folds at most this many)
@@ -365,6 +368,61 @@ class TournamentCore:
         self.auto_start_at = None
         step.after += [CloseTable(room) for room in waiting]
         return self._effects(step)
+
+    def take_back(self, reason: str, actor: str, now: int, *, stage: int | None = None,
+                  number: int | None = None) -> list[Effect]:
+        """The organiser takes back the round last paired (``stage``/``number``, when given, must name it): none of
+        its matches may have begun or have a result (``ROUND_BEGUN``); its tables close and the next start pairs it
+        again. A round taken back does not start again by itself: the organiser starts it."""
+        self._ensure_open()
+        r = self._unbegun_round(stage, number)
+        rooms = [t.room for key, t in self.state.tables.items() if key[:2] == (r.stage, r.round)]
+        step = _Step()
+        self._log(step, [RoundTakenBack(stage=r.stage, round=r.round, reason=reason)], actor, now)
+        self.auto_start_at = None
+        step.after += [CloseTable(room) for room in rooms]
+        return self._effects(step)
+
+    def swap(self, first: str, second: str, reason: str, actor: str, now: int) -> list[Effect]:
+        """The organiser swaps two entries of the round last paired, none of whose matches has begun or has a result
+        (``ROUND_BEGUN``): the tables of their matches close and open again with the new pairs."""
+        self._ensure_open()
+        r = self._unbegun_round(None, None)
+        matches = [e for e in r.matches if isinstance(e, Match)]
+        touched = [(r.stage, r.round, n) for n, m in enumerate(matches, start=1) if {m.home, m.away} & {first, second}]
+        rooms = [self.state.tables[key].room for key in touched if key in self.state.tables]
+        step = _Step()
+        self._log(step, [PairingSwapped(stage=r.stage, round=r.round, first=first, second=second, reason=reason)],
+                  actor, now)
+        step.after += [CloseTable(room) for room in rooms]
+        after = _Matches(self.state)
+        self._open(step, [key for key in touched if after.at(key).walkover is None])
+        return self._effects(step)
+
+    def _unbegun_round(self, stage: int | None, number: int | None) -> Round:
+        """The round last paired, when none of its matches has begun or has a result since it was paired."""
+        t = self.state.tournament
+        if not t.results:
+            raise TournamentError("ROUND_ORDER", f"tournament {self.state.id} has no round paired yet")
+        r = t.results[-1]
+        if (stage is not None and stage != r.stage) or (number is not None and number != r.round):
+            raise TournamentError("ROUND_ORDER", f"stage {stage if stage is not None else r.stage} round "
+                                                 f"{number if number is not None else r.round} is not the round last "
+                                                 f"paired (stage {r.stage} round {r.round})")
+        for key in sorted(self.state.sources):
+            if key[:2] == (r.stage, r.round):
+                raise RoomError("ROUND_BEGUN", f"stage {r.stage} round {r.round} table {key[2]} has a result "
+                                               f"({self._result_text(key)}): override it instead")
+        for key, table in sorted(self.state.tables.items()):
+            if key[:2] == (r.stage, r.round) and self.started(table.room):
+                raise RoomError("ROUND_BEGUN", f"the match at stage {r.stage} round {r.round} table {key[2]} has "
+                                               "begun")
+        return r
+
+    def _result_text(self, key: TableKey) -> str:
+        """A match's result in words."""
+        m = _Matches(self.state).at(key)
+        return Outcome(score=m.score, walkover=m.walkover, shootout=m.shootout).text()
 
     def decided(self, event: Event, key: TableKey, actor: str, now: int) -> list[Effect]:
         """A ruling or an agreed correction; a replay gets a new table for the match."""

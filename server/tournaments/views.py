@@ -1,10 +1,10 @@
 """What watchers see of a tournament: a ``TournamentUpdate`` built from its state and its tables' live play.
 
-Why in two parts: the standings, the bracket, the entries, cards, cases and the audit change only when an event
-is logged, and ranking the followed file (the state's ``course``) costs milliseconds, so they are made once per
-version (``Board``); the live part - each table's status, score, part and time left - changes with every move and
-is cheap, so it is added at every push (``update``). Everything here is pure: the caller passes the live facts
-and the time.
+Why in two parts: the standings, the final ranking, the bracket, the entries, cards, cases and the audit change only
+when an event is logged, and ranking the followed file (the state's ``course``) costs milliseconds, so they are made
+once per version (``Board``); the live part - each table's status, score, part and time left - changes with every
+move and is cheap, so it is added at every push (``update``). Everything here is pure: the caller passes the live
+facts and the time.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from shared.protocol import (
     CardLine,
     CaseLine,
     EntryLine,
+    RankingLine,
     RoomInfo,
     Score,
     StandingLine,
@@ -27,8 +28,10 @@ from shared.protocol import (
     TournamentInfo,
     TournamentUpdate,
 )
+from shared.tournament.categories import category_of
 from shared.tournament.model import Bye, Match, Tournament
 from shared.tournament.progress import Course
+from shared.tournament.ranking import Ranking, rank_course
 from shared.tournament.standings import standings
 from shared.tournament.table import Standings
 
@@ -61,6 +64,8 @@ class Board:
     suspended: tuple[str, ...]
     cases: tuple[CaseLine, ...]
     audit: tuple[AuditLine, ...]
+    ranking: Ranking
+    ranking_lines: tuple[RankingLine, ...]
 
 
 def board_of(state: TournamentState) -> Board:
@@ -76,10 +81,13 @@ def board_of(state: TournamentState) -> Board:
                                goals_against=row.goals_against, tiebreaks=dict(row.tiebreaks), yellow=row.yellow,
                                red=row.red, suspended_next=row.suspended_next) for row in table.rows)
     out = {w.player for w in t.withdrawn} | {c.player for c in t.discipline if c.card == "disqualified"}
+    season = t.season
     entries = tuple(EntryLine(entry=p.id, name=p.name, club=p.club, category=p.category, rating=p.rating,
                               claimed=p.id in state.coaches, checked_in=p.id in state.checked_in, out=p.id in out,
-                              chat_muted=p.id in state.chat_muted)
+                              chat_muted=p.id in state.chat_muted, year_of_birth=p.year_of_birth, sex=p.sex,
+                              veteran=p.veteran, cup_category=category_of(p, season))
                     for p in t.players)
+    ranking = rank_course(course)
     cards = tuple(CardLine(c.stage, c.round, c.player, c.card, c.reason) for c in t.discipline)
     cases = tuple(CaseLine(id=c.id, kind=c.kind, stage=c.stage, round=c.round, table=c.table, by=c.by,
                            reason=c.reason, status=c.status, ruling=c.ruling, proposal=c.proposal())
@@ -88,7 +96,15 @@ def board_of(state: TournamentState) -> Board:
                   for a in state.audit[-AUDIT_SHOWN:])
     return Board(version=state.version, course=course, standings=table, status=status_of(state, course), stage=stage,
                  round=number, lines=lines, entries=entries, bracket=_bracket(course), cards=cards,
-                 suspended=tuple(row.player for row in table.rows if row.suspended_next), cases=cases, audit=audit)
+                 suspended=tuple(row.player for row in table.rows if row.suspended_next), cases=cases, audit=audit,
+                 ranking=ranking, ranking_lines=ranking_lines(ranking))
+
+
+def ranking_lines(ranking: Ranking) -> tuple[RankingLine, ...]:
+    """The final ranking as the update carries it: every row of ``sprtec-ranking/1``, typed."""
+    return tuple(RankingLine(rank=r.rank, shared=r.shared, entry=r.player, name=r.name, club=r.club,
+                             category=r.category, category_rank=r.category_rank, category_winner=r.category_winner,
+                             stage=r.stage, cup_points=r.cup_points, out=r.out) for r in ranking.rows)
 
 
 def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping[str, LiveTable],
@@ -112,7 +128,9 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
         standings_stage=board.standings.stage, after_round=board.standings.after_round,
         complete=board.standings.complete, entries=board.entries, standings=board.lines, tables=tuple(tables),
         byes=tuple(byes), bracket=board.bracket, cards=board.cards, suspended=board.suspended, cases=board.cases,
-        audit=board.audit, next_round_ms=next_round_ms)
+        audit=board.audit, next_round_ms=next_round_ms, date=t.date, cup_tier=None if t.cup is None else t.cup.tier,
+        season=t.season, cup_field=None if board.ranking.cup is None else board.ranking.cup.field,
+        ranking=board.ranking_lines)
 
 
 def info_of(state: TournamentState, board: Board, playing: int) -> TournamentInfo:

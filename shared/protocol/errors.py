@@ -82,6 +82,8 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "NOT_CAPTAIN": "SubmitLineup: only the team's captain (a roster player the organiser named captain) or the "
     "league's organiser gives a team's line-up, and a captain only his own team's",
     "NO_CASE": "no open dispute or correction of this tournament has this number (or it is not for you to confirm)",
+    "ROUND_BEGUN": "TakeBackRound, SwapEntries: a match of the round has begun or has a result, so the round can "
+    "no longer be taken back or paired again (override the results instead)",
     **{code: f"TOURNAMENT.md: {meaning}" for code, meaning in TOURNAMENT_ERRORS.items()},
 }
 

@@ -681,19 +681,27 @@ RULING = Str(8, choices=("stands", "changed", "replay"))
 MAX_TOURNAMENT_FILE_CHARS = 15_000  # a CreateTournament file fits MAX_LARGE_FRAME; larger fields: RegisterEntries
 MAX_ENTRIES = 512  # players of one tournament
 ENTRIES_PER_REQUEST = 64  # entries one RegisterEntries may carry
+YEAR = Int(1, 9999)  # a year of birth (TOURNAMENT.md: an integer of at least 1)
+SEX = Str(1, choices=("m", "f"))
+CATEGORY_CODE = Str(1, choices=("P", "Z", "J", "L", "M", "V", "?"), open=True)  # shared.tournament.categories
 NO_SHOW_MS = 300_000  # a coach not at his table this long after it opens loses by walkover (the default)
 
 
 @dataclass(frozen=True, slots=True)
 class EntryForm:
-    """A player the organiser enters: his name as everyone sees it, club, category, rating (nil: none) and,
-    optionally, the id the tournament file calls him by (nil: the server chooses one)."""
+    """A player the organiser enters: his name as everyone sees it, club, category, rating (nil: none),
+    optionally the id the tournament file calls him by (nil: the server chooses one), and the Czech Cup's fields
+    his category is derived from (TOURNAMENT.md "Categories"): year of birth (not after the tournament's season,
+    nor in the future), sex (``m``/``f``) and the veteran mark."""
 
     name: Annotated[str, ENTRY_NAME]
     club: Annotated[str, Str(64)] = ""
     category: Annotated[str, Str(32)] = ""
     rating: Annotated[int | None, Opt(Int(0, 9999))] = None
     id: Annotated[str | None, Opt(ENTRY)] = None
+    year_of_birth: Annotated[int | None, Opt(YEAR)] = None
+    sex: Annotated[str | None, Opt(SEX)] = None
+    veteran: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,7 +718,10 @@ class EntryCode:
 class EntryLine:
     """One entrant as the tournament knows him: whether a connected player coaches the entry (``claimed``),
     whether he has checked in, whether he has left the tournament (withdrawn or disqualified), and whether the
-    organiser silenced him in the tournament's chat (``chat_muted``; left out by older servers: false)."""
+    organiser silenced him in the tournament's chat (``chat_muted``; left out by older servers: false). His Czech
+    Cup fields follow (``year_of_birth``, ``sex``, ``veteran``) and ``cup_category``, the category TOURNAMENT.md
+    derives from them in the tournament's season (``P Z J L M V``, ``?`` when unknown; older servers leave it out:
+    "")."""
 
     entry: Annotated[str, ENTRY]
     name: Annotated[str, ENTRY_NAME]
@@ -721,6 +732,10 @@ class EntryLine:
     checked_in: Annotated[bool, Bool()]
     out: Annotated[bool, Bool()]
     chat_muted: Annotated[bool, Bool()] = False
+    year_of_birth: Annotated[int | None, Opt(YEAR)] = None
+    sex: Annotated[str | None, Opt(SEX)] = None
+    veteran: Annotated[bool, Bool()] = False
+    cup_category: Annotated[str, Str(1)] = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -823,6 +838,26 @@ class CaseLine:
     proposal: Annotated[str, Str(64)] = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RankingLine:
+    """One line of the final ranking: TOURNAMENT.md's ``sprtec-ranking/1`` row (``entry`` is its ``player``) -
+    the place across the stages, the Czech Cup category and the place in it (``category_winner``: first of his
+    category, never for ``?``), the last stage he played, his Czech Cup points (nil without a cup) and whether he
+    left the tournament (``out``)."""
+
+    rank: Annotated[int, Int(1, MAX_INT)]
+    shared: Annotated[bool, Bool()]
+    entry: Annotated[str, ENTRY]
+    name: Annotated[str, ENTRY_NAME]
+    club: Annotated[str, Str(64)]
+    category: Annotated[str, CATEGORY_CODE]
+    category_rank: Annotated[int, Int(1, MAX_INT)]
+    category_winner: Annotated[bool, Bool()]
+    stage: Annotated[int, STAGE]
+    cup_points: Annotated[int | None, Opt(Int(0, MAX_INT))]
+    out: Annotated[bool, Bool()]
+
+
 @dataclass(frozen=True, slots=True)
 class AuditLine:
     """One act of the audit log: when (ms since the epoch), who (``organiser``, ``server`` or an entry), what,
@@ -881,13 +916,17 @@ class RegisterEntries:
 
 @dataclass(frozen=True, slots=True)
 class JoinTournament:
-    """A player enters a tournament as himself (his display name; ``club`` and ``category`` as given), or, with
-    ``code``, becomes the coach of the entry the organiser registered for him. Answered by TournamentJoined."""
+    """A player enters a tournament as himself (his display name; ``club``, ``category`` and the Czech Cup's
+    ``year_of_birth``, ``sex`` and ``veteran`` as given, checked as EntryForm's), or, with ``code``, becomes the
+    coach of the entry the organiser registered for him. Answered by TournamentJoined."""
 
     tournament: Annotated[str, TOURNAMENT_ID]
     code: Annotated[str | None, Opt(Str(16, min_len=1))] = None
     club: Annotated[str, Str(64)] = ""
     category: Annotated[str, Str(32)] = ""
+    year_of_birth: Annotated[int | None, Opt(YEAR)] = None
+    sex: Annotated[str | None, Opt(SEX)] = None
+    veteran: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1041,6 +1080,34 @@ class ConfirmCorrection:
     case: Annotated[int, CASE]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeBackRound:
+    """The organiser takes back the round last paired - started by mistake - while none of its matches has begun or
+    has a result (``ROUND_BEGUN`` otherwise): its tables close (``Left`` to whoever sits there), the act is in the
+    audit log with his reason, and the next StartRound pairs the round again. ``stage`` and ``round``, when given,
+    must name that round (``ROUND_ORDER`` otherwise). Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    reason: Annotated[str, Str(500, min_len=1)]
+    stage: Annotated[int | None, Opt(STAGE)] = None
+    round: Annotated[int | None, Opt(ROUND)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SwapEntries:
+    """The organiser edits the pairing of the round last paired while none of its matches has begun or has a result
+    (``ROUND_BEGUN`` otherwise): entries ``first`` and ``second`` change places - each takes the other's seat at his
+    table, or his bye - with his reason. The tables of their matches close and open again (TableAssigned to their
+    coaches). Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    first: Annotated[str, ENTRY]
+    second: Annotated[str, ENTRY]
+    reason: Annotated[str, Str(500, min_len=1)]
+
+
 @dataclass(frozen=True, slots=True)
 class EndTournament:
     """The organiser ends the tournament now (no more rounds; results stand), with a reason. Answered by
@@ -1138,7 +1205,12 @@ class TournamentUpdate:
     tournament is finished), ``tables`` the current round's matches, ``byes`` its byes, ``bracket`` every
     knockout match known (empty in other stages), ``cards`` every card, ``suspended`` the entries suspended for
     their next match, ``cases`` the disputes and corrections, ``audit`` the latest acts of the audit log (at
-    most 100), ``next_round_ms`` the time until the next round starts by itself (nil: not scheduled)."""
+    most 100), ``next_round_ms`` the time until the next round starts by itself (nil: not scheduled).
+
+    The Czech Cup's part (older servers leave it out): ``date`` (``YYYY-MM-DD``), ``cup_tier`` and ``season`` of
+    the tournament file, and ``ranking``, the final ranking of every player across the stages exactly as ``sprtec
+    tournament ranking`` prints it for the tournament's file (provisional until ``complete``), with ``cup_field``
+    the number ranked when the tournament has a cup (nil otherwise)."""
 
     tournament: Annotated[str, TOURNAMENT_ID]
     name: Annotated[str, Str(100)]
@@ -1161,6 +1233,12 @@ class TournamentUpdate:
     cases: Annotated[tuple[CaseLine, ...], ListOf(Struct(CaseLine), 256)]
     audit: Annotated[tuple[AuditLine, ...], ListOf(Struct(AuditLine), 100)]
     next_round_ms: Annotated[int | None, Opt(MS)] = None
+    date: Annotated[str | None, Opt(Str(10))] = None
+    cup_tier: Annotated[str | None, Opt(Str(12, choices=("expres", "cp12", "cp24", "cp36", "czech_open"),
+                                             open=True))] = None
+    season: Annotated[int | None, Opt(YEAR)] = None
+    cup_field: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
+    ranking: Annotated[tuple[RankingLine, ...], ListOf(Struct(RankingLine), MAX_ENTRIES)] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1491,6 +1569,8 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     ResolveDispute,
     ProposeCorrection,
     ConfirmCorrection,
+    TakeBackRound,
+    SwapEntries,
     EndTournament,
     WatchTournament,
     UnwatchTournament,
@@ -1582,6 +1662,8 @@ ClientMessage = (
     | ResolveDispute
     | ProposeCorrection
     | ConfirmCorrection
+    | TakeBackRound
+    | SwapEntries
     | EndTournament
     | WatchTournament
     | UnwatchTournament

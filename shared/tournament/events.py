@@ -4,7 +4,8 @@ Why events: the server will run a live tournament as an event log folded by this
 a fold of its moves, so that the log is the tournament's history and replaying it rebuilds the tournament.
 Each event is something the file already expresses (TOURNAMENT.md): a late entry, an absence, a withdrawal,
 a result (a score, a walkover, a shoot-out's winner, a bye), a card, the next round's pairing applied
-(its matches added as a round without results), and the organiser's early end (``ended``). ``apply``
+(its matches added as a round without results), the last round taken back off the file, and the organiser's early
+end (``ended``). ``apply``
 returns a new value or raises the contract's ``TournamentError``; the old value is never changed. Every new
 value is the one the whole file would be read back as (``reading``, then ``course``), with the same refusals, so
 no sequence of events can build a tournament that ``sprtec tournament`` would refuse.
@@ -130,7 +131,18 @@ class End:
     reason: str = ""
 
 
-Event = AddPlayer | MarkAbsent | Withdraw | RecordResult | RecordBye | GiveCard | ApplyPairing | End
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TakeBack:
+    """The last listed round is taken off the file (a round started by mistake, or one the organiser did not let
+    finish before he ended the tournament): its matches and byes, its cards, and the absences ``absent`` marked to
+    pair it go; the round can be paired again."""
+
+    stage: int = 0
+    round: int
+    absent: tuple[str, ...] = ()
+
+
+Event = AddPlayer | MarkAbsent | Withdraw | RecordResult | RecordBye | GiveCard | ApplyPairing | End | TakeBack
 
 
 def apply(t: Tournament, event: Event) -> Tournament:
@@ -172,8 +184,26 @@ def advance(course: Course, event: Event) -> Course:
         r = _round(t, event.stage, event.round)
         bye = reading.read_added_entry(t, r, len(r.matches), entry_to_json(Bye(player=event.player)))
         return follow_from(course, _replace_round(t, replace(r, matches=(*r.matches, bye))), r.stage)
+    if isinstance(event, TakeBack):
+        return _take_back(course, event)
     end = Ended(after_stage=event.after_stage, after_round=event.after_round, reason=event.reason)
     return follow(replace(t, ended=reading.read_ended(t, ended_to_json(end))))
+
+
+def _take_back(course: Course, event: TakeBack) -> Course:
+    """Remove the last listed round (``ROUND_ORDER`` for any other: a later round was paired on its results)."""
+    t = course.tournament
+    r = _round(t, event.stage, event.round)
+    if t.results[-1] is not r:
+        raise TournamentError("ROUND_ORDER", f"stage {r.stage} round {r.round} is not the last round paired")
+    gone = set(event.absent)
+    changed = replace(
+        t,
+        results=t.results[:-1],
+        absent=tuple(a for a in t.absent if (a.stage, a.round) != (r.stage, r.round) or a.player not in gone),
+        discipline=tuple(c for c in t.discipline if (c.stage, c.round) != (r.stage, r.round)),
+    )
+    return follow_from(course, changed, r.stage)
 
 
 def _mark_absent(course: Course, event: MarkAbsent) -> Course:

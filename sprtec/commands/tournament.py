@@ -194,8 +194,16 @@ ACTIONS.update({
                       "create a tournament on a server from a file; prints its id and the entry codes"),
     "register": _served("run_register", "register_arguments", "enter a player; prints his entry code"),
     "checkin": _served("run_checkin", "checkin_arguments", "check an entry in (absent from rounds until then)"),
+    "withdraw": _served("run_withdraw", "withdraw_arguments",
+                        "an entry leaves the tournament after the current round (his results stay)"),
     "start-round": _served("run_start_round", "start_round_arguments",
                            "pair the next round and open its tables (--auto-after-ms: later rounds by themselves)"),
+    "take-back": _served("run_take_back", "take_back_arguments",
+                         "take back the round last paired while none of its matches has begun or has a result "
+                         "(its tables close; start-round pairs it again)"),
+    "swap": _served("run_swap", "swap_arguments",
+                    "swap two entries of the round last paired before its matches begin (seats or a bye), with a "
+                    "reason"),
     "card": _served("run_card", "card_arguments", "give a coach a yellow or red card, or disqualify him"),
     "mute": _served("run_mute", "mute_arguments",
                     "silence an entry's coach in the tournament's chat at every table (--unmute: let him speak)"),

@@ -1,5 +1,5 @@
-"""The organiser's ``sprtec tournament`` actions against a server: create, register, checkin, start-round, card,
-mute, override, resolve, end, status - and export, which reads a data directory instead.
+"""The organiser's ``sprtec tournament`` actions against a server: create, register, checkin, withdraw, start-round,
+take-back, swap, card, mute, override, resolve, end, status - and export, which reads a data directory instead.
 
 Why each action is a pair (its arguments, its run) over one request: every act of the organiser is one protocol
 request answered by one message (docs/PROTOCOL.md "Tournaments"), so an action opens a connection, sends it with
@@ -37,11 +37,14 @@ from shared.protocol import (
     ResolveDispute,
     Score,
     StartRound,
+    SwapEntries,
+    TakeBackRound,
     TournamentCreated,
     TournamentDone,
     TournamentUpdate,
     UnlinkEntry,
     WatchTournament,
+    WithdrawEntry,
     encode,
 )
 from sprtec.commands import add_setting_argument, parse_settings
@@ -90,6 +93,33 @@ def register_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--category", default="", help="his category")
     parser.add_argument("--rating", type=int, default=None, help="his rating (seeding by rating)")
     parser.add_argument("--id", default=None, help="the entry's id in the tournament file (default: from the name)")
+    parser.add_argument("--born", type=_year, default=None, metavar="YEAR",
+                        help="his year of birth (the Czech Cup category follows from it, TOURNAMENT.md)")
+    parser.add_argument("--sex", choices=("m", "f"), default=None, help="m or f (women are category L)")
+    parser.add_argument("--veteran", action="store_true", help="he is a veteran (category V)")
+
+
+def withdraw_arguments(parser: argparse.ArgumentParser) -> None:
+    """The organiser arguments, ENTRY and --reason."""
+    organiser_arguments(parser)
+    parser.add_argument("entry", metavar="ENTRY", help="the entry who leaves after the current round")
+    parser.add_argument("--reason", default="", help="why (kept in the audit log)")
+
+
+def take_back_arguments(parser: argparse.ArgumentParser) -> None:
+    """The organiser arguments, --stage, --round and --reason."""
+    organiser_arguments(parser)
+    parser.add_argument("--stage", type=int, default=None, help="the round's stage (default: the round last paired)")
+    parser.add_argument("--round", type=int, default=None, help="the round (default: the round last paired)")
+    parser.add_argument("--reason", required=True, help="why (kept in the audit log)")
+
+
+def swap_arguments(parser: argparse.ArgumentParser) -> None:
+    """The organiser arguments, FIRST SECOND and --reason."""
+    organiser_arguments(parser)
+    parser.add_argument("first", metavar="FIRST", help="an entry of the round last paired")
+    parser.add_argument("second", metavar="SECOND", help="the entry he changes places with")
+    parser.add_argument("--reason", required=True, help="why (kept in the audit log)")
 
 
 def checkin_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +259,8 @@ async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: in
     created = await connection.ask(bare, TournamentCreated)
     codes: list[EntryCode] = []
     for start in range(0, len(players), ENTRIES_PER_REQUEST):
-        forms = tuple(EntryForm(p["name"], p.get("club", ""), p.get("category", ""), p.get("rating"), p.get("id"))
+        forms = tuple(EntryForm(p["name"], p.get("club", ""), p.get("category", ""), p.get("rating"), p.get("id"),
+                                p.get("year_of_birth"), p.get("sex"), bool(p.get("veteran", False)))
                       for p in players[start:start + ENTRIES_PER_REQUEST])
         answer = await connection.ask(RegisterEntries(created.tournament, created.secret, forms), EntriesRegistered)
         codes += answer.entries
@@ -238,9 +269,30 @@ async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: in
 
 def run_register(args: argparse.Namespace) -> int:
     """Enter one player; print his entry code."""
-    form = EntryForm(args.name, args.club, args.category, args.rating, args.id)
+    form = EntryForm(args.name, args.club, args.category, args.rating, args.id, args.born, args.sex, args.veteran)
     return _organiser(args, lambda tid, secret: RegisterEntries(tid, secret, (form,)), EntriesRegistered,
                       lambda a: "\n".join(f"{c.entry} {c.name}: entry code {c.code}" for c in a.entries))
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    """An entry leaves after the current round (his results stay)."""
+    return _organiser(args, lambda tid, secret: WithdrawEntry(tid, args.entry, secret, args.reason), TournamentDone,
+                      lambda _a: f"{args.entry} withdrawn after the current round")
+
+
+def run_take_back(args: argparse.Namespace) -> int:
+    """Take back the round last paired (none of its matches begun or decided)."""
+    return _organiser(args, lambda tid, secret: TakeBackRound(tournament=tid, secret=secret, reason=args.reason,
+                                                              stage=args.stage, round=args.round), TournamentDone,
+                      lambda _a: f"the round last paired of {args.tournament} is taken back: start-round pairs it "
+                                 "again")
+
+
+def run_swap(args: argparse.Namespace) -> int:
+    """Swap two entries of the round last paired."""
+    return _organiser(args, lambda tid, secret: SwapEntries(tournament=tid, secret=secret, first=args.first,
+                                                            second=args.second, reason=args.reason), TournamentDone,
+                      lambda _a: f"{args.first} and {args.second} have changed places")
 
 
 def run_checkin(args: argparse.Namespace) -> int:
@@ -416,6 +468,16 @@ def _connected(server: str, act: Callable[[Connection], Awaitable[int]],
     except (OSError, TimeoutError, WebSocketException) as exc:
         print(f"sprtec tournament: cannot talk to {server}: {exc}", file=sys.stderr)
         return 1
+
+
+def _year(text: str) -> int:
+    """A year of birth: a number, not in the future (the server checks it against the tournament's season too)."""
+    import datetime
+
+    this_year = datetime.date.today().year
+    if not text.isdigit() or not 1 <= int(text) <= this_year:
+        raise argparse.ArgumentTypeError(f"expected a year of birth up to {this_year}, such as 2011, not {text!r}")
+    return int(text)
 
 
 def _score(text: str) -> Score:

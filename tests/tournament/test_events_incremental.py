@@ -20,6 +20,7 @@ from shared.tournament.events import (
     MarkAbsent,
     RecordBye,
     RecordResult,
+    TakeBack,
     Withdraw,
     advance,
 )
@@ -56,9 +57,24 @@ def _whole(t: Tournament, event: Event) -> Course:
         d["ended"] = {"after_stage": event.after_stage, "after_round": event.after_round, "reason": event.reason}
     elif isinstance(event, ApplyPairing):
         _pairing_into(d, event.pairing)
+    elif isinstance(event, TakeBack):
+        _take_back_from(d, event)
     else:
         _entry_into(d, event)
     return follow(read_tournament(d))
+
+
+def _take_back_from(d: dict[str, Any], event: TakeBack) -> None:
+    """The last listed round, its cards and the absences named taken off the file."""
+    key = (event.stage, event.round)
+    listed = [(r["stage"], r["round"]) for r in d["results"]]
+    if key not in listed:
+        raise TournamentError("BAD_RESULT", f"stage {event.stage} round {event.round} has not been paired")
+    if listed[-1] != key:
+        raise TournamentError("ROUND_ORDER", f"stage {event.stage} round {event.round} is not the last round paired")
+    d["results"].pop()
+    d["absent"] = [a for a in d["absent"] if (a["stage"], a["round"]) != key or a["player"] not in event.absent]
+    d["discipline"] = [c for c in d["discipline"] if (c["stage"], c["round"]) != key]
 
 
 def _pairing_into(d: dict[str, Any], p: Pairing) -> None:
@@ -111,7 +127,7 @@ def _events(draw: Any, t: Tournament) -> Event:
     stage = draw(st.integers(0, len(t.stages)))
     number = draw(st.integers(0, 1 + max((r.round for r in t.results), default=0)))
     kind = draw(st.sampled_from(("pair", "pair", "result", "result", "result", "absent", "absent", "withdraw",
-                                 "card", "bye", "end", "add", "bad pairing")))
+                                 "card", "bye", "end", "add", "bad pairing", "take back")))
     if kind in ("pair", "bad pairing"):
         try:
             pairing = pair(t)
@@ -143,6 +159,12 @@ def _events(draw: Any, t: Tournament) -> Event:
                                                                                           "disqualified"))))
     if kind == "bye":
         return RecordBye(stage=stage, round=number, player=player)
+    if kind == "take back":
+        last = t.results[-1] if t.results and draw(st.booleans()) else None
+        absent = tuple(a.player for a in t.absent if draw(st.booleans()))
+        if last is None:
+            return TakeBack(stage=stage, round=max(1, number), absent=absent)
+        return TakeBack(stage=last.stage, round=last.round, absent=absent)
     if kind == "end":
         return End(after_stage=stage, after_round=number, reason="the hall closes")
     new_id = draw(st.sampled_from(("late", "p1", "bad id", "late2")))
@@ -175,8 +197,8 @@ def _histories(draw: Any) -> tuple[Tournament, list[Event]]:
 @given(_histories())
 def test_an_event_applied_once_equals_the_changed_file_followed_whole(history: tuple[Tournament, list[Event]]) -> None:
     """For every event of a random run - pairings, results, corrections, absences, withdrawals, cards, byes, late
-    entries, an early end, and wrong ones of each - the incremental course equals the whole file's, or both refuse it
-    with the same code and message; the value applied to is left as it was."""
+    entries, an early end, a round taken back, and wrong ones of each - the incremental course equals the whole
+    file's, or both refuse it with the same code and message; the value applied to is left as it was."""
     t, events = history
     course = follow(t)
     for event in events:

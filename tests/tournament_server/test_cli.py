@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from server.app import Server
-from shared.protocol import FileDispute, JoinTournament, TournamentDone, TournamentJoined
+from shared.protocol import FileDispute, JoinTournament, TournamentDone, TournamentJoined, WatchTournament
 from shared.tournament.model import Match
 from sprtec.cli import main
 from tests.server.conftest import Start
 from tests.server.players import WireClient
-from tests.tournament_server.helpers import expect, file_of
+from tests.tournament_server.helpers import expect, file_of, update_until
 
 
 async def _sprtec(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -174,3 +174,72 @@ async def test_unlink_undoes_a_claim_and_prints_the_entrys_fresh_code(server: Se
                                                                      for a in run.state.audit]
     status, _, err = await _sprtec(capsys, "tournament", "unlink", tid, "--player", entry, "--server", server.url)
     assert status == 1 and "NOT_ENTERED" in err
+
+
+async def test_the_organisers_tools_on_the_command_line(server: Server, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """register --born --sex --veteran enters the Czech Cup's fields (a year in the future is refused before asking);
+    take-back, swap and withdraw act with the kept secret and refuse in words; after the end the ranking every
+    watcher got is exactly `sprtec tournament ranking` of the exported file."""
+    path = tmp_path / "t.json"
+    path.write_text(file_of(4, stages=[{"system": "swiss", "rounds": 2}], date="2026-05-02",
+                            cup={"tier": "expres", "season": 2026}))
+    url = server.url
+    status, out, _ = await _sprtec(capsys, "tournament", "create", str(path), "--server", url, "--json")
+    created = json.loads(out)
+    tid = created["tournament"]
+    with pytest.raises(SystemExit) as usage:
+        await _sprtec(capsys, "tournament", "register", tid, "--server", url, "--name", "Eva Malá", "--born", "2999")
+    assert usage.value.code == 2 and "year of birth up to" in capsys.readouterr().err
+    status, out, _ = await _sprtec(capsys, "tournament", "register", tid, "--server", url, "--name", "Eva Malá",
+                                   "--born", "2011", "--sex", "f", "--veteran")
+    assert status == 0
+    eva = server.tournaments.runs[tid].state.tournament.player("eva-mala")
+    assert (eva.year_of_birth, eva.sex, eva.veteran) == (2011, "f", True)
+    codes = {e["entry"]: e["code"] for e in created["entries"]} | {"eva-mala": out.split()[-1]}
+    for entry, code in codes.items():
+        coach = await WireClient.connect(url, f"tools-{entry}")
+        await coach.send(JoinTournament(tid, code))
+        await expect(coach, TournamentJoined)
+        assert (await _sprtec(capsys, "tournament", "checkin", tid, entry, "--server", url))[0] == 0
+    spectator = await WireClient.connect(url, "tools-spectator")
+    await spectator.send(WatchTournament(tid))
+    assert (await _sprtec(capsys, "tournament", "start-round", tid, "--server", url))[0] == 0
+    status, out, _ = await _sprtec(capsys, "tournament", "take-back", tid, "--server", url, "--reason", "too early")
+    assert status == 0 and "taken back" in out
+    assert server.tournaments.runs[tid].state.tournament.results == ()
+    assert (await _sprtec(capsys, "tournament", "start-round", tid, "--server", url))[0] == 0
+    played = [m for m in server.tournaments.runs[tid].state.tournament.results[0].matches if isinstance(m, Match)]
+    status, out, _ = await _sprtec(capsys, "tournament", "swap", tid, played[0].home, played[1].home, "--server", url,
+                                   "--reason", "brothers")
+    assert status == 0 and "changed places" in out
+    status, _, err = await _sprtec(capsys, "tournament", "swap", tid, played[0].home, "nobody", "--server", url,
+                                   "--reason", "x")
+    assert status == 1 and "UNKNOWN_PLAYER" in err
+    assert (await _sprtec(capsys, "tournament", "withdraw", tid, played[0].away, "--server", url, "--reason",
+                          "train home"))[0] == 0
+    for table in (1, 2):
+        assert (await _sprtec(capsys, "tournament", "override", tid, "0", "1", str(table), "--score", "3:1",
+                              "--reason", "paper", "--server", url))[0] == 0
+    status, _, err = await _sprtec(capsys, "tournament", "take-back", tid, "--server", url, "--reason", "again")
+    assert status == 1 and "ROUND_BEGUN" in err
+    assert (await _sprtec(capsys, "tournament", "end", tid, "--reason", "done", "--server", url))[0] == 0
+    update = await update_until(spectator, lambda u: u.status == "ended")
+    out_dir = tmp_path / "out"
+    assert (await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.store.path.parent), "--out",
+                          str(out_dir)))[0] == 0
+    status, ranking, _ = await _sprtec(capsys, "tournament", "ranking", str(out_dir / "tournament.json"))
+    printed = json.loads(ranking)
+    assert printed["complete"] and update.cup_field == printed["cup"]["field"] == 5
+    assert [{**{k: v for k, v in vars_of(line).items() if k != "entry"}, "player": line.entry}
+            for line in update.ranking] == printed["ranking"]
+    audit = json.loads((out_dir / "audit.json").read_text())["audit"]
+    assert {"take back round", "swap", "withdraw", "end"} <= {a["act"] for a in audit}
+    assert all(a["at"][:2] == "20" and a["at"][10] == "T" and a["at"][-6] in "+-" for a in audit)
+
+
+def vars_of(line: object) -> dict[str, object]:
+    """A record's fields by name (slots dataclasses have no __dict__)."""
+    from dataclasses import fields
+
+    return {f.name: getattr(line, f.name) for f in fields(line)}  # type: ignore[arg-type]

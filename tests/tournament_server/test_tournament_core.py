@@ -249,13 +249,17 @@ def test_an_automatic_round_with_nothing_left_to_pair_is_refused_and_not_tried_a
 
 
 def test_the_end_closes_the_tables_still_waiting_and_leaves_no_deadline():
-    """EndTournament: the Ended row, then the waiting tables' rooms closed (a table being played goes on)."""
+    """EndTournament: the Ended row, then the waiting tables' rooms closed (a table being played goes on, but the
+    round it belongs to no longer counts: the file is ended after the last finished round)."""
     core = _started(4, now=T0)
     playing = core.state.tables[(0, 1, 1)].room
+    waiting = core.state.tables[(0, 1, 2)].room
     core.match_started(playing)
     effects = core.end("the hall closes", ORGANISER, T0 + 10)
     assert _kinds(effects) == ["Persist(Ended)", "CloseTable", "Changed"]
-    assert CloseTable(core.state.tables[(0, 1, 2)].room) in effects and core.deadlines() == ()
+    assert CloseTable(waiting) in effects and core.deadlines() == ()
+    t = core.state.tournament
+    assert t.results == () and t.ended is not None and (t.ended.after_stage, t.ended.after_round) == (0, 0)
     with pytest.raises(RoomError) as refused:
         core.start_round(ORGANISER, T0 + 20)
     assert refused.value.code == "TOURNAMENT_CLOSED"
