@@ -450,7 +450,13 @@ class NetLink:
                    _("Room {code}: you are playing {team}").format(code=message.code, team=team_word(state.seat)))
 
     def _on_snapshot(self, state: MatchState, message: Snapshot, now: float) -> None:
-        """A whole state of the room (a resync, a rematch's first position)."""
+        """A whole state of the room (a resync, a rematch's first position). An older state of the same match is
+        dropped: a restarted coach's Resync from 0 is answered with the room's kept frames from the match's first
+        Snapshot on, after the RoomJoined that already brought him the present - taken, it would play every earlier
+        move back again and enter it in the move list twice."""
+        known = state.queue[-1].version if state.queue else state.version
+        if state.position is not None and message.match_id == self.match_id and message.version < known:
+            return
         self._snapshot(state, message, now)
 
     def _on_move(self, state: MatchState, message: MovePlayed, now: float) -> None:
