@@ -17,7 +17,8 @@ from shared import notation
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SPEC = ROOT / "docs" / "SCENARIOS.md"
-EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.startswith("tournament-"))  # TOURNAMENT.md's
+EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.json")  # not TOURNAMENT.md's tournament and league files
+                       if not p.name.startswith(("tournament-", "league-")))
 
 
 def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

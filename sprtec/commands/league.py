@@ -14,7 +14,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from sprtec.commands.tournament import Action, json_text, respond
+from sprtec.commands.tournament import Action, json_text, respond, served
 
 HELP = "team leagues: the schedule of a fixture and the league table of a file (TOURNAMENT.md \"Team competitions\")"
 
@@ -92,3 +92,21 @@ ACTIONS: dict[str, Action] = {
         run=_run_table,
     ),
 }
+ACTIONS.update({
+    "create": served("run_create", "create_arguments", "create a league on a server from a file; prints its id and "
+                     "every roster player's code", module="league_actions"),
+    "open-day": served("run_open_day", "open_day_arguments", "open a match day: its line-ups and rounds",
+                       module="league_actions"),
+    "lineup": served("run_lineup", "lineup_arguments", "give a team's line-up of a fixture (board order)",
+                     module="league_actions"),
+    "start-round": served("run_start_round", "start_round_arguments",
+                          "start a fixture's next round at tables (--boards: played at the club)",
+                          module="league_actions"),
+    "result": served("run_result", "result_arguments", "enter or correct a game's result", module="league_actions"),
+    "status": served("run_status", "status_arguments", "the open day's games, the team scores and the table",
+                     module="league_actions"),
+    "export": served("run_export", "export_arguments", "write a league from a data directory: its file with every "
+                     "game, the table (JSON, CSV), the players, a replay per game", module="league_actions"),
+    "run": served("run", "add_arguments", "play match days of bots on a server; prints the last day's table",
+                  module="league_run"),
+})

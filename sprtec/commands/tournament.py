@@ -175,7 +175,7 @@ ACTIONS: dict[str, Action] = {
 }
 
 
-def _served(name: str, arguments: str, help_text: str, module: str = "tournament_actions") -> Action:
+def served(name: str, arguments: str, help_text: str, module: str = "tournament_actions") -> Action:
     """An action that talks to a server (or reads its data), imported only when chosen."""
 
     def add(parser: argparse.ArgumentParser) -> None:
@@ -190,37 +190,37 @@ def _served(name: str, arguments: str, help_text: str, module: str = "tournament
 
 
 ACTIONS.update({
-    "create": _served("run_create", "create_arguments",
+    "create": served("run_create", "create_arguments",
                       "create a tournament on a server from a file; prints its id and the entry codes"),
-    "register": _served("run_register", "register_arguments", "enter a player; prints his entry code"),
-    "checkin": _served("run_checkin", "checkin_arguments", "check an entry in (absent from rounds until then)"),
-    "withdraw": _served("run_withdraw", "withdraw_arguments",
+    "register": served("run_register", "register_arguments", "enter a player; prints his entry code"),
+    "checkin": served("run_checkin", "checkin_arguments", "check an entry in (absent from rounds until then)"),
+    "withdraw": served("run_withdraw", "withdraw_arguments",
                         "an entry leaves the tournament after the current round (his results stay)"),
-    "start-round": _served("run_start_round", "start_round_arguments",
+    "start-round": served("run_start_round", "start_round_arguments",
                            "pair the next round and open its tables (--auto-after-ms: later rounds by themselves)"),
-    "take-back": _served("run_take_back", "take_back_arguments",
+    "take-back": served("run_take_back", "take_back_arguments",
                          "take back the round last paired while none of its matches has begun or has a result "
                          "(its tables close; start-round pairs it again)"),
-    "swap": _served("run_swap", "swap_arguments",
+    "swap": served("run_swap", "swap_arguments",
                     "swap two entries of the round last paired before its matches begin (seats or a bye), with a "
                     "reason"),
-    "card": _served("run_card", "card_arguments", "give a coach a yellow or red card, or disqualify him"),
-    "mute": _served("run_mute", "mute_arguments",
+    "card": served("run_card", "card_arguments", "give a coach a yellow or red card, or disqualify him"),
+    "mute": served("run_mute", "mute_arguments",
                     "silence an entry's coach in the tournament's chat at every table (--unmute: let him speak)"),
-    "unlink": _served("run_unlink", "unlink_arguments",
+    "unlink": served("run_unlink", "unlink_arguments",
                       "undo a wrong claim: the entry loses its coach and gets a fresh code, printed"),
-    "override": _served("run_override", "override_arguments", "set the result of a match (XVII.5), with a reason"),
-    "resolve": _served("run_resolve", "resolve_arguments",
+    "override": served("run_override", "override_arguments", "set the result of a match (XVII.5), with a reason"),
+    "resolve": served("run_resolve", "resolve_arguments",
                        "decide a dispute: the result stands, is changed, or the match is replayed"),
-    "end": _served("run_end", "end_arguments", "end the tournament now (no more rounds)"),
-    "status": _served("run_status", "status_arguments",
+    "end": served("run_end", "end_arguments", "end the tournament now (no more rounds)"),
+    "status": served("run_status", "status_arguments",
                       "the standings and tables, live in the terminal (--once: print once and exit)"),
-    "export": _served("run_export", "export_arguments",
+    "export": served("run_export", "export_arguments",
                       "write a tournament from a data directory: its file, standings (JSON, CSV), audit, replays"),
-    "print": _served("run_print", "print_arguments", "print sheets as a PDF: the entry list, a round's sheet for "
+    "print": served("run_print", "print_arguments", "print sheets as a PDF: the entry list, a round's sheet for "
                      "the referees, the standings, the final ranking by category", module="tournament_sheets"),
-    "import": _served("run_import", "import_arguments", "a tournament saved by the organisers' program (turnaj-sprtec) "
+    "import": served("run_import", "import_arguments", "a tournament saved by the organisers' program (turnaj-sprtec) "
                       "as a tournament file, its referees beside it", module="tournament_import"),
-    "run": _served("run", "add_arguments", "play a whole tournament of bots on a private server; prints the "
+    "run": served("run", "add_arguments", "play a whole tournament of bots on a private server; prints the "
                    "final ranking", module="tournament_run"),
 })

@@ -165,7 +165,7 @@ def unlink_arguments(parser: argparse.ArgumentParser) -> None:
 def _result_arguments(parser: argparse.ArgumentParser, *, required: bool) -> None:
     """--score H:A, --shootout SIDE, --walkover SIDE."""
     group = parser.add_mutually_exclusive_group(required=required)
-    group.add_argument("--score", type=_score, default=None, metavar="H:A", help="home and away goals")
+    group.add_argument("--score", type=score_of, default=None, metavar="H:A", help="home and away goals")
     group.add_argument("--walkover", choices=("home", "away"), default=None, help="the side that wins by walkover")
     parser.add_argument("--shootout", choices=("home", "away"), default=None,
                         help="the shoot-out's winner of a drawn knockout match")
@@ -239,7 +239,7 @@ def run_create(args: argparse.Namespace) -> int:
                 print(f"  {c.entry:<24} {c.name:<28} entry code {c.code}")
         return 0
 
-    return _connected(args.server, act, lambda: Connection.as_organiser(args.server, args.as_name))
+    return connected(args.server, act, lambda: Connection.as_organiser(args.server, args.as_name))
 
 
 async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: int | None = None,
@@ -383,7 +383,7 @@ def run_status(args: argparse.Namespace) -> int:
                 update = message
 
     try:
-        return _connected(args.server, act)
+        return connected(args.server, act)
     except KeyboardInterrupt:
         return 0
 
@@ -439,13 +439,13 @@ def _organiser_act(args: argparse.Namespace, act: Callable[[Connection, str, str
         print(await act(connection, tid, secret))
         return 0
 
-    return _connected(args.server, run)
+    return connected(args.server, run)
 
 
-def _connected(server: str, act: Callable[[Connection], Awaitable[int]],
-               connect: Callable[[], Awaitable[Connection]] | None = None) -> int:
+def connected(server: str, act: Callable[[Connection], Awaitable[int]],
+              connect: Callable[[], Awaitable[Connection]] | None = None, command: str = "sprtec tournament") -> int:
     """Run ``act`` on a fresh connection (a guest's, unless ``connect`` makes another); a refusal or a failed
-    connection is reported (exit 1)."""
+    connection is reported as ``command``'s (exit 1)."""
     async def main() -> int:
         """Connect, act, close."""
         connection = await (connect() if connect is not None else Connection.open(server))
@@ -460,13 +460,13 @@ def _connected(server: str, act: Callable[[Connection], Awaitable[int]],
         return asyncio.run(main())
     except Refused as exc:
         hint = " (create as a named player: --as NAME)" if exc.code == "NOT_ALLOWED" else ""
-        print(f"sprtec tournament: {exc.code}: {exc.message}{hint}", file=sys.stderr)
+        print(f"{command}: {exc.code}: {exc.message}{hint}", file=sys.stderr)
         return 1
     except UsageError as exc:
-        print(f"sprtec tournament: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     except (OSError, TimeoutError, WebSocketException) as exc:
-        print(f"sprtec tournament: cannot talk to {server}: {exc}", file=sys.stderr)
+        print(f"{command}: cannot talk to {server}: {exc}", file=sys.stderr)
         return 1
 
 
@@ -480,7 +480,7 @@ def _year(text: str) -> int:
     return int(text)
 
 
-def _score(text: str) -> Score:
+def score_of(text: str) -> Score:
     """H:A as a Score."""
     home, sep, away = text.partition(":")
     if not sep or not home.isdigit() or not away.isdigit():

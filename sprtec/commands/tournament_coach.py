@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from shared import ai
 from shared.model import Action, Position, Team
@@ -72,27 +72,92 @@ class CoachReport:
 async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: float = GIVE_UP_S) -> CoachReport:
     """Coach one entry of ``tournament`` to the end of the tournament (reconnecting whenever the connection
     drops); returns what it did."""
-    state = _Coach(tournament, options, Follower(client=CLIENT_NAME, name=options.name))
+    report = CoachReport()
+    await play(url, options, _Tournament(tournament, options, report), report.matches, give_up_s)
+    return report
 
-    async def session(ws: Any) -> CoachReport | None:
-        """One connection: the report once the tournament is over for this entry."""
-        return state.report if await state.session(ws) else None
 
-    return await stay_connected(url, session, Reconnecting(give_up_s=give_up_s))
+class Program(Protocol):
+    """What a competition asks of a coach beyond playing the rooms it is sent to: what to answer its messages (enter,
+    check in, watch, go to a table) and when it is over."""
+
+    def on(self, message: object, room: str | None) -> list[ClientMessage]:
+        """The requests a message calls for (``room``: the code of the room the coach is in, if any)."""
+        ...
+
+    def over(self) -> bool:
+        """True once the competition has nothing more for this coach."""
+        ...
+
+
+async def play(url: str, options: CoachOptions, program: Program, matches: list[str],
+               give_up_s: float = GIVE_UP_S) -> None:
+    """Play as one player, his identity kept across reconnections, until ``program`` is over and he plays no match;
+    the ids of the matches he played are added to ``matches``."""
+    state = _Coach(options, Follower(client=CLIENT_NAME, name=options.name), program, matches)
+
+    async def session(ws: Any) -> bool | None:
+        """One connection: True once it is over."""
+        return True if await state.session(ws) else None
+
+    await stay_connected(url, session, Reconnecting(give_up_s=give_up_s))
+
+
+class _Tournament:
+    """A tournament's program: enter with the code (or as himself), check in, watch, go to each table assigned."""
+
+    def __init__(self, tournament: str, options: CoachOptions, report: CoachReport) -> None:
+        self.tournament = tournament
+        self.options = options
+        self.report = report
+
+    def on(self, message: object, room: str | None) -> list[ClientMessage]:
+        """What the tournament's messages call for."""
+        tid = self.tournament
+        if isinstance(message, Welcome):
+            if not self.report.entry:
+                return [JoinTournament(tid, self.options.code), WatchTournament(tid)]
+            return [WatchTournament(tid)]
+        if isinstance(message, TournamentJoined):
+            self.report.entry = message.entry
+            return [CheckIn(tid)]
+        if isinstance(message, TournamentUpdate) and message.tournament == tid:
+            self.report.last = message
+        if isinstance(message, TableAssigned) and message.tournament == tid:
+            say(self.options, f"table {message.table} of round {message.round}: room {message.room}")
+            return go_to(room, message.room)
+        return []
+
+    def over(self) -> bool:
+        """The tournament is finished or ended."""
+        return self.report.last is not None and self.report.last.status in OVER
+
+
+def go_to(room: str | None, table: str) -> list[ClientMessage]:
+    """Leave the room the coach is in (if another) and join the table's."""
+    if room == table:
+        return []
+    return [*([Leave()] if room is not None else []), JoinRoom(table)]
+
+
+def say(options: CoachOptions, text: str) -> None:
+    """A line on standard error when verbose."""
+    if options.verbose:
+        print(f"coach {options.name}: {text}", file=sys.stderr, flush=True)
 
 
 class _Coach:
     """The coach's state across connections."""
 
-    def __init__(self, tournament: str, options: CoachOptions, follower: Follower) -> None:
-        self.tournament = tournament
+    def __init__(self, options: CoachOptions, follower: Follower, program: Program, matches: list[str]) -> None:
         self.options = options
         self.follower = follower
-        self.report = CoachReport()
+        self.program = program
+        self.matches = matches
         self.acted_on = -1  # the version the coach last decided on
 
     async def session(self, ws: Any) -> bool:
-        """One connection: Hello, enter and watch, then play; True once the tournament is over."""
+        """One connection: Hello, enter and watch, then play; True once the competition is over for him."""
         follower = self.follower
         await _send(ws, follower.connected())
         while True:
@@ -107,10 +172,11 @@ class _Coach:
                 continue
             message = decode(frame, expect=SERVER_MESSAGES, lenient=True)
             replies = follower.receive(message, time.monotonic())
-            replies += self._tournament(message)
+            replies += self._rooms(message)
+            replies += self.program.on(message, follower.room.code if follower.room is not None else None)
             follower.errors.clear()  # a refused action is decided again on the next version
             await _send(ws, replies)
-            if self.report.last is not None and self.report.last.status in OVER and self._idle():
+            if self.program.over() and self._idle():
                 return True
             action = await self._decide()
             if action is not None:
@@ -119,33 +185,16 @@ class _Coach:
                 await _send(ws, follower.act(action, time.monotonic()))
             await _send(ws, follower.tick(time.monotonic()))
 
-    def _tournament(self, message: object) -> list[ClientMessage]:
-        """What the tournament's messages call for: enter, check in, watch, go to the table assigned."""
-        tid = self.tournament
-        if isinstance(message, Welcome):
-            if not self.report.entry:
-                return [JoinTournament(tid, self.options.code), WatchTournament(tid)]
-            return [WatchTournament(tid)]
-        if isinstance(message, TournamentJoined):
-            self.report.entry = message.entry
-            return [CheckIn(tid)]
-        if isinstance(message, TournamentUpdate) and message.tournament == tid:
-            self.report.last = message
-        if isinstance(message, TableAssigned) and message.tournament == tid:
-            room = self.follower.room
-            if room is not None and room.code == message.room:
-                return []
-            self._say(f"table {message.table} of round {message.round}: room {message.room}")
-            going: list[ClientMessage] = [Leave()] if room is not None else []
-            return [*going, JoinRoom(message.room)]
+    def _rooms(self, message: object) -> list[ClientMessage]:
+        """A match that ended is counted and its room left; an error is said."""
         if isinstance(message, MatchEnded):
-            if message.match_id not in self.report.matches:
-                self.report.matches.append(message.match_id)
+            if message.match_id not in self.matches:
+                self.matches.append(message.match_id)
             room = self.follower.room
             if room is not None and room.code == message.code:
                 return [Leave()]
         if isinstance(message, Error):
-            self._say(f"{message.code}: {message.message}")
+            say(self.options, f"{message.code}: {message.message}")
         return []
 
     def _idle(self) -> bool:
@@ -171,12 +220,6 @@ class _Coach:
         if level is not None:
             return await asyncio.to_thread(_think, position, team, ai.LEVELS[level])
         return ai.random_policy(position, team)
-
-    def _say(self, text: str) -> None:
-        """A line on standard error when verbose."""
-        if self.options.verbose:
-            print(f"coach {self.options.name}: {text}", file=sys.stderr, flush=True)
-
 
 def _think(position: Position, team: Team, level: ai.Level) -> Action | None:
     """``shared.ai``'s choice, one search at a time in this process: the physics is not safe to run in several

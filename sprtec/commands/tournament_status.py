@@ -28,10 +28,10 @@ def render(update: TournamentUpdate, server: str = "") -> str:
                       "S" if s.suspended_next else ""] for s in update.standings]
     after = f"after round {update.after_round}" if update.after_round else "before any round"
     lines += ["", f"Standings of stage {update.standings_stage}, {after}" + (" - final" if update.complete else "")]
-    lines += _table(("#", "player", "pts", "pl", "W-D-L", "goals", "tie-breaks", ""), standing_rows)
+    lines += columns(("#", "player", "pts", "pl", "W-D-L", "goals", "tie-breaks", ""), standing_rows)
     if update.tables or update.byes:
         lines += ["", f"Round {update.round} tables"]
-        lines += _table(("table", "home", "score", "away", "status", "room", "part"),
+        lines += columns(("table", "home", "score", "away", "status", "room", "part"),
                         [_table_row(t) for t in update.tables])
         if update.byes:
             lines.append("byes: " + ", ".join(names.get(b, b) for b in update.byes))
@@ -62,7 +62,7 @@ def _table_row(t: TableLine) -> list[str]:
     return [f"{t.table}{kind}", t.home_name, score, t.away_name, status, t.room or "", part]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Columns padded to their widest cell."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
     return ["  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=False)).rstrip()
