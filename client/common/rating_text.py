@@ -39,19 +39,22 @@ def change_text(change: RatingChange) -> str:
 
 
 def results_lines(rated: bool | None, news: Rated | None, match_id: str, names: Mapping[str, str],
-                  waited: float) -> tuple[str, ...]:
+                  waited: float, coach_moves: int | None = None) -> tuple[str, ...]:
     """The results screen's lines about ratings: one per coach ("Jana 1512 → 1527 (+15)", "Jana rating…"), or one
     line for a match that did not change them.
 
     ``rated`` is what this client knows of the match (True: a rated room or a quick match, False: casual, None: not
     known - a room joined by its code, or watched); ``news`` the ``Rated`` received (for ``match_id``, or another
-    match's); ``waited`` the seconds since ``MatchEnded``."""
+    match's); ``waited`` the seconds since ``MatchEnded``; ``coach_moves`` the moves a coach played himself (0: every
+    move was a timeout's, and such a match is never rated - the line says so)."""
     if news is not None and news.match_id == match_id and news.changes:
         by_team = {change.team: change for change in news.changes}
         return tuple(_("{name} {change}").format(name=names.get(team, change.player), change=change_text(change))
                      for team in ("home", "away") for change in (by_team.get(team),) if change is not None)
     if rated is False:
         return (_("Casual match — no rating changes"),)
+    if coach_moves == 0:
+        return (_("Not rated — no coach played a move himself (every move timed out)"),)
     if waited < RATED_WAIT_S:
         who = [names[team] for team in ("home", "away") if team in names]
         return tuple(_("{name} rating…").format(name=name) for name in who) or (_("rating…"),)

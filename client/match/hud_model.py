@@ -102,6 +102,17 @@ def grace_text(state: MatchState, now: float) -> str | None:
     return "   ·   ".join(lines) or None
 
 
+def missing_text(state: MatchState, name: str, now: float) -> str:
+    """A tournament's table whose other coach has not come: who is missing, and the no-show walkover counted down."""
+    if state.no_show_until is None:
+        return _("Waiting for {name} to come to the table").format(name=name)
+    left = max(0, int((state.no_show_until - now) * 1000))
+    if left == 0:
+        return _("{name} did not come — the walkover is being recorded").format(name=name)
+    return _("Waiting for {name} — if not here within {time}, you win by walkover").format(
+        name=name, time=clock_text(left))
+
+
 def status_text(state: MatchState, now: float) -> str:
     """One line under the bar: what happens now, from this client's seat (an away coach's grace first)."""
     position = state.position
@@ -116,6 +127,9 @@ def status_text(state: MatchState, now: float) -> str:
             _("Match over — {team} wins").format(team=state.team_label(winner))
     if state.waiting_for_opponent() and state.against_bot:
         return _("Waiting for the bot to join…")
+    missing = state.missing_opponent()
+    if missing is not None:
+        return missing_text(state, missing, now)
     if state.waiting_for_opponent():
         return _("Waiting for an opponent — give them the room code {code}").format(code=state.room)
     if state.locked(now):
@@ -143,7 +157,7 @@ def build(state: MatchState, now: float) -> Hud | None:
     move_ms = state.move_clock.at(now) if state.move_clock is not None and not waiting else None
 
     def panel(team: Team) -> TeamPanel:
-        moving = position.to_move == team and position.result is None
+        moving = position.to_move == team and position.result is None and not waiting
         clock = clock_text(move_ms) if moving and move_ms else None
         label = state.team_label(team)
         name = _("{name} (you)").format(name=label) if state.seat == team else label

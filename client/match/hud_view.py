@@ -13,7 +13,7 @@ import arcade
 from client.common import palette
 from client.common.i18n import _
 from client.common.layout import BOTTOM_BAR, TOP_BAR
-from client.common.widgets import Texts, fit_text
+from client.common.widgets import Texts, fit_text, shrunk_size
 from client.match.hud_model import Hud, TeamPanel
 from client.match.state import LogLine
 
@@ -55,7 +55,8 @@ def draw_hud(texts: Texts, hud: Hud, width: float, height: float, left: str = "h
     top = height
     half = width / 2
     part = f"{hud.part}  ·  {hud.spectators}" if hud.spectators else hud.part
-    fit_text(texts, "part", part, half, top - 20, 190, palette.TEXT_DIM, 12, "center")
+    size = shrunk_size(texts, "part", part, 190, 12)  # shrunk, not cut: the spectators' number stays
+    fit_text(texts, "part", part, half, top - 20, 190, palette.TEXT_DIM, size, "center")
     clock = texts.get("part_clock", hud.part_clock, half, top - 52, palette.TEXT, 26, "center", bold=True)
     texts.show("part_clock")
     status = texts.get("status", hud.status, half, top - 72, palette.WARNING, 11, "center")

@@ -466,6 +466,9 @@ class NetLink:
         if default is not None:
             state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
                 team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
+        own = getattr(message.action, "action", "") not in ("timeout", "forfeit") and default is None
+        if own and state.coach_moves is not None:
+            state.coach_moves += 1  # a coach played this one himself (a match of none is not rated)
         state.add_move(message.trajectory, message.decisions, message.position, message.version, now,
                        team=message.team, action=default or message.action)
         if (state.queue[-1].version if state.queue else state.version) == message.version:
@@ -602,6 +605,8 @@ class NetLink:
             state.coaches.clear()
             self.rated_news = None
             state.note(_("A new match begins — you play the other end"))
+        if snapshot.match_id != self.match_id:
+            state.coach_moves = 0 if snapshot.position.move_number == 0 else None  # counted from the first position
         self.match_id = snapshot.match_id
         state.load(snapshot.position, snapshot.version)
         self._ask_history(state, snapshot)

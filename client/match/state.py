@@ -108,6 +108,9 @@ class MatchState:
     moves: list[move_list.MoveEntry] = field(default_factory=list)  # the match record, one entry per move shown
     open_defaults: dict[str, object] = field(default_factory=dict)  # team: the default of its awaited choice
     pending_knocks: list[knocks.Knock] = field(default_factory=list)  # the sounds of the move playing, unheard
+    no_show_until: float | None = None  # at a tournament's table: when a coach not there loses by walkover
+    coach_moves: int | None = None  # moves of this match a coach played himself, counted from its first position
+    # (None: joined later, not known); none of them: the match is not rated
 
     # ----------------------------------------------------------------- incoming facts
     def reset(self) -> None:
@@ -282,7 +285,7 @@ class MatchState:
         """True when this client's seat is to move and input is not locked at ``now``."""
         return (
             self.seat is not None and self.position is not None and self.position.result is None
-            and self.position.to_move == self.seat and not self.locked(now)
+            and self.position.to_move == self.seat and not self.locked(now) and not self.waiting_for_opponent()
         )
 
     def roles(self) -> Mapping[str, Role]:
@@ -292,8 +295,22 @@ class MatchState:
         return {s.id: s.role for s in self.position.stones}
 
     def waiting_for_opponent(self) -> bool:
-        """True for a seated coach whose opponent's seat is still free (a created room before anyone joined)."""
-        return self.seat is not None and any(team != self.seat for team in self.free_seats)
+        """True for a seated coach whose opponent's seat is still free (a created room before anyone joined), or
+        held for an opponent who has not come (a tournament's table before its match begins)."""
+        if self.seat is None:
+            return False
+        if any(team != self.seat for team in self.free_seats):
+            return True
+        return self.missing_opponent() is not None
+
+    def missing_opponent(self) -> str | None:
+        """The name of the opponent a held seat waits for before the match begins (None: he is there, or it runs)."""
+        if self.seat is None or self.position is None or self.position.move_number > 0 or self.grace:
+            return None
+        if self.part_clock is not None and self.part_clock.running:
+            return None
+        other = next((team for team in self.names if team != self.seat), None)
+        return self.names[other] if other is not None and other in self.offline else None
 
     def team_label(self, team: Team) -> str:
         """The display name of a team, marked while its coach is offline."""

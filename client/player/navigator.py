@@ -176,10 +176,15 @@ class Navigator:
         return True
 
     def _to_the_table(self, now: float) -> None:
-        """Take the player to his table once its assignment has been read (the session says when)."""
+        """Take the player to his table once its assignment has been read (the session says when); at the table,
+        the match's screen counts the no-show walkover down while the opponent has not come."""
         session = self.tournament
         if session is None:
             return
+        self.state.no_show_until = session.no_show_deadline(self.state.room)
+        for news in session.fresh:  # the organiser's decisions about him reach him at his table too
+            self.state.note(news, "error")
+        session.fresh.clear()
         for request in session.due(now, self.state.room):
             self._seat(request)
 
@@ -429,7 +434,7 @@ class Navigator:
         if ended is None:
             return ()
         return results_lines(self.link.room_rated, self.link.rated_news, ended.match_id, self.state.coaches_named(),
-                            self.clock() - self.link.ended_at)
+                             self.clock() - self.link.ended_at, self.state.coach_moves)
 
     def show_replay(self, path: Path, over: bool = False) -> None:
         """A saved replay, playing; Escape comes back to the lobby's "My replays" (``over``: to the page it was

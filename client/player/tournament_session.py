@@ -37,6 +37,8 @@ from shared.protocol import (
     WatchTournament,
 )
 
+CARD_WORDS = {"yellow": N_("a yellow card"), "red": N_("a red card"), "disqualified": N_("a disqualification")}
+NEWS_KEPT = 3  # the latest news told to the player
 TAKE_TO_TABLE_S = 5.0  # the assignment is read for this long before the player is taken to his table
 KIT_WORDS = {"home": N_("red"), "away": N_("yellow")}  # the kits' colours (client.common.palette.KITS)
 TOURNAMENT_REFS = ("JoinTournament", "CheckIn", "WithdrawEntry", "WatchTournament", "FileDispute",
@@ -75,6 +77,10 @@ class TournamentSession:
         self.error = ""
         self.checking_in = False
         self.table_rooms: set[str] = set()  # every room he was given as his table (its results are a table's)
+        self.my_tables: set[tuple[int, int, int]] = set()  # (stage, round, table) of every match of his
+        self.news: list[str] = []  # what the organiser decided about him (a card, an overridden result), latest first
+        self.fresh: list[str] = []  # news not yet shown in a match's log (the navigator takes them)
+        self._heard: set[tuple[object, ...]] = set()  # the cards and audit lines already known
 
     def first_requests(self) -> list[ClientMessage]:
         """Follow the tournament's updates."""
@@ -84,14 +90,17 @@ class TournamentSession:
     def apply(self, message: object, now: float) -> bool:
         """A server message; True when it was about this tournament."""
         if isinstance(message, TournamentUpdate) and message.tournament == self.tournament:
+            first = self.update is None
             self.update, self.update_at = message, now
             self.history.absorb(message)
             if self.entry is None and self.name:
                 self.entry = next((e.entry for e in message.entries if e.name == self.name), None)
+            self._hear(message, told=not first)
             if self.assignment is not None and self.round_over(message):
                 self.assignment, self.taken = None, False
             return True
         if isinstance(message, TableAssigned) and message.tournament == self.tournament:
+            self.my_tables.add((message.stage, message.round, message.table))
             if self.assignment is None or (message.round, message.table, message.room) != (
                     self.assignment.round, self.assignment.table, self.assignment.room):
                 self.assignment, self.assigned_at, self.taken = message, now, False
@@ -108,6 +117,43 @@ class TournamentSession:
             self.error = refusal_words(message)
             return True
         return False
+
+    def _hear(self, update: TournamentUpdate, told: bool) -> None:
+        """The organiser's decisions about him in an update - a card for his entry, his match's result overridden -
+        become news (``told``: not those known before he came, on the first update)."""
+        for line in update.tables:
+            if self.entry in (line.home, line.away):
+                self.my_tables.add((update.stage, update.round, line.table))
+        heard: list[str] = []
+        for card in update.cards:
+            key: tuple[object, ...] = ("card", card.stage, card.round, card.entry, card.card, card.reason)
+            if key in self._heard:
+                continue
+            self._heard.add(key)
+            if card.entry == self.entry:
+                heard.append(_("The organiser gave you {card} (round {n}): {reason}").format(
+                    card=_(CARD_WORDS.get(card.card, card.card)), n=card.round, reason=card.reason))
+        for audit in update.audit:
+            key = ("audit", audit.at_ms, audit.act, audit.detail)
+            if key in self._heard:
+                continue
+            self._heard.add(key)
+            if audit.act == "override" and any(audit.detail.startswith(f"stage {s} round {r} table {t}:")
+                                               for s, r, t in self.my_tables):
+                where, _sep, result = audit.detail.partition(": ")
+                number = where.split()[3] if len(where.split()) > 3 else "?"
+                heard.append(_("The organiser set the result of your match of round {n}: {result} — {reason}").format(
+                    n=number, result=result, reason=audit.reason))
+        if told and heard:
+            self.news = [*reversed(heard), *self.news][:NEWS_KEPT]
+            self.fresh.extend(heard)
+
+    def bye_text(self) -> str:
+        """His bye in the round being played, in words (empty when he plays, or it is not his)."""
+        u = self.update
+        if u is None or self.entry is None or self.entry not in u.byes or u.status != "playing":
+            return ""
+        return _("you have a bye in round {n}: a win's points without playing").format(n=u.round)
 
     def round_over(self, update: TournamentUpdate) -> bool:
         """True when the assigned table's round is behind the tournament, or its table is decided."""
@@ -204,7 +250,8 @@ class TournamentSession:
             state = _("Round {n} — {state}").format(n=a.round, state=_(TOURNAMENT_STATUS_WORDS["playing"]))
         if self.finished():
             return state
-        me = self.standing() or (_("you are checked in") if self.checked_in() else _("check in to be paired"))
+        me = self.standing() or self.bye_text() or (_("you are checked in") if self.checked_in() else
+                                                    _("check in to be paired"))
         parts = (state, next_round_words(self.update, now - self.update_at), me)
         return "  ·  ".join(part for part in parts if part)
 
@@ -236,6 +283,14 @@ class TournamentSession:
             return ""
         left = a.no_show_ms - int((now - self.assigned_at) * 1000)
         return _("Be at your table within {time} or lose by walkover").format(time=clock_text(left))
+
+    def no_show_deadline(self, room: str | None) -> float | None:
+        """When, on the session's clock, a coach who is not at the table in ``room`` loses by walkover (None: the
+        room is not his table, or no time was told)."""
+        a = self.assignment
+        if a is None or room != a.room or a.no_show_ms is None:
+            return None
+        return self.assigned_at + a.no_show_ms / 1000
 
     def taking_text(self, now: float) -> str:
         """How soon he is taken to his table."""

@@ -82,7 +82,7 @@ class TournamentView(arcade.View):
         s = self.session
         now = self.clock()
         return (self.window.width, self.window.height, None if s.update is None else s.update.sequence,
-                s.phase(now), int(now), s.error, s.checking_in, self.hover, s.assignment)
+                s.phase(now), int(now), s.error, s.checking_in, self.hover, s.assignment, tuple(s.news))
 
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
@@ -109,9 +109,9 @@ class TournamentView(arcade.View):
             self._standings(body, _("Final standings"))
         else:
             self._waiting(body)
-        if s.error:
-            fit_text(self.texts, "error", s.error, width / 2, FOOTER - 4, width - 40, palette.WARNING, 12, "center",
-                     bold=True)
+        if s.error or s.news:
+            fit_text(self.texts, "error", s.error or s.news[0], width / 2, FOOTER - 4, width - 40, palette.WARNING, 12,
+                     "center", bold=True)
         self.buttons = self.layout_buttons()
         for i, b in enumerate(self.buttons):
             lit = self.hover is not None and b.contains(*self.hover)

@@ -195,6 +195,37 @@ def test_every_refusal_is_shown_in_words_of_his_language() -> None:
     assert "the server's words" in session.error
 
 
+def test_the_player_with_the_bye_is_told_he_has_it() -> None:
+    """His entry in the round's byes: the state line says he has a bye (a win's points), not to check in."""
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(byes=("p1",)), 0.0)
+    assert "bye in round 3" in session.state_line(0.0)
+    session.apply(_update(byes=("p2",), sequence=2), 1.0)
+    assert "bye" not in session.state_line(1.0)
+
+
+def test_a_card_and_an_overridden_result_are_told_to_the_player_concerned() -> None:
+    """A card for his entry and the override of his match's result become news on his screen (and for his table's
+    log); another entry's card, and what was known before he came, do not."""
+    from shared.protocol import AuditLine, CardLine
+
+    session = TournamentSession("ABC123", "p1")
+    old = CardLine(stage=0, round=1, entry="p1", card="yellow", reason="before he came")
+    session.apply(_update(cards=(old,)), 0.0)
+    session.apply(TABLE, 0.0)
+    assert session.news == []
+    mine = CardLine(stage=0, round=3, entry="p1", card="red", reason="insults")
+    other = CardLine(stage=0, round=3, entry="p2", card="yellow", reason="late")
+    override = AuditLine(at_ms=5, who="organiser", act="override", detail="stage 0 round 3 table 7: 1:2 → 2:2",
+                         reason="goal not counted")
+    session.apply(_update(cards=(old, mine, other), audit=(override,), sequence=2), 1.0)
+    assert session.news[1] == "The organiser gave you a red card (round 3): insults"
+    assert session.news[0] == "The organiser set the result of your match of round 3: 1:2 → 2:2 — goal not counted"
+    assert len(session.fresh) == 2
+    session.apply(_update(cards=(old, mine, other), audit=(override,), sequence=3), 2.0)
+    assert len(session.news) == 2  # heard once
+
+
 def test_entered_before_he_is_found_by_his_name() -> None:
     """A player entered on an earlier run: his entry is the update's entry of his name."""
     session = TournamentSession("ABC123", None, "Jana")
