@@ -88,13 +88,18 @@ class ExportTournament:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseDesk:
+    """Close the desk's window, which stops its server (not a protocol message; asked first)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """An act waiting for the organiser's yes: what it does in words, whether and how it can be undone, the request
     and, when it can be undone, how (a function of the answer that made it, giving the undoing request)."""
 
     question: str
     undo_note: str
-    request: ClientMessage | ExportTournament
+    request: ClientMessage | ExportTournament | CloseDesk
     undo: Callable[[object], tuple[str, ClientMessage] | None] | None = None
 
 
@@ -418,10 +423,12 @@ class DeskModel(Page):
             Item(_("The address and QR code"), "screen:address", group="row5"),
             Item(_("End the tournament"), "screen:end", enabled=on, group="row5"),
         ]
-        if self.undo is not None:
-            found.append(Item(_("Undo: {act}").format(act=self.undo[0]), "undo",
-                              hint=_("Take the last act back (asks first)")))
-        found.append(Item(_("Close the desk (stops the server)"), "quit"))
+        # always there, so no button moves under the pointer when an act becomes undoable
+        found.append(Item(_("Undo: {act}").format(act=self.undo[0]) if self.undo is not None else
+                          _("Undo (nothing to undo)"), "undo", enabled=self.undo is not None, group="row6",
+                          hint=_("Take the last act back (asks first)")))
+        found.append(Item(_("Close the desk (stops the server)"), "close", group="row6",
+                          hint=_("Asks first: the players' connections close with the server")))
         return found
 
     def _round_items(self, on: bool, playing: bool, next_round: int) -> list[Item]:
@@ -646,6 +653,13 @@ class DeskModel(Page):
         verb, _sep, arg = command.partition(":")
         if command == "quit":
             return QUIT
+        if command == "close":
+            self.back_to, self.screen = self.screen, "confirm"
+            self.pending = Pending(_("Close the desk and stop the server?"),
+                                   _("Every player's connection closes and the tables pause; sprtec organise again "
+                                     "goes on where it stopped."), CloseDesk())
+            self.focus = [item.command for item in self.items()].index("back")
+            return None
         if command == "back":
             self.screen = self.back_to if self.screen == "confirm" else ("create" if self.tournament is None
                                                                          else "home")
@@ -689,6 +703,8 @@ class DeskModel(Page):
         pending = self.pending
         if pending is None:
             return None
+        if isinstance(pending.request, CloseDesk):
+            return QUIT
         self.screen = "home" if self.tournament is not None else "create"
         self.back_to = "home"
         if isinstance(pending.request, ExportTournament):

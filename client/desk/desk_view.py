@@ -30,7 +30,7 @@ from client.common.tournament_model import (
     tile_of,
 )
 from client.common.tournament_widgets import draw_bracket, draw_standings, draw_tile
-from client.common.widgets import fit_text
+from client.common.widgets import fit_text, shrunk_size
 from client.desk.desk_model import DeskModel
 
 QR_SCALE = 8  # image pixels per module before the texture is drawn at its size on screen
@@ -67,8 +67,13 @@ class DeskView(LobbyView):
         elif self.desk.screen == "home" and width >= 1100:
             side = 150.0
             self.draw_qr(url, width - side - 18, height - side - 18, side)
-            fit_text(self.texts, "qr-url", url, width - side / 2 - 18, height - side - 36, side + 20,
-                     palette.TEXT_DIM, 10, "center")
+            # the page's address whole under its code: the host and port on one line, the page on the next, each
+            # shrunk to fit rather than cut (a cut address cannot be typed)
+            host, _sep, page = url.partition("://")[2].partition("/")
+            for i, line in enumerate((host, "/" + page if page else "")):
+                size = shrunk_size(self.texts, f"qr-url{i}", line, side + 30, 10)
+                fit_text(self.texts, f"qr-url{i}", line, width - side / 2 - 18, height - side - 34 - 13 * i,
+                         side + 30, palette.TEXT_DIM, size, "center")
 
     def draw_qr(self, text: str, left: float, bottom: float, side: float) -> None:
         """The QR code of ``text`` in a square of ``side`` pixels (made into a texture once per text)."""

@@ -73,15 +73,32 @@ RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 CLIENT_NAME = "sprtec-arcade"
 BAD_TOKEN = 4002  # the close code of a resume token the server does not know (docs/PROTOCOL.md "Connecting")
 HELLO_TIMEOUT = 4001  # the close code of a connection that said no Hello within 10 s
+GOING_AWAY = 1001  # the close code of a server shutting down
 HELLO_REFUSALS = ("NAME_TAKEN", "BAD_NAME", "BAD_CLAIM")  # the server waits for another Hello after these
 
 
 @dataclass(frozen=True, slots=True)
 class ConnectionEvent:
-    """News about the connection itself (not a protocol message): ``up``, ``down`` or ``failed`` with a reason."""
+    """News about the connection itself (not a protocol message): ``up``, ``down`` or ``failed`` with a reason;
+    ``stopped`` is a down one the server closed itself, shutting down (close 1001: at a club event, the organiser
+    closed it)."""
 
     kind: str
     detail: str = ""
+
+    @property
+    def lost(self) -> bool:
+        """True when the connection is gone and the client connects again by itself."""
+        return self.kind in ("down", "stopped")
+
+
+def connection_words(event: ConnectionEvent) -> str:
+    """The connection's news as a player reads it."""
+    if event.kind == "stopped":
+        return _("The server was closed (the organiser stopped it) — connecting again when it runs")
+    if event.kind == "failed":
+        return _("Cannot connect: {detail}").format(detail=event.detail)
+    return _("Connected") if event.kind == "up" else _("Connection lost — reconnecting…")
 
 
 class NetClient:
@@ -272,7 +289,8 @@ class NetClient:
                 if _close_code(exc) == HELLO_TIMEOUT and self.awaiting_name:
                     continue  # the server stopped waiting for the player's name: the next connection says it
                 if not self._stop.is_set():
-                    self.inbox.put(ConnectionEvent("down", str(exc) or type(exc).__name__))
+                    stopped = _close_code(exc) == GOING_AWAY  # the server shut down (its organiser closed it)
+                    self.inbox.put(ConnectionEvent("stopped" if stopped else "down", str(exc) or type(exc).__name__))
             finally:
                 with self._lock:
                     self._socket, self._in_hello = None, False
@@ -427,10 +445,13 @@ class NetLink:
         self.connected = message.kind == "up"
         if self.connected:
             self.chat.muted.clear()  # mutes last as long as the connection (docs/PROTOCOL.md "Chat")
-        text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
-                "failed": _("Cannot connect")}.get(message.kind, message.kind)
-        state.note(f"{text}{': ' + message.detail if message.detail else ''}",
-                   "info" if message.kind == "up" else "error")
+        if message.kind == "stopped":
+            state.note(connection_words(message), "error")
+        else:
+            text = {"up": _("Connected"), "down": _("Connection lost — reconnecting…"),
+                    "failed": _("Cannot connect")}.get(message.kind, message.kind)
+            state.note(f"{text}{': ' + message.detail if message.detail else ''}",
+                       "info" if message.kind == "up" else "error")
         self.other.append(message)
 
     def _on_welcome(self, state: MatchState, message: Welcome, now: float) -> None:

@@ -21,6 +21,7 @@ from client.common.notice_text import notice_text
 from client.common.part_text import part_words
 from client.common.rating_text import rating_text
 from client.match import replay_library
+from client.match.net import ConnectionEvent, connection_words
 from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import (
     CancelQuickMatch,
@@ -619,11 +620,9 @@ class LobbyModel:
             self.status = _("Connected as {player}").format(player=message.player)
         elif kind == "up":
             self.connected = True
-        elif kind in ("down", "failed"):
+        elif isinstance(message, ConnectionEvent) and kind in ("down", "stopped", "failed"):
             self.connected, self.pending = False, None
-            detail = getattr(message, "detail", "")
-            self.status = _("Connection lost — reconnecting…") if kind == "down" else \
-                _("Cannot connect: {detail}").format(detail=detail)
+            self.status = connection_words(message)
         elif isinstance(message, RoomList):
             self.rooms = message.rooms
             self.focus = min(self.focus, len(self.items()) - 1)

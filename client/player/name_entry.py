@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from client.common.i18n import _
 from client.common.menu import QUIT, Item, Page
+from client.match.net import ConnectionEvent, connection_words
 from shared.names import MAX_NAME_CHARS, BadName, clean_name
 from shared.protocol import Error, Welcome
 
@@ -160,10 +161,8 @@ class NameEntry(Page):
                 self.error = _("Unknown, used or expired claim code — get a new one in Settings on the other machine")
             else:
                 self.error = message.message
-        elif kind in ("down", "failed"):
+        elif isinstance(message, ConnectionEvent) and kind in ("down", "stopped", "failed"):
             self.pending = None
-            detail = getattr(message, "detail", "")
-            self.status = _("Connection lost — reconnecting…") if kind == "down" else \
-                _("Cannot connect: {detail}").format(detail=detail)
+            self.status = connection_words(message)
         elif kind == "up":
             self.status = _("Connected")

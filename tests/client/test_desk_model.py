@@ -95,6 +95,27 @@ def test_a_confirmation_lights_the_safe_answer_and_enter_changes_nothing() -> No
     assert len(lines) >= 3 and lines[0].endswith("?")
 
 
+def test_closing_the_desk_asks_first_and_nothing_moves_when_an_act_becomes_undoable() -> None:
+    """Close the desk asks (No lit, Enter goes back), and only Yes closes it; the home's buttons keep their places
+    whether or not an act can be undone (Undo is there, dimmed, when nothing can)."""
+    from client.common.menu import QUIT
+    from shared.protocol import AutoStartRounds
+
+    model = DeskModel(server="ws://x/", seed=5)
+    model.tournament, model.secret, model.screen = "ABC123", "s", "home"
+    before = [item.command for item in model.items()]
+    assert model.activate("close") is None and model.screen == "confirm"
+    assert "server" in model.pending.question if model.pending else False
+    assert model.key("enter") is None and model.screen == "home"
+    model.activate("close")
+    assert model.activate("yes") == QUIT
+    model.screen = "home"
+    model.undo = ("the automatic start", AutoStartRounds("ABC123", "s", None))
+    assert [item.command for item in model.items()] == before
+    undo = next(item for item in model.items() if item.command == "undo")
+    assert undo.enabled and "automatic start" in undo.label
+
+
 def checked_in(model: DeskModel, entry: str) -> Callable[[], bool]:
     """True once the updates say ``entry`` is checked in."""
     return lambda: any(e.entry == entry and e.checked_in for e in model.entries())

@@ -187,3 +187,19 @@ def test_an_away_coachs_grace_is_counted_down_on_the_hud():
     link.client.arrive(Presence("ABCD", Seats(SeatInfo("Jana", True), SeatInfo("Novák", True)), 0), 113.0)
     link.poll(state, now=113.0)
     assert "disconnected" not in hud_model.build(state, 113.0).status and not state.grace
+
+
+def test_a_server_closed_by_its_organiser_is_said_so() -> None:
+    """The connection closed by a server shutting down (1001) reads as the organiser closing it, in the match's log
+    and on the lobby's status line; the client connects again by itself."""
+    from client.match.net import connection_words
+    from client.player.lobby_model import LobbyModel
+
+    client, state, link = _joined(_snapshot())
+    event = ConnectionEvent("stopped", "received 1001 (going away) server shutting down")
+    client.arrive(event, 0.0)
+    link.poll(state, now=0.0)
+    assert "organiser" in state.log[-1].text and event.lost
+    lobby = LobbyModel()
+    lobby.apply(event)
+    assert lobby.status == connection_words(event) and not lobby.connected
