@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's pid, for its CPU")
     parser.add_argument("--spectators", type=int, default=0, help="spectators on one watched match (default 0)")
     parser.add_argument("--fanout-moves", type=int, default=20, help="moves per fan-out phase (default 20)")
+    parser.add_argument("--browsers", action="store_true",
+                        help="with --spectators: measure again with as many headless Chromium tabs on /watch/ROOM "
+                             "(benchmarks.browser_spectators)")
     cluster = parser.add_argument_group("--cluster: the clustered mode against the embedded one (cluster_bench.py)")
     cluster.add_argument("--cluster", action="store_true", help="embedded vs one cluster node, then a takeover")
     cluster.add_argument("--redis", default=None, metavar="URL", help="the cluster's Redis (default: one started)")
@@ -191,6 +195,18 @@ class Fanout:
     missing: int = 0  # MovePlayed of the watched match some spectator did not receive (over the whole run)
 
 
+@dataclass
+class BrowserFanout:
+    """``--browsers``: the join and the deliveries of desktop spectators against as many browser tabs (server CPU s)."""
+
+    spectators: int
+    desktop_join: float = 0.0  # N desktop spectators joining, until each holds the match
+    browser_join: float = 0.0  # N tabs loading /watch/ROOM, until each holds the match
+    desktop: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # (watched, unwatched) moves
+    browser: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    missing: int = 0  # watched moves some spectator did not hold within ANSWER_S
+
+
 @dataclass(frozen=True)
 class Physics:
     """The bare physics and simulate() of a sample of the run's flicks, timed in this process (CPU s per move)."""
@@ -222,19 +238,25 @@ async def _bench(args: argparse.Namespace) -> str:
     """One run: start (or use) a server, play, measure, report; returns the run's summary row."""
     if args.spectators and args.matches < 2:
         raise SystemExit("sprtec bench server: --spectators needs --matches 2 or more (one watched, one not)")
+    if args.browsers:
+        from benchmarks.browser_spectators import missing
+
+        if missing() is not None:
+            raise SystemExit(f"sprtec bench server: --browsers: {missing()}")
     data = tempfile.mkdtemp(prefix="sprtec-bench-")
     server, url, pid = await _start_server(args, data)
     bench = Bench(args, url)
     try:
         cpu, wall, setup_s = await bench.play(pid)
         fanout = await bench.measure_fanout(pid) if args.spectators else None
+        browsers = await bench.measure_browsers(pid) if args.spectators and args.browsers else None
         await bench.close()
     finally:
         gc.enable()
         if server is not None:
             await asyncio.to_thread(server.stop, 60)
     physics = time_physics(bench.tally.flicks, random.Random(2))
-    return _report(args, bench.tally, wall, cpu, setup_s, data, physics, fanout)
+    return _report(args, bench.tally, wall, cpu, setup_s, data, physics, fanout, browsers)
 
 
 async def _start_server(args: argparse.Namespace, data: str) -> tuple[Any, str, int]:
@@ -269,6 +291,7 @@ class Bench:
         self.seen: list[set[int]] = []  # per spectator: the versions of the watched match's MovePlayed it received
         self.audience: list[int] = []  # per spectator: the spectator count of the last Presence it received
         self.readers: list[asyncio.Task[None]] = []
+        self.spectator_readers: list[asyncio.Task[None]] = []
         self.paced = True  # the scheduler acts for every match; off during the fan-out phases
 
     # ------------------------------------------------------------------ sending and receiving
@@ -447,16 +470,16 @@ class Bench:
         return Match({"home": home, "away": away}, snapshot["version"], snapshot["position"], snapshot["prompts"],
                      code=joined["code"])
 
-    async def setup_spectator(self, i: int, code: str) -> None:
-        """Spectator ``i`` of room ``code``, with its reader."""
+    async def setup_spectator(self, i: int, code: str, prefix: str = "s") -> None:
+        """Spectator ``i`` of room ``code`` (named ``prefix`` and ``i``: names are unique), with its reader."""
         from shared.protocol import Watch, encode
 
-        ws = await self.client(f"s{i}")
+        ws = await self.client(f"{prefix}{i}")
         await self.send(ws, encode(Watch(code)))
         self.spectators.append(ws)
         self.seen.append(set())
         self.audience.append(0)
-        self.readers.append(asyncio.create_task(self.spectator_reader(ws, len(self.spectators) - 1)))
+        self.spectator_readers.append(asyncio.create_task(self.spectator_reader(ws, len(self.spectators) - 1)))
 
     async def setup(self) -> float:
         """Every match, then the spectators of the first one, in batches of handshakes; the seconds it took."""
@@ -499,15 +522,17 @@ class Bench:
 
     async def close(self) -> None:
         """Stop the readers and close every connection."""
-        for task in self.readers:
+        for task in self.readers + self.spectator_readers:
             task.cancel()
         sockets = [ws for m in self.matches for ws in m.seats.values()] + self.spectators
         await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
     # ------------------------------------------------------------------ the fan-out phases
-    async def one_move(self, pid: int, m: Match, watchers: list[set[int]]) -> float | None:
-        """The server process's CPU seconds for one action of ``m``: from just before it is sent until the home seat
-        and every one of ``watchers`` hold its MovePlayed (the broadcast is written by then); None if refused."""
+    async def one_move(self, pid: int, m: Match, watchers: list[set[int]],
+                       held: Callable[[int], Awaitable[bool]] | None = None) -> float | None:
+        """The server process's CPU seconds for one action of ``m``: from just before it is sent until the home seat,
+        every one of ``watchers`` and ``held`` (the browser tabs) hold its MovePlayed (the broadcast is written by
+        then); None if refused."""
         await asyncio.sleep(max(0.0, m.at_rest - time.monotonic()) + 0.05)  # D3, and the last move's traffic
         before = len(m.played)
         start = own_cpu(pid)
@@ -516,7 +541,8 @@ class Bench:
         await asyncio.wait_for(m.answered.wait(), ANSWER_S)
         deadline = time.monotonic() + ANSWER_S
         while not m.refused and time.monotonic() < deadline:
-            if len(m.played) > before and all(m.played[-1] in seen for seen in watchers):
+            if len(m.played) > before and all(m.played[-1] in seen for seen in watchers) and \
+                    (held is None or await held(m.played[-1])):
                 return own_cpu(pid) - start
             await asyncio.sleep(0.001)
         return None
@@ -539,6 +565,71 @@ class Bench:
         result.reference, result.noop = await reference_broadcast(watched.frames[-len(result.watched):],
                                                                   self.args.spectators)
         return result
+
+    async def drop_spectators(self) -> None:
+        """Close every desktop spectator (their readers first) and let the server see them go."""
+        for task in self.spectator_readers:
+            task.cancel()
+        await asyncio.gather(*(ws.close() for ws in self.spectators), return_exceptions=True)
+        self.spectators, self.seen, self.audience, self.spectator_readers = [], [], [], []
+        await asyncio.sleep(1.0)
+
+    async def measure_browsers(self, pid: int) -> BrowserFanout:
+        """``--browsers``: N fresh desktop spectators join (timed) and watch moves, leave; N Chromium tabs open the
+        watched match's page (timed) and watch moves (module ``benchmarks.browser_spectators``)."""
+        from benchmarks.browser_spectators import Tabs
+
+        count = self.args.spectators
+        result = BrowserFanout(count)
+        await self.drop_spectators()
+        start = own_cpu(pid)
+        await asyncio.gather(*(self.setup_spectator(i, self.matches[0].code, "d") for i in range(count)))
+        deadline = time.monotonic() + SERVER_START_S
+        while min(self.audience, default=count) < count and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        result.desktop_join = own_cpu(pid) - start
+
+        async def desktops_hold(version: int) -> bool:
+            return all(version in seen for seen in self.seen)
+
+        result.desktop = await self.settled_moves(pid, desktops_hold, result)
+        await self.drop_spectators()
+        tabs = Tabs()
+        try:
+            start = own_cpu(pid)
+            await tabs.open(self.url, self.matches[0].code, count)
+            while not await tabs.hold(self.matches[0].version) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            result.browser_join = own_cpu(pid) - start
+            result.browser = await self.settled_moves(pid, tabs.hold, result)
+        finally:
+            await tabs.close()
+        return result
+
+    async def settled_moves(self, pid: int, hold: Callable[[int], Awaitable[bool]],
+                            result: BrowserFanout) -> tuple[list[float], list[float]]:
+        """Moves of the watched match and of the unwatched one, alternately, each timed over the same fixed window
+        (``SETTLE_S``: a window ending at the last delivery would leave out the server's own work after a move,
+        which a slow reader's longer wait takes in); after each watched move, every spectator must hold it."""
+        async def settle(version: int) -> bool:
+            await asyncio.sleep(SETTLE_S)
+            return True
+
+        watched, unwatched = self.matches[0], self.matches[-1]
+        costs: tuple[list[float], list[float]] = ([], [])
+        while len(costs[0]) < self.args.fanout_moves:
+            cost = await self.one_move(pid, watched, [], settle)
+            deadline = time.monotonic() + ANSWER_S
+            while watched.played and not await hold(watched.played[-1]):
+                if time.monotonic() > deadline:
+                    result.missing += 1
+                    break
+                await asyncio.sleep(0.02)
+            other = await self.one_move(pid, unwatched, [], settle)
+            if cost is not None and other is not None:
+                costs[0].append(cost)
+                costs[1].append(other)
+        return costs
 
 
 # ---------------------------------------------------------------------- the reference broadcast
@@ -665,7 +756,7 @@ def time_physics(flicks: list[tuple[Any, Any]], rng: random.Random) -> Physics |
 
 # ---------------------------------------------------------------------- the report
 def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup_s: float, data: str,
-            physics: Physics | None, fanout: Fanout | None) -> str:
+            physics: Physics | None, fanout: Fanout | None, browsers: BrowserFanout | None = None) -> str:
     """Print the figures (a summary line, then the details); returns the run's row of the summary table."""
     ordered = sorted(tally.latencies)
     if ordered:
@@ -700,6 +791,8 @@ def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup
               f"{ratio:.2f} ({verdict} the {SERVE_TARGET}x target)")
     if fanout:
         _report_fanout(fanout)
+    if browsers:
+        _report_browsers(browsers)
     print("  CPU in % of one core: server = server process + physics workers; machine = every process, all cores")
     print(f"  refused: {tally.errors or 'none'}; server log in {data}/server.log", flush=True)
     return (
@@ -726,3 +819,27 @@ def _report_fanout(f: Fanout) -> None:
           f"{1e6 * reference:.1f} us per delivery ({1000 * med(f.reference):.2f} ms a broadcast, "
           f"{1000 * med(f.noop):.2f} ms its control round trip); fan-out / broadcast = {ratio:.2f} ({verdict} the "
           f"{FANOUT_TARGET}x target)")
+
+
+SETTLE_S = 0.5  # --browsers: the window each move's server CPU is measured over
+BROWSER_TARGET = 1.1  # a browser spectator / a desktop one, per delivery (1.0 promised; the rest is the run's noise)
+
+
+def _report_browsers(b: BrowserFanout) -> None:
+    """``--browsers``: what a browser spectator costs the server against a desktop one, joining and per delivery."""
+    med = statistics.median
+
+    def per_delivery(moves: tuple[list[float], list[float]]) -> float:
+        return (med(moves[0]) - med(moves[1])) / b.spectators
+
+    held = "every one held every watched move" if not b.missing else f"{b.missing} watched moves NOT held by all"
+    print(f"  browsers: {b.spectators} headless Chromium tabs on /watch/ROOM of the same match, against as many "
+          f"desktop spectators; {held}")
+    print(f"  joining, server process CPU per spectator: desktop {1000 * b.desktop_join / b.spectators:.2f} ms, "
+          f"browser {1000 * b.browser_join / b.spectators:.2f} ms (the page, its scripts and the moves so far too)")
+    desktop, browser = per_delivery(b.desktop), per_delivery(b.browser)
+    ratio = browser / desktop if desktop > 0 else float("nan")
+    verdict = "within" if ratio <= BROWSER_TARGET else "ABOVE" if ratio > BROWSER_TARGET else "too little CPU to judge"
+    print(f"  per delivered MovePlayed (medians of {len(b.browser[0])} moves, each over {SETTLE_S:g} s): desktop "
+          f"{1e6 * desktop:.1f} us, browser {1e6 * browser:.1f} us; browser / desktop = {ratio:.2f} ({verdict} the "
+          f"{BROWSER_TARGET}x bound)")
