@@ -226,7 +226,7 @@ async def test_the_organisers_tools_on_the_command_line(server: Server, tmp_path
     assert (await _sprtec(capsys, "tournament", "end", tid, "--reason", "done", "--server", url))[0] == 0
     update = await update_until(spectator, lambda u: u.status == "ended")
     out_dir = tmp_path / "out"
-    assert (await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.store.path.parent), "--out",
+    assert (await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.config.data_dir), "--out",
                           str(out_dir)))[0] == 0
     status, ranking, _ = await _sprtec(capsys, "tournament", "ranking", str(out_dir / "tournament.json"))
     printed = json.loads(ranking)
