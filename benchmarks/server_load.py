@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +151,25 @@ class CpuWindow:
         return cpu, time.monotonic() - t0
 
 
+def store_commits(url: str) -> tuple[int, float] | None:
+    """The server's group commits so far and their seconds, from its /metrics (served to this machine on the game's
+    port: ``server.ops.http_endpoints``); None when it does not answer (a ``--url`` of another machine)."""
+    address = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/") + "/metrics"
+    try:
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            text = answer.read().decode("utf-8")
+    except (OSError, ValueError):
+        return None
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("sprtec_store_commit_seconds_count", "sprtec_store_commit_seconds_sum"):
+            found[name] = float(value)
+    if len(found) != 2:
+        return None
+    return int(found["sprtec_store_commit_seconds_count"]), found["sprtec_store_commit_seconds_sum"]
+
+
 # ---------------------------------------------------------------------- the clients
 @dataclass(eq=False)
 class Match:
@@ -181,6 +201,7 @@ class Tally:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     flicks: list[tuple[Any, Any]] = field(default_factory=list)  # (position, flick) of each flick sent, measuring
+    commits: tuple[int, float] | None = None  # the store's group commits in the window and their seconds (/metrics)
 
 
 @dataclass
@@ -514,9 +535,13 @@ class Bench:
         await asyncio.sleep(warmup)
         self.tally.measuring = True
         window = CpuWindow(pid)
+        commits = await asyncio.to_thread(store_commits, self.url)
         await asyncio.sleep(self.args.duration)
         cpu, wall = window.stop()
         self.tally.measuring = False
+        after = await asyncio.to_thread(store_commits, self.url)
+        if commits is not None and after is not None:
+            self.tally.commits = (after[0] - commits[0], after[1] - commits[1])
         await pacer
         return cpu, wall, setup_s
 
@@ -789,6 +814,11 @@ def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup
         print(f"  bare physics of the same moves ({physics.moves} of them, timed here after the run): "
               f"{bare:.2f} ms (simulate {1000 * physics.simulate:.2f} ms); server CPU per flick / bare = "
               f"{ratio:.2f} ({verdict} the {SERVE_TARGET}x target)")
+    if tally.commits is not None and tally.commits[0] and ordered:
+        count, seconds = tally.commits
+        print(f"  the store: {count / wall:.1f} group commits/s, {tally.moves / count:.2f} "
+              f"moves' entries per commit (every room's that arrived together), {1000 * seconds / len(ordered):.3f} ms "
+              "of commit per flick")
     if fanout:
         _report_fanout(fanout)
     if browsers:
