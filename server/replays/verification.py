@@ -42,7 +42,12 @@ def verify_match(store: Store, match_id: str) -> Verdict:
         if blob is None:
             continue
         compared += 1
-        if position_blob.unpack(blob) != position:
+        try:
+            kept_position = position_blob.unpack(blob)
+        except position_blob.BlobError as exc:
+            return Verdict(match_id=match_id, entries=len(entries), compared=compared,
+                           problem=f"entry {entry.index}: the kept position cannot be read ({exc})")
+        if kept_position != position:
             return Verdict(match_id=match_id, entries=len(entries), compared=compared,
                            problem=f"entry {entry.index}: the kept position is not what the fold gives")
         if used is not None and used != turn_used:

@@ -2,7 +2,7 @@
 
 Why a module of its own: it is the one place the server reads matches back into rooms. Every log entry keeps the
 position it produced (``server.store.position_blob``), so a match is back at its last row without any physics - a read
-and a decompression (~0.3 ms), where replaying the log took a few ms per entry. A log written before entries kept
+and an unpacking (~0.1 ms), where replaying the log took a few ms per entry. A log written before entries kept
 their positions is still folded from its latest checkpoint through the same fold the live room ran
 (``shared.match_log``; in the worker pool, all at once), so ``kill -9`` loses nothing that was acknowledged.
 ``sprtec verify`` proves offline that the stored positions are what the fold gives. Both coaches are away until
@@ -48,12 +48,13 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
             await lobby.registry.remove(row.code)
             continue
         kept = resting.get(stored.id)
-        if kept is not None:  # the last row kept its position: no physics, and its start is not needed
-            entries_count, blob, used = kept
-            jobs.append((row, stored, None, entries_count, asyncio.sleep(0, (position_blob.unpack(blob), used))))
+        resting_at = None if kept is None else _readable(stored.id, kept[1])
+        if kept is not None and resting_at is not None:  # the last row kept its position: no physics, no start
+            entries_count, _, used = kept
+            jobs.append((row, stored, None, entries_count, asyncio.sleep(0, (resting_at, used))))
             continue
         initial = notation.position_from_json(stored.initial_position)
-        if stored.id not in logged:  # no entry yet: the match is at its start (no checkpoint, no log to read)
+        if stored.id not in logged and kept is None:  # no entry yet: the match is at its start (nothing to read)
             jobs.append((row, stored, initial, 0, asyncio.sleep(0, (initial, 0))))
             continue
         start, after, turn_used = initial, 0, 0
@@ -87,3 +88,12 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
                  extra={"room": row.code, "match": stored.id})
     await lobby.adopt(rooms)
     return rooms
+
+
+def _readable(match_id: str, blob: bytes) -> Position | None:
+    """The position a match's last row kept, or None when it cannot be read (the log is folded instead)."""
+    try:
+        return position_blob.unpack(blob)
+    except position_blob.BlobError as exc:
+        log.warning("match %s: its last kept position cannot be read (%s); its log is folded instead", match_id, exc)
+        return None

@@ -1,5 +1,6 @@
 """Recovery takes each match's position from its last log row without any physics; a log written before entries
-kept their positions is still folded from its latest checkpoint, to the same match."""
+kept their positions is still folded from its latest checkpoint, to the same match; rows that kept them in the older
+compressed JSON still read, and a row that cannot be read is folded instead."""
 
 from __future__ import annotations
 
@@ -128,9 +129,52 @@ async def test_a_log_without_kept_positions_replays_from_its_checkpoint(
     assert (count, used) == (logged, turn_used)
 
 
+async def test_rows_kept_by_an_older_server_as_compressed_json_are_read_and_verified(tmp_path: Path,
+                                                                                     monkeypatch: pytest.MonkeyPatch):
+    """A database whose rows kept their positions as SCENARIOS.md JSON compressed with zlib (the older form) opens:
+    the restart takes the last row's position without a replay, and `sprtec verify` proves every row."""
+    import json
+    import zlib
+
+    from server.replays.verification import verify_match
+    from server.store.position_blob import PACKED, unpack
+    from server.store.sqlite.sqlite_store import SqliteStore
+
+    data = tmp_path / "data"
+    code, before, logged, turn_used = await _played(data)
+    with sqlite3.connect(data / "sprtec.sqlite3") as conn:
+        rows = conn.execute("SELECT rowid, position FROM match_log").fetchall()
+        assert rows and all(bytes(blob)[:1] == PACKED for _, blob in rows)
+        for rowid, blob in rows:
+            text = json.dumps(notation.position_json(unpack(bytes(blob))), separators=(",", ":"), sort_keys=True)
+            conn.execute("UPDATE match_log SET position = ? WHERE rowid = ?", (zlib.compress(text.encode()), rowid))
+    store = SqliteStore(data)
+    try:
+        (match_id,) = [str(r[0]) for r in store.read("SELECT id FROM matches")]
+        verdict = verify_match(store, match_id)
+        assert verdict.problem is None and verdict.compared == logged
+    finally:
+        store.close()
+    replayed = _counting(monkeypatch)
+    position, count, used = await _recovered(data, code)
+    assert replayed == [] and position == before and (count, used) == (logged, turn_used)
+
+
+async def test_a_last_row_whose_position_cannot_be_read_is_folded_from_the_log(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch):
+    """A damaged kept position does not stop the restart: that match's log is folded, to the same match."""
+    data = tmp_path / "data"
+    code, before, logged, turn_used = await _played(data)
+    with sqlite3.connect(data / "sprtec.sqlite3") as conn:
+        conn.execute("UPDATE match_log SET position = ? WHERE idx = (SELECT MAX(idx) FROM match_log)", (b"\x01\xc1",))
+    replayed = _counting(monkeypatch)
+    position, count, used = await _recovered(data, code)
+    assert replayed == [logged] and position == before and (count, used) == (logged, turn_used)
+
+
 def test_sprtec_verify_proves_the_kept_positions_and_finds_a_forged_one(tmp_path: Path):
-    """`sprtec verify` agrees with a played match; after one kept position is replaced by another one, it names
-    that entry and exits 1."""
+    """`sprtec verify` agrees with a played match; after one kept position is replaced by another one, or damaged, it
+    names that entry and exits 1."""
     import subprocess
     import sys
 
@@ -148,3 +192,7 @@ def test_sprtec_verify_proves_the_kept_positions_and_finds_a_forged_one(tmp_path
         conn.execute("UPDATE match_log SET position = ? WHERE idx = 2", (forged,))
     done = subprocess.run(command, capture_output=True, text=True, cwd=root)
     assert done.returncode == 1 and "entry 2" in done.stdout, done.stdout + done.stderr
+    with sqlite3.connect(data / "sprtec.sqlite3") as conn:
+        conn.execute("UPDATE match_log SET position = ? WHERE idx = 1", (b"\x01\xc1",))  # damaged: not msgpack
+    done = subprocess.run(command, capture_output=True, text=True, cwd=root)
+    assert done.returncode == 1 and "entry 1: the kept position cannot be read" in done.stdout, done.stdout
