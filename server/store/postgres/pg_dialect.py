@@ -18,9 +18,11 @@ would drift. The dialects differ in only a few regular places, all handled here 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 FLAG_COLUMNS = ("finished", "used", "private", "rated", "reserved")  # BOOLEAN in PostgreSQL, 0/1 in SQLite
 GENERATED_ID_TABLES = ("players",)  # tables whose id PostgreSQL generates (an IDENTITY column)
+TRANSLATED = 2048  # statements remembered translated (the store's texts, and its reads' IN lists of each length)
 
 _FLAG_LITERAL = re.compile(r"\b((?:\w+\.)?(?:" + "|".join(FLAG_COLUMNS) + r"))\s*=\s*([01])\b")
 _ROWID = re.compile(r"\browid\b")
@@ -36,14 +38,17 @@ def placeholders(sql: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=TRANSLATED)
 def translate(sql: str) -> str:
-    """One statement or read of the store in PostgreSQL's dialect."""
+    """One statement or read of the store in PostgreSQL's dialect (remembered: the store's statements are a few
+    hundred texts, each translated once instead of at every commit)."""
     sql = _FLAG_LITERAL.sub(lambda m: f"{m.group(1)} = {'TRUE' if m.group(2) == '1' else 'FALSE'}", sql)
     sql = sql.replace("last_insert_rowid()", "lastval()")
     sql = _ROWID.sub("ctid", sql)
     return placeholders(sql)
 
 
+@lru_cache(maxsize=TRANSLATED)
 def returns_id(sql: str) -> bool:
     """Whether the statement inserts into a table with a generated id (its ``lastrowid`` is wanted)."""
     found = _INSERT_INTO.match(sql)
