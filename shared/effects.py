@@ -184,11 +184,16 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
     pos = [[x, y] for x, y, _ in discs]
     radii = [r for _, _, r in discs]
     n = len(pos)
+    inner_x, inner_y = g.GOAL_LINE_X, g.HALF_WIDTH
     for _ in range(rounds):
         moved = False
         for i in range(n):
-            x, y = _inside(pos[i][0], pos[i][1], radii[i])
-            if (x, y) != (pos[i][0], pos[i][1]):
+            x, y = p = pos[i]
+            r = radii[i]
+            if abs(x) + r <= inner_x and abs(y) + r <= inner_y:
+                continue  # ``_inside``'s common case, inlined: between the goal lines, nothing to do
+            x, y = _inside(x, y, r)
+            if (x, y) != (p[0], p[1]):
                 pos[i] = [x, y]
                 moved = True
         for i in range(n if _any_overlap(pos, radii) else 0):  # the sweep is cheap; pushes keep index order
@@ -237,7 +242,11 @@ def _inside(x: float, y: float, r: float) -> tuple[float, float]:
 
 def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
     """True when no two discs overlap and every disc is allowed where it lies."""
-    return all(disc_allowed(p[0], p[1], r) for p, r in zip(pos, radii, strict=True)) and not _any_overlap(pos, radii)
+    inner_x, inner_y = g.GOAL_LINE_X, g.HALF_WIDTH
+    for (x, y), r in zip(pos, radii, strict=True):
+        if not (abs(x) + r <= inner_x and abs(y) + r <= inner_y) and not disc_allowed(x, y, r):  # its fast path first
+            return False
+    return not _any_overlap(pos, radii)
 
 
 def _any_overlap(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
@@ -246,21 +255,17 @@ def _any_overlap(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool
     A sweep along x (``settle`` runs after every move): once two centres are ``2 * max(radii)`` apart
     in x no later one can overlap, and hypot >= |dx| means the pairs skipped would fail the test anyway.
     """
-    n = len(pos)
-    if n < 2:
+    if len(pos) < 2:
         return False
     reach = 2 * max(radii)
-    order = sorted(range(n), key=lambda k: pos[k][0])
-    for a in range(n):
-        i = order[a]
-        xi, yi, ri = pos[i][0], pos[i][1], radii[i]
-        for b in range(a + 1, n):
-            j = order[b]
-            dx = pos[j][0] - xi
+    discs = sorted([(p[0], p[1], r) for p, r in zip(pos, radii, strict=True)])  # by x (ties in any order)
+    for a, (xi, yi, ri) in enumerate(discs):
+        for xj, yj, rj in discs[a + 1:]:
+            dx = xj - xi
             if dx >= reach:
                 break
-            need = ri + radii[j]
-            dy = pos[j][1] - yi
+            need = ri + rj
+            dy = yj - yi
             if dx < need and -need < dy < need and math.hypot(dx, dy) < need:
                 return True
     return False

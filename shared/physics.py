@@ -284,6 +284,33 @@ def _wall_boxes() -> tuple[tuple[float, float, float, float], ...]:
     return tuple(out)
 
 
+_Box = tuple[float, float, float, float]
+_Quadrant = tuple[bool | None, bool | None]
+
+
+@cache
+def _quadrant_walls() -> dict[_Quadrant, tuple[tuple[int, _Box], ...]]:
+    """Per quadrant (x >= 0, y >= 0) the walls (index in ``walls`` order, box) whose boxes reach into it; all of
+    them under (None, None)."""
+    out: dict[_Quadrant, tuple[tuple[int, _Box], ...]] = {(None, None): tuple(enumerate(_wall_boxes()))}
+    for east in (False, True):
+        for north in (False, True):
+            out[(east, north)] = tuple(
+                (k, box) for k, box in enumerate(_wall_boxes())
+                if (box[2] >= 0.0 if east else box[0] <= 0.0) and (box[3] >= 0.0 if north else box[1] <= 0.0)
+            )
+    return out
+
+
+def _walls_near(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[int, _Box], ...]:
+    """The walls whose boxes may meet the box (x0, y0)-(x1, y1): those of its quadrant, or all of them when it
+    straddles an axis (``_Move._touching_at_start`` then tests each box)."""
+    east, north = x0 >= 0.0, y0 >= 0.0
+    if east == (x1 >= 0.0) and north == (y1 >= 0.0):
+        return _quadrant_walls()[(east, north)]
+    return _quadrant_walls()[(None, None)]
+
+
 def _static_finaliser(static: pymunk.Body) -> Callable[[object], None]:
     """What frees a static shape made through Chipmunk (a wall or a sensor): what pymunk does for its own
     shapes (leave the space if still in one, detach, free). It holds the static body, so the body
@@ -683,16 +710,19 @@ class _Move:
                 dy, limit = pos[j][1] - yi, radii[i] + radii[j] + gap
                 if dx <= limit and -limit <= dy <= limit and math.hypot(dx, dy) <= limit:
                     found.add(_pair(b.bodies[i], b.bodies[j]))
-        boxes, info = _wall_boxes(), _ffi.new("cpPointQueryInfo *")
+        info = _ffi.new("cpPointQueryInfo *")
+        inner_x, inner_y = g.GOAL_LINE_X, g.HALF_WIDTH
         for i, (x, y) in enumerate(pos):
             r = b.radii[i] + gap
+            if abs(x) + r < inner_x and abs(y) + r <= inner_y:
+                continue  # between the goal lines, clear of the corners and the goals: the common case
             near_goal = abs(x) + r >= g.GOAL_LINE_X and abs(y) <= g.GOAL_MOUTH_HALF_WIDTH + g.GOAL_FRAME_TUBE + r
             if g.disc_inside_board(x, y, r) and not near_goal:
                 continue
             # the walls whose boxes meet the disc's box (what a bb_query of the static shapes would give),
             # measured with Chipmunk's own point query
             x0, y0, x1, y1 = x - r, y - r, x + r, y + r
-            for k, (bx0, by0, bx1, by1) in enumerate(boxes):
+            for k, (bx0, by0, bx1, by1) in _walls_near(x0, y0, x1, y1):
                 if bx0 <= x1 and x0 <= bx1 and by0 <= y1 and y0 <= by1:
                     shape = b.static_shapes[k]
                     if _lib.cpShapePointQuery(shape, (x, y), info) <= b.radii[i] + gap:
@@ -838,7 +868,9 @@ class _Move:
         """Emit the step's new contacts with their impulse, and decide the 2.5-D effects they cause.
 
         Contacts go in the order of their names so that the draws' keys never depend on callback order."""
-        pending, self.pending = sorted(self.pending, key=lambda p: (p.a, p.b)), []
+        pending, self.pending = self.pending, []
+        if len(pending) > 1:
+            pending.sort(key=_pending_order)
         threshold = self.settings.contact_impulse_threshold
         impulses = []
         for p in pending:  # read every arbiter before an effect may take a body (and its arbiters) away
@@ -888,7 +920,6 @@ class _Move:
         """Product decision 1: VI.3, VI.4, VI.5 for one new contact. The draw is keyed by the seed, the move
         number and ``event_index``, the ordinal of the contact among the move's Contact events."""
         s, pos = self.settings, self.position
-        kinds = (p.a.split(":", 1)[0], p.b.split(":", 1)[0])
         if PUCK_ID in (p.a, p.b):
             if self.index[PUCK_ID] in self.removed:  # already off the board in this step
                 return
@@ -906,7 +937,9 @@ class _Move:
                 if effects.puck_lands_on_goal(s, p.normal_speed, u):
                     self._take_off(PUCK_ID, other, ON_GOAL)
             return
-        if kinds[0] in _STATIC_HEADS or kinds[1] in _STATIC_HEADS or p.normal_speed <= s.flip_speed:
+        if p.normal_speed <= s.flip_speed:
+            return
+        if p.a.split(":", 1)[0] in _STATIC_HEADS or p.b.split(":", 1)[0] in _STATIC_HEADS:
             return
         angle = effects.impact_angle_deg(p.normal_speed, p.speed)
         u = draw(pos.seed, "flip", pos.move_number, event_index)
@@ -1121,6 +1154,11 @@ class _Move:
 
 _STATIC_HEADS = ("board", "frame", "net")
 _TRIGGER_REGIONS = frozenset(r for _, regions, how, _ in region_sensors() if how == TRIGGER for r in regions)
+
+
+def _pending_order(p: _Pending) -> tuple[str, str]:
+    """Sort key of a step's new contacts: by their names (``_Move._flush``)."""
+    return (p.a, p.b)
 
 
 def _event_order(event: Event) -> tuple[int | str | bool, ...]:
