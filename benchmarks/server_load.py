@@ -67,6 +67,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-every", type=float, default=6.0, help="seconds between flicks in one match")
     parser.add_argument("--warmup", type=float, default=None, help="seconds before measuring (default: move-every)")
     parser.add_argument("--workers", type=int, default=None, help="the server's physics workers (default: cores)")
+    parser.add_argument("--loop", default=None, choices=("uvloop", "asyncio"),
+                        help="the server's event loop (default: sprtec serve's, asyncio)")
+    parser.add_argument("--inline-physics", type=float, default=None, metavar="SHARE",
+                        help="the server's in-line physics share (default: sprtec serve's; 0: every move in a worker)")
     parser.add_argument("--url", default=None, help="use a running server (ws://...) instead of starting one")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: the server's pid, for its CPU")
     parser.add_argument("--spectators", type=int, default=0, help="spectators on one watched match (default 0)")
@@ -286,7 +290,9 @@ async def _start_server(args: argparse.Namespace, data: str) -> tuple[Any, str, 
 
     if args.url is not None:
         return None, args.url, args.server_pid or 0
-    server = ServerProcess(Path(data), args.workers, Path(data) / "server.log", "WARNING")
+    options = (() if args.loop is None else ("--loop", args.loop)) + (
+        () if args.inline_physics is None else ("--inline-physics", str(args.inline_physics)))
+    server = ServerProcess(Path(data), args.workers, Path(data) / "server.log", "WARNING", options=options)
     server.start()
     found = await asyncio.to_thread(server.wait, SERVER_START_S)
     if found is None:

@@ -52,7 +52,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.rebuild import recover
 from server.rooms.registry import InProcessRegistry, Registry
 from server.rooms.room import Room
-from server.rooms.workers import Resolver, WorkerPool, default_workers
+from server.rooms.workers import INLINE_SHARE, Resolver, WorkerPool, default_workers
 from server.store.sqlite.sqlite_store import SqliteStore
 from server.store.store_port import Health, Store
 from server.tournaments.creation import Creators
@@ -81,6 +81,7 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     workers: int | None = None
+    inline_share: float = INLINE_SHARE  # of the loop's time that may resolve entries in-line (rooms.workers)
     lan: bool = False  # announce the server on the LAN (mDNS/DNS-SD, server/lan/announcer.py)
     name: str = ""  # the name announced on the LAN; empty: "sprtec on <hostname>"
     postgres: str | None = None  # the shared store's URL (server.store.postgres.pg_store); None: SQLite in data_dir
@@ -107,7 +108,7 @@ class Server:
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = (WorkerPool(size, on_replaced=self.metrics.worker_restarts.inc)
                                         if size > 0 else None)
-        self.resolver = Resolver(self.pool)
+        self.resolver = Resolver(self.pool, config.inline_share)
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)

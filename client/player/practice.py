@@ -28,10 +28,11 @@ class ServerProcess:
     WHAT = "server"  # what the error message calls it
 
     def __init__(self, data: Path, workers: int | None = 0, log: Path | None = None, log_level: str | None = None,
-                 python: str = sys.executable) -> None:
+                 python: str = sys.executable, options: tuple[str, ...] = ()) -> None:
         """Prepare; nothing starts until ``start``. ``workers`` None: one per core (the serve default); ``log``
-        receives the server's stderr (else it is discarded)."""
+        receives the server's stderr (else it is discarded); ``options``: more of ``sprtec serve``'s options."""
         self.python = python
+        self.options = options
         self.data = data
         self.workers = workers
         self.log = log
@@ -49,7 +50,7 @@ class ServerProcess:
             command += ["--workers", str(self.workers)]
         if self.log_level is not None:
             command += ["--log-level", self.log_level]
-        return command
+        return command + list(self.options)
 
     def start(self) -> None:
         """Start the server; its URL arrives on a helper thread (``ready`` is set then)."""

@@ -1,10 +1,12 @@
-"""The worker processes that resolve entries, so the event loop never waits on physics or encoding.
+"""The worker processes that resolve entries, so the event loop never waits long on physics or encoding.
 
-Why processes: a flick costs ~4-5 ms of pymunk and the GIL would stall every room of the loop while it
+Why processes: a flick costs ~2-5 ms of pymunk and the GIL would stall every room of the loop while it
 runs; the engine is pure and its inputs and outputs are picklable, so a worker runs ``resolve.resolve`` -
 the engine, then the encoding of the broadcast - and ships back only the new position, the decisions and
-the frame bytes (docs/ARCHITECTURE.md "Physics facts"). Every entry goes to a worker when there are workers: even an
-entry without physics costs ~1 ms to encode, more than the round trip.
+the frame bytes (docs/ARCHITECTURE.md "Physics facts"). But the hand-off itself costs about a fifth of the
+resolution (pickling both ways, the pipe, the worker's wake-up), so the loop resolves entries itself while it has
+an in-line budget - a share of its time - and only for entries that cannot take long (``Resolver``); the workers
+take the rest, so however busy the server, no room waits behind more than one in-line entry.
 
 Why not ``ProcessPoolExecutor``: it moves each job through two helper threads (its manager thread and
 the call queue's feeder thread) and each result through the manager thread and ``call_soon_threadsafe``;
@@ -34,6 +36,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -43,6 +46,7 @@ from server.rooms import resolve
 from shared import match as rules
 from shared.match_log import LogEntry, new_match
 from shared.model import Flick, Position
+from shared.physics import max_flick_speed
 from shared.rulesets import make_settings
 
 log = logging.getLogger(__name__)
@@ -53,6 +57,9 @@ JOIN_TIMEOUT_S = 5.0  # how long a closing pool waits for a worker to exit befor
 WORKER_NICE = 5
 FULL_GC_EVERY = 1000  # jobs between full collections in a worker (only what was made since the warm-up: frozen)
 YOUNG_GC_AFTER = 2000  # tracked objects a worker's jobs may leave behind before a young collection looks at them
+INLINE_SHARE = 0.3  # of the loop's time that may go to resolving entries in-line (``InlineBudget``)
+INLINE_BURST_S = 0.05  # the in-line credit saved up while the loop idles, at most
+INLINE_MOVE_MS = 6000  # the longest simulated move an in-line entry may make (``inline_bound``)
 
 
 class WorkerDied(RuntimeError):
@@ -244,14 +251,73 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-class Resolver:
-    """``resolve.resolve`` in a worker, or in-line without workers (tests, ``--workers 0``)."""
+class InlineBudget:
+    """How much of the event loop's time may go to resolving entries in-line instead of in a worker.
 
-    def __init__(self, pool: WorkerPool | None) -> None:
+    Why: handing an entry to a worker costs the server about a fifth of what resolving it costs - pickling the job
+    and the answer on both sides, two pipe writes and reads, the worker's wake-up and the loop's reader callback
+    (``sprtec bench server``; README: Performance) - and the loop is idle most of the time. So the loop resolves an
+    entry itself while it has credit, and the workers take the rest: the credit grows by ``share`` of the wall time
+    that passes, up to ``burst`` seconds, and each in-line entry spends the CPU time it took (the loop's thread
+    time). However busy the server, the loop never spends more than ``share`` of its time (plus one entry) on
+    physics, so other rooms' messages wait at most one entry - a few milliseconds (``inline_bound``) - behind it.
+    """
+
+    def __init__(self, share: float, burst: float = INLINE_BURST_S, *,
+                 now: Callable[[], float] = time.monotonic, cpu: Callable[[], float] = time.thread_time) -> None:
+        self.share = share
+        self.burst = burst
+        self._now = now
+        self._cpu = cpu
+        self._credit = burst if share > 0 else 0.0
+        self._at = now()
+
+    def allows(self) -> bool:
+        """Whether an entry may be resolved in-line now (there is credit left)."""
+        if self.share <= 0:
+            return False
+        now = self._now()
+        self._credit = min(self.burst, self._credit + (now - self._at) * self.share)
+        self._at = now
+        return self._credit > 0
+
+    def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` here, its CPU time taken from the credit."""
+        start = self._cpu()
+        try:
+            return fn()
+        finally:
+            self._credit -= self._cpu() - start
+
+
+def inline_bound(stamp: resolve.Stamp, entry: LogEntry) -> bool:
+    """Whether ``entry`` is short enough to resolve in the loop: anything but a flick (no physics), or a flick whose
+    move cannot last longer than ``INLINE_MOVE_MS`` of simulated time with the room's settings - the fastest body
+    slowed by table friction alone, with a margin of 2 for re-hits (a standard room's hardest flick: ~1.2 s; a room
+    whose settings let a move run long goes to a worker, where it holds up nobody)."""
+    if not isinstance(entry.input, Flick):
+        return True
+    settings = stamp.settings
+    deceleration = settings.table_friction * settings.gravity  # mm/s² (shared.physics: the friction joints)
+    if deceleration <= 0:
+        return False
+    fastest = max_flick_speed(settings) * 1.5  # a struck puck leaves at up to ~1.4x the flick (PHYSICS-NOTES)
+    return 2 * 1000 * fastest / deceleration + settings.rest_ms <= INLINE_MOVE_MS
+
+
+class Resolver:
+    """``resolve.resolve`` in a worker, or in-line: without workers (tests, ``--workers 0``), or while the loop's
+    in-line budget lasts (``InlineBudget``) for an entry that cannot take long (``inline_bound``). Both give the same
+    bytes (``resolve`` is pure)."""
+
+    def __init__(self, pool: WorkerPool | None, inline_share: float = INLINE_SHARE) -> None:
         self._pool = pool
+        self.budget = InlineBudget(inline_share)
 
     async def resolve(self, position: Position, entry: LogEntry, stamp: resolve.Stamp) -> resolve.Resolved:
-        """The resolved entry, computed without blocking the loop on physics."""
+        """The resolved entry, computed without blocking the loop on physics for longer than the budget allows."""
         if self._pool is None:
             return resolve.resolve(position, entry, stamp)
+        if self.budget.allows() and inline_bound(stamp, entry):
+            return self.budget.run(lambda: resolve.resolve(position, entry, stamp))
         return await self._pool.call(resolve.resolve, position, entry, stamp)

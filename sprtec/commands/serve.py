@@ -16,9 +16,9 @@ import resource
 import signal
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from server.constants import DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, EXEMPT_NETWORKS, LAN_HOST
 from shared.matchmaking import PoolRules
@@ -31,7 +31,7 @@ HELP = "run the server (default ws://127.0.0.1:8765/, data in ./data)"
 # The keys of the --config file: every option of the command line, named like its dest (--log-level: log_level).
 CONFIG_KEYS = ("host", "port", "data", "workers", "lan", "name", "quick_match_max_wait", "log_level", "log_format",
                "redis", "postgres", "node_id", "public_url", "held_seat_wait", "tournaments", "organisers", "exempt",
-               "trusted_proxies", "metrics")
+               "trusted_proxies", "metrics", "loop", "inline_physics")
 LIST_KEYS = ("organisers", "exempt", "trusted_proxies")  # repeated options on the command line, lists in the file
 TOURNAMENT_CREATORS = ("open", "named", "organisers")  # server.tournaments.creation.WHO
 DEFAULT_TOURNAMENTS = "named"
@@ -40,6 +40,10 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_HELD_SEAT_WAIT_S = 20  # server.cluster.node.DEFAULT_HELD_SEAT_WAIT_MS, in the command line's unit
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
+# The event loop: asyncio's own by default. uvloop (libuv) was measured with ``sprtec bench server`` and gave no
+# gain in the loop process's CPU per flick (README: Performance), so it is no dependency; ``--loop uvloop`` where it
+# is installed.
+LOOPS = ("asyncio", "uvloop")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None,
                         help=f"a TOML file with any of {', '.join(CONFIG_KEYS)} (the command line wins)")
     parser.add_argument("--workers", type=int, default=None, help="physics worker processes (default: one per core)")
+    parser.add_argument("--inline-physics", type=float, default=None, metavar="SHARE",
+                        help="the share of the event loop's time that may resolve moves itself instead of handing "
+                             "them to a worker (default 0.3; 0: always a worker)")
+    parser.add_argument("--loop", default=None, choices=LOOPS,
+                        help="the event loop (default asyncio; uvloop where it is installed)")
     parser.add_argument(
         "--lan",
         action="store_true",
@@ -100,6 +109,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def run_on(loop: str, main: Coroutine[Any, Any, int]) -> int:
+    """Run ``main`` to its end on a new event loop of the kind ``loop`` names (``LOOPS``). uvloop is not a dependency:
+    ``--loop uvloop`` needs it installed (``pip install uvloop``), and the command says so when it is not."""
+    if loop == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            main.close()
+            raise SystemExit("sprtec serve: --loop uvloop needs uvloop installed (pip install uvloop)") from None
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(main)
+    return asyncio.run(main)
+
+
 def logs_formats() -> tuple[str, ...]:
     """The log formats ``server.logs`` writes (imported late: ``sprtec --help`` stays quick)."""
     from server.logs import FORMATS
@@ -112,6 +135,13 @@ def _whole_number(value: object, key: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise SystemExit(f"sprtec serve: {key} must be a whole number, not {value!r}")
+
+
+def _share(value: object) -> float:
+    """The in-line physics share: a number from 0 to 1; a wrong one ends the command with a message."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    raise SystemExit(f"sprtec serve: inline_physics must be a number from 0 to 1, not {value!r}")
 
 
 def _one_of(value: object, key: str, choices: tuple[str, ...]) -> str:
@@ -164,6 +194,7 @@ def settings_from(args: argparse.Namespace) -> dict[str, object]:
 def server_config(values: dict[str, object]) -> ServerConfig:
     """The server's configuration from the merged settings, with the defaults for what none of them set."""
     from server.app import ServerConfig
+    from server.rooms.workers import INLINE_SHARE
 
     lan = bool(values.get("lan", False))
     return ServerConfig(
@@ -173,6 +204,7 @@ def server_config(values: dict[str, object]) -> ServerConfig:
         port=_whole_number(values.get("port", DEFAULT_PORT), "port"),
         data_dir=Path(str(values.get("data", DEFAULT_DATA_DIR))),
         workers=None if values.get("workers") is None else _whole_number(values["workers"], "workers"),
+        inline_share=INLINE_SHARE if values.get("inline_physics") is None else _share(values["inline_physics"]),
         lan=lan,
         name=str(values.get("name", "")),
         pool=_pool_rules(values),
@@ -285,8 +317,9 @@ def run(args: argparse.Namespace) -> int:
     logs.configure(chosen.level, chosen.fmt)
     config = server_config(values)
     text = chosen.fmt == "text"
+    loop = _one_of(values.get("loop", LOOPS[0]), "loop", LOOPS)
     try:
-        return asyncio.run(serve(config, _print_notice if text else _log_notice))
+        return run_on(loop, serve(config, _print_notice if text else _log_notice))
     except StoreOpenError as problem:
         _failure(f"sprtec serve: {problem}", text)
         return 1

@@ -196,7 +196,7 @@ async def test_the_quick_match_queue_size_follows_players_joining_and_leaving_it
 async def test_a_physics_worker_killed_is_counted_as_a_restart(tmp_path: Path) -> None:
     """SIGKILL on the server's physics worker between two moves: sprtec_worker_restarts_total becomes 1 and the
     replacement resolves the next move."""
-    server = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=1))
+    server = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=1, inline_share=0.0))  # every move there
     await server.start()
     try:
         ann, bob = await _match(server)

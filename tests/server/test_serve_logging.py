@@ -164,3 +164,23 @@ def test_a_wrong_trust_setting_is_refused_naming_its_key(tmp_path: Path, toml: s
 
     with pytest.raises(SystemExit, match=problem):
         server_config(_options(tmp_path, toml))
+
+
+async def _on_uvloop() -> int:
+    """1 when the running loop is uvloop's, else 0 (``run_on`` runs a coroutine returning an exit status)."""
+    return int(type(asyncio.get_running_loop()).__module__.startswith("uvloop"))
+
+
+def test_the_event_loop_is_asyncio_by_default_and_uvloop_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--loop``: asyncio's own loop unless uvloop is asked for; asked for but not installed, the command ends with
+    a line saying how to install it."""
+    from sprtec.commands.serve import LOOPS, run_on
+
+    assert LOOPS[0] == "asyncio"
+    assert run_on("asyncio", _on_uvloop()) == 0
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # not installed
+    with pytest.raises(SystemExit, match="pip install uvloop"):
+        run_on("uvloop", _on_uvloop())
+    monkeypatch.undo()
+    pytest.importorskip("uvloop")
+    assert run_on("uvloop", _on_uvloop()) == 1
