@@ -33,6 +33,7 @@ from client.common import i18n, user_settings
 from client.common.help_view import open_help
 from client.common.i18n import _
 from client.common.lan_browser import BackgroundBrowser
+from client.common.league_model import assignment_words
 from client.common.local_server import LocalWatch
 from client.common.menu import QUIT, Close, LivePage, OpenClaimCode, OpenLeaderboard, OpenProfile, WatchReplay
 from client.common.menu_view import LobbyView
@@ -68,6 +69,9 @@ from shared.protocol import (
     CLIENT_MESSAGES,
     ClientMessage,
     Error,
+    JoinRoom,
+    LeagueGameAssigned,
+    LeagueJoined,
     Leave,
     Rematch,
     Rename,
@@ -132,7 +136,7 @@ class Navigator:
         for message in self.link.other:
             if isinstance(message, Error) and message.ref == "Hello":
                 continue  # the name entry's
-            if self._tournament_news(message, now):
+            if self._tournament_news(message, now) or self._league_news(message):
                 continue
             page = self.top_page()
             if page is not None and page.apply(message):
@@ -173,6 +177,25 @@ class Navigator:
         if isinstance(message, TableAssigned) and self.screen not in ("match", "tournament", "hall") and \
                 session.phase(now) == "assigned":
             self.show_tournament()
+        return True
+
+    def _league_news(self, message: object) -> bool:
+        """A league's place taken is said; a league's game assigned takes the player to its table at once, with
+        "Round 2 of Most–Brno: you play Novák, board 3" in the log under the board. True when it was one."""
+        if isinstance(message, LeagueJoined):
+            self.state.note(_("You play for {team} as {name} in league {league}").format(
+                team=message.team, name=message.name, league=message.league))
+            return True
+        if isinstance(message, Error) and message.ref == "JoinLeague":
+            self.lobby.error = message.message
+            return True
+        if not isinstance(message, LeagueGameAssigned):
+            return False
+        if self.state.room != message.room:
+            if self.state.room is not None:
+                self._seat(Leave())
+            self.state.note(assignment_words(message))
+            self.link.request(JoinRoom(message.room))
         return True
 
     def _to_the_table(self, now: float) -> None:

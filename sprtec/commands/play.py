@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "else practice against the bot on a private one)")
     parser.add_argument("--room", help="join this room code at once")
     parser.add_argument("--quick", action="store_true", help="ask for a quick match at once")
+    parser.add_argument("--league", help="take your place in this team league (with --code) and play its games")
+    parser.add_argument("--code", help="with --league: the code the organiser gave you for your roster place")
     parser.add_argument("--ruleset", help="the ruleset for --quick (standard, ko, final, strict, quick)")
     parser.add_argument("--name", help="your display name on this server (default: asked on the first visit, then "
                         "the one the server keeps for you)")
@@ -137,7 +139,7 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
     from client.player.bot_process import BotProcess
     from client.player.lobby_model import LobbyModel
     from client.player.navigator import Navigator
-    from shared.protocol import JoinRoom, ListRooms, QuickMatch
+    from shared.protocol import JoinLeague, JoinRoom, ListRooms, QuickMatch, WatchLeague
 
     user = user_settings.load()
     i18n.set_language(user.language or None)
@@ -163,7 +165,9 @@ def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) 
         window.on_fullscreen = lambda full: nav.apply_settings(nav.user.changed(fullscreen=full))  # F11 keeps it
         nav.wanted_name = args.name
         nav.connect = lambda server: NetClient(server, args.name, identity=IdentityStore(), ask_name=True)
-        if args.room:
+        if args.league:
+            nav.first_request = JoinLeague(args.league, args.code) if args.code else WatchLeague(args.league)
+        elif args.room:
             nav.first_request = JoinRoom(args.room)
         elif args.quick:
             nav.first_request = QuickMatch(args.ruleset)
