@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from client.common.i18n import N_, _
+from client.common.ruleset_names import shown_name
 from shared.outcome import Decision
 from shared.rulesets import Settings
 
@@ -111,7 +112,7 @@ def team_name(team: Any, names: Names) -> str:
         return _("nobody")
     found = names.get(str(team))
     if found is not None:
-        return found
+        return shown_name(found)
     return _("Home") if team == "home" else _("Away") if team == "away" else str(team).capitalize()
 
 

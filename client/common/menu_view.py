@@ -167,8 +167,12 @@ class LobbyView(arcade.View):
         else:
             self.texts.draw("error", "", width / 2, bottom - 34, anchor_x="center")  # one anchor for the slot
         self.texts.draw("hint", hint, width / 2, bottom - 58, palette.TEXT_DIM, 12, "center")
-        self.texts.draw("status", self.model.status_line(), 14, 14, palette.TEXT_DIM, 11)
-        self.texts.draw("keys", self.model.keys_help(), width - 14, 14, palette.TEXT_DIM, 11, "right")
+        keys = self.texts.get("keys", self.model.keys_help(), width - 14, 14, palette.TEXT_DIM, 11, "right")
+        self.texts.show("keys")
+        # the status line ends before the key hints (cut, never run into them)
+        room = width - keys.content_width - 48
+        size = shrunk_size(self.texts, "status", self.model.status_line(), room, 11)  # shrunk before it is cut
+        fit_text(self.texts, "status", self.model.status_line(), 14, 14, room, palette.TEXT_DIM, size)
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
         """One item: a large button (lit when focused, arrows on a choice), a row of a table, or a line of text."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.common.i18n import N_, _, ngettext
+from client.common.ruleset_names import ruleset_name
 from shared.protocol import CreateTournament
 
 FILE_FORMAT = "sprtec-tournament/1"
@@ -42,7 +43,7 @@ SYSTEMS = {"swiss": N_("Swiss"), "round_robin": N_("round robin"), "knockout": N
 CREATE_CHOICES: dict[str, Choice] = {
     "system": Choice(tuple(SYSTEMS), lambda v: _(SYSTEMS[str(v)])),
     "rounds": Choice((None, 3, 4, 5, 6, 7, 8, 9, 11), lambda v: _("by the field") if v is None else str(v)),
-    "ruleset": Choice(("standard", "quick", "strict"), same_text),
+    "ruleset": Choice(("standard", "quick", "strict"), lambda value: ruleset_name(str(value))),
     "points": Choice(((3, 1, 0), (2, 1, 0)), lambda v: "/".join(str(p) for p in v)),  # type: ignore[attr-defined]
     "playoff": Choice((None, 4, 8), lambda v: _("none") if v is None else _("knockout of the best {n}").format(n=v)),
     "period": Choice((None, 2, 3, 5, 6), lambda v: _("the ruleset's") if v is None else _("{n} min").format(n=v)),
@@ -79,7 +80,8 @@ def summary(form: Mapping[str, Any]) -> str:
         words.append(ngettext("{n} round", "{n} rounds", form["rounds"]).format(n=form["rounds"]))
     if form["playoff"] is not None and form["system"] != "knockout":
         words.append(CREATE_CHOICES["playoff"].show(form["playoff"]))
-    words.append(form["ruleset"] if form["system"] != "knockout" else "ko/final")
+    words.append(ruleset_name(form["ruleset"]) if form["system"] != "knockout" else
+                 f"{ruleset_name('ko')}/{ruleset_name('final')}")
     words.append(_("points {p}").format(p=CREATE_CHOICES["points"].show(form["points"])))
     return ", ".join(words)
 

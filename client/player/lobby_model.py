@@ -20,6 +20,7 @@ from client.common.menu import QUIT, Item, OpenClaimCode, OpenLeaderboard, OpenP
 from client.common.notice_text import notice_text
 from client.common.part_text import part_words
 from client.common.rating_text import rating_text
+from client.common.ruleset_names import ruleset_name, shown_name
 from client.match import replay_library
 from client.match.net import ConnectionEvent, connection_words
 from shared.names import MAX_NAME_CHARS, BadName, clean_name
@@ -122,7 +123,7 @@ def room_line(room: RoomInfo) -> str:
         if seat is None:
             return _("free seat")
         rating = rating_text(seat.rating, seat.provisional)
-        return f"{seat.name} {rating}" if rating else seat.name
+        return f"{shown_name(seat.name)} {rating}" if rating else shown_name(seat.name)
 
     home, away = coach(room.seats.home), coach(room.seats.away)
     if room.score is not None:
@@ -136,13 +137,34 @@ def room_line(room: RoomInfo) -> str:
         left = _("{time} left").format(time=f"{seconds // 60}:{seconds % 60:02d}")
         when = f"  ·  {part_words(room.part) + ' ' if room.part else ''}{left}"
     status = _(STATUS_WORDS.get(room.status, room.status))
-    return f"{room.code}  {room.ruleset}  —  {match}{when}  ({status}{watching})"
+    return f"{room.code}  {ruleset_name(room.ruleset)}  —  {match}{when}  ({status}{watching})"
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Which server the lobby is on and how it was found: ``server`` (given, or chosen on the Servers page), ``local``
+    (this computer's), ``lan`` (found on the network) or ``practice`` (a private one started for practice); said in
+    the player's language each time it is shown (a language changed in the settings follows at once)."""
+
+    kind: str
+    url: str = ""
+    name: str = ""
+
+    def text(self) -> str:
+        """The origin in words."""
+        if self.kind == "local":
+            return _("Connected to the local server {url}").format(url=self.url)
+        if self.kind == "lan":
+            return _("Connected to {name} ({url}), found on the LAN").format(name=self.name, url=self.url)
+        if self.kind == "practice":
+            return _("No server running — practising on a private one")
+        return _("Server {name}").format(name=self.name or self.url)
 
 
 class LobbyModel:
     """The state of the lobby menu."""
 
-    def __init__(self, practice: bool = False, origin: str = "") -> None:
+    def __init__(self, practice: bool = False, origin: str | Origin = "") -> None:
         """A fresh lobby; ``practice`` offers only the bot, on a private server; ``origin`` says which server."""
         self.practice = practice
         self.origin = origin
@@ -213,7 +235,8 @@ class LobbyModel:
 
     def status_line(self) -> str:
         """The bottom line: which server this is, and the connection's state."""
-        return "  ·  ".join(part for part in (self.origin, self.status) if part)
+        origin = self.origin.text() if isinstance(self.origin, Origin) else self.origin
+        return "  ·  ".join(part for part in (origin, self.status) if part)
 
     def settings(self) -> dict[str, Any]:
         """The setting overrides of the room to create (none where the choice is the ruleset's own)."""
@@ -291,7 +314,7 @@ class LobbyModel:
 
     def _quick_items(self) -> list[Item]:
         """Quick match: the ruleset wanted, then the queue."""
-        ruleset = _("any") if self.quick_ruleset is None else self.quick_ruleset
+        ruleset = _("any") if self.quick_ruleset is None else ruleset_name(self.quick_ruleset)
         blurb = _("Whichever rules the next coach wants") if self.quick_ruleset is None else \
             _(RULESET_BLURBS[self.quick_ruleset])
         return [Item(_("Ruleset: {name}").format(name=ruleset), "cycle:quick_ruleset", "choice", blurb),
@@ -311,7 +334,7 @@ class LobbyModel:
             clock = _("off (ruleset)") if defaults.move_clock_ms == 0 else \
                 _("{n} s (ruleset)").format(n=defaults.move_clock_ms // 1000)
         found = [
-            Item(_("Ruleset: {name}").format(name=self.ruleset), "cycle:ruleset", "choice",
+            Item(_("Ruleset: {name}").format(name=ruleset_name(self.ruleset)), "cycle:ruleset", "choice",
                  _(RULESET_BLURBS[self.ruleset])),
             Item(_("Period length: {length}").format(length=period), "cycle:period", "choice",
                  self.period_words()),

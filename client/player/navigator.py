@@ -54,6 +54,7 @@ from client.player.lobby_model import (
     OpenReplay,
     OpenServers,
     OpenTournaments,
+    Origin,
     PlayBot,
 )
 from client.player.name_entry import Introduce, NameEntry
@@ -408,7 +409,7 @@ class Navigator:
         self.lobby.tournament_name = None
         self.lobby.practice = False
         self.lobby.connected, self.lobby.player = False, None
-        self.lobby.origin = _("Server {name}").format(name=target.name or target.url)
+        self.lobby.origin = Origin("server", target.url, target.name)
         self.lobby.status = _("Connecting…")
         self.lobby.back_from_match()
         client.start()

@@ -12,6 +12,7 @@ send now; the navigator sends it.
 from __future__ import annotations
 
 from client.common.i18n import N_, _, team_word
+from client.common.ruleset_names import ruleset_name
 from client.common.tournament_model import (
     TOURNAMENT_STATUS_WORDS,
     StandingRow,
@@ -274,7 +275,8 @@ class TournamentSession:
         a = self.assignment
         if a is None:
             return ""
-        return _("Ruleset {ruleset} — the match starts when both coaches are at the table").format(ruleset=a.ruleset)
+        return _("Ruleset {ruleset} — the match starts when both coaches are at the table").format(
+            ruleset=ruleset_name(a.ruleset))
 
     def walkover_text(self, now: float) -> str:
         """The time left before a coach not at his table loses by walkover, counted down."""

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from client.player.lobby_model import Origin
     from shared.protocol.lan_record import FoundServer
 
 HELP = "play: the lobby of the local server (or --server URL), or practice against the bot on a private one"
@@ -61,28 +62,29 @@ def run(args: argparse.Namespace) -> int:
     _exit_on_termination()
     app.prepare(args.screenshot)
     from client.common.local_server import LOCAL_URL, answers
+    from client.player.lobby_model import Origin
     from client.player.practice import PrivateServer
 
     practice: PrivateServer | None = None
     url = args.server
-    origin = f"Server {url}"
+    origin = Origin("server", url or "")
     local = url is None and answers(LOCAL_URL)
     lan = lan_server() if url is None and not local else None
     if local:
-        url, origin = LOCAL_URL, f"Connected to the local server {LOCAL_URL}"
+        url, origin = LOCAL_URL, Origin("local", LOCAL_URL)
     elif lan is not None:
-        url, origin = lan.url, f"Connected to {lan.name} ({lan.url}), found on the LAN"
+        url, origin = lan.url, Origin("lan", lan.url, lan.name)
     elif url is None:
         practice = PrivateServer()
         practice.start()
-        origin = "No server running — practising on a private one"
+        origin = Origin("practice")
         print(f"no server at {LOCAL_URL}; starting a private practice server…", file=sys.stderr)
         url = practice.wait(30.0)
         if url is None:
             print(f"sprtec play: {practice.error or 'the practice server did not answer'}", file=sys.stderr)
             practice.stop()
             return 1
-    print(origin, file=sys.stderr)
+    print(origin.text(), file=sys.stderr)  # English until the player's language is read
     try:
         return _connected(args, url, practice is not None, origin)
     finally:
@@ -127,7 +129,7 @@ def _exit_on_termination() -> None:
         signal.signal(sig, leave)
 
 
-def _connected(args: argparse.Namespace, url: str, practice: bool, origin: str) -> int:
+def _connected(args: argparse.Namespace, url: str, practice: bool, origin: Origin) -> int:
     """Connect to ``url`` and navigate lobby → match → results until the window closes (the bot stopped then)."""
     # the identity outlives the window (a closed or crashed client comes back to its match); a private practice
     # server lives only as long as this process, so nothing of it is kept

@@ -119,7 +119,7 @@ def test_choosing_another_server_connects_there_with_its_own_identity(tmp_path: 
                 return nav.lobby.connected and nav.link.client.url == second and nav.lobby.player is not None
 
             frames([nav], welcomed, "the second server's Welcome")
-            assert nav.screen == "lobby" and nav.lobby.player == "Jana" and second in nav.lobby.origin
+            assert nav.screen == "lobby" and nav.lobby.player == "Jana" and second in nav.lobby.status_line()
             assert first_client.send(ListRooms()) is False  # the first connection is closed
             nav.close()
             nav.link.client.close()

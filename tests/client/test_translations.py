@@ -93,3 +93,39 @@ def test_the_compiled_catalogue_is_built_from_the_po_file(tmp_path):
     catalog = read_mo(io.BytesIO(catalogues.compile_catalog("cs")))
     assert catalog.get("Quit").string == "Konec"
     assert catalogues.translations("pl").gettext("Quit") == "Zakończ"
+
+
+@pytest.mark.parametrize("language", catalogues.TRANSLATED)
+def test_the_lobbys_status_line_rulesets_and_bots_speak_the_players_language(language):
+    """Where the lobby is (the local server, the LAN, practice), the rulesets chosen and listed, a bot's name and
+    the tournament table's ruleset are in the player's language - no English, no raw id."""
+    from client.common.ruleset_names import ruleset_name, shown_name
+    from client.player.lobby_model import Origin
+    from client.player.tournament_session import TournamentSession
+    from shared.protocol import TableAssigned
+
+    i18n.set_language(language)
+    for origin in (Origin("local", "ws://127.0.0.1:8765/"), Origin("lan", "ws://10.0.0.5:8765/", "Klub"),
+                   Origin("practice")):
+        model = LobbyModel(origin=origin)
+        line = model.status_line()
+        assert not any(word in line for word in ("Connected", "Server running", "practising", "found on")), line
+    model = LobbyModel()
+    model.activate("screen:create")
+    label = next(item.label for item in model.items() if item.command == "cycle:ruleset")
+    assert label.endswith(ruleset_name("standard")) and not label.endswith(": standard")
+    assert shown_name("bot (medium) K7QZP3") == f"bot ({i18n._('medium')}) K7QZP3" != "bot (medium) K7QZP3"
+    assert shown_name("Jana") == "Jana"
+    session = TournamentSession("ABC123", "p1")
+    session.apply(TableAssigned(tournament="ABC123", stage=0, round=1, table=1, room="R1", ruleset="quick",
+                                seat="home", opponent="Eva", no_show_ms=None), 0.0)
+    assert " quick " not in session.ruleset_text() and ruleset_name("quick") in session.ruleset_text()
+
+
+def test_one_form_for_a_periods_length_in_czech_and_polish():
+    """The ruleset blurbs and the period's length read alike: digits and the same word form in each language."""
+    for language, word in (("cs", "5minutová"), ("pl", "5-minutowa")):
+        i18n.set_language(language)
+        assert word in i18n._("One 5-minute period — a quick game")
+        assert word in i18n.ngettext("One {minutes:g}-minute period", "{count} {minutes:g}-minute periods",
+                                     1).format(minutes=5, count=1)
