@@ -117,11 +117,12 @@ def lines(entries: Sequence[MoveEntry], names: Mapping[str, str], chars: int) ->
     """The move list as printed lines at most ``chars`` characters wide (rulings wrapped and indented)."""
     import textwrap
 
-    chars = max(16, chars)
+    chars = max(16, int(chars * 0.92))  # a margin: the width is measured on an average character
     out: list[ListLine] = []
     for e in entries:
         who = decision_text.team_name(e.team, names) if e.team else ""
-        head = f"{e.number}. {who}: {e.what}" if who else f"{e.number}. {e.what}"
+        what = e.what.replace(" m/s", "\u00a0m/s")  # a number keeps its unit (textwrap breaks at ASCII spaces only)
+        head = f"{e.number}. {who}: {what}" if who else f"{e.number}. {what}"
         for piece in textwrap.wrap(head, chars, subsequent_indent="    ") or [head]:
             out.append(ListLine(piece, "head", e.team, e.number))
         for ruling in e.rulings:

@@ -14,7 +14,7 @@ import arcade
 from client.common import palette
 from client.common.i18n import _
 from client.common.layout import Rect
-from client.common.widgets import Texts, fit_text
+from client.common.widgets import Texts, fit_text, shrunk_size
 from client.match import move_list
 
 ROW = 16.0
@@ -66,8 +66,9 @@ class MoveListPanel:
             color = palette.TEXT if line.kind == "head" else palette.TEXT_DIM
             if line.important:
                 color = palette.WARNING
+            size = shrunk_size(self.texts, f"row{i}", line.text, rect.width - 14, FONT)  # shrunk, never cut
             fit_text(self.texts, f"row{i}", line.text, rect.left + 8, y - ROW * (i + 1) + 4, rect.width - 14, color,
-                     FONT)
+                     size)
         for i in range(last - first, self._rows_drawn()):
             self.texts.draw(f"row{i}", "", 0, 0)
         self._drawn = last - first

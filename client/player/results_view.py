@@ -20,7 +20,7 @@ from client.common.help_view import global_key
 from client.common.i18n import _
 from client.common.menu_view import draw_menu_button
 from client.common.transform import Transform
-from client.common.widgets import Texts, fit_text
+from client.common.widgets import Texts, fit_text, shrunk_size
 from client.match.replay_saver import not_saved
 from client.match.state import MatchState
 from client.player import results_model
@@ -100,11 +100,14 @@ class ResultsView(arcade.View):
         big = 40 if panel_h >= 320 else 28
         self.texts.draw("headline", r.headline, width / 2, top - 24 - big, palette.WARNING, big, "center", bold=True)
         y = top - 70 - big * 1.6
-        fit_text(self.texts, "score", r.score, width / 2, y, panel_w - 32, palette.TEXT, 22, "center", bold=True)
+        size = shrunk_size(self.texts, "score", r.score, panel_w - 32, 22, bold=True)  # both names whole: shrunk
+        fit_text(self.texts, "score", r.score, width / 2, y, panel_w - 32, palette.TEXT, size, "center", bold=True)
         self.texts.draw("reason", r.reason, width / 2, y - 34, palette.TEXT_DIM, 14, "center")
         for i in range(2):
-            fit_text(self.texts, f"ratings{i}", r.ratings[i] if i < len(r.ratings) else "", width / 2, y - 62 - 22 * i,
-                     panel_w - 32, palette.TEXT, 13.5, "center", bold=True)
+            line = r.ratings[i] if i < len(r.ratings) else ""
+            size = shrunk_size(self.texts, f"ratings{i}", line, panel_w - 32, 13.5, bold=True)  # the numbers stay
+            fit_text(self.texts, f"ratings{i}", line, width / 2, y - 62 - 22 * i, panel_w - 32, palette.TEXT, size,
+                     "center", bold=True)
         self.texts.draw("rematch", r.rematch, width / 2, y - 112, palette.TEXT, 13, "center")
         profiles = buttons.fit_row(r.profiles, left + 16, left + panel_w - 16, y - 156, height=30.0)
         if profiles:  # the row centred under the words

@@ -105,3 +105,15 @@ def test_the_room_list_shows_score_part_and_time_left():
     line = room_line(room)
     assert "Jana 2:1 Ola" in line and "Period 1 2:05 left" in line and "2 watching" in line
 
+
+
+def test_a_narrow_list_keeps_a_speed_with_its_unit_and_every_number() -> None:
+    """Wrapped into a narrow panel, a move's speed stays beside its unit and no line is cut: every number of the
+    entry is printed."""
+    from client.match.move_list import MoveEntry, lines
+
+    entry = MoveEntry(number=12, team="home", what="a2 rychlostí 1.9 m/s", rulings=())
+    printed = lines([entry], {"home": "Jana Nováková"}, 22)
+    text = " ".join(line.text for line in printed)
+    assert "1.9\u00a0m/s" in text and "12." in text
+    assert all(len(line.text) <= 22 for line in printed)
