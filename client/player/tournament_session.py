@@ -105,7 +105,8 @@ class TournamentSession:
             if self.assignment is None or (message.round, message.table, message.room) != (
                     self.assignment.round, self.assignment.table, self.assignment.room):
                 self.assignment, self.assigned_at, self.taken = message, now, False
-            self.table_rooms.add(message.room)
+            if message.room is not None:
+                self.table_rooms.add(message.room)
             return True
         if isinstance(message, TournamentJoined) and message.tournament == self.tournament:
             self.entry, self.name = message.entry, message.name
@@ -171,7 +172,7 @@ class TournamentSession:
         """What to send now: the way to his table once the assignment has been read (leaving the room he is in
         first); nothing when he is there already (``room``: the room he is in)."""
         a = self.assignment
-        if a is None or self.taken:
+        if a is None or self.taken or a.room is None:  # a board has no room to go to
             return []
         if room == a.room:
             self.taken = True
@@ -183,7 +184,7 @@ class TournamentSession:
     def go_to_table(self, room: str | None) -> list[ClientMessage]:
         """The requests that seat him at his table now (his click, or the time is up)."""
         a = self.assignment
-        if a is None:
+        if a is None or a.room is None:
             return []
         self.taken = True
         return [Leave(), JoinRoom(a.room)] if room is not None and room != a.room else [JoinRoom(a.room)]

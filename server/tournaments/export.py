@@ -6,7 +6,9 @@ running server, and what he exports must be what the server recorded - so the lo
 beside a running server) and folded by the same code the server runs (``server.tournaments.state``). The
 tournament file is the contract's canonical file, so ``sprtec tournament standings`` of it prints exactly the
 exported ``standings.json`` and ``sprtec tournament ranking`` of it exactly the exported ``ranking.json``; the CSV is
-for a spreadsheet (``standings_csv``), ``association.xlsx`` for the association (``association_sheet``); each match
+for a spreadsheet (``standings_csv``), ``association.xlsx`` for the association (``association_sheet``), and, where
+matches are played on boards, ``referees.json`` (``sprtec-referees/1``: what ``import`` writes and ``print``
+reads); each match
 is the scenario ``sprtec export`` would print (``server.replays.replay_export``).
 """
 
@@ -25,6 +27,8 @@ from server.tournaments.association_sheet import association_xlsx
 from server.tournaments.log import Row, TableOpened
 from server.tournaments.standings_csv import csv_text, standings_csv
 from server.tournaments.state import TournamentState, fold
+from server.tournaments.views import refereed_of
+from shared.tournament.board_referees import to_json as referees_json
 from shared.tournament.course import follow
 from shared.tournament.ranking import Ranking, rank_course
 from shared.tournament.ranking import to_json as ranking_json
@@ -83,15 +87,19 @@ def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
     write("tournament.json", dumps(t))
     course = follow(t)
     ranking = rank_course(course)
+    refereed = refereed_of(state)  # XVII.1: the boards' referees, where matches are played on boards
     write("standings.json", standings_text(standings(course)))
-    write("standings.csv", standings_csv(t, standings(course), ranking))
+    write("standings.csv", standings_csv(t, standings(course), ranking, refereed))
     for sc in course.stages:
         table = stage_standings(t, sc, sc.finished, complete=course.complete)
         write(f"standings-stage-{sc.index}.json", standings_text(table))
-        write(f"standings-stage-{sc.index}.csv", standings_csv(t, table, ranking))
+        write(f"standings-stage-{sc.index}.csv", standings_csv(t, table, ranking, refereed))
     write("ranking.json", ranking_text(ranking))
+    if refereed is not None:
+        write("referees.json", json.dumps(referees_json(state.referees), ensure_ascii=False, indent=2) + "\n")
     sheet = out_dir / "association.xlsx"
-    sheet.write_bytes(association_xlsx(t))
+    sheet.write_bytes(association_xlsx(t, referees=state.referees if refereed is not None else None,
+                                       refereed=refereed))
     files.append(sheet)
     audit = [{"at_ms": a.at_ms, "at": local_time(a.at_ms), "who": a.who, "act": a.act, "detail": a.detail,
               "reason": a.reason} for a in state.audit]

@@ -41,10 +41,12 @@ from server.tournaments.log import (
     EntryAdded,
     Event,
     Outcome,
+    RefereeSet,
     Row,
     Unlinked,
     Withdrawn,
 )
+from server.tournaments.round_referees import referee_conflict
 from server.tournaments.service import Running, TournamentService, new_seed
 from server.tournaments.state import TableKey, match_at, start
 from server.tournaments.state_snapshot import write_snapshot
@@ -58,6 +60,7 @@ from shared.protocol import (
     ConfirmCorrection,
     CreateTournament,
     EndTournament,
+    EnterResult,
     EntriesRegistered,
     EntryCode,
     FileDispute,
@@ -66,10 +69,12 @@ from shared.protocol import (
     ListTournaments,
     MuteEntry,
     OverrideResult,
+    PlayOnBoards,
     ProposeCorrection,
     RegisterEntries,
     ResolveDispute,
     Score,
+    SetReferee,
     StartRound,
     SwapEntries,
     TakeBackRound,
@@ -139,7 +144,8 @@ class TournamentRequests:
             CheckIn: self.check_in, WithdrawEntry: self.withdraw, StartRound: self.start_round,
             AutoStartRounds: self.auto_start, GiveCard: self.give_card, MuteEntry: self.mute,
             UnlinkEntry: self.unlink,
-            OverrideResult: self.override,
+            OverrideResult: self.override, EnterResult: self.enter_result, PlayOnBoards: self.play_on_boards,
+            SetReferee: self.set_referee,
             FileDispute: self.dispute, ResolveDispute: self.resolve, ProposeCorrection: self.propose,
             ConfirmCorrection: self.confirm, TakeBackRound: self.take_back, SwapEntries: self.swap,
             EndTournament: self.end, WatchTournament: self.watch,
@@ -164,7 +170,7 @@ class TournamentRequests:
         secret = credentials.new_organiser_secret()
         codes = {p.id: credentials.new_entry_code() for p in t.players}
         created = Created(file=to_json(t), no_show_ms=message.no_show_ms or NO_SHOW_MS,
-                          next_round_after_ms=message.next_round_after_ms,
+                          next_round_after_ms=message.next_round_after_ms, on_boards=message.on_boards,
                           code_hashes={entry: credentials.hashed(hasher, code) for entry, code in codes.items()})
         row = Row(index=0, at_ms=service.now_ms(), actor=ORGANISER, event=created)
         state = start(tournament_id, row)
@@ -280,6 +286,56 @@ class TournamentRequests:
         await session.send(TournamentDone(run.id, "OverrideResult"))
 
     @refusals
+    async def enter_result(self, session: Any, message: EnterResult) -> None:
+        """The result of a match on a board: the organiser's stands, a coach's waits for the other coach's."""
+        outcome = _outcome(message.score, message.walkover, message.shootout)
+        if message.secret is not None:
+            run, by = self._organiser(message.tournament, message.secret), None
+        else:
+            run, by = self.service.find(message.tournament), None
+        async with run.lock:
+            key = self._table(run, message.stage, message.round, message.table)
+            if message.secret is None:
+                by = self._coach_of_match(run, session, key)
+            await self.service.transition(run, lambda: run.core.enter_result(key, outcome, by=by,
+                                                                              now=self.service.now_ms()))
+        await session.send(TournamentDone(run.id, "EnterResult"))
+
+    @refusals
+    async def play_on_boards(self, session: Any, message: PlayOnBoards) -> None:
+        """The organiser puts the tournament, a stage or a table on physical boards, or back online."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            table = None
+            if message.table is not None:
+                table = self._table(run, message.stage, message.round, message.table)
+            elif message.round is not None:
+                raise TournamentError("BAD_FORMAT", "a round is named only with its table")
+            await self.service.transition(run, lambda: run.core.set_boards(
+                message.on_board, stage=message.stage, table=table, reason=message.reason, actor=ORGANISER,
+                now=self.service.now_ms()))
+        await session.send(TournamentDone(run.id, "PlayOnBoards"))
+
+    @refusals
+    async def set_referee(self, session: Any, message: SetReferee) -> None:
+        """The organiser names a board's referee (XVII.2; XVII.3 with both players' agreement)."""
+        run = self._organiser(message.tournament, message.secret)
+        async with run.lock:
+            self._open(run)
+            key = (message.stage, message.round, message.table)
+            if not run.state.on_board(key):
+                raise RoomError("NOT_ON_BOARD", f"stage {key[0]} round {key[1]} table {key[2]} is played online: the "
+                                                "server referees it")
+            if message.referee is not None and message.referee in run.state.tournament.player_ids():
+                conflict = referee_conflict(run.state, key, message.referee, agreed=message.agreed)
+                if conflict is not None:
+                    raise RoomError("REFEREE_CONFLICT", conflict)
+            await self.service.commit(run, [RefereeSet(stage=key[0], round=key[1], table=key[2],
+                                                       referee=message.referee, agreed=message.agreed,
+                                                       reason=message.reason)], ORGANISER)
+        await session.send(TournamentDone(run.id, "SetReferee"))
+
+    @refusals
     async def resolve(self, session: Any, message: ResolveDispute) -> None:
         """The organiser decides a dispute: the result stands, is changed, or the match is played again."""
         run = self._organiser(message.tournament, message.secret)
@@ -288,6 +344,10 @@ class TournamentRequests:
             case = run.state.case(message.case)
             if case is None or case.kind != "dispute" or case.status != "open":
                 raise RoomError("NO_CASE", f"tournament {run.id} has no open dispute {message.case}")
+            if message.ruling == "stands" and not match_at(run.state.tournament, (case.stage, case.round,
+                                                                                  case.table)).finished:
+                raise TournamentError("BAD_RESULT", f"case {case.id}: its match has no result that could stand "
+                                                    "(the two coaches entered different ones): rule it changed")
             ruled = DisputeRuled(case=case.id, ruling=message.ruling, reason=message.reason, outcome=outcome)
             await self._decided(run, ruled, (case.stage, case.round, case.table), ORGANISER)
         await session.send(TournamentDone(run.id, "ResolveDispute", message.case))
@@ -465,6 +525,13 @@ class TournamentRequests:
         if own is None or (entry is not None and entry != own):
             raise RoomError("NOT_ENTERED", f"you coach no entry {entry or 'at all'} in {run.id}")
         return run, own, own
+
+    def _table(self, run: Running, stage: int | None, number: int | None, table: int) -> TableKey:
+        """A table of a round (the current round's when ``stage`` and ``round`` are nil); BAD_RESULT if it has none."""
+        current = current_round(run.state.tournament)
+        key = (current[0] if stage is None else stage, current[1] if number is None else number, table)
+        match_at(run.state.tournament, key)
+        return key
 
     def _coach_of_match(self, run: Running, session: Any, key: TableKey) -> str:
         """The asker's entry, when he coaches the match at ``key`` (NOT_ENTERED otherwise)."""

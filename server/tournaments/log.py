@@ -48,6 +48,7 @@ class Created:
     no_show_ms: int
     next_round_after_ms: int | None = None
     code_hashes: Mapping[str, str] = field(default_factory=dict)
+    on_boards: bool = False  # every match is played on a physical board (``BoardsSet`` changes it)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -112,7 +113,8 @@ class TableOpened:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ResultSet:
     """The result of the match at ``table``: from its room (``source`` ``match`` or ``forfeit``), a no-show
-    (``no_show``), the organiser (``override``, XVII.5) - with ``match_id`` for a played match and a reason."""
+    (``no_show``), the organiser (``override``, XVII.5), a match on a board entered by hand (``board``: by the
+    organiser, or confirmed by the second coach) - with ``match_id`` for a played match and a reason."""
 
     stage: int
     round: int
@@ -215,6 +217,18 @@ class RoundTakenBack:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class BoardsSet:
+    """The organiser puts matches on physical boards (``on_board``) or back online: the whole tournament (no
+    ``stage``), a stage (``stage``), or one table of a round (``stage``, ``round``, ``table``)."""
+
+    on_board: bool
+    stage: int | None = None
+    round: int | None = None
+    table: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PairingSwapped:
     """The organiser swaps two entries of a round whose matches have not begun (each takes the other's place: his
     seat at his table, or his bye), with his reason."""
@@ -223,6 +237,40 @@ class PairingSwapped:
     round: int
     first: str
     second: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ResultEntered:
+    """A coach enters the result of his match on a board; it stands when the other coach enters the same (a
+    ``ResultSet`` of source ``board``), and a different one is a dispute for the organiser."""
+
+    stage: int
+    round: int
+    table: int
+    by: str
+    outcome: Outcome
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RefereesAssigned:
+    """XVII.1: the referee of each board of a round, as (table, entry), drawn when the round started."""
+
+    stage: int
+    round: int
+    boards: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RefereeSet:
+    """The organiser names a board's referee by hand (None: nobody yet); ``agreed``: both players accept a referee
+    of their club (XVII.3)."""
+
+    stage: int
+    round: int
+    table: int
+    referee: str | None
+    agreed: bool = False
     reason: str = ""
 
 
@@ -236,7 +284,7 @@ class Ended:
 
 Event = (Created | EntryAdded | Claimed | CheckedIn | Withdrawn | RoundStarted | TableOpened | ResultSet | CardGiven
          | ChatMuted | Unlinked | AutoStartSet | DisputeFiled | DisputeRuled | CorrectionProposed | CorrectionAgreed
-         | RoundTakenBack | PairingSwapped | Ended)
+         | RoundTakenBack | PairingSwapped | BoardsSet | ResultEntered | RefereesAssigned | RefereeSet | Ended)
 
 ORGANISER = "organiser"  # who acted: the holder of the organiser secret ...
 SERVER = "server"  # ... the server itself (a table, a no-show, a match's result) ... or an entry's id (a coach)
@@ -259,8 +307,9 @@ def to_json(event: Event) -> tuple[str, dict[str, Any]]:
     """The event's kind and JSON body, as the store keeps them."""
     kind = _KINDS[type(event)]
     if isinstance(event, Created):
-        return kind, {"file": dict(event.file), "no_show_ms": event.no_show_ms,
-                      "next_round_after_ms": event.next_round_after_ms, "code_hashes": dict(event.code_hashes)}
+        created = {"file": dict(event.file), "no_show_ms": event.no_show_ms,
+                   "next_round_after_ms": event.next_round_after_ms, "code_hashes": dict(event.code_hashes)}
+        return kind, {**created, "on_boards": True} if event.on_boards else created
     if isinstance(event, EntryAdded):
         p = event.player
         return kind, {"player": {"id": p.id, "name": p.name, "club": p.club, "rating": p.rating,
@@ -269,6 +318,8 @@ def to_json(event: Event) -> tuple[str, dict[str, Any]]:
     if isinstance(event, RoundStarted):
         return kind, {"stage": event.stage, "round": event.round, "absent": list(event.absent),
                       "pairing": _pairing_to_json(event.pairing)}
+    if isinstance(event, RefereesAssigned):
+        return kind, {"stage": event.stage, "round": event.round, "boards": [list(b) for b in event.boards]}
     body: dict[str, Any] = {}
     for name in event.__dataclass_fields__:
         value = getattr(event, name)
@@ -283,12 +334,16 @@ def from_json(kind: str, body: Mapping[str, Any]) -> Event:
         raise ValueError(f"unknown tournament event {kind!r}")
     if cls is Created:
         return Created(file=dict(body["file"]), no_show_ms=int(body["no_show_ms"]),
-                       next_round_after_ms=body.get("next_round_after_ms"), code_hashes=dict(body["code_hashes"]))
+                       next_round_after_ms=body.get("next_round_after_ms"), code_hashes=dict(body["code_hashes"]),
+                       on_boards=bool(body.get("on_boards", False)))
     if cls is EntryAdded:
         return EntryAdded(player=Player(**body["player"]), code_hash=str(body.get("code_hash", "")))
     if cls is RoundStarted:
         return RoundStarted(stage=body["stage"], round=body["round"], absent=tuple(body["absent"]),
                             pairing=_pairing_from_json(body["pairing"]))
+    if cls is RefereesAssigned:
+        return RefereesAssigned(stage=body["stage"], round=body["round"],
+                                boards=tuple((int(table), str(entry)) for table, entry in body["boards"]))
     values = {name: _outcome_from_json(value) if name == "outcome" else value for name, value in body.items()}
     return cast(Callable[..., Event], cls)(**values)
 
@@ -346,6 +401,10 @@ _KINDS: dict[type, str] = {
     CorrectionAgreed: "correction_agreed",
     RoundTakenBack: "round_taken_back",
     PairingSwapped: "pairing_swapped",
+    BoardsSet: "boards_set",
+    ResultEntered: "result_entered",
+    RefereesAssigned: "referees_assigned",
+    RefereeSet: "referee_set",
     Ended: "ended",
 }
 _CLASSES: dict[str, type] = {kind: cls for cls, kind in _KINDS.items()}

@@ -12,7 +12,8 @@ Sans (regular and bold, its licence beside them in ``fonts/``) ships with sprtec
 
 The sheets speak Czech, as the Czech Cup's and the organisers' program's do. The same tournament gives the same
 bytes: the PDF's date is the tournament's day, not the printing's. Referees and refereed counts are an input
-(``shared.tournament.board_referees``) until the server keeps referee duty; without them the referee's field is
+(``shared.tournament.board_referees``): a server's tournament on boards gives its own (``served_referees``), a
+file gives them beside it; without them the referee's field is
 left to be written in by hand.
 """
 
@@ -31,6 +32,8 @@ from fpdf.fonts import FontFace
 from fpdf.table import Table
 
 from server.tournaments.association_sheet import TIER_TITLES
+from server.tournaments.state import TournamentState
+from server.tournaments.views import plays_on_boards
 from shared.tournament.board_referees import Referees, refereed_counts, refereed_too_little
 from shared.tournament.categories import CODES, Category, category_of
 from shared.tournament.course import follow
@@ -76,8 +79,13 @@ def print_sheets(data_dir: Path, tournament_id: str, requests: Sequence[SheetReq
 
     state, _ = read_state(data_dir, tournament_id)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(sheets_pdf(state.tournament, requests, referees=referees))
+    out.write_bytes(sheets_pdf(state.tournament, requests, referees=referees or served_referees(state)))
     return out
+
+
+def served_referees(state: TournamentState) -> Referees | None:
+    """The referees a server's tournament keeps (XVII.1), None where nothing is played on boards."""
+    return state.referees if plays_on_boards(state) else None
 
 
 def sheets_pdf(t: Tournament, requests: Sequence[SheetRequest], *, referees: Referees | None = None) -> bytes:

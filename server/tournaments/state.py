@@ -17,6 +17,7 @@ from typing import Any, cast
 from server.tournaments.log import (
     SERVER,
     AutoStartSet,
+    BoardsSet,
     CardGiven,
     ChatMuted,
     CheckedIn,
@@ -30,6 +31,9 @@ from server.tournaments.log import (
     EntryAdded,
     Outcome,
     PairingSwapped,
+    RefereesAssigned,
+    RefereeSet,
+    ResultEntered,
     ResultSet,
     RoundStarted,
     RoundTakenBack,
@@ -39,6 +43,7 @@ from server.tournaments.log import (
     Withdrawn,
 )
 from shared.tournament import events as engine
+from shared.tournament.board_referees import BoardReferee, Referees
 from shared.tournament.bracket import MatchKind
 from shared.tournament.course import follow
 from shared.tournament.errors import TournamentError
@@ -94,6 +99,14 @@ class Case:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class BoardEntry:
+    """The result of a match on a board as one of its coaches entered it, waiting for the other's."""
+
+    by: str
+    outcome: Outcome
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Audit:
     """One act of the audit log: when, who, what, on what, why."""
 
@@ -127,11 +140,25 @@ class TournamentState:
     ended: str | None = None
     last_result_at_ms: int = 0
     round_absent: Mapping[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)  # absences a start marked
+    on_boards: bool = False  # the whole tournament is played on physical boards ...
+    board_stages: Mapping[int, bool] = field(default_factory=dict)  # ... unless its stage says otherwise ...
+    board_tables: Mapping[TableKey, bool] = field(default_factory=dict)  # ... unless its table does
+    board_entries: Mapping[TableKey, BoardEntry] = field(default_factory=dict)  # a board's result one coach entered
+    referees: Referees = field(default_factory=Referees)  # XVII.1: each board's referee
+    agreed: frozenset[TableKey] = frozenset()  # XVII.3: boards whose players accept a referee of their club
 
     @property
     def tournament(self) -> Tournament:
         """The tournament file after the events folded."""
         return self.course.tournament
+
+    def stage_on_board(self, stage: int) -> bool:
+        """The stage's matches are played on physical boards (a table may still say otherwise)."""
+        return self.board_stages.get(stage, self.on_boards)
+
+    def on_board(self, key: TableKey) -> bool:
+        """The match at ``key`` is played on a physical board: no room opens for it, its result is entered by hand."""
+        return self.board_tables.get(key, self.stage_on_board(key[0]))
 
     def entry_of(self, player_id: int) -> str | None:
         """The entry a player coaches in this tournament, if any: the one still in it before one he withdrew."""
@@ -178,7 +205,7 @@ def start(tournament_id: str, row: Row) -> TournamentState:
     audit = Audit(at_ms=row.at_ms, who=row.actor, act="create", detail=f"{len(t.players)} entries")
     return TournamentState(id=tournament_id, course=follow(t), version=1, no_show_ms=event.no_show_ms,
                            next_round_after_ms=event.next_round_after_ms, created_at_ms=row.at_ms,
-                           code_hashes=dict(event.code_hashes), audit=(audit,))
+                           code_hashes=dict(event.code_hashes), audit=(audit,), on_boards=event.on_boards)
 
 
 def fold(tournament_id: str, rows: Iterable[Row]) -> TournamentState:
@@ -281,7 +308,7 @@ def _result_set(s: TournamentState, row: Row, event: ResultSet) -> TournamentSta
     s = replace(s, sources={**s.sources, key: event.source})
     if event.source in ("match", "forfeit") and row.actor == SERVER:
         return s
-    act = "walkover" if event.source == "no_show" else "override"
+    act = {"no_show": "walkover", "board": "board result"}.get(event.source, "override")
     return _audited(s, row, act, f"{_where(key)}: {_replaced(before, event.outcome.text())}", event.reason)
 
 
@@ -413,6 +440,75 @@ def _pairing_swapped(s: TournamentState, row: Row, event: PairingSwapped) -> Tou
                     event.reason)
 
 
+def _boards_set(s: TournamentState, row: Row, event: BoardsSet) -> TournamentState:
+    """The organiser puts the tournament, a stage or a table on physical boards, or back online."""
+    where = "the tournament"
+    if event.stage is None:
+        s = replace(s, on_boards=event.on_board, board_stages={}, board_tables={})
+    elif event.round is None or event.table is None:
+        if not 0 <= event.stage < len(s.tournament.stages):
+            raise TournamentError("BAD_FORMAT", f"tournament {s.id} has no stage {event.stage}")
+        tables = {k: v for k, v in s.board_tables.items() if k[0] != event.stage}
+        s = replace(s, board_stages={**s.board_stages, event.stage: event.on_board}, board_tables=tables)
+        where = f"stage {event.stage}"
+    else:
+        key = (event.stage, event.round, event.table)
+        match_at(s.tournament, key)  # BAD_RESULT: no such table
+        s = replace(s, board_tables={**s.board_tables, key: event.on_board},
+                    board_entries={k: v for k, v in s.board_entries.items() if k != key},
+                    tables={k: v for k, v in s.tables.items() if k != key or not event.on_board})
+        where = _where(key)
+    return _audited(s, row, "on boards" if event.on_board else "online", where, event.reason)
+
+
+def _result_entered(s: TournamentState, row: Row, event: ResultEntered) -> TournamentState:
+    """A coach entered his board's result (checked by the engine now, so a result the other coach confirms can be
+    recorded); it waits for the other coach's."""
+    key = (event.stage, event.round, event.table)
+    m = match_at(s.tournament, key)
+    if event.by not in (m.home, m.away):
+        raise TournamentError("UNKNOWN_PLAYER", f"{event.by} does not play at {_where(key)}")
+    engine.advance(s.course, engine.RecordResult(stage=key[0], round=key[1], home=m.home, away=m.away,
+                                                 score=event.outcome.score, walkover=event.outcome.walkover,
+                                                 shootout=event.outcome.shootout))
+    s = replace(s, board_entries={**s.board_entries, key: BoardEntry(by=event.by, outcome=event.outcome)})
+    return _audited(s, row, "enter result", f"{_where(key)}: {event.outcome.text()} by {event.by}")
+
+
+def _referees_assigned(s: TournamentState, row: Row, event: RefereesAssigned) -> TournamentState:
+    """XVII.1: the referees of a round's boards."""
+    boards = [BoardReferee(stage=event.stage, round=event.round, table=table, referee=entry)
+              for table, entry in event.boards]
+    s = _with_referees(s, event.stage, event.round, {b.table for b in boards}, boards)
+    detail = ", ".join(f"board {b.table}: {b.referee}" for b in boards) or "none"
+    return _audited(s, row, "referees", f"stage {event.stage} round {event.round}: {detail}")
+
+
+def _referee_set(s: TournamentState, row: Row, event: RefereeSet) -> TournamentState:
+    """The organiser names a board's referee (XVII.3: ``agreed`` lets one of either player's club)."""
+    key = (event.stage, event.round, event.table)
+    m = match_at(s.tournament, key)
+    if event.referee is not None:
+        if event.referee not in s.tournament.player_ids():
+            raise TournamentError("UNKNOWN_PLAYER", f"tournament {s.id} has no entry {event.referee}")
+        if event.referee in m.players():
+            raise TournamentError("UNKNOWN_PLAYER", f"{event.referee} plays at {_where(key)}: he cannot referee it")
+    boards = [] if event.referee is None else [BoardReferee(stage=event.stage, round=event.round, table=event.table,
+                                                            referee=event.referee)]
+    s = _with_referees(s, event.stage, event.round, {event.table}, boards)
+    s = replace(s, agreed=s.agreed | {key} if event.agreed else s.agreed - {key})
+    agreed = " (XVII.3: both players agree)" if event.agreed else ""
+    return _audited(s, row, "referee", f"{_where(key)}: {event.referee or 'nobody'}{agreed}", event.reason)
+
+
+def _with_referees(s: TournamentState, stage: int, number: int, tables: set[int],
+                   boards: list[BoardReferee]) -> TournamentState:
+    """The referees with those of ``tables`` of one round replaced by ``boards``."""
+    kept = [b for b in s.referees.boards if not (b.stage == stage and b.round == number and b.table in tables)]
+    ordered = tuple(sorted([*kept, *boards], key=lambda b: (b.stage, b.round, b.table)))
+    return replace(s, referees=replace(s.referees, boards=ordered))
+
+
 def _ended(s: TournamentState, row: Row, event: Ended) -> TournamentState:
     """The organiser ends the tournament: the file is ``ended`` after its last finished round (the engine's ``End``),
     a round still being played taken off it first - its matches no longer count."""
@@ -466,6 +562,10 @@ _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = 
     CorrectionAgreed: _correction_agreed,
     RoundTakenBack: _round_taken_back,
     PairingSwapped: _pairing_swapped,
+    BoardsSet: _boards_set,
+    ResultEntered: _result_entered,
+    RefereesAssigned: _referees_assigned,
+    RefereeSet: _referee_set,
     Ended: _ended,
 }
 """What each event of the log does to the tournament."""
@@ -498,7 +598,8 @@ def _result(s: TournamentState, key: TableKey, outcome: Outcome, *, at_ms: int) 
                                 walkover=outcome.walkover, shootout=outcome.shootout)
     s = _engine(s, event)
     tables = {k: v for k, v in s.tables.items() if k != key}
-    return replace(s, tables=tables, replays=s.replays - {key}, last_result_at_ms=at_ms)
+    entered = {k: v for k, v in s.board_entries.items() if k != key}
+    return replace(s, tables=tables, replays=s.replays - {key}, last_result_at_ms=at_ms, board_entries=entered)
 
 
 def _replay(s: TournamentState, key: TableKey) -> TournamentState:
@@ -507,7 +608,9 @@ def _replay(s: TournamentState, key: TableKey) -> TournamentState:
     m = match_at(s.tournament, key)
     s = _engine(s, engine.RecordResult(stage=key[0], round=key[1], home=m.home, away=m.away))
     tables = {k: v for k, v in s.tables.items() if k != key}
-    return replace(s, tables=tables, replays=s.replays | {key}, sources={**s.sources, key: "replay"})
+    entered = {k: v for k, v in s.board_entries.items() if k != key}
+    return replace(s, tables=tables, replays=s.replays | {key}, sources={**s.sources, key: "replay"},
+                   board_entries=entered)
 
 
 def _engine(s: TournamentState, event: engine.Event) -> TournamentState:

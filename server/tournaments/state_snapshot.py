@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from server.tournaments.log import Outcome
-from server.tournaments.state import Audit, Case, Coach, Table, TableKey, TournamentState
+from server.tournaments.state import Audit, BoardEntry, Case, Coach, Table, TableKey, TournamentState
+from shared.tournament.board_referees import BoardReferee, Referees
 from shared.tournament.course import follow
 from shared.tournament.model import Side
 from shared.tournament.reading import read_tournament
@@ -50,6 +51,12 @@ def write_snapshot(s: TournamentState) -> str:
         "ended": s.ended,
         "last_result_at_ms": s.last_result_at_ms,
         "round_absent": [[stage, number, list(absent)] for (stage, number), absent in s.round_absent.items()],
+        "on_boards": s.on_boards,
+        "board_stages": [[stage, on] for stage, on in s.board_stages.items()],
+        "board_tables": [[*key, on] for key, on in s.board_tables.items()],
+        "board_entries": [[*key, e.by, _outcome(e.outcome)] for key, e in s.board_entries.items()],
+        "referees": [[b.stage, b.round, b.table, b.referee] for b in s.referees.boards],
+        "agreed": sorted(list(key) for key in s.agreed),
     }
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -81,6 +88,14 @@ def read_snapshot(text: str) -> TournamentState | None:
         ended=body["ended"],
         last_result_at_ms=body["last_result_at_ms"],
         round_absent={(int(a[0]), int(a[1])): tuple(a[2]) for a in body.get("round_absent", [])},
+        on_boards=bool(body.get("on_boards", False)),
+        board_stages={int(stage): bool(on) for stage, on in body.get("board_stages", [])},
+        board_tables={_key(item): bool(item[3]) for item in body.get("board_tables", [])},
+        board_entries={_key(item): BoardEntry(by=item[3], outcome=_outcome_of(item[4]))
+                       for item in body.get("board_entries", [])},
+        referees=Referees(boards=tuple(BoardReferee(stage=b[0], round=b[1], table=b[2], referee=b[3])
+                                       for b in body.get("referees", []))),
+        agreed=frozenset(_key(key) for key in body.get("agreed", [])),
     )
 
 

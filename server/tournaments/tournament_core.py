@@ -29,13 +29,18 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from server.rooms.room_core import RoomError
+from server.tournaments import round_referees
 from server.tournaments.log import (
+    ORGANISER,
     SERVER,
     AutoStartSet,
+    BoardsSet,
+    DisputeFiled,
     Ended,
     Event,
     Outcome,
     PairingSwapped,
+    ResultEntered,
     ResultSet,
     RoundStarted,
     RoundTakenBack,
@@ -269,7 +274,8 @@ class TournamentCore:
         first = pair_course(state.course)  # ROUND_ORDER while a round is played, NOTHING_TO_PAIR at the end
         sc = state.course.current  # the stage of that round (a finished stage's successor is reached already)
         reasons = sc.unavailable[first.round - 1]
-        absent = tuple(p for p in sc.field if p not in reasons and not self._ready(p))
+        on_boards = state.stage_on_board(first.stage)  # at the boards an entry is here when it checked in
+        absent = tuple(p for p in sc.field if p not in reasons and not self._ready(p, on_boards))
         marked = state.course
         for player in absent:
             marked = engine.advance(marked, engine.MarkAbsent(stage=first.stage, round=first.round, player=player))
@@ -280,12 +286,19 @@ class TournamentCore:
         step.rows.append(row)
         step.changed = True
         self.auto_start_at = None  # started by hand before its time, or by itself now
-        self._open(step, [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None])
+        keys = [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None]
+        boards = [key for key in keys if self.state.on_board(key)]
+        if boards:
+            self._log(step, [round_referees.referees_for_round(self.state, pairing, boards)], SERVER, now)
+            matches = _Matches(self.state)
+            for key in boards:
+                step.after += self._assign_board(key, matches)
+        self._open(step, [key for key in keys if key not in boards])
         self._round_may_be_over(now)
 
-    def _ready(self, entry: str) -> bool:
-        """The entry has a coach and he checked in."""
-        return entry in self.state.coaches and entry in self.state.checked_in
+    def _ready(self, entry: str, on_boards: bool = False) -> bool:
+        """The entry's coach checked in (online he must also coach it: at a board the entry plays in person)."""
+        return entry in self.state.checked_in and (on_boards or entry in self.state.coaches)
 
     def _open(self, step: _Step, keys: Sequence[TableKey]) -> None:
         """Ask for a room per match (both coaches' seats held, the match's ruleset)."""
@@ -335,8 +348,27 @@ class TournamentCore:
                 ruleset=ruleset, seat=seat, opponent=matches.name(other)[:64], no_show_ms=left)))
         return out
 
+    def _assign_board(self, key: TableKey, matches: _Matches, only: int | None = None) -> list[Effect]:
+        """Tell the coaches of a match on a board (or only player ``only``) where they play: no room, no no-show
+        deadline; its result is entered by hand."""
+        state = self.state
+        m = matches.at(key)
+        _, ruleset = state.kinds.get(key, ("match", "standard"))
+        referee = state.referees.referee_of(*key)
+        out: list[Effect] = []
+        for seat, entry, other in (("home", m.home, m.away), ("away", m.away, m.home)):
+            coach = state.coaches.get(entry)
+            if coach is None or (only is not None and coach.player_id != only):
+                continue
+            out.append(Send(coach.player_id, TableAssigned(
+                tournament=state.id, stage=key[0], round=key[1], table=key[2], room=None, ruleset=ruleset, seat=seat,
+                opponent=matches.name(other)[:64], on_board=True,
+                referee=None if referee is None else matches.name(referee)[:64])))
+        return out
+
     def connected(self, player_id: int, now: int) -> list[Effect]:
-        """A player connected: the tables of his that wait for him (TableAssigned to him alone)."""
+        """A player connected: the tables of his that wait for him (TableAssigned to him alone), online or on a
+        board."""
         entry = self.state.entry_of(player_id)
         if entry is None:
             return []
@@ -346,7 +378,18 @@ class TournamentCore:
             m = matches.at((table.stage, table.round, table.table))
             if entry in (m.home, m.away) and not self.started(table.room):
                 out += self._assign(table, now, matches, only=player_id)
+        for key in self.boards_waiting():
+            if entry in matches.at(key).players():
+                out += self._assign_board(key, matches, only=player_id)
         return out
+
+    def boards_waiting(self) -> list[TableKey]:
+        """The matches of the current round on boards still without a result."""
+        stage, number = current_round(self.state.tournament)
+        listed = next((r for r in self.state.tournament.results if (r.stage, r.round) == (stage, number)), None)
+        matches = [] if listed is None else [e for e in listed.matches if isinstance(e, Match)]
+        return [(stage, number, table) for table, m in enumerate(matches, start=1)
+                if not m.finished and self.state.on_board((stage, number, table))]
 
     # ------------------------------------------------------------------ the organiser
     def set_auto_start(self, after_ms: int | None, actor: str, now: int) -> list[Effect]:
@@ -425,10 +468,13 @@ class TournamentCore:
         return Outcome(score=m.score, walkover=m.walkover, shootout=m.shootout).text()
 
     def decided(self, event: Event, key: TableKey, actor: str, now: int) -> list[Effect]:
-        """A ruling or an agreed correction; a replay gets a new table for the match."""
+        """A ruling or an agreed correction; a replay gets a new table for the match (on a board: its players are
+        told to play it again there)."""
         step = _Step()
         self._log(step, [event], actor, now)
-        if key in self.state.replays:
+        if key in self.state.replays and self.state.on_board(key):
+            step.after += self._assign_board(key, _Matches(self.state))
+        elif key in self.state.replays:
             self._open(step, [key])
         self._round_may_be_over(now)
         return self._effects(step)
@@ -456,6 +502,71 @@ class TournamentCore:
         if table is not None and not started:  # nobody played there: the room goes (a match being played goes on)
             step.after.append(CloseTable(table.room))
         self._round_may_be_over(now)
+
+    def enter_result(self, key: TableKey, outcome: Outcome, *, by: str | None, now: int) -> list[Effect]:
+        """The result of a match on a board entered by hand: by the organiser (``by`` None: it stands), or by one of
+        its coaches - the first entry waits for the other coach's, the same result then stands, another one is a
+        dispute the organiser decides. Refused (nothing changes): a table played online (``NOT_ON_BOARD``), a result
+        that differs from the one it has or from the coach's own entry (``RESULT_ENTERED``), a result the stage's
+        rules cannot have and an unknown table (``BAD_RESULT``). The same result again changes nothing."""
+        self._ensure_open()
+        state = self.state
+        m = match_at(state.tournament, key)  # BAD_RESULT: no such table
+        where = f"stage {key[0]} round {key[1]} table {key[2]}"
+        if not state.on_board(key):
+            raise RoomError("NOT_ON_BOARD", f"{where} is played online: its result comes from its match")
+        if m.finished:
+            if Outcome(score=m.score, walkover=m.walkover, shootout=m.shootout) == outcome:
+                return []
+            result = Outcome(score=m.score, walkover=m.walkover, shootout=m.shootout).text()
+            raise RoomError("RESULT_ENTERED", f"{where} has its result already ({result}): the organiser changes it "
+                                              "with a reason (OverrideResult, XVII.5)")
+        step = _Step()
+        pending = state.board_entries.get(key)
+        if by is None or (pending is not None and pending.by != by and pending.outcome == outcome):
+            self._record(step, key, outcome, source="board", now=now, actor=ORGANISER if by is None else by)
+            return self._effects(step)
+        if pending is not None and pending.by == by:
+            if pending.outcome == outcome:
+                return []
+            raise RoomError("RESULT_ENTERED", f"you entered {pending.outcome.text()} at {where} already: your "
+                                              "opponent confirms it or enters his own, and the organiser decides")
+        events: list[Event] = [ResultEntered(stage=key[0], round=key[1], table=key[2], by=by, outcome=outcome)]
+        if pending is not None:  # the two coaches disagree: the organiser decides (XVII)
+            events.append(DisputeFiled(case=state.next_case(), stage=key[0], round=key[1], table=key[2], by=by,
+                                       reason=f"{pending.by} entered {pending.outcome.text()}, "
+                                              f"{by} entered {outcome.text()}"))
+        self._log(step, events, by, now)
+        return self._effects(step)
+
+    def set_boards(self, on_board: bool, *, stage: int | None, table: TableKey | None, reason: str, actor: str,
+                   now: int) -> list[Effect]:
+        """The organiser puts the tournament, a stage or one table on boards, or back online. A table of the
+        current round changes at once: its room closes while its match has not started (``MATCH_STARTED``
+        otherwise) and its coaches are told where they play now; one going back online gets a room."""
+        self._ensure_open()
+        step = _Step()
+        if table is None:
+            self._log(step, [BoardsSet(on_board=on_board, stage=stage, reason=reason)], actor, now)
+            return self._effects(step)
+        m = match_at(self.state.tournament, table)
+        open_table = self.state.tables.get(table)
+        if m.finished or self.state.on_board(table) == on_board:
+            self._log(step, [BoardsSet(on_board=on_board, stage=table[0], round=table[1], table=table[2],
+                                       reason=reason)], actor, now)
+            return self._effects(step)
+        if open_table is not None and self.started(open_table.room):
+            raise RoomError("MATCH_STARTED", f"the match at stage {table[0]} round {table[1]} table {table[2]} is "
+                                             "being played online")
+        self._log(step, [BoardsSet(on_board=on_board, stage=table[0], round=table[1], table=table[2],
+                                   reason=reason)], actor, now)
+        if on_board:
+            if open_table is not None:  # the fold forgot its room
+                step.after.append(CloseTable(open_table.room))
+            step.after += self._assign_board(table, _Matches(self.state))
+        else:
+            self._open(step, [table])
+        return self._effects(step)
 
     def match_started(self, room: str) -> list[Effect]:
         """A table's match began: its no-show deadline is gone."""
@@ -565,7 +676,7 @@ class TournamentCore:
         matches = [] if listed is None else [e for e in listed.matches if isinstance(e, Match)]
         for table_number, m in enumerate(matches, start=1):
             key = (stage, number, table_number)
-            if not m.finished and key not in self.state.tables and key not in reopen:
+            if not m.finished and key not in self.state.tables and key not in reopen and not self.state.on_board(key):
                 reopen.append(key)
         if reopen:
             self._open(step, sorted(reopen))

@@ -28,6 +28,7 @@ from shared.protocol import (
     TournamentInfo,
     TournamentUpdate,
 )
+from shared.tournament.board_referees import refereed_counts, refereed_too_little
 from shared.tournament.categories import category_of
 from shared.tournament.model import Bye, Match, Tournament
 from shared.tournament.progress import Course
@@ -75,11 +76,16 @@ def board_of(state: TournamentState) -> Board:
     table = standings(course)
     stage, number = current_round(t)
     names = {p.id: p.name for p in t.players}
+    refereed = refereed_of(state)
     lines = tuple(StandingLine(rank=row.rank, shared=row.shared, entry=row.player, name=names[row.player],
                                points=row.points, played=row.played, wins=row.wins, draws=row.draws,
                                losses=row.losses, byes=row.byes, goals_for=row.goals_for,
                                goals_against=row.goals_against, tiebreaks=dict(row.tiebreaks), yellow=row.yellow,
-                               red=row.red, suspended_next=row.suspended_next) for row in table.rows)
+                               red=row.red, suspended_next=row.suspended_next,
+                               refereed=None if refereed is None else refereed.get(row.player, 0),
+                               refereed_short=refereed is not None
+                               and refereed_too_little(refereed.get(row.player, 0), row.played))
+                  for row in table.rows)
     out = {w.player for w in t.withdrawn} | {c.player for c in t.discipline if c.card == "disqualified"}
     season = t.season
     entries = tuple(EntryLine(entry=p.id, name=p.name, club=p.club, category=p.category, rating=p.rating,
@@ -133,6 +139,17 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
         ranking=board.ranking_lines)
 
 
+def plays_on_boards(state: TournamentState) -> bool:
+    """Some match of the tournament is, or will be, played on a physical board."""
+    return state.on_boards or any(state.board_stages.values()) or any(state.board_tables.values()) \
+        or bool(state.referees.boards)
+
+
+def refereed_of(state: TournamentState) -> dict[str, int] | None:
+    """How often each entry refereed a board whose match has a result (None: nothing is played on boards)."""
+    return refereed_counts(state.tournament, state.referees) if plays_on_boards(state) else None
+
+
 def info_of(state: TournamentState, board: Board, playing: int) -> TournamentInfo:
     """The tournament's line in TournamentList."""
     return TournamentInfo(tournament=state.id, name=state.tournament.name[:100], status=board.status,
@@ -167,10 +184,20 @@ def _table_line(state: TournamentState, key: TableKey, m: Match, names: Mapping[
     """One table of the current round as it stands now."""
     kind, ruleset = state.kinds.get(key, ("match", state.tournament.stages[key[0]].ruleset))
 
+    board: dict[str, Any] = {}
+    if state.on_board(key):
+        referee = state.referees.referee_of(*key)
+        board = {"on_board": True, "referee": referee, "referee_name": None if referee is None else names[referee]}
+        entered = state.board_entries.get(key)
+        if entered is not None and not m.finished:
+            o = entered.outcome
+            board |= {"entered_by": entered.by, "entered_score": None if o.score is None else Score(*o.score),
+                      "entered_walkover": o.walkover, "entered_shootout": o.shootout}
+
     def line(status: str, **rest: Any) -> TableLine:
         """The table's line with what is known of its match."""
         return TableLine(table=key[2], home=m.home, away=m.away, home_name=names[m.home], away_name=names[m.away],
-                         kind=kind, ruleset=ruleset, status=status, **rest)
+                         kind=kind, ruleset=ruleset, status=status, **board, **rest)
 
     if key in state.replays:
         return line("replay")
@@ -178,6 +205,8 @@ def _table_line(state: TournamentState, key: TableKey, m: Match, names: Mapping[
         score = None if m.score is None else Score(*m.score)
         return line("walkover" if m.walkover is not None else "ended", score=score, walkover=m.walkover,
                     shootout=m.shootout)
+    if board:
+        return line("board")
     table = state.tables.get(key)
     if table is None:
         return line("waiting")

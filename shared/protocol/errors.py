@@ -84,6 +84,13 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "NO_CASE": "no open dispute or correction of this tournament has this number (or it is not for you to confirm)",
     "ROUND_BEGUN": "TakeBackRound, SwapEntries: a match of the round has begun or has a result, so the round can "
     "no longer be taken back or paired again (override the results instead)",
+    "NOT_ON_BOARD": "EnterResult for a table played online: its result comes from its match (the organiser may "
+    "override it, or put the table on a board first)",
+    "RESULT_ENTERED": "EnterResult of another result than the one the match has (the organiser changes a result "
+    "with OverrideResult) or than the one the coach entered himself (his opponent confirms or disputes it)",
+    "REFEREE_CONFLICT": "SetReferee of a player of the board, or of one of either player's club without both "
+    "players' agreement (XVII.2-XVII.3)",
+    "MATCH_STARTED": "PlayOnBoards for a table whose match is being played online: it is finished there",
     **{code: f"TOURNAMENT.md: {meaning}" for code, meaning in TOURNAMENT_ERRORS.items()},
 }
 

@@ -742,7 +742,9 @@ class EntryLine:
 class StandingLine:
     """One line of the standings: the fields of TOURNAMENT.md's ``sprtec-standings/1`` row (``entry`` is its
     ``player``) with the entrant's name; ``tiebreaks`` holds the stage system's criteria by their contract
-    names."""
+    names. In a tournament played on boards ``refereed`` counts the boards the entry refereed whose match has a
+    result (XVII.1; nil where nothing is played on boards) and ``refereed_short`` flags fewer than half the rounds he
+    played, rounded down (as the organisers' program marks it ``!``)."""
 
     rank: Annotated[int, Int(1, MAX_INT)]
     shared: Annotated[bool, Bool()]
@@ -760,6 +762,8 @@ class StandingLine:
     yellow: Annotated[int, Int(0, MAX_INT)]
     red: Annotated[int, Int(0, MAX_INT)]
     suspended_next: Annotated[bool, Bool()]
+    refereed: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
+    refereed_short: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -771,8 +775,11 @@ class TableLine:
     ``status``: ``waiting`` (the table is open, the coaches are coming; ``no_show_ms`` is the time left before
     the one who is missing loses by walkover), ``playing``, ``ended`` (the result is in: ``score`` and, for a
     knockout match decided by a shoot-out, ``shootout``), ``walkover`` (``walkover`` names the winner), or
-    ``replay`` (the organiser or both coaches ordered it played again: a new table opens). ``kind`` is
-    ``match``, ``final`` or ``third_place``."""
+    ``replay`` (the organiser or both coaches ordered it played again: a new table opens), or ``board`` (played
+    on physical board ``table``, its result not yet in: ``on_board``). ``kind`` is ``match``, ``final`` or
+    ``third_place``. A board has its ``referee`` (entry and name; nil while none is named) and, once one coach
+    entered its result, ``entered_by`` (his entry) with ``entered_score`` / ``entered_walkover`` /
+    ``entered_shootout``: the other coach confirms it by entering the same."""
 
     table: Annotated[int, TABLE]
     home: Annotated[str, ENTRY]
@@ -781,7 +788,7 @@ class TableLine:
     away_name: Annotated[str, ENTRY_NAME]
     kind: Annotated[str, Str(12, choices=("match", "final", "third_place"), open=True)]
     ruleset: Annotated[str, RULESET]
-    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended", "walkover", "replay"), open=True)]
+    status: Annotated[str, Str(8, choices=("waiting", "playing", "ended", "walkover", "replay", "board"), open=True)]
     room: Annotated[str | None, Opt(ROOM_CODE)] = None
     score: Annotated[Score | None, Opt(Struct(Score))] = None
     walkover: Annotated[str | None, Opt(TEAM)] = None
@@ -789,6 +796,13 @@ class TableLine:
     part: Annotated[str | None, Opt(Str(16))] = None
     part_ms: Annotated[int | None, Opt(MS)] = None
     no_show_ms: Annotated[int | None, Opt(MS)] = None
+    on_board: Annotated[bool, Bool()] = False
+    referee: Annotated[str | None, Opt(ENTRY)] = None
+    referee_name: Annotated[str | None, Opt(ENTRY_NAME)] = None
+    entered_by: Annotated[str | None, Opt(ENTRY)] = None
+    entered_score: Annotated[Score | None, Opt(Struct(Score))] = None
+    entered_walkover: Annotated[str | None, Opt(TEAM)] = None
+    entered_shootout: Annotated[str | None, Opt(TEAM)] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -890,8 +904,8 @@ class CreateTournament:
     players are entries waiting to be claimed) or from fields (``name``, one stage of ``system`` with ``rounds``,
     ``ruleset`` and ``settings``, ``seed``). ``no_show_ms``: a coach not at his table this long after it opens
     loses by walkover (nil: 300000, five minutes); ``next_round_after_ms``: start each next round this long after
-    the last match of a round ends (nil: the organiser starts every round). Answered by TournamentCreated; the
-    creator is the organiser."""
+    the last match of a round ends (nil: the organiser starts every round); ``on_boards``: every match is played on
+    a physical board (PlayOnBoards changes it). Answered by TournamentCreated; the creator is the organiser."""
 
     file: Annotated[str | None, Opt(Str(MAX_TOURNAMENT_FILE_CHARS, min_len=2))] = None
     name: Annotated[str | None, Opt(Str(100))] = None
@@ -902,6 +916,7 @@ class CreateTournament:
     seed: Annotated[int | None, Opt(Int(0, 2**31 - 1))] = None
     no_show_ms: Annotated[int | None, Opt(Int(1000, 86_400_000, "ms"))] = None
     next_round_after_ms: Annotated[int | None, Opt(Int(0, 86_400_000, "ms"))] = None
+    on_boards: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1024,6 +1039,55 @@ class OverrideResult:
     score: Annotated[Score | None, Opt(Struct(Score))] = None
     walkover: Annotated[str | None, Opt(TEAM)] = None
     shootout: Annotated[str | None, Opt(TEAM)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnterResult:
+    """The result of a match played on a physical board (``table`` of ``stage``/``round``; nil: the current
+    round's), entered by hand - a ``score`` (with ``shootout`` for a drawn knockout match) or a ``walkover``. With
+    the organiser's ``secret`` it stands at once; a coach of the match enters it and it stands when the other coach
+    enters the same result, while a different one becomes a dispute the organiser decides (ResolveDispute).
+    Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    table: Annotated[int, TABLE]
+    stage: Annotated[int | None, Opt(STAGE)] = None
+    round: Annotated[int | None, Opt(ROUND)] = None
+    score: Annotated[Score | None, Opt(Struct(Score))] = None
+    walkover: Annotated[str | None, Opt(TEAM)] = None
+    shootout: Annotated[str | None, Opt(TEAM)] = None
+    secret: Annotated[str | None, Opt(SECRET)] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayOnBoards:
+    """The organiser puts matches on physical boards (``on_board``) or back online: the whole tournament (no
+    ``stage``), a stage (``stage``), or one table of a round (``stage``, ``round``, ``table``; a table whose match
+    is being played online stays there: MATCH_STARTED). Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    on_board: Annotated[bool, Bool()] = True
+    stage: Annotated[int | None, Opt(STAGE)] = None
+    round: Annotated[int | None, Opt(ROUND)] = None
+    table: Annotated[int | None, Opt(TABLE)] = None
+    reason: Annotated[str, REASON] = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetReferee:
+    """The organiser names the referee of board ``table`` of ``stage``/``round`` (``referee`` an entry; nil: nobody
+    yet). XVII.2: never a player of the board, nor one of either player's club (REFEREE_CONFLICT) unless both
+    players agree to him (``agreed``, XVII.3). Answered by TournamentDone."""
+
+    tournament: Annotated[str, TOURNAMENT_ID]
+    secret: Annotated[str, SECRET]
+    stage: Annotated[int, STAGE]
+    round: Annotated[int, ROUND]
+    table: Annotated[int, TABLE]
+    referee: Annotated[str | None, Opt(ENTRY)] = None
+    agreed: Annotated[bool, Bool()] = False
+    reason: Annotated[str, REASON] = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1179,17 +1243,23 @@ class TournamentDone:
 class TableAssigned:
     """Your next match: tournament, stage, round, table, the room to join (JoinRoom ``room``; a coach who
     reconnects is taken to it after his Welcome), the ruleset, your seat, your opponent's name and the time
-    left (``no_show_ms``, from when this was sent) before a coach who is not at his table loses by walkover."""
+    left (``no_show_ms``, from when this was sent) before a coach who is not at his table loses by walkover.
+
+    ``on_board``: the match is played on physical board ``table`` ("board 4, on the board"): there is no room
+    (``room`` nil) and no no-show deadline; its result is entered by hand (EnterResult), and ``referee`` names its
+    referee (XVII.1; nil while none is named)."""
 
     tournament: Annotated[str, TOURNAMENT_ID]
     stage: Annotated[int, STAGE]
     round: Annotated[int, ROUND]
     table: Annotated[int, TABLE]
-    room: Annotated[str, ROOM_CODE]
+    room: Annotated[str | None, Opt(ROOM_CODE)]
     ruleset: Annotated[str, RULESET]
     seat: Annotated[str, TEAM]
     opponent: Annotated[str, ENTRY_NAME]
     no_show_ms: Annotated[int | None, Opt(MS)] = None
+    on_board: Annotated[bool, Bool()] = False
+    referee: Annotated[str | None, Opt(ENTRY_NAME)] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1565,6 +1635,9 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     MuteEntry,
     UnlinkEntry,
     OverrideResult,
+    EnterResult,
+    PlayOnBoards,
+    SetReferee,
     FileDispute,
     ResolveDispute,
     ProposeCorrection,
@@ -1658,6 +1731,9 @@ ClientMessage = (
     | MuteEntry
     | UnlinkEntry
     | OverrideResult
+    | EnterResult
+    | PlayOnBoards
+    | SetReferee
     | FileDispute
     | ResolveDispute
     | ProposeCorrection

@@ -210,6 +210,12 @@ ACTIONS.update({
     "unlink": served("run_unlink", "unlink_arguments",
                       "undo a wrong claim: the entry loses its coach and gets a fresh code, printed"),
     "override": served("run_override", "override_arguments", "set the result of a match (XVII.5), with a reason"),
+    "result": served("run_result", "result_arguments", "enter the result of a match played on a physical board "
+                     "(the referee's sheet)", module="tournament_boards"),
+    "boards": served("run_boards", "boards_arguments", "play the tournament, a stage or one table on physical "
+                     "boards (--online: back online)", module="tournament_boards"),
+    "referee": served("run_referee", "referee_arguments", "name a board's referee by hand (XVII.2; --agreed: "
+                      "XVII.3)", module="tournament_boards"),
     "resolve": served("run_resolve", "resolve_arguments",
                        "decide a dispute: the result stands, is changed, or the match is replayed"),
     "end": served("run_end", "end_arguments", "end the tournament now (no more rounds)"),

@@ -76,6 +76,8 @@ def create_arguments(parser: argparse.ArgumentParser) -> None:
     server_argument(parser)
     parser.add_argument("--no-show-ms", type=int, default=None, metavar="MS",
                         help="a coach not at his table this long after it opens loses by walkover (default 300000)")
+    parser.add_argument("--on-boards", action="store_true",
+                        help="every match is played on a physical board: no rooms, results entered by hand")
     parser.add_argument("--next-round-after-ms", type=int, default=None, metavar="MS",
                         help="start each next round this long after a round's last match (default: start-round)")
     add_setting_argument(parser, "a match setting for every stage (e.g. period_ms=60000), over the file's")
@@ -227,7 +229,7 @@ def run_create(args: argparse.Namespace) -> int:
     async def act(connection: Connection) -> int:
         """Create (in parts when the file does not fit one request), then print."""
         created, codes = await create(connection, file, no_show_ms=args.no_show_ms,
-                                      next_round_after_ms=args.next_round_after_ms)
+                                      next_round_after_ms=args.next_round_after_ms, on_boards=args.on_boards)
         kept = remember(args.server, created.tournament, created.secret)
         if args.json:
             print(json.dumps({"tournament": created.tournament, "secret_file": str(kept),
@@ -243,11 +245,12 @@ def run_create(args: argparse.Namespace) -> int:
 
 
 async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: int | None = None,
-                 next_round_after_ms: int | None = None) -> tuple[TournamentCreated, list[EntryCode]]:
+                 next_round_after_ms: int | None = None,
+                 on_boards: bool = False) -> tuple[TournamentCreated, list[EntryCode]]:
     """Create a tournament from a file's JSON; a file too large for one request is created without its players,
     who are then registered in batches. Returns the answer and every entry's code."""
     whole = CreateTournament(file=json.dumps(file, ensure_ascii=False), no_show_ms=no_show_ms,
-                             next_round_after_ms=next_round_after_ms)
+                             next_round_after_ms=next_round_after_ms, on_boards=on_boards)
     if len(encode(whole)) <= MAX_LARGE_FRAME and len(whole.file or "") <= MAX_TOURNAMENT_FILE_CHARS:
         created = await connection.ask(whole, TournamentCreated)
         return created, list(created.entries)
@@ -255,7 +258,7 @@ async def create(connection: Connection, file: dict[str, Any], *, no_show_ms: in
         raise UsageError("this file is too large for one request and has results: create it without them")
     players = file.get("players", [])
     bare = CreateTournament(file=json.dumps({**file, "players": []}, ensure_ascii=False), no_show_ms=no_show_ms,
-                            next_round_after_ms=next_round_after_ms)
+                            next_round_after_ms=next_round_after_ms, on_boards=on_boards)
     created = await connection.ask(bare, TournamentCreated)
     codes: list[EntryCode] = []
     for start in range(0, len(players), ENTRIES_PER_REQUEST):

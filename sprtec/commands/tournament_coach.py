@@ -124,6 +124,9 @@ class _Tournament:
         if isinstance(message, TournamentUpdate) and message.tournament == tid:
             self.report.last = message
         if isinstance(message, TableAssigned) and message.tournament == tid:
+            if message.room is None:
+                say(self.options, f"board {message.table} of round {message.round}, on the board: no room to play in")
+                return []
             say(self.options, f"table {message.table} of round {message.round}: room {message.room}")
             return go_to(room, message.room)
         return []

@@ -37,18 +37,20 @@ def print_arguments(parser: argparse.ArgumentParser) -> None:
 def run_print(args: argparse.Namespace) -> int:
     """Write the PDF and print its path; 1 with the reason when the tournament or a sheet cannot be had."""
     from server.tournaments.export import TournamentExportError, read_state
-    from server.tournaments.printed_sheets import SheetError, SheetRequest, sheets_pdf
+    from server.tournaments.printed_sheets import SheetError, SheetRequest, served_referees, sheets_pdf
     from shared.tournament.board_referees import read_referees
     from shared.tournament.errors import TournamentError
     from shared.tournament.reading import loads, parse
     from sprtec.commands.tournament import read_file
 
     try:
+        served = None
         if args.data is not None:
-            t = read_state(Path(args.data), args.target)[0].tournament
+            state = read_state(Path(args.data), args.target)[0]
+            t, served = state.tournament, served_referees(state)
         else:
             t = parse(read_file(args.target))
-        referees = None if args.referees is None else read_referees(loads(read_file(args.referees)), t)
+        referees = served if args.referees is None else read_referees(loads(read_file(args.referees)), t)
         requests = [SheetRequest(sheet=s, stage=args.stage, round=args.round) for s in args.sheet]
         data = sheets_pdf(t, requests, referees=referees)
     except (TournamentExportError, SheetError) as exc:

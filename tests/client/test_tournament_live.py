@@ -134,7 +134,9 @@ def _round_one_ends_in_resignations(organised: Organised, wires: list[Wire], nav
     """The other coaches sit down too, so every match starts; then one coach of each table resigns (Leave: a walkover
     for the other) - a wire coach, or Piotr when the two clients play each other. Jana ends on her results."""
     for wire in wires:
-        wire.send(JoinRoom(assigned(wire, organised, 1).room))
+        room = assigned(wire, organised, 1).room
+        assert room is not None
+        wire.send(JoinRoom(room))
     organised.organiser.expect(TournamentUpdate, lambda u: u.round == 1 and len(u.tables) == 2
                                and all(t.status == "playing" for t in u.tables))
     jana, piotr = navs

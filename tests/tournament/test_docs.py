@@ -22,11 +22,14 @@ def test_docs_tournament_copy_equals_the_contract() -> None:
 
 
 def test_every_test_the_notes_name_exists() -> None:
-    """Each decision of the notes names tests; each of them is defined in tests/tournament."""
-    named = set(re.findall(r"`(test_[a-z0-9_]+)`", NOTES.read_text(encoding="utf-8")))
+    """Each decision of the notes names tests; each of them is defined in tests/tournament (or, for a reading of the
+    server's tournaments, tests/tournament_server)."""
+    named = set(re.findall(r"`(test_[A-Za-z0-9_]+)`", NOTES.read_text(encoding="utf-8")))
+    folders = (Path(__file__).parent, Path(__file__).parent.parent / "tournament_server")
     defined = {
         node.name
-        for path in Path(__file__).parent.glob("test_*.py")
+        for folder in folders
+        for path in folder.glob("test_*.py")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.FunctionDef)
     }

@@ -56,13 +56,14 @@ def file_of(players: int, *, stages: list[dict[str, Any]] | None = None, **top: 
 
 async def tournament(url: str, file: str, *, checked_in: int | None = None, no_show_ms: int = 60_000,
                      next_round_after_ms: int | None = None, claimed_by: dict[str, WireClient] | None = None,
-                     keep_unclaimed: int = 0) -> Setup:
+                     keep_unclaimed: int = 0, on_boards: bool = False) -> Setup:
     """Create the tournament from ``file``; every entry but the last ``keep_unclaimed`` claimed by a coach of its own
     (``claimed_by`` gives some of them an existing connection); the first ``checked_in`` (all when None) check
     in."""
     number = next(_SETUPS)
     organiser = await WireClient.connect(url, f"organiser-{number}")
-    await organiser.send(CreateTournament(file=file, no_show_ms=no_show_ms, next_round_after_ms=next_round_after_ms))
+    await organiser.send(CreateTournament(file=file, no_show_ms=no_show_ms, next_round_after_ms=next_round_after_ms,
+                                          on_boards=on_boards))
     created = await expect(organiser, TournamentCreated)
     setup = Setup(created.tournament, created.secret, organiser)
     claimed = len(created.entries) - keep_unclaimed
@@ -130,6 +131,7 @@ async def update_until(client: WireClient, done: Any, timeout: float = UPDATE_WA
 async def sit(coach: WireClient) -> TableAssigned:
     """The coach's next table: he joins it."""
     table = await expect(coach, TableAssigned)
+    assert table.room is not None, "a table on a board has no room to sit at"
     await coach.send(JoinRoom(table.room))
     await expect(coach, RoomJoined)
     return table

@@ -19,12 +19,14 @@ import pytest
 
 from server.store.sqlite.data_reader import ReadOnlyData
 from server.tournaments import tournament_records as records
-from server.tournaments.log import ResultSet, RoundStarted, Row, TableOpened
+from server.tournaments.log import RefereesAssigned, ResultSet, RoundStarted, Row, TableOpened
 from shared.protocol import (
     CheckIn,
+    EnterResult,
     JoinRoom,
     JoinTournament,
     RoomJoined,
+    Score,
     StartRound,
     TableAssigned,
     TournamentDone,
@@ -127,7 +129,7 @@ async def test_a_round_survives_a_kill_9_of_its_server(tmp_path: Path) -> None:
         server = _serve(data, port)
         returning = await WireClient.connect(url, token=token)
         table = await expect(returning, TableAssigned)
-        assert table.table == waiting_table and table.room != opened[waiting_table].room
+        assert table.table == waiting_table and table.room is not None and table.room != opened[waiting_table].room
         if returning.code != table.room:
             await returning.send(JoinRoom(table.room))
             await expect(returning, RoomJoined)
@@ -151,3 +153,50 @@ async def test_a_round_survives_a_kill_9_of_its_server(tmp_path: Path) -> None:
     reopened = [r.event for r in after if isinstance(r.event, TableOpened) and r.event.table == waiting_table]
     assert len(reopened) == 2 and results[waiting_table].match_id == reopened[1].match_id
     assert update.complete and all(t.status in ("ended", "walkover") for t in update.tables)
+
+
+@pytest.mark.slow
+async def test_a_round_on_boards_survives_a_kill_9_with_its_entries_and_referees(tmp_path: Path) -> None:
+    """A round on boards: board 1 entered by the organiser, board 2 by one coach only, then kill -9. After the
+    restart the returning coach is told his board again, the other coach's entry is still waiting and his
+    confirmation makes it stand, and the referees are the ones drawn before the crash."""
+    data, port = tmp_path / "data", _free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    server = _serve(data, port)
+    try:
+        organiser = await Connection.open(url, "organiser")
+        created, codes = await create(organiser, json.loads(file_of(4)), on_boards=True)
+        tid = created.tournament
+        coaches: dict[str, WireClient] = {}
+        for c in codes:
+            coaches[c.entry] = await WireClient.connect(url, f"coach-{c.entry}")
+            await coaches[c.entry].send(JoinTournament(tid, c.code))
+            await expect(coaches[c.entry], TournamentJoined)
+            await coaches[c.entry].send(CheckIn(tid))
+            await expect(coaches[c.entry], TournamentDone)
+        await organiser.ask(StartRound(tid, created.secret), TournamentDone)
+        (started,) = [r.event for r in _log(data, tid) if isinstance(r.event, RoundStarted)]
+        _, board2 = started.pairing.matches
+        await organiser.ask(EnterResult(tournament=tid, secret=created.secret, table=1, score=Score(3, 1)),
+                            TournamentDone)
+        first = coaches[board2.home]
+        await first.send(EnterResult(tournament=tid, table=2, score=Score(0, 2)))
+        await expect(first, TournamentDone)
+        referees = [r.event for r in _log(data, tid) if isinstance(r.event, RefereesAssigned)]
+        assert len(referees) == 1 and len(referees[0].boards) == 2
+        token = coaches[board2.away].token
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        server = _serve(data, port)
+        returning = await WireClient.connect(url, token=token)
+        told = await expect(returning, TableAssigned)
+        assert (told.table, told.on_board, told.room) == (2, True, None)
+        await returning.send(EnterResult(tournament=tid, table=2, score=Score(0, 2)))
+        await expect(returning, TournamentDone)
+        after = _log(data, tid)
+        results = [r.event for r in after if isinstance(r.event, ResultSet)]
+        assert [(e.table, e.outcome.score, e.source) for e in results] == [(1, (3, 1), "board"), (2, (0, 2), "board")]
+        assert [r.event for r in after if isinstance(r.event, RefereesAssigned)] == referees
+    finally:
+        server.kill()
+        server.wait(10)

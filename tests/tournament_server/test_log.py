@@ -8,6 +8,7 @@ import pytest
 
 from server.tournaments.log import (
     AutoStartSet,
+    BoardsSet,
     CardGiven,
     CheckedIn,
     Claimed,
@@ -20,6 +21,9 @@ from server.tournaments.log import (
     EntryAdded,
     Event,
     Outcome,
+    RefereesAssigned,
+    RefereeSet,
+    ResultEntered,
     ResultSet,
     RoundStarted,
     Row,
@@ -56,6 +60,15 @@ EVENTS: list[Event] = [
     DisputeRuled(case=2, ruling="replay", reason="again"),
     CorrectionProposed(case=3, stage=0, round=1, table=1, by="b", replay=False, outcome=Outcome(score=(0, 3))),
     CorrectionAgreed(case=3, by="a"),
+    Created(file={"name": "x"}, no_show_ms=1000, on_boards=True),
+    BoardsSet(on_board=True),
+    BoardsSet(on_board=False, stage=1, reason="the final online"),
+    BoardsSet(on_board=True, stage=0, round=2, table=4),
+    ResultEntered(stage=0, round=2, table=4, by="a", outcome=Outcome(score=(3, 1))),
+    ResultSet(stage=0, round=2, table=4, outcome=Outcome(score=(3, 1)), source="board"),
+    RefereesAssigned(stage=0, round=2, boards=((1, "c"), (4, "d"))),
+    RefereeSet(stage=0, round=2, table=4, referee="e", agreed=True, reason="both agree"),
+    RefereeSet(stage=0, round=2, table=4, referee=None),
     Ended(reason="closing"),
 ]
 

@@ -111,6 +111,7 @@ async def test_a_round_started_by_mistake_is_taken_back_and_paired_again(server:
     table = await expect(sitting, TableAssigned)
     from shared.protocol import JoinRoom, RoomJoined
 
+    assert table.room is not None
     await sitting.send(JoinRoom(table.room))
     await expect(sitting, RoomJoined)
     take_back = TakeBackRound(tournament=setup.tid, secret="not the secret", reason="started too early")

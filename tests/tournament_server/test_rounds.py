@@ -45,6 +45,7 @@ async def test_each_match_gets_a_table_and_each_coach_his_seat_and_opponent(serv
         assert (home.seat, away.seat) == ("home", "away")
         assert (home.opponent, away.opponent) == (names[match.away], names[match.home])  # type: ignore[union-attr]
         assert home.ruleset == "quick" and home.no_show_ms is not None and 0 < home.no_show_ms <= 60_000
+        assert home.room is not None
         room = server.lobby.rooms[home.room]
         assert room.core.reserved and room.core.rated and room.core.overrides["period_ms"] == 3000
         players = {setup.coaches[match.home].welcome.player_id, setup.coaches[match.away].welcome.player_id}  # type: ignore[union-attr]
