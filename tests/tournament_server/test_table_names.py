@@ -26,7 +26,7 @@ async def test_a_tables_seats_are_named_as_the_entries(server: Server) -> None:
     await expect(setup.organiser, TournamentDone)
     coach = setup.coaches["p1"]
     table = await expect(coach, TableAssigned)
-    assert table.opponent == "Eva Malá"
+    assert table.opponent == "Eva Malá" and table.room is not None
     await coach.send(JoinRoom(table.room))
     joined = await expect(coach, RoomJoined)
     seats = joined.snapshot.seats
