@@ -479,7 +479,8 @@ def _referees_assigned(s: TournamentState, row: Row, event: RefereesAssigned) ->
     """XVII.1: the referees of a round's boards."""
     boards = [BoardReferee(stage=event.stage, round=event.round, table=table, referee=entry)
               for table, entry in event.boards]
-    s = _with_referees(s, event.stage, event.round, {b.table for b in boards}, boards)
+    before = {b.table for b in s.referees.boards if (b.stage, b.round) == (event.stage, event.round)}
+    s = _with_referees(s, event.stage, event.round, before | {b.table for b in boards}, boards)
     detail = ", ".join(f"board {b.table}: {b.referee}" for b in boards) or "none"
     return _audited(s, row, "referees", f"stage {event.stage} round {event.round}: {detail}")
 
@@ -537,11 +538,15 @@ def _without_round(s: TournamentState, stage: int, number: int) -> TournamentSta
     marked; its tables, results' sources and kinds are forgotten."""
     key = (stage, number)
     s = _engine(s, engine.TakeBack(stage=stage, round=number, absent=s.round_absent.get(key, ())))
+    s = _with_referees(s, stage, number, {b.table for b in s.referees.boards if (b.stage, b.round) == key}, [])
     return replace(s, tables={k: v for k, v in s.tables.items() if k[:2] != key},
                    replays=frozenset(k for k in s.replays if k[:2] != key),
                    sources={k: v for k, v in s.sources.items() if k[:2] != key},
                    kinds={k: v for k, v in s.kinds.items() if k[:2] != key},
-                   round_absent={k: v for k, v in s.round_absent.items() if k != key})
+                   round_absent={k: v for k, v in s.round_absent.items() if k != key},
+                   board_tables={k: v for k, v in s.board_tables.items() if k[:2] != key},
+                   board_entries={k: v for k, v in s.board_entries.items() if k[:2] != key},
+                   agreed=frozenset(k for k in s.agreed if k[:2] != key))
 
 
 _STEPS: Mapping[type, Callable[[TournamentState, Row, Any], TournamentState]] = {

@@ -289,7 +289,9 @@ class TournamentCore:
         keys = [(pairing.stage, pairing.round, m.table) for m in pairing.matches if m.walkover is None]
         boards = [key for key in keys if self.state.on_board(key)]
         if boards:
-            self._log(step, [round_referees.referees_for_round(self.state, pairing, boards)], SERVER, now)
+            self._log(step, [round_referees.referees_for_round(self.state, pairing.stage, pairing.round, boards,
+                                                               not_paired=[u.player for u in pairing.not_paired])],
+                      SERVER, now)
             matches = _Matches(self.state)
             for key in boards:
                 step.after += self._assign_board(key, matches)
@@ -439,7 +441,15 @@ class TournamentCore:
                   actor, now)
         step.after += [CloseTable(room) for room in rooms]
         after = _Matches(self.state)
-        self._open(step, [key for key in touched if after.at(key).walkover is None])
+        played = [key for key in touched if after.at(key).walkover is None]
+        boards = [key for n, m in enumerate(matches, start=1) for key in ((r.stage, r.round, n),)
+                  if self.state.on_board(key) and after.at(key).walkover is None]
+        if boards:  # the referees are drawn again for the new pairs (XVII.1-XVII.2)
+            self._log(step, [round_referees.referees_for_round(self.state, r.stage, r.round, boards)], SERVER, now)
+            for key in boards:
+                if key in played:
+                    step.after += self._assign_board(key, after)
+        self._open(step, [key for key in played if key not in boards])
         return self._effects(step)
 
     def _unbegun_round(self, stage: int | None, number: int | None) -> Round:
@@ -456,6 +466,10 @@ class TournamentCore:
             if key[:2] == (r.stage, r.round):
                 raise RoomError("ROUND_BEGUN", f"stage {r.stage} round {r.round} table {key[2]} has a result "
                                                f"({self._result_text(key)}): override it instead")
+        for key, entry in sorted(self.state.board_entries.items()):
+            if key[:2] == (r.stage, r.round):
+                raise RoomError("ROUND_BEGUN", f"board {key[2]} of stage {r.stage} round {r.round} has a result "
+                                               f"entered by {entry.by} ({entry.outcome.text()})")
         for key, table in sorted(self.state.tables.items()):
             if key[:2] == (r.stage, r.round) and self.started(table.room):
                 raise RoomError("ROUND_BEGUN", f"the match at stage {r.stage} round {r.round} table {key[2]} has "

@@ -291,3 +291,31 @@ def _update(core: TournamentCore):
     """The tournament's update now."""
     return update(core.state, board_of(core.state), sequence=0, live={}, room_info=lambda _code: None, now_ms=T0,
                   next_round_ms=None)
+
+
+def test_a_round_on_boards_taken_back_forgets_its_referees_and_a_swap_draws_them_again():
+    """Take-back before any result: the round's referees go; after a swap of two entries the boards keep no room,
+    the moved coaches are told their boards and the referees are drawn again for the new pairs."""
+    core, rows = _core(8)
+    _keep(rows, core.start_round(ORGANISER, T0))
+    _keep(rows, core.take_back("too early", ORGANISER, T0 + 1))
+    assert core.state.referees.boards == () and core.state.tournament.results == ()
+    _keep(rows, core.start_round(ORGANISER, T0 + 2))
+    m1, m2 = _match(core, 1), _match(core, 3)
+    effects = _keep(rows, core.swap(m1.home, m2.home, "clubmates", ORGANISER, T0 + 3))
+    assert not any(isinstance(e, OpenTables) for e in effects)
+    assert any(isinstance(r.event, RefereesAssigned) for e in effects if isinstance(e, Persist) for r in e.rows)
+    assert {e.message.table for e in effects if isinstance(e, Send)} == {1, 3}
+    for b in core.state.referees.boards:
+        assert b.referee not in _match(core, b.table).players()
+    assert fold("T", rows) == core.state
+
+
+def test_a_round_whose_board_has_an_entered_result_cannot_be_taken_back():
+    """One coach entered his board's result: the round has begun (ROUND_BEGUN)."""
+    core, _ = _core(4)
+    core.start_round(ORGANISER, T0)
+    core.enter_result((0, 1, 1), Outcome(score=(1, 0)), by=_match(core, 1).home, now=T0 + 1)
+    with pytest.raises(RoomError) as refused:
+        core.take_back("oops", ORGANISER, T0 + 2)
+    assert refused.value.code == "ROUND_BEGUN"
