@@ -1,8 +1,8 @@
 """The server process: websockets on a port, the lobby, the store, the worker pool, recovery and shutdown.
 
 Why a class of its own: ``sprtec serve``, the end-to-end tests (in-process, with a fake clock) and the
-benchmark all start the same ``Server``. On start it replays every unfinished match of the data
-directory through the pure engine from its latest checkpoint (``kill -9`` loses nothing that was
+benchmark all start the same ``Server``. On start it brings every unfinished match of the data
+directory back at the position its last log row kept (``server.rooms.rebuild``; ``kill -9`` loses nothing that was
 acknowledged); on shutdown it stops
 accepting, closes every connection with 1001 and a reason, lets moves in flight finish, and flushes the
 store.

@@ -62,7 +62,6 @@ CLOSE_REASON_SHUTDOWN = "server shutting down"
 # ---------------------------------------------------------------------- persistence
 STORE_CLOSE_TIMEOUT_S = 3.0  # shutdown waits this long for queued writes while the store fails, then gives up
 WRITER_BATCH = 256  # writes the SQLite writer commits together at most (group commit)
-CHECKPOINT_EVERY = 20  # log entries between stored positions: recovery replays at most this many per match
 
 # ---------------------------------------------------------------------- LAN discovery (mDNS/DNS-SD)
 LAN_HOST = "0.0.0.0"  # `sprtec serve --lan` listens on every interface unless a host is given

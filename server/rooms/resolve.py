@@ -17,13 +17,12 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.constants import CHECKPOINT_EVERY
 from server.store.position_blob import pack as pack_position
 from server.wire import outgoing
 from shared import match as rules
 from shared import match_log, notation
 from shared.match import Prompt
-from shared.match_log import Checkpoint, LogEntry
+from shared.match_log import LogEntry
 from shared.model import Action, Forfeit, Position, Team, Timeout
 from shared.outcome import Decision, RuleError
 from shared.protocol import Clocks, MatchEnded, MovePlayed, ProtocolError, Score
@@ -67,7 +66,6 @@ class Resolved:
     frame: bytes | None = None
     ended: bytes | None = None
     broken: str | None = None
-    checkpoint: Checkpoint | None = None  # every CHECKPOINT_EVERY entries: the position to store with this one
     position_blob: bytes | None = None  # the position after the entry, packed here (the worker) for its log row
 
 
@@ -112,12 +110,9 @@ def resolve(position: Position, entry: LogEntry, stamp: Stamp) -> Resolved:
     # waits: the wall time left at the broadcast is the deadline plus the playback (just the deadline if paused).
     playback = 0 if paused else outcome.duration_ms
     prompts = prompts_of(after, stamp.settings, lambda deadline: deadline + playback)
-    checkpoint = None
-    if (entry.index + 1) % CHECKPOINT_EVERY == 0 and after.result is None:
-        checkpoint = Checkpoint(after=entry.index + 1, position=after, turn_used=turn_used)
     resolved = Resolved(entry=entry, position=after, decisions=outcome.decisions, turn_used=turn_used,
                         duration_ms=outcome.duration_ms, accepted=outcome.accepted, error=outcome.error,
-                        prompts=prompts, checkpoint=checkpoint, position_blob=pack_position(after))
+                        prompts=prompts, position_blob=pack_position(after))
     trajectory = None
     if outcome.record is not None:
         trajectory = with_relocations(Trajectory.from_record(outcome.record), after, outcome.decisions)

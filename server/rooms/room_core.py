@@ -531,7 +531,7 @@ class RoomCore:
         position = resolved.position
         result = position.result
         end = None if result is None else MatchEnd(winner=result.winner, reason=result.reason, score=position.score)
-        write = EntryWrite(match_id=self.match.id, entry=entry, checkpoint=resolved.checkpoint, end=end,
+        write = EntryWrite(match_id=self.match.id, entry=entry, end=end,
                            position=resolved.position_blob, turn_used=resolved.turn_used)
         return [Persist((write,), lambda at: self._committed(plan, resolved, at))]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from shared.match_log import Checkpoint, LogEntry
+from shared.match_log import LogEntry
 from shared.model import Position
 
 
@@ -56,11 +56,10 @@ class MatchEnd:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EntryWrite:
-    """One log entry to append, the checkpoint to keep with it, and the match's end when it ends it."""
+    """One log entry to append with the position it produced, and the match's end when it ends it."""
 
     match_id: str
     entry: LogEntry
-    checkpoint: Checkpoint | None = None
     end: MatchEnd | None = None
     position: bytes | None = None  # the position after the entry (server.store.position_blob), kept with it
     turn_used: int = 0  # the move clock the team to move had used then

@@ -17,7 +17,7 @@ from server.store.log_rows import entry_row
 from server.store.match_records import EntryWrite, MatchStart, Record, RoomRow
 from server.store.store_port import Statement
 from shared import notation
-from shared.match_log import Checkpoint, LogEntry
+from shared.match_log import LogEntry
 
 
 def statements(records: tuple[Record, ...]) -> list[Statement]:
@@ -34,10 +34,9 @@ def statements(records: tuple[Record, ...]) -> list[Statement]:
 
 
 def append_entry(write: EntryWrite) -> list[Statement]:
-    """An entry, its checkpoint and the match's end, as statements."""
+    """An entry (with the position it produced) and the match's end, as statements. No checkpoint: the row's own
+    position is the match's latest, and the checkpoints table is read only for logs of older servers."""
     out = [append_log(write.match_id, write.entry, write.position, write.turn_used)]
-    if write.checkpoint is not None:
-        out.append(save_checkpoint(write.match_id, write.checkpoint))
     if write.end is not None:
         out.append(finish_match(write.match_id, {"winner": write.end.winner, "reason": write.end.reason},
                                 write.end.score))
@@ -96,16 +95,6 @@ def append_log(match_id: str, entry: LogEntry, position: bytes | None = None, tu
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (match_id, entry.index, kind, team, None if action is None else json.dumps(action, sort_keys=True),
          elapsed, position, turn_used),
-    )
-
-
-def save_checkpoint(match_id: str, checkpoint: Checkpoint) -> Statement:
-    """Keep a match's latest checkpoint (written in the same transaction as the entry it follows)."""
-    return (
-        "INSERT INTO checkpoints (match_id, idx, position, turn_used) VALUES (?, ?, ?, ?) ON CONFLICT(match_id)"
-        " DO UPDATE SET idx=excluded.idx, position=excluded.position, turn_used=excluded.turn_used",
-        (match_id, checkpoint.after, json.dumps(notation.position_to_json(checkpoint.position)),
-         checkpoint.turn_used),
     )
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import server.rooms.resolve
 from server.app import Server, ServerConfig
 from shared import match_log, notation
 from shared.match_log import LogEntry
@@ -115,16 +114,29 @@ async def test_a_match_that_has_no_entry_yet_restarts_at_its_start_without_readi
 async def test_a_log_without_kept_positions_replays_from_its_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """A log of an older server (no positions in its rows), checkpointed every 2 entries: at most 1 entry is
-    replayed, and the match is the same as a replay of the whole log."""
-    monkeypatch.setattr(server.rooms.resolve, "CHECKPOINT_EVERY", 2)
+    """A log of an older server (no positions in its rows, a checkpoint after its second entry): only the entries
+    after the checkpoint are replayed, and the match is the same as a replay of the whole log."""
+    import json
+
+    from server.store.sqlite.sqlite_store import SqliteStore
+
     data = tmp_path / "data"
     code, before, logged, turn_used = await _played(data)
+    store = SqliteStore(data)
+    try:
+        (match_id,) = [str(r[0]) for r in store.read("SELECT id FROM matches")]
+        stored = store.match(match_id)
+        assert stored is not None
+        at, used_at = match_log.replay(notation.position_from_json(stored.initial_position), store.log(match_id)[:2])
+    finally:
+        store.close()
     with sqlite3.connect(data / "sprtec.sqlite3") as conn:
         conn.execute("UPDATE match_log SET position = NULL, turn_used = NULL")
+        conn.execute("INSERT INTO checkpoints (match_id, idx, position, turn_used) VALUES (?, 2, ?, ?)",
+                     (match_id, json.dumps(notation.position_to_json(at)), used_at))
     replayed = _counting(monkeypatch)
     position, count, used = await _recovered(data, code)
-    assert replayed == [logged % 2]
+    assert replayed == [logged - 2]
     assert notation.position_to_json(position) == notation.position_to_json(before)
     assert (count, used) == (logged, turn_used)
 
