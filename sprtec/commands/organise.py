@@ -38,6 +38,7 @@ SCREENS = ("home", "create", "register", "entries", "tables", "standings", "card
            "address", "end")
 FINISHED = ("finished", "ended")
 CODES_FILE = "entry-codes.json"
+LEAGUE_SCREENS = ("home", "lineup", "results")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the desk and exit")
     parser.add_argument("--screen", choices=SCREENS, default="home", help="with --screenshot: the desk's screen")
     parser.add_argument("--wait", type=float, default=20.0, help="seconds a screenshot waits for the server")
+    parser.add_argument("--league", default=None, metavar="ID",
+                        help="the desk of a team league's match days on --server (its secret kept by `sprtec league "
+                             "create`, or --secret): open the day, line-ups, start each round, boards' results")
+    parser.add_argument("--server", default=None, metavar="URL", help="with --league: the league's server")
+    parser.add_argument("--secret", default=None, help="with --league: the organiser secret (default: the kept one)")
+    parser.add_argument("--league-screen", choices=LEAGUE_SCREENS, default="home",
+                        help="with --league and --screenshot: the desk's screen (lineup: the first one to give)")
 
 
 def data_directory(given: str | None) -> Path:
@@ -190,6 +198,8 @@ def _file_name(text: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the server, open the tournament and the desk; stop the server when the desk closes."""
+    if args.league is not None:
+        return _league_desk(args)
     def leave(signum: int, frame: object) -> None:
         """A signal ends the command normally, so the server is stopped in ``finally``."""
         raise Stopped(signum)
@@ -268,3 +278,29 @@ def _desk(args: argparse.Namespace, url: str, urls: list[str], data: Path, tourn
                     codes=kept_codes(data, tournament) if tournament else {},
                     keep_codes=lambda tid, codes: keep_codes(data, tid, codes), screenshot=args.screenshot,
                     prepare=prepare, wait_s=args.wait, seed=random_source.randbelow(2**31))
+
+
+def _league_desk(args: argparse.Namespace) -> int:
+    """The desk of a league on a running server (``sprtec league create`` made it there and kept its secret)."""
+    from client.desk.league_desk_model import LeagueDeskModel
+    from client.desk.league_desk_window import run_league_desk
+    from sprtec.commands.tournament_client import recall
+
+    if args.server is None:
+        print("sprtec organise: --league needs --server URL (the server the league runs on)", file=sys.stderr)
+        return 2
+    secret = args.secret or recall(args.server, args.league.upper())
+    if secret is None:
+        print(f"sprtec organise: no organiser secret kept for {args.league} on {args.server}: give --secret",
+              file=sys.stderr)
+        return 2
+
+    def prepare(model: LeagueDeskModel) -> None:
+        """The screen a screenshot shows: the first act of its kind on the home screen."""
+        wanted = {"lineup": "lineup:", "results": "results:"}.get(args.league_screen)
+        found = next((i for i in model.items() if wanted and i.command.startswith(wanted)), None)
+        if found is not None:
+            model.activate(found.command)
+
+    return run_league_desk(server=args.server, league=args.league, secret=secret, screenshot=args.screenshot,
+                           prepare=prepare, wait_s=args.wait)
