@@ -14,6 +14,7 @@ from dataclasses import dataclass
 MIN_WIDTH, MIN_HEIGHT = 800, 500  # the smallest window the client allows (the window refuses to shrink further)
 TOP_BAR = 78.0  # the HUD above the board
 BOTTOM_BAR = 96.0  # the log and the choices below the board
+BANNER_STRIP = 44.0  # above the board: the referee's call, which never covers the play area
 MARGIN = 8.0
 SIDE_MIN_WINDOW = 1100  # from this width on, the move list stands beside the board
 SIDE_WIDTH = (240.0, 300.0)  # the move list's width: a quarter of the window within these bounds
@@ -59,6 +60,7 @@ class MatchLayout:
     bottom_bar: Rect
     side: Rect | None
     side_docked: bool  # True: beside the board; False: over the board's right side (a small window)
+    banner: Rect = Rect(0.0, 0.0, 0.0, 0.0)  # the strip above the board the referee's call is shown in
 
 
 def side_width(width: float) -> float:
@@ -74,14 +76,16 @@ def match_layout(width: float, height: float, list_open: bool = False, list_want
     top_bar = Rect(0.0, height - TOP_BAR, width, TOP_BAR)
     bottom_bar = Rect(0.0, 0.0, width, BOTTOM_BAR - 4)
     middle_bottom, middle_height = BOTTOM_BAR, height - TOP_BAR - BOTTOM_BAR
+    board_height = middle_height - BANNER_STRIP
     docked = width >= SIDE_MIN_WINDOW and list_wanted
     side: Rect | None
     if docked:
         side_w = side_width(width)
         side = Rect(width - MARGIN - side_w, middle_bottom, side_w, middle_height)
-        board = Rect(MARGIN, middle_bottom, side.left - 2 * MARGIN, middle_height)
+        board = Rect(MARGIN, middle_bottom, side.left - 2 * MARGIN, board_height)
     else:
-        board = Rect(MARGIN, middle_bottom, width - 2 * MARGIN, middle_height)
+        board = Rect(MARGIN, middle_bottom, width - 2 * MARGIN, board_height)
         side_w = side_width(width)
         side = Rect(width - MARGIN - side_w, middle_bottom, side_w, middle_height) if list_open else None
-    return MatchLayout(width, height, top_bar, board, bottom_bar, side, docked)
+    banner = Rect(board.left, board.bottom + board.height, board.width, BANNER_STRIP)
+    return MatchLayout(width, height, top_bar, board, bottom_bar, side, docked, banner)

@@ -70,16 +70,19 @@ def draw_hud(texts: Texts, hud: Hud, width: float, height: float, left: str = "h
     _panel(texts, second, width - 10, top, True, side_width, notes_width)
 
 
-def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: float) -> None:
-    """The referee's call after a move, large over the board (centred at ``centre_x``, at most ``width`` wide:
-    a long call shrinks until it fits)."""
-    size = 20 if len(message) < 60 else 15
+def draw_banner(texts: Texts, message: str, centre_x: float, y: float, width: float,
+                half_height: float = 28.0) -> None:
+    """The referee's call after a move, large in the strip above the board (centred at ``centre_x`` and ``y``, at
+    most ``width`` wide and ``2 * half_height`` high: a long call shrinks until it fits)."""
+    size = min(20 if len(message) < 60 else 15, half_height * 0.8)
     label = texts.get("banner", message, centre_x, y, palette.TEXT, size, "center", "center", bold=True)
     while label.content_width > width - 64 and label.font_size > 9:
         label.font_size -= 1
     half = min(width - 16, label.content_width + 48) / 2
-    arcade.draw_lrbt_rectangle_filled(centre_x - half, centre_x + half, y - 28, y + 28, (10, 12, 16, 215))
-    arcade.draw_lrbt_rectangle_outline(centre_x - half, centre_x + half, y - 28, y + 28, palette.WARNING, 2)
+    arcade.draw_lrbt_rectangle_filled(centre_x - half, centre_x + half, y - half_height, y + half_height,
+                                      (10, 12, 16, 215))
+    arcade.draw_lrbt_rectangle_outline(centre_x - half, centre_x + half, y - half_height, y + half_height,
+                                       palette.WARNING, 2)
     texts.show("banner")
 
 

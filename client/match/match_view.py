@@ -55,6 +55,19 @@ class Link(Protocol):
         """Carry a coach's action to the referee."""
 
 
+Box = tuple[float, float, float, float]  # left, bottom, right, top in pixels
+
+
+def _backing(left: float, bottom: float, width: float, height: float) -> None:
+    """A dark plate behind a word drawn on the board: it keeps its contrast over the wood and the stones."""
+    arcade.draw_lrbt_rectangle_filled(left - 6, left + width + 6, bottom - 4, bottom + height + 3, (10, 12, 16, 200))
+
+
+def _overlap(a: Box, b: Box | None) -> bool:
+    """True when two boxes share some pixels."""
+    return b is not None and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 class MatchView(arcade.View):
     """Shows one match; lets the seated coach aim and choose; coaches and spectators chat (a link with a ``chat``,
     ``client.match.net.NetLink``'s, and a ``request`` to send its lines)."""
@@ -86,6 +99,7 @@ class MatchView(arcade.View):
         self.list_open = False  # a narrow window: the move list opened over the board (L)
         self.list_wanted = True  # a wide window: the move list beside the board (L hides it)
         self.aim_guide = True  # the player's setting; the strict ruleset never shows the guide
+        self.speed_box: Box | None = None  # where the aimed speed was drawn (the guide's word keeps clear of it)
         self.show_log = True  # the last lines of the log under the board (a replay has its controls there)
         self.chat: chat.ChatLog | None = getattr(_net_link(link), "chat", None)  # None: no chat (a replay)
         self.chat_panel = ChatPanel()
@@ -199,8 +213,9 @@ class MatchView(arcade.View):
         banner = self.state.banner_at(now)
         free_right = laid.side.left if laid.side is not None and not laid.side_docked else laid.board.right
         if banner:
-            draw_banner(self.texts, banner, (laid.board.left + free_right) / 2, laid.board.top - 66,
-                        free_right - laid.board.left)
+            draw_banner(self.texts, banner, (laid.board.left + free_right) / 2,
+                        laid.banner.bottom + laid.banner.height / 2, free_right - laid.board.left,
+                        half_height=laid.banner.height / 2 - 2)
         arcade.draw_lrbt_rectangle_filled(0, width, 0, BOTTOM_BAR - 4, palette.HUD_BG)
         self._draw_prompts(now, width)
         log_right = self._panel_left if self.prompt_buttons else width
@@ -278,7 +293,9 @@ class MatchView(arcade.View):
         word = _("Turned over (VI.4)") if intervention.code == "FLIP" else _("Put back (VI.5)") \
             if intervention.reason == "LEFT_BOARD" else _("Behind the goal (VI.3)")
         sx, sy = tf.to_screen(intervention.x, intervention.y)
-        self.texts.draw("intervention", word, sx, sy + tf.px(30), palette.WARNING, 12, "center", bold=True)
+        label = self.texts.get("intervention", word, sx, sy + tf.px(30), palette.WARNING, 12, "center", bold=True)
+        _backing(label.x - label.content_width / 2, label.y, label.content_width, label.content_height)
+        self.texts.show("intervention")  # on a dark backing: orange reads over the wood
 
     def guide_shown(self, position: Position) -> bool:
         """The aiming guide is shown when the player wants it and the ruleset allows it (not in ``strict``)."""
@@ -299,20 +316,24 @@ class MatchView(arcade.View):
             self.texts.draw("guide", "", 0, 0)
             return
         color = palette.mix(palette.POWER_LOW, palette.POWER_HIGH, shot.power)
+        # the gauge stands behind the pointer, on the side of the pull, away from the path the stone will take
+        side = 1 if px >= sx else -1
+        bar_x = px + side * 18 - (12 if side < 0 else 0)
+        draw_power_bar(shot.power, bar_x, py - 60)
+        speed = self.texts.get("speed", f"{shot.speed / 1000:.2f} m/s", bar_x + (18 if side > 0 else -6), py,
+                               palette.TEXT, 11, "left" if side > 0 else "right", bold=True)
+        left = speed.x if side > 0 else speed.x - speed.content_width
+        _backing(left, speed.y, speed.content_width, speed.content_height)
+        self.texts.show("speed")
+        self.speed_box = (left - 6, speed.y - 4, left + speed.content_width + 6, speed.y + speed.content_height + 3)
         guide = aim_cast.cast(position, aim.stone, shot.vx, shot.vy, settings) if self.guide_shown(position) else None
-        if guide is not None:
+        if guide is not None:  # after the speed: its word keeps clear of the speed's
             self._draw_guide(tf, guide, radius, color)
         else:
             ex, ey = tf.to_screen(*aiming.aim_line_end(aim, shot))
             arcade.draw_line(sx, sy, ex, ey, color, 3)
             arcade.draw_circle_filled(ex, ey, 5, color)
             self.texts.draw("guide", "", 0, 0)
-        # the gauge stands behind the pointer, on the side of the pull, away from the path the stone will take
-        side = 1 if px >= sx else -1
-        bar_x = px + side * 18 - (12 if side < 0 else 0)
-        draw_power_bar(shot.power, bar_x, py - 60)
-        self.texts.draw("speed", f"{shot.speed / 1000:.2f} m/s", bar_x + (18 if side > 0 else -6), py,
-                        palette.TEXT, 11, "left" if side > 0 else "right", bold=True)
 
     def _draw_guide(self, tf: Transform, guide: aim_cast.AimCast, radius: float, color: palette.Colour) -> None:
         """The guide: the path, the stone's ghost where it touches (or stops), the push it gives, and a word."""
@@ -333,8 +354,9 @@ class MatchView(arcade.View):
         word = guide_words(guide, self.state.seat)
         label = self.texts.get("guide", word, gx, gy + tf.px(radius) + 10, palette.TEXT, 11, "center", bold=True)
         half = label.content_width / 2 + 6
-        arcade.draw_lrbt_rectangle_filled(gx - half, gx + half, label.y - 4, label.y + label.content_height + 3,
-                                          (10, 12, 16, 200))  # a dark backing: the word reads over wood and stones
+        if _overlap((gx - half, label.y - 4, gx + half, label.y + label.content_height + 3), self.speed_box):
+            label.y = gy - tf.px(radius) - 10 - label.content_height  # under the ghost: clear of the speed
+        _backing(gx - half + 6, label.y, label.content_width, label.content_height)  # the word reads over wood
         self.texts.show("guide")
 
     def _draw_prompts(self, now: float, width: float) -> None:
