@@ -3,7 +3,13 @@ display (Xvfb), and mouse clicks, drags and keys sent with xdotool — a name ty
 lobby to "Create a room" (quick, a 30-second period, rated) that a headless ``sprtec bot --room CODE`` joins, flicks
 pulled back on our stones, choices answered with clicks, the results screen with both coaches' rating changes,
 "Save replay", and the saved match opened from "My replays". In the middle of the match a line is typed into the
-chat (Return, the words, Return) and reaches the room.
+chat (Return, the words, Return) and reaches the room. A second test registers for a tournament as at a club event:
+the entry code typed with the pointer resting on "Enter as myself", then Return, claims the prepared entry.
+
+Typed letters reach the client as text events (``on_text``), composed by X from the keymap: the client never builds
+characters from key codes. An accented letter dropped under load was xdotool's doing - a letter missing from the
+keymap is typed through a key it remaps for a moment, and a window that reads the key after the map is restored
+reads nothing - so the display gets a Czech keymap, where á, é, ř, š… are keys of their own.
 
 Where to click comes from where the client draws: this test lays the same views out in a hidden window of the
 client's size (the layouts are pure functions of the window size and what is shown), and follows the match as a
@@ -436,3 +442,106 @@ def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path)
             log.close()
     text = (tmp_path / "play.log").read_text()
     assert "exit status -15" not in text and "Traceback" not in text, text[-2000:]
+
+
+def _tournament_state(url: str, tid: str) -> object:
+    """The tournament as a watcher sees it now (its first TournamentUpdate), over a connection of its own."""
+    from websockets.sync.client import connect
+
+    from shared.protocol import (
+        PROTOCOL_VERSION,
+        SERVER_MESSAGES,
+        Hello,
+        TournamentUpdate,
+        WatchTournament,
+        decode,
+        encode,
+    )
+
+    with connect(url, compression=None, open_timeout=10) as socket:
+        socket.send(encode(Hello(PROTOCOL_VERSION, "tests-watcher")))
+        socket.send(encode(WatchTournament(tid)))
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            message = decode(socket.recv(timeout=10), SERVER_MESSAGES)
+            if isinstance(message, TournamentUpdate):
+                return message
+    raise AssertionError("no TournamentUpdate")
+
+
+def test_an_entry_code_typed_and_entered_with_return_claims_the_prepared_entry(display, tmp_path):
+    """The club event's registration, by keyboard: the organiser prepared Lucie Bílá's entry; the player, named
+    Eva Malá on this server, opens Tournaments, chooses the cup, leaves the pointer resting on "Enter as myself",
+    types the code and presses Return - the code claims the prepared entry (no second entry is made), and her
+    accented name typed on the first start arrived whole."""
+    from client.player.tournament_list import TournamentsPage
+    from shared.protocol import TournamentInfo, TournamentList
+
+    home, config, shots = tmp_path / "home", tmp_path / "config", tmp_path / "shots"
+    for folder in (home, config, shots):
+        folder.mkdir()
+    person = Person(display, shots)
+    file = tmp_path / "cup.json"
+    file.write_text(json.dumps({"name": "Velká cena Brna", "seed": 5, "stages": [{"system": "swiss", "rounds": 3}],
+                                "players": [{"id": "lucie", "name": "Lucie Bílá"},
+                                            {"id": "tomas", "name": "Tomáš Dvořák"}]}))
+    with served(tmp_path / "data", workers=0) as url:
+        env = {**os.environ, "DISPLAY": display, "HOME": str(home), "SPRTEC_CONFIG_DIR": str(config),
+               "LIBGL_ALWAYS_SOFTWARE": "1"}
+        env.pop("ARCADE_HEADLESS", None)
+        created = subprocess.run([sys.executable, "-m", "sprtec", "tournament", "create", str(file), "--server", url,
+                                  "--json"], env={**env, "SPRTEC_CONFIG_DIR": str(tmp_path / "organiser")},
+                                 capture_output=True, text=True, timeout=60, check=True)
+        answer = json.loads(created.stdout)
+        tid = answer["tournament"]
+        code = next(e["code"] for e in answer["entries"] if e["entry"] == "lucie")
+        log = (tmp_path / "play.log").open("w")
+        client = subprocess.Popen([sys.executable, "-m", "sprtec", "play", "--server", url, "--mute"], env=env,
+                                  cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        mirror = None
+        try:
+            person.find("sprtec", client)
+            mirror = Mirror(person.width, person.height)
+            time.sleep(1.5)
+            _enter_name(person, mirror, url, "Eva Malá", config)
+            time.sleep(1.0)
+            model = LobbyModel(origin=f"Server {url}")
+            model.apply(Welcome(1, "sprtec", "Eva Malá", "t"))
+            x, y, _w = mirror.item(model, "tournaments")
+            person.click(x, y)
+            time.sleep(1.5)  # the list comes from the server
+            page = TournamentsPage()
+            page.apply(TournamentList((TournamentInfo(tournament=tid, name="Velká cena Brna", status="registering",
+                                                      stage=0, round=0, entries=2, playing=0),)))
+            view = mirror.lay(LobbyView(page, lambda request: None))
+            row = next(b for item, b in view.layout() if item.command == f"choose:{tid}")
+            person.click(row.left + row.width / 2, row.bottom + row.height / 2)
+            page.activate(f"choose:{tid}")
+            view = mirror.lay(LobbyView(page, lambda request: None))
+            myself = next(b for item, b in view.layout() if item.command == "join")
+            person.run("mousemove", "--sync", *person.at(myself.left + myself.width / 2,
+                                                          myself.bottom + myself.height / 2))
+            time.sleep(0.3)
+            person.look("8-tournament-chosen")
+            person.type(code.lower())
+            person.press("Return")
+            deadline = time.monotonic() + 20
+            update = _tournament_state(url, tid)
+            while time.monotonic() < deadline:
+                update = _tournament_state(url, tid)
+                if any(e.claimed for e in update.entries):  # type: ignore[attr-defined]
+                    break
+                time.sleep(0.5)
+            person.look("9-entered-with-the-code")
+            entries = {e.name: e.claimed for e in update.entries}  # type: ignore[attr-defined]
+            assert entries == {"Lucie Bílá": True, "Tomáš Dvořák": False}, entries  # no second entry
+            assert _kept(config, "name") == "Eva Malá"
+            assert client.poll() is None, "the client stopped"
+        finally:
+            if mirror is not None:
+                mirror.close()
+            client.terminate()
+            client.wait(15)
+            log.close()
+    text = (tmp_path / "play.log").read_text()
+    assert "Traceback" not in text, text[-2000:]
