@@ -529,11 +529,11 @@ def test_an_entry_code_typed_and_entered_with_return_claims_the_prepared_entry(d
             update = _tournament_state(url, tid)
             while time.monotonic() < deadline:
                 update = _tournament_state(url, tid)
-                if any(e.claimed for e in update.entries):  # type: ignore[attr-defined]
+                if any(e.claimed for e in update.entries):
                     break
                 time.sleep(0.5)
             person.look("9-entered-with-the-code")
-            entries = {e.name: e.claimed for e in update.entries}  # type: ignore[attr-defined]
+            entries = {e.name: e.claimed for e in update.entries}
             assert entries == {"Lucie Bílá": True, "Tomáš Dvořák": False}, entries  # no second entry
             assert _kept(config, "name") == "Eva Malá"
             assert client.poll() is None, "the client stopped"
