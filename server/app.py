@@ -14,7 +14,7 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import websockets
 from prometheus_client import CollectorRegistry
@@ -57,13 +57,22 @@ from server.store.sqlite.sqlite_store import SqliteStore
 from server.store.store_port import Health, Store
 from server.tournaments.creation import Creators
 from server.tournaments.handlers import TournamentRequests
+from server.tournaments.leases import KIND, TournamentLeases, read_lines
 from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
 from server.web.routes import chain
 from server.web.site import web_table
 from server.wire import outgoing
 from shared.matchmaking import PoolRules
-from shared.protocol import MAX_LARGE_FRAME, CloseCode, Rated, ServerMessage
+from shared.protocol import (
+    MAX_LARGE_FRAME,
+    CloseCode,
+    Rated,
+    ServerMessage,
+    TournamentInfo,
+    UnwatchTournament,
+    WatchTournament,
+)
 from shared.protocol.lan_record import NOT_PLAYERS
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
@@ -135,6 +144,8 @@ class Server:
         self.leagues = LeagueService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                      session_of=self.sessions.get)
         self.handlers.update(LeagueRequests(self.leagues, self.limits, creators).handlers())
+        if self.cluster is not None:
+            self._place_tournaments(self.cluster)
         self._ws_server: WsServer | None = None
         self._operators: WsServer | None = None  # the --metrics listener
         self.metrics_port = 0
@@ -211,6 +222,43 @@ class Server:
             checks.add_readiness("registry", self.cluster.registry_problem)
         return checks
 
+    def _place_tournaments(self, cluster: ClusterNode) -> None:
+        """A cluster's tournaments: each runs on one node under a lease and a fence (``server.cluster.leased``), taken
+        over from a node that died; a request about one run elsewhere is forwarded there and answered through this
+        node (``server.cluster.forwarding``), its coaches told wherever they are connected; its tables' news comes
+        from the nodes that play them."""
+        from server.cluster.leased import lease_name
+
+        service, forwarder, store = self.tournaments, cluster.forwarder, self.store
+        service.fenced = lambda tournament, statements: store.fenced(lease_name(KIND, tournament), statements)
+        service.claim = lambda tournament: cluster.leased.claim(KIND, tournament)
+        service.rooms_alive = lambda: {row.code for row in store.rooms()} | set(self.lobby.rooms)
+        service.deliver = forwarder.deliver
+        service.session_of = forwarder.player
+
+        async def lines_elsewhere() -> dict[str, tuple[int, TournamentInfo]]:
+            """The lines the other nodes published of their tournaments."""
+            return read_lines(await cluster.leased.lines(KIND))
+
+        service.lines_elsewhere = lines_elsewhere
+        leases = TournamentLeases(service, lambda tournament, watchers: forwarder.moved_watchers(KIND, tournament,
+                                                                                                  watchers))
+        cluster.leased.add(leases)
+
+        async def publish_lines() -> None:
+            """Every beat: this node's tournaments' lines for every node's list."""
+            await cluster.leased.publish_lines(KIND, leases.lines())
+
+        cluster.on_beat += [service.check_tables_elsewhere, publish_lines]
+        cluster.on_table_event.append(service.remote_event)
+        forwarder.on_connected.append(service.connected)
+        forwarder.on_gone.append(service.unwatch)
+        forwarder.watch_request[KIND] = WatchTournament
+        forwarder.watched[KIND] = lambda message: isinstance(message, WatchTournament)
+        forwarder.unwatched[KIND] = lambda message: isinstance(message, UnwatchTournament)
+        about = {kind: _tournament_of for kind in self.handlers if "tournament" in getattr(kind, "__slots__", ())}
+        self.handlers.update(forwarder.route(self.handlers, about))
+
     def _count_leases(self, cluster: ClusterNode) -> None:
         """The cluster's figures on /metrics: the leases this node holds (its open rooms, read when scraped) and
         the rooms it took over from others, whose matches are live here again."""
@@ -242,6 +290,8 @@ class Server:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
         self.leagues.spawn(self.leagues.connected(session, self.ready))
+        if self.cluster is not None:  # the tournaments run on other nodes tell him too
+            self.cluster.forwarder.connected(session.player_id)
 
     def _tell_room(self, code: str, message: ServerMessage, players: tuple[int, ...] = ()) -> None:
         """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments), and to
@@ -270,6 +320,8 @@ class Server:
             del self.sessions[session.player_id]
         self.tournaments.unwatch(session)
         self.leagues.unwatch(session)
+        if self.cluster is not None:
+            self.cluster.forwarder.gone(session.player_id)
         if self.announcer is not None:
             self.announcer.update(self.players_online(), self.tournaments.running())
 
@@ -293,10 +345,9 @@ class Server:
         try:
             if self.cluster is not None:  # the rooms nobody owns (all of them when the cluster starts)
                 self.cluster.config = dataclasses.replace(self.cluster.config, public_url=await self._public_url())
-                await self.cluster.start()
-                # Tournaments are not shared between nodes yet: resumed on every node, one would run on several.
-                log.warning("a cluster node does not resume stored tournaments and leagues (they run on the node that "
-                            "runs them)")
+                await self.cluster.start()  # its rooms, then its tournaments (server.cluster.leased)
+                # Leagues are not shared between nodes yet: resumed on every node, one would run on several.
+                log.warning("a cluster node does not resume stored leagues (they run on the node that runs them)")
             else:
                 rooms = await recover(self.store, self.pool, self.lobby)
                 log.info("%d unfinished matches resumed", len(rooms))
@@ -363,6 +414,11 @@ def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
     from server.cluster.node import registry_for
 
     return registry_for(config, pool)
+
+
+def _tournament_of(message: Any) -> tuple[str, str]:
+    """The leased object a tournament request is about (``server.cluster.forwarding``)."""
+    return KIND, str(message.tournament).strip().upper()
 
 
 async def _done() -> None:

@@ -37,17 +37,27 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from server.cluster.redis_registry import RedisRegistry, inbox
+from server.cluster.forwarding import EVERYONE, Forwarder
+from server.cluster.leased import LeasedObjects
+from server.cluster.redis_registry import PREFIX, RedisRegistry, inbox
 from server.cluster.relay import Relay, frames_channel
-from server.lifecycle import MatchFinished, PresenceChanged, RoomClosed, RoomLost
+from server.lifecycle import (
+    LifecycleEvent,
+    MatchFinished,
+    MatchStarted,
+    MoveApplied,
+    PresenceChanged,
+    RoomClosed,
+    RoomLost,
+)
 from server.rooms.rebuild import recover
 from server.rooms.registry import Moved
 from server.rooms.room import Connection, Room, RoomError
@@ -69,6 +79,9 @@ DEFAULT_HELD_SEAT_WAIT_MS = 20_000  # a reconnecting client follows MOVED in wel
 TAKEOVER_GATHER_S = 0.05  # takeover requests this close together become one (see ClusterNode.take_over_many)
 MOVED_WAIT_S = 10.0  # how long a connection waits for a room's new owner to appear before it is sent anywhere
 INBOX_RETRY_S = 0.5  # the pause before asking Redis again after it failed (a restart drops every connection)
+TABLE_EVENTS = PREFIX + "table-events"  # the lifecycle of held rooms (a tournament's tables), for every node
+_TABLE_EVENTS: dict[str, type[LifecycleEvent]] = {kind.__name__: kind for kind in (MatchStarted, MoveApplied,
+                                                                                    PresenceChanged, MatchFinished)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +146,17 @@ class ClusterNode:
         lobby.bus.subscribe(MatchFinished, self._match_finished)
         lobby.bus.subscribe(RoomClosed, self._room_closed)
         lobby.bus.subscribe(RoomLost, self._room_lost)
+        lobby.bus.subscribe(MatchStarted, self._table_event)
+        lobby.bus.subscribe(MoveApplied, self._table_event)
+        lobby.bus.subscribe(PresenceChanged, self._table_event)
+        lobby.bus.subscribe(MatchFinished, self._table_event)
+        # Objects run on one node at a time besides the rooms (tournaments: server.cluster.leased), the requests about
+        # them forwarded to their node (server.cluster.forwarding), what is told of held rooms played here
+        # (``on_table_event`` of every other node), and what else each heartbeat does (``on_beat``)
+        self.leased = LeasedObjects(registry, registry.url_of)
+        self.forwarder = Forwarder(self.leased, self.registry.client.publish, connection_of)
+        self.on_table_event: list[Callable[[LifecycleEvent], None]] = []
+        self.on_beat: list[Callable[[], Awaitable[None]]] = []
         lobby.call_player = self._call_player
         lobby.held_seat_wait_ms = config.held_seat_wait_ms
         lobby.relay_of = self._relay_of
@@ -148,7 +172,7 @@ class ClusterNode:
         await self.registry.announce(self.config.public_url)
         self._registry_ok_at = asyncio.get_running_loop().time()
         self._pubsub = pubsub = self.registry.client.pubsub()
-        await pubsub.subscribe(inbox(self.node))
+        await pubsub.subscribe(inbox(self.node), EVERYONE, TABLE_EVENTS)
         self._inbox = asyncio.get_running_loop().create_task(self._listen(pubsub))
         self._publisher = asyncio.get_running_loop().create_task(self._publish_frames())
         await self.scan()
@@ -188,8 +212,10 @@ class ClusterNode:
                 if message is None or message.get("type") != "message":
                     continue
                 channel = message["channel"].decode()
-                if channel == inbox(self.node):
+                if channel in (inbox(self.node), EVERYONE):
                     await self._answer(message["data"])
+                elif channel == TABLE_EVENTS:
+                    self._heard_table_event(message["data"])
                 elif (relay := self.relays.get(channel.rsplit(":", 1)[-1])) is not None:
                     relay.forward(message["data"])
         finally:
@@ -200,6 +226,8 @@ class ClusterNode:
         the RoomJoined asked for spectators here."""
         try:
             asked = json.loads(data)
+            if self.forwarder.heard(asked):
+                return
             kind, code = str(asked["kind"]), str(asked["room"])
             if kind == "come":
                 connection = self._connection_of(int(asked["player"]))
@@ -216,6 +244,29 @@ class ClusterNode:
                     relay.joined(connection, frame)
         except (ValueError, KeyError, TypeError):
             log.warning("node %s: an unreadable message in its inbox: %r", self.node, data)
+
+    def _table_event(self, event: LifecycleEvent) -> None:
+        """A held room of ours (a tournament's table) started, moved, changed its presence or ended: every node hears
+        it (the tournament may run on another one)."""
+        room = self.lobby.rooms.get(event.room)
+        if room is None or not room.core.reserved:
+            return
+        self._outbox.put_nowait((TABLE_EVENTS, json.dumps({"event": type(event).__name__, **asdict(event)}).encode()))
+
+    def _heard_table_event(self, data: bytes) -> None:
+        """A held room's lifecycle event published by a node (this one's too: a listener ignores its own rooms)."""
+        try:
+            fields = json.loads(data)
+            kind = _TABLE_EVENTS[fields.pop("event")]
+            for name in ("score", "connected"):
+                if name in fields:
+                    fields[name] = tuple(fields[name])
+            event = kind(**fields)
+        except (ValueError, KeyError, TypeError):
+            log.warning("node %s: an unreadable table event: %r", self.node, data)
+            return
+        for listener in self.on_table_event:
+            listener(event)
 
     def _relay_of(self, code: str) -> Callable[[bytes], None]:
         """Where room ``code`` (ours) puts its frames for everyone: the outbox, published in order."""
@@ -235,7 +286,7 @@ class ClusterNode:
             try:
                 async with self.registry.client.pipeline(transaction=False) as pipe:
                     for code, frame in batch:
-                        pipe.publish(frames_channel(code), frame)
+                        pipe.publish(code if code == TABLE_EVENTS else frames_channel(code), frame)
                     await pipe.execute()
             except Exception:  # a spectator elsewhere resyncs; the room itself goes on
                 log.exception("node %s: frames not relayed", self.node)
@@ -315,7 +366,11 @@ class ClusterNode:
                         log.warning("node %s lost the lease of room %s: the room stops here", self.node, room.code)
                         self._lost(room)
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
+                await self.leased.renew()
                 self._scan_soon()  # not awaited: the beat goes on renewing
+                await self.forwarder.rewatch()
+                for job in self.on_beat:
+                    await job()
             except Exception as exc:
                 self._registry_error = f"{type(exc).__name__}: {exc}"
                 log.exception("node %s: heartbeat failed", self.node)
@@ -333,6 +388,10 @@ class ClusterNode:
             await self.take_over_many(await self.registry.unowned(codes))
         except Exception:
             log.exception("node %s: the scan for rooms nobody owns failed", self.node)
+        try:  # after the rooms: a tournament taken over finds the matches of its tables rebuilt
+            await self.leased.scan()
+        except Exception:
+            log.exception("node %s: the scan for objects nobody owns failed", self.node)
 
     async def take_over(self, code: str) -> bool:
         """Take room ``code`` over if nobody owns it: True when this node runs it now (or already did)."""
@@ -580,6 +639,7 @@ class ClusterNode:
         """A graceful stop: every room stops after its last commit and its lease is released for the others, who
         take it over at their next scan; its connections are sent to the new owner."""
         await _stopped(self._task, self._scanning)
+        await self.leased.drain()  # the tournaments first: they open and close tables
         # a takeover under way finishes first: the rooms it rebuilds are handed over with the others
         await asyncio.gather(*set(self._taking.values()), return_exceptions=True)
         await asyncio.gather(*set(self._sending_on), return_exceptions=True)

@@ -165,7 +165,7 @@ class TournamentRequests:
         self.limits.check(NEW_TOURNAMENT, session.client)
         t = tournament_of(message, seed=new_seed())
         tournament_id = credentials.new_tournament_id()
-        while tournament_id in service.runs:
+        while not await service.claim(tournament_id):  # a cluster: the new tournament's lease is this node's
             tournament_id = credentials.new_tournament_id()
         secret = credentials.new_organiser_secret()
         codes = {p.id: credentials.new_entry_code() for p in t.players}
@@ -176,8 +176,8 @@ class TournamentRequests:
         state = start(tournament_id, row)
         stored = TournamentRow(id=tournament_id, name=t.name, secret_hash=credentials.hashed(hasher, secret), events=1,
                                status="registering", created_at=row.at_ms / 1000)
-        await service.store.write([records.add_tournament(stored, write_snapshot(state)),
-                                   records.append_event(tournament_id, row)])
+        await service.store.write(service.fenced(tournament_id, [records.add_tournament(stored, write_snapshot(state)),
+                                                                 records.append_event(tournament_id, row)]))
         service.adopt(Running(core=TournamentCore(state), secret_hash=stored.secret_hash))
         self.limits.spend(NEW_TOURNAMENT, session.client)
         entries = tuple(EntryCode(p.id, p.name[:64], codes[p.id]) for p in t.players)
@@ -497,7 +497,7 @@ class TournamentRequests:
     async def list(self, session: Any, _message: ListTournaments) -> None:
         """The tournaments of this server: the running ones first (newest first), then those over (newest first), at
         most TOURNAMENTS_LISTED - a flood of new tournaments cannot push the one being played off the list."""
-        lines = self.service.listing()
+        lines = await self.service.listing()
         running = [line for line in lines if line.status not in FINISHED]
         over = [line for line in lines if line.status in FINISHED]
         await session.send(TournamentList(tuple(running + over)[:TOURNAMENTS_LISTED]))

@@ -7,9 +7,14 @@ finished just before the crash - its end committed, its result not yet in the to
 the stored match; a running one goes on in its recovered room; a table whose match never started lost its room
 (nobody had played there) and is opened again, as is a match of the current round that had no table yet, with a
 fresh no-show time (the coaches need the time to come back). Nothing recorded is lost.
+
+A cluster node taking a tournament over from a node that died (``server.tournaments.leases``) resumes it the same
+way, the rooms of its tables being those the cluster's store still holds, wherever they are played.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from server.store.store_port import ReadPort
 from server.tournaments import tournament_records as records
@@ -20,10 +25,13 @@ from server.tournaments.tables import name_seats
 from server.tournaments.tournament_core import TournamentCore
 
 
-async def resume(service: TournamentService) -> list[Running]:
-    """Fold and run every stored tournament; returns them, oldest first."""
+async def resume(service: TournamentService, only: Collection[str] | None = None) -> list[Running]:
+    """Fold and run every stored tournament (``only``: those with these ids - a cluster node taking them over);
+    returns them, oldest first."""
     runs = []
     for row in records.tournaments(service.store):
+        if only is not None and row.id not in only:
+            continue
         state, snapshot_version = recovered(service.store, row.id)
         run = Running(core=TournamentCore(state, snapshot_version=snapshot_version), secret_hash=row.secret_hash)
         service.adopt(run)  # before any wait: a recovered room's MatchFinished finds its tournament
@@ -48,6 +56,6 @@ async def _relink(service: TournamentService, run: Running) -> None:
     """Link a tournament's open tables to their matches (as the store has them), record what finished, open again
     what never started (``TournamentCore.relink``)."""
     stored = {t.match_id: records.match_result(service.store, t.match_id) for t in run.state.tables.values()}
-    alive = set(service.lobby.rooms)
+    alive = set(service.rooms_alive())  # a cluster: the rooms played on any node, or waiting to be taken over
     name_seats(service.lobby, run.state)
     await service.transition(run, lambda: run.core.relink(stored, alive, service.now_ms()))

@@ -15,19 +15,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import websockets
 
 from server.clock import WallClock
-from server.lifecycle import EventBus, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
+from server.lifecycle import EventBus, LifecycleEvent, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
 from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
-from server.store.store_port import Store
+from server.store.store_port import StaleLease, Statement, Store, StoreUnavailable
 from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, Event, Outcome
+from server.tournaments.results import StoredResult
 from server.tournaments.state import TableKey, TournamentState
 from server.tournaments.state_snapshot import write_snapshot
 from server.tournaments.tables import close_table, open_tables
@@ -49,16 +50,26 @@ from shared.protocol.lan_record import RunningTournament
 from shared.tournament.errors import TournamentError
 
 log = logging.getLogger(__name__)
+RETRY_DUE_MS = 1000  # a deadline whose write failed is tried again this much later
 PUSH_INTERVAL_MS = 250  # a tournament's watchers get at most four updates a second
 CLOCK_REFRESH_MS = 1000  # while a table is played, watchers get an update at least this often (its clock moves)
 RatingOf = Callable[[int, str], "tuple[int, bool] | None"]  # server.players.Players.rating_of
+Fenced = Callable[[str, list[Statement]], list[Statement]]  # a tournament's statements as this process may write them
+Deliver = Callable[[Iterable["Watcher"], bytes], None]  # one frame to many watchers
 
 
 class Watcher(Protocol):
-    """A connection that can be sent messages (a session)."""
+    """A connection that can be sent messages (a session; in a cluster, a client connected to another node)."""
 
-    player_id: int
-    ws: Any
+    @property
+    def player_id(self) -> int:
+        """The player connected."""
+        ...
+
+    @property
+    def ws(self) -> Any:
+        """The connection (None for a client connected to another node)."""
+        ...
 
     async def send(self, message: ServerMessage) -> None:
         """Send one message to this connection."""
@@ -79,6 +90,7 @@ class Running:
     refresh_task: asyncio.Task[None] | None = None  # the next update that shows the played tables' clocks
     timer: asyncio.Task[None] | None = None  # sleeps until the core's next deadline
     timer_wake: int | None = None  # the deadline the sleeping timer wakes at (None: it is busy or gone)
+    stopped: bool = False  # it runs here no more (a cluster: another node holds its lease now)
     indexed: frozenset[str] = frozenset()  # the rooms of its open tables, as the service's index has them
     table_rooms: dict[str, None] = field(default_factory=dict)  # every table's room opened (an ordered set)
 
@@ -109,6 +121,14 @@ class TournamentService:
         self.now_ms = now_ms
         self.runs: dict[str, Running] = {}  # newest last
         self.rooms: dict[str, str] = {}  # an open table's room code -> its tournament
+        # Where this process's tournaments live (one process: all here; a cluster node sets these, server.app): how
+        # a tournament's statements are written (a cluster fences them under its lease), whether a new id is free
+        # (a cluster takes its lease), the rooms alive wherever they are played, and how a frame reaches watchers.
+        self.fenced: Fenced = lambda _tournament, statements: statements
+        self.claim: Callable[[str], Awaitable[bool]] = self._free_here
+        self.rooms_alive: Callable[[], Collection[str]] = lambda: self.lobby.rooms.keys()
+        self.deliver: Deliver = _broadcast
+        self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, TournamentInfo]]]] = _no_lines
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopped = False
         bus.subscribe(MatchStarted, self._match_started)
@@ -128,6 +148,25 @@ class TournamentService:
         """Run a tournament (new, or folded from its log after a restart); its open tables are known by room."""
         self.runs[run.id] = run
         self._index(run)
+
+    async def _free_here(self, tournament_id: str) -> bool:
+        """Whether a new tournament may take this id (one process: no tournament of its own has it)."""
+        return tournament_id not in self.runs
+
+    def drop(self, tournament_id: str) -> list[Watcher]:
+        """Stop running a tournament here at once (a cluster: another node holds its lease now): its timer and pushes
+        end, nothing more is written or told for it here; its watchers here, who follow it where it runs now."""
+        run = self.runs.pop(tournament_id, None)
+        if run is None:
+            return []
+        run.stopped = True
+        for task in (run.timer, run.push_task, run.refresh_task):
+            if task is not None and not task.done():
+                task.cancel()
+        for room in run.indexed:
+            if self.rooms.get(room) == run.id:
+                del self.rooms[room]
+        return list(run.watchers)
 
     # ------------------------------------------------------------------ carrying out effects
     async def carry_out(self, run: Running, effects: list[Effect], mark: Mark | None = None) -> None:
@@ -160,12 +199,15 @@ class TournamentService:
             self._rearm(run)
 
     async def _persist(self, run: Running, effect: Persist) -> None:
-        """Append the rows (and the snapshot, when one is due) in one transaction."""
+        """Append the rows (and the snapshot, when one is due) in one transaction, under the tournament's fence (a
+        cluster's store refuses the write of a node that lost its lease: ``StaleLease``, and the core rewinds)."""
+        if run.stopped:
+            raise StaleLease(f"tournament {run.id} runs on another node now")
         statements = [records.append_event(run.id, row) for row in effect.rows]
         if effect.snapshot is not None:
             statements.append(records.save_snapshot(run.id, write_snapshot(effect.snapshot), effect.snapshot.version,
                                                     effect.status))
-        await self.store.write(statements)
+        await self.store.write(self.fenced(run.id, statements))
 
     def _index(self, run: Running) -> None:
         """The service's index of open tables' rooms follows the tournament's; the organiser's mutes follow into
@@ -228,6 +270,8 @@ class TournamentService:
         nothing due and sleeps on), a busy one looks again when it is done; only an earlier deadline replaces it."""
         wake = run.core.next_wake()
         timer = run.timer
+        if run.stopped:
+            return
         if timer is not None and not timer.done():
             if run.timer_wake is None or wake is None or run.timer_wake <= wake:
                 return
@@ -240,7 +284,7 @@ class TournamentService:
 
     async def _timer(self, run: Running) -> None:
         """Sleep until the next deadline and carry out what is due, until there is none."""
-        while not self._stopped:
+        while not self._stopped and not run.stopped:
             wake = run.core.next_wake()
             if wake is None:
                 return
@@ -252,6 +296,11 @@ class TournamentService:
                     await self.transition(run, lambda: run.core.due(self.now_ms()))
                 except (TournamentError, RoomError) as exc:
                     log.info("tournament %s: the next round did not start by itself: %s", run.id, exc)
+                except StoreUnavailable as exc:  # a lost lease, or a store that stopped: nothing was done
+                    log.warning("tournament %s: what was due is not written (%s)", run.id, exc)
+                    if run.stopped:
+                        return
+                    await self.clock.sleep_until(self.clock.now_ms() + RETRY_DUE_MS)
 
     # ------------------------------------------------------------------ the bus
     def _run_of_room(self, room: str) -> Running | None:
@@ -289,6 +338,47 @@ class TournamentService:
         if run is not None:
             self.spawn(self._finished(run, event))
 
+    def remote_event(self, event: LifecycleEvent) -> None:
+        """A lifecycle event of a room played on another node of a cluster (a table taken over there): handled as
+        the local bus's, unless the room is played here now (the local bus tells it then)."""
+        if event.room in self.lobby.rooms:
+            return
+        handlers: dict[type, Callable[[Any], None]] = {
+            MatchStarted: self._match_started, MoveApplied: self._move_applied,
+            PresenceChanged: self._presence_changed, MatchFinished: self._match_finished}
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(event)
+
+    async def check_tables_elsewhere(self) -> None:
+        """The tables played on other nodes, as the shared store has them: a match that began or ended there while
+        its news was lost on the way (a cluster's pub/sub delivers at most once, and nobody listened while the
+        tournament itself was being taken over) is started or recorded here all the same."""
+        for run in list(self.runs.values()):
+            for table in list(run.state.tables.values()):
+                if table.room in self.lobby.rooms:
+                    continue
+                stored = records.match_result(self.store, table.match_id)
+                if stored is None:
+                    continue
+                if not run.core.started(table.room):
+                    self._now(run, run.core.match_started(table.room))
+                if stored.finished:
+                    await self._finished_elsewhere(run, table.room, table.match_id, stored)
+
+    async def _finished_elsewhere(self, run: Running, room: str, match_id: str, stored: StoredResult) -> None:
+        """Record a table's match that the store has finished (played on another node)."""
+        async with run.lock:
+            if run.stopped or run.state.table_of_room(room) is None:
+                return
+            try:
+                await self.transition(run, lambda: run.core.match_finished(
+                    room, match_id, score=stored.score, winner=stored.winner, reason=stored.reason,
+                    now=self.now_ms()))
+            except TournamentError as exc:
+                log.error("tournament %s: the result of the match in room %s cannot be recorded: %s", run.id, room,
+                          exc)
+
     async def _finished(self, run: Running, event: MatchFinished) -> None:
         """Record a finished match as its table's result (the score, the shoot-out's winner, or a walkover)."""
         async with run.lock:
@@ -312,7 +402,7 @@ class TournamentService:
         await self.clock.sleep_until(self.clock.now_ms() + PUSH_INTERVAL_MS)
         run.sequence += 1
         shown = self.update_of(run, run.sequence)
-        websockets.broadcast([w.ws for w in run.watchers], outgoing(shown))
+        self.deliver(run.watchers, outgoing(shown))
         if any(line.status == "playing" for line in shown.tables) and (
                 run.refresh_task is None or run.refresh_task.done()):
             run.refresh_task = self.spawn(self._refresh_later(run))
@@ -366,13 +456,18 @@ class TournamentService:
         return tuple(RunningTournament(id=run.id, name=run.state.tournament.name) for run in self.runs.values()
                      if self.board(run).status not in ("finished", "ended"))
 
-    def listing(self) -> tuple[TournamentInfo, ...]:
-        """Every tournament's line, newest first."""
-        out = []
-        for run in reversed(list(self.runs.values())):
+    def lines(self) -> dict[str, tuple[int, TournamentInfo]]:
+        """Each tournament's line with its creation time (ms), by id."""
+        out = {}
+        for run in self.runs.values():
             playing = sum(1 for t in run.state.tables.values() if run.core.started(t.room))
-            out.append(info_of(run.state, self.board(run), playing))
-        return tuple(out)
+            out[run.id] = (run.state.created_at_ms, info_of(run.state, self.board(run), playing))
+        return out
+
+    async def listing(self) -> tuple[TournamentInfo, ...]:
+        """Every tournament's line, newest first: this process's, and in a cluster those the other nodes run."""
+        found = {**await self.lines_elsewhere(), **self.lines()}
+        return tuple(line for _, line in sorted(found.values(), key=lambda item: -item[0]))
 
     # ------------------------------------------------------------------ tasks
     def spawn(self, job: Any) -> asyncio.Task[Any]:
@@ -394,6 +489,16 @@ class TournamentService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def _no_lines() -> dict[str, tuple[int, TournamentInfo]]:
+    """One process: no tournament runs anywhere else."""
+    return {}
+
+
+def _broadcast(watchers: Iterable[Watcher], frame: bytes) -> None:
+    """One frame to every watcher's connection at once."""
+    websockets.broadcast([w.ws for w in watchers], frame)
 
 
 def new_seed() -> int:
