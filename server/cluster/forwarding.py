@@ -41,6 +41,7 @@ from redis.exceptions import RedisError
 from server.cluster.leased import LeasedObjects, lease_name
 from server.cluster.redis_registry import PREFIX, inbox
 from server.rooms.room import RoomError
+from server.store.sqlite.sqlite_writer import StaleLease
 from server.wire import outgoing
 from shared.protocol import CLIENT_MESSAGES, MAX_LARGE_FRAME, Error, ProtocolError, ServerMessage, decode, encode
 
@@ -133,7 +134,15 @@ class Forwarder:
         kind, object_id = self.object_of[type(message)](message)
         owner = await self._owner(kind, object_id) if hops <= MAX_HOPS else None
         if owner is None:
-            await self.local[type(message)](session, message)
+            try:
+                await self.local[type(message)](session, message)
+            except StaleLease:  # the store says another node holds the lease now: the object goes on there
+                if hops >= MAX_HOPS:
+                    raise RoomError("STORE_UNAVAILABLE", f"{kind} {object_id} is moving to another server; try "
+                                                         "again", retry_ms=1000) from None
+                await self.leased.lost(kind, object_id)
+                await self.dispatch(session, message, hops + 1)
+                return
             self._follow_watch(session, kind, object_id, message, self.node)
             return
         frame = encode(message, trusted=True)

@@ -111,9 +111,14 @@ class LeasedObjects:
         held = self.held()
         for name in await self.registry.renew(held):
             kind, object_id = name.split(":", 1)
-            log.warning("node %s lost the lease of %s %s: it stops here", self.node, kind, object_id)
-            self.registry.fences.pop(name, None)  # nothing more is written for it here: the store would refuse it
-            await self.kinds[kind].lost(object_id)
+            await self.lost(kind, object_id)
+
+    async def lost(self, kind: str, object_id: str) -> None:
+        """Another node holds the object's lease (the heartbeat could not renew it, or the store refused a write
+        under it): it stops here at once, and nothing more is written for it here."""
+        log.warning("node %s lost the lease of %s %s: it stops here", self.node, kind, object_id)
+        self.registry.fences.pop(lease_name(kind, object_id), None)
+        await self.kinds[kind].lost(object_id)
 
     async def scan(self) -> None:
         """Take over every stored object nobody holds a lease on (per kind, all at once)."""

@@ -130,6 +130,7 @@ class ClusterNode:
         self._gathering: asyncio.Task[None] | None = None  # the batch still gathering codes
         self._rebuilding: set[str] = set()  # rooms whose lease this node acquired and is rebuilding (kept renewed)
         self._scanning: asyncio.Task[None] | None = None  # the heartbeat's scan for orphans, while it runs
+        self._chores: asyncio.Task[None] | None = None  # the heartbeat's other jobs, while they run
         self._sending_on: set[asyncio.Task[None]] = set()  # lost rooms whose connections are being sent on
         self._stopping: dict[str, Room] = {}  # lost rooms still finishing their entry in progress, by code
         self._registry_ok_at: float | None = None  # the loop time Redis last answered a heartbeat
@@ -368,12 +369,22 @@ class ClusterNode:
                 await self.registry.update_many([self.lobby.listing(room) for room in rooms if room.code not in lost])
                 await self.leased.renew()
                 self._scan_soon()  # not awaited: the beat goes on renewing
-                await self.forwarder.rewatch()
-                for job in self.on_beat:
-                    await job()
+                if self._chores is None or self._chores.done():  # nor are the chores (they may wait on a lease)
+                    self._chores = loop.create_task(self._do_chores())
             except Exception as exc:
                 self._registry_error = f"{type(exc).__name__}: {exc}"
                 log.exception("node %s: heartbeat failed", self.node)
+
+    async def _do_chores(self) -> None:
+        """What each beat also does, off the beat: watches kept through a node whose object changed hands asked again
+        (``server.cluster.forwarding``), and the ``on_beat`` jobs (a tournament's tables played elsewhere checked, its
+        line listed); a failure is logged, the next beat tries again."""
+        try:
+            await self.forwarder.rewatch()
+            for job in self.on_beat:
+                await job()
+        except Exception:
+            log.exception("node %s: a heartbeat's chore failed", self.node)
 
     def _scan_soon(self) -> asyncio.Task[None]:
         """The scan for orphans under way, or a new one (one at a time)."""
@@ -638,8 +649,11 @@ class ClusterNode:
     async def drain(self) -> None:
         """A graceful stop: every room stops after its last commit and its lease is released for the others, who
         take it over at their next scan; its connections are sent to the new owner."""
-        await _stopped(self._task, self._scanning)
-        await self.leased.drain()  # the tournaments first: they open and close tables
+        await _stopped(self._task, self._scanning, self._chores)
+        try:  # the tournaments first: they open and close tables
+            await self.leased.drain()
+        except Exception:  # Redis gone: the leases lapse by themselves
+            log.exception("node %s: its tournaments' leases were not released", self.node)
         # a takeover under way finishes first: the rooms it rebuilds are handed over with the others
         await asyncio.gather(*set(self._taking.values()), return_exceptions=True)
         await asyncio.gather(*set(self._sending_on), return_exceptions=True)
@@ -652,7 +666,7 @@ class ClusterNode:
 
     async def close(self) -> None:
         """Stop beating, listening and publishing, and disconnect from Redis."""
-        await _stopped(self._task, self._scanning, self._inbox, self._publisher)
+        await _stopped(self._task, self._scanning, self._chores, self._inbox, self._publisher)
         await self.registry.client.aclose()
 
 

@@ -69,11 +69,13 @@ class CoachReport:
     last: TournamentUpdate | None = None
 
 
-async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: float = GIVE_UP_S) -> CoachReport:
+async def coach(url: str, tournament: str, options: CoachOptions, give_up_s: float = GIVE_UP_S,
+                others: tuple[str, ...] = ()) -> CoachReport:
     """Coach one entry of ``tournament`` to the end of the tournament (reconnecting whenever the connection
-    drops); returns what it did."""
+    drops; ``others``: more nodes of the same cluster, tried when the one in use cannot be reached); returns what it
+    did."""
     report = CoachReport()
-    await play(url, options, _Tournament(tournament, options, report), report.matches, give_up_s)
+    await play(url, options, _Tournament(tournament, options, report), report.matches, give_up_s, others)
     return report
 
 
@@ -91,16 +93,16 @@ class Program(Protocol):
 
 
 async def play(url: str, options: CoachOptions, program: Program, matches: list[str],
-               give_up_s: float = GIVE_UP_S) -> None:
-    """Play as one player, his identity kept across reconnections, until ``program`` is over and he plays no match;
-    the ids of the matches he played are added to ``matches``."""
+               give_up_s: float = GIVE_UP_S, others: tuple[str, ...] = ()) -> None:
+    """Play as one player, his identity kept across reconnections (``others``: more nodes of the same cluster), until
+    ``program`` is over and he plays no match; the ids of the matches he played are added to ``matches``."""
     state = _Coach(options, Follower(client=CLIENT_NAME, name=options.name), program, matches)
 
     async def session(ws: Any) -> bool | None:
         """One connection: True once it is over."""
         return True if await state.session(ws) else None
 
-    await stay_connected(url, session, Reconnecting(give_up_s=give_up_s))
+    await stay_connected(url, session, Reconnecting(give_up_s=give_up_s, others=others))
 
 
 class _Tournament:
