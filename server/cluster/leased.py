@@ -81,6 +81,7 @@ class LeasedObjects:
         self.url_of = url_of  # a living node's public URL
         self.kinds: dict[str, LeasedKind] = {}
         self.taken_over = 0  # objects this node took over from others
+        self._taking: dict[str, asyncio.Future[None]] = {}  # lease names being taken over here: done when run
 
     def add(self, kind: LeasedKind) -> None:
         """Run objects of ``kind`` under leases on this node."""
@@ -133,12 +134,20 @@ class LeasedObjects:
         if not fences:
             return
         ids = [name.split(":", 1)[1] for name in names if name in fences]
+        done = asyncio.get_running_loop().create_future()
+        for name in fences:
+            self._taking[name] = done
         try:
             await kind.take_over(ids)
         except BaseException:
             for name in fences:  # not running here: the lease goes back for another node (or the next scan)
                 await self.registry.release(name)
             raise
+        finally:
+            done.set_result(None)
+            for name in fences:
+                if self._taking.get(name) is done:
+                    del self._taking[name]
         self.taken_over += len(ids)
         log.info("node %s took over %s %s", self.node, kind.kind, ", ".join(ids))
 
@@ -151,6 +160,9 @@ class LeasedObjects:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.registry.lease_ms / 1000 + 1.0
         while True:
+            taking = self._taking.get(name)
+            if taking is not None:  # being read back here: the request waits for it
+                await asyncio.shield(taking)
             if object_id in leased.running():
                 return None
             owner = await self.registry.owner(name)
