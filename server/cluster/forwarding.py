@@ -41,7 +41,7 @@ from redis.exceptions import RedisError
 from server.cluster.leased import LeasedObjects, lease_name
 from server.cluster.redis_registry import PREFIX, inbox
 from server.rooms.room import RoomError
-from server.store.sqlite.sqlite_writer import StaleLease
+from server.store.store_port import StaleLease
 from server.wire import outgoing
 from shared.protocol import CLIENT_MESSAGES, MAX_LARGE_FRAME, Error, ProtocolError, ServerMessage, decode, encode
 
