@@ -116,13 +116,14 @@ async def test_a_tournament_whose_node_is_killed_mid_round_goes_on_on_another(
             task.cancel()
     assert new_owner in ("b", "c"), (new_owner, b.tail(), c.tail())
     after = _log(postgres_url, tid)
+    told = "\n".join(f"{r.index} {r.actor} {r.event}" for r in after)[-6000:]
     assert after[: len(before)] == before
     assert [r.index for r in after] == list(range(len(after)))
     rounds = [(r, r.event) for r in after if isinstance(r.event, RoundStarted)]
     assert [e.round for _, e in rounds] == [1, 2] and rounds[1][0].actor == SERVER
     assert rounds[1][0].index >= len(before)  # started by itself on the new owner
     results = [r.event for r in after if isinstance(r.event, ResultSet)]
-    assert sorted((e.round, e.table) for e in results) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert sorted((e.round, e.table) for e in results) == [(1, 1), (1, 2), (2, 1), (2, 2)], told
     first_round = {t.match_id for t in opened}
     assert {e.match_id for e in results if e.round == 1} == first_round  # the matches taken over, not new ones
     assert finished.complete and finished.version == len(after)
