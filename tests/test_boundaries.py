@@ -83,6 +83,7 @@ SERVER_LAYERS: dict[str, tuple[str, ...]] = {
     "server.connections": ("server.store", "server.rooms", "server.replays", "server.players", "server.cluster",
                            "server.ops"),
     "server.web": ("server.store", "server.rooms", "server.replays", "server.players", "server.tournaments",
+                   "server.leagues",
                    "server.connections"),
 }
 SERVER_BASE = ("server.constants", "server.clock", "server.lifecycle", "server.logs", "server.tokens", "server.wire")

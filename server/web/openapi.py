@@ -79,6 +79,20 @@ TOURNAMENT_FILE = _object(("format", "players", "stages", "results"), format={"c
                           name=STR, seed=INT, players={"type": "array"}, stages={"type": "array"},
                           results={"type": "array"}, absent={"type": "array"}, withdrawn={"type": "array"},
                           discipline={"type": "array"}, settings={"type": "object"})
+LEAGUES = _object(("leagues",), leagues={"type": "array", "items": _object(
+    ("id", "name", "season", "day", "teams", "fixtures", "finished"), id=STR, name=STR,
+    season={"type": ["integer", "null"]}, day=INT, teams=INT, fixtures=INT, finished=INT)})
+LEAGUE_FILE = _object(("format", "name", "season", "seed", "settings", "teams", "fixtures"),
+                      format={"const": "sprtec-league/1"}, name=STR, season={"type": ["integer", "null"]}, seed=INT,
+                      settings={"type": "object"}, teams={"type": "array"}, fixtures={"type": "array"})
+LEAGUE_TABLE = _object(("format", "table", "players"), format={"const": "sprtec-league-table/1"},
+                       table={"type": "array", "items": _object(
+                           ("rank", "shared", "team", "played", "wins", "draws", "losses", "games_for",
+                            "games_against", "points"), rank=INT, shared=BOOL, team=STR, played=INT, wins=INT,
+                           draws=INT, losses=INT, games_for=INT, games_against=INT, points=INT)},
+                       players={"type": "array", "items": _object(
+                           ("player", "team", "games", "won", "drawn", "lost"), player=STR, team=STR, games=INT,
+                           won=INT, drawn=INT, lost=INT)})
 STANDINGS = _object(("format", "stage", "after_round", "complete", "standings"),
                     format={"const": "sprtec-standings/1"}, stage=INT, after_round=INT, complete=BOOL,
                     standings={"type": "array", "items": _object(

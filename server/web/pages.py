@@ -27,6 +27,7 @@ SCRIPTS = ("vendor/msgpack.min.js", "common.js", "rulings.js", "board.js", "matc
 TITLES = {
     "home": N_("Live matches and tournaments"),
     "tournament": N_("Tournament"),
+    "league": N_("League"),
     "watch": N_("Watch a match"),
     "replay": N_("Replay"),
     "player": N_("Player"),

@@ -1,4 +1,4 @@
-"""The read API, /api/v1/...: the server's tournaments, rooms, matches, players and leaderboards as JSON.
+"""The read API, /api/v1/...: the server's tournaments, leagues, rooms, matches, players and leaderboards as JSON.
 
 Why the contract's formats exactly: a club's script that reads an exported ``tournament.json`` or ``standings.json``
 reads ``/api/v1/tournaments/ID`` and ``.../standings`` with the same code, so the bodies are the very bytes the file
@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from websockets.http11 import Response
 
+from server.leagues.service import LeagueRun, LeagueService
 from server.players import Players
 from server.replays.replay_export import scenario_text
 from server.rooms.lobby import Lobby
@@ -33,6 +34,8 @@ from server.web.replay_moves import moves_of
 from server.web.routes import BadParameter, Call
 from server.web.web_responses import FINISHED, Body, answer, body_of, error, json_body
 from shared import geometry
+from shared.league.table import finished_fixtures, league_table_json
+from shared.league.writing import dumps as league_dumps
 from shared.protocol.specs import wire_of
 from shared.rulesets import RULESETS, Settings
 from shared.tournament.errors import TournamentError
@@ -54,6 +57,7 @@ class Sources(Protocol):
     """What the API reads: the server's services (``server.app.Server`` is one)."""
 
     tournaments: TournamentService
+    leagues: LeagueService
     lobby: Lobby
     players: Players
     store: Store
@@ -77,6 +81,43 @@ class ReadApi:
         self.sources = sources
         self.cache = cache or BodyCache()
         self._resolving: dict[str, asyncio.Task[Body]] = {}  # a match being read or resolved: askers share it
+
+    # ------------------------------------------------------------------ leagues
+    def _league(self, call: Call) -> LeagueRun | Response:
+        """The league the path names, or the 404 answer."""
+        try:
+            return self.sources.leagues.find(call.params["id"])
+        except RoomError:
+            return error(call.request, NOT_FOUND, "LEAGUE_NOT_FOUND",
+                         f"no league has the id {call.params['id'][:16]!r}")
+
+    async def leagues(self, call: Call) -> Response:
+        """Every league of the server, newest first: id, name, season, the open day, teams, fixtures, finished."""
+        lines = [{"id": run.id, "name": run.state.league.name, "season": run.state.league.season,
+                  "day": run.state.day, "teams": len(run.state.league.teams),
+                  "fixtures": len(run.state.league.fixtures),
+                  "finished": len(finished_fixtures(run.state.league))}
+                 for run in reversed(list(self.sources.leagues.runs.values()))]
+        return answer(call.request, json_body({"leagues": lines}))
+
+    async def league(self, call: Call) -> Response:
+        """The league's file (``sprtec-league/1``) as ``sprtec league export`` writes its ``league.json``."""
+        run = self._league(call)
+        if isinstance(run, Response):
+            return run
+        state = run.state
+        body = self.cache.get(("league", run.id, state.version), lambda: _text_body(league_dumps(state.league)))
+        return answer(call.request, body)
+
+    async def league_table(self, call: Call) -> Response:
+        """``sprtec league table`` of the league's file (``sprtec-league-table/1``)."""
+        run = self._league(call)
+        if isinstance(run, Response):
+            return run
+        state = run.state
+        body = self.cache.get(("league-table", run.id, state.version),
+                              lambda: _text_body(_contract_text(league_table_json(state.league))))
+        return answer(call.request, body)
 
     # ------------------------------------------------------------------ tournaments
     def _run(self, call: Call) -> Running | Response:

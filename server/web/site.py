@@ -56,6 +56,14 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
         Route(pattern=f"{API}/tournaments/{{id}}/ranking", handler=api.ranking, operation="getRanking",
               summary="`sprtec tournament ranking` of the tournament (sprtec-ranking/1): the final ranking with "
                       "categories, category winners and Czech Cup points", schema=openapi.RANKING, errors=not_found),
+        Route(pattern=f"{API}/leagues", handler=api.leagues, operation="listLeagues",
+              summary="Every team league of the server, newest first", schema=openapi.LEAGUES),
+        Route(pattern=f"{API}/leagues/{{id}}", handler=api.league, operation="getLeague",
+              summary="The league's file (sprtec-league/1) with every line-up and game, as `sprtec league export` "
+                      "writes it", schema=openapi.LEAGUE_FILE, errors=not_found),
+        Route(pattern=f"{API}/leagues/{{id}}/table", handler=api.league_table, operation="getLeagueTable",
+              summary="`sprtec league table` of the league (sprtec-league-table/1)", schema=openapi.LEAGUE_TABLE,
+              errors=not_found),
         Route(pattern=f"{API}/rooms", handler=api.rooms, operation="listRooms",
               summary="The live matches: public rooms and tournaments' tables (RoomInfo, with the table)",
               schema=openapi.ROOMS),
@@ -103,6 +111,8 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
         Route(pattern="/", handler=page(pages, "home"), operation="home", summary="", api=False),
         Route(pattern="/tournaments/{id}", handler=page(pages, "tournament", "id"), operation="tournamentPage",
               summary="", api=False),
+        Route(pattern="/leagues/{id}", handler=page(pages, "league", "id"), operation="leaguePage", summary="",
+              api=False),
         Route(pattern="/watch/{code}", handler=page(pages, "watch", "code"), operation="watchPage", summary="",
               api=False),
         Route(pattern="/replays/{id}", handler=page(pages, "replay", "id"), operation="replayPage", summary="",

@@ -1,11 +1,13 @@
-// /: the live matches (public rooms and tournaments' tables) and the server's tournaments, each a link; kept
+// /: the live matches (public rooms and tournaments' tables), the server's tournaments and leagues, each a link; kept
 // fresh by asking the API every few seconds with its ETags (a 304 when nothing changed).
 "use strict";
 
 (function home() {
   const rooms = el("div", {id: "rooms"}, el("p", {class: "empty", text: _("Loading…")}));
   const tournaments = el("div", {id: "tournaments"});
-  add(clear(main()), section(_("Live matches"), rooms), section(_("Tournaments"), tournaments));
+  const leagues = el("div", {id: "leagues"});
+  add(clear(main()), section(_("Live matches"), rooms), section(_("Tournaments"), tournaments),
+    section(_("Leagues"), leagues));
 
   const STATES = {registering: _("registration"), playing: _("round being played"), between: _("between rounds"),
     finished: _("finished"), ended: _("ended by the organiser")};
@@ -41,6 +43,16 @@
           t.playing ? ` · ${fmt(_("{playing} tables playing"), t)}` : ""))))));
   }
 
+  function showLeagues(data) {
+    clear(leagues);
+    if (!data.leagues.length) { add(leagues, el("p", {class: "empty", text: _("No league on this server yet.")})); return; }
+    add(leagues, el("ul", {class: "cards"}, data.leagues.map((l) => el("li", {class: "card"},
+      el("a", {href: `/leagues/${l.id}`}, el("b", {text: l.name || l.id}),
+        el("div", {class: "meta"}, l.day ? fmt(_("match day {day}"), l) : _("no match day yet"),
+          ` · ${fmt(_("{finished} of {fixtures} team matches played"), l)}`))))));
+  }
+
   poll("/api/v1/rooms", 3000, showRooms);
+  poll("/api/v1/leagues", 5000, showLeagues);
   poll("/api/v1/tournaments", 5000, showTournaments);
 })();
