@@ -10,11 +10,12 @@ watching mid-tournament shows them from the rounds it saw on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from client.common.i18n import N_, _, team_word
 from client.common.part_text import part_words
+from client.common.ranking_model import categories_of, with_category
 from shared.protocol import BracketLine, StandingLine, TableLine, TournamentUpdate
 
 TIEBREAK_ORDER = ("buchholz", "goals_capped", "buchholz2", "mini_points", "goal_difference", "goals_for", "reached")
@@ -153,6 +154,7 @@ def standing_rows(update: TournamentUpdate, history: StandingsHistory | None = N
     """The standings of ``update`` as rows, tie-breaks in ``tiebreak_names`` order; with ``history`` (which
     should have absorbed ``update``) the rank changes and the points by round."""
     names = tiebreak_names(update.standings)
+    categories = categories_of(update)
     suspended = set(update.suspended)
     out = {entry.entry for entry in update.entries if entry.out}
     rows: list[StandingRow] = []
@@ -163,7 +165,8 @@ def standing_rows(update: TournamentUpdate, history: StandingsHistory | None = N
         by_round = history.points_by_round(stage, after, line.entry) if history is not None else ()
         rows.append(StandingRow(
             rank=line.rank, rank_text="" if line.shared and line.rank == previous_rank else f"{line.rank}.",
-            entry=line.entry, name=line.name, points=line.points, played=line.played,
+            entry=line.entry, name=with_category(line.name, categories.get(line.entry, "")), points=line.points,
+            played=line.played,
             record=f"{line.wins}-{line.draws}-{line.losses}", goals=f"{line.goals_for}:{line.goals_against}",
             tiebreaks=tuple(line.tiebreaks.get(name, 0) for name in names),
             change=None if before is None else before - line.rank, points_by_round=by_round,
@@ -255,8 +258,9 @@ class Tile:
         return self.room is not None and self.status in ("waiting", "playing")
 
 
-def tile_of(line: TableLine) -> Tile:
-    """One table as a tile."""
+def tile_of(line: TableLine, categories: Mapping[str, str] | None = None) -> Tile:
+    """One table as a tile (each name with its category, when ``categories`` gives them)."""
+    categories = categories or {}
     score = f"{line.score.home}:{line.score.away}" if line.score is not None else "–:–"
     winner = line.walkover or line.shootout
     if winner is None and line.status == "ended" and line.score is not None and line.score.home != line.score.away:
@@ -266,14 +270,17 @@ def tile_of(line: TableLine) -> Tile:
         status_text = _("ended: shoot-out to {side}").format(side=team_word(line.shootout))
     time_left = clock_text(line.part_ms) if line.status == "playing" else \
         clock_text(line.no_show_ms) if line.status == "waiting" else ""
-    return Tile(table=line.table, home=line.home, away=line.away, home_name=line.home_name,
-                away_name=line.away_name, score=score, part=part_words(line.part) if line.part else "",
+    return Tile(table=line.table, home=line.home, away=line.away,
+                home_name=with_category(line.home_name, categories.get(line.home, "")),
+                away_name=with_category(line.away_name, categories.get(line.away, "")), score=score,
+                part=part_words(line.part) if line.part else "",
                 time_left=time_left, status=line.status, status_text=status_text, room=line.room, winner=winner)
 
 
 def tiles_of(update: TournamentUpdate) -> tuple[Tile, ...]:
     """The current round's tables, by number."""
-    return tuple(tile_of(line) for line in sorted(update.tables, key=lambda t: t.table))
+    categories = categories_of(update)
+    return tuple(tile_of(line, categories) for line in sorted(update.tables, key=lambda t: t.table))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Drawing a tournament: the standings table with its tie-breaks, rank changes and a points-by-round chart on each
-line, the knockout bracket drawn as a bracket, and a table tile — a small board with both names, the score, the
-part and the time left (a VIEW module: it imports arcade).
+line, the final ranking with categories and cup points, the knockout bracket drawn as a bracket, and a table tile —
+a small board with both names, the score, the part and the time left (a VIEW module: it imports arcade).
 
 Why shared widgets: the player's waiting screen, the spectators' hall and the organiser's desk show the same
 pictures; the words and the places come from ``client.common.tournament_model`` (pure, tested), these functions only
@@ -16,6 +16,7 @@ import arcade
 
 from client.common import palette
 from client.common.i18n import _
+from client.common.ranking_model import RankingColumn, RankingRow, ranking_cells
 from client.common.tournament_model import (
     Box,
     BracketLayout,
@@ -64,6 +65,35 @@ def draw_standings(texts: Texts, key: str, area: Box, rows: Sequence[StandingRow
             fit_text(texts, f"{key}.{n}.{i}", cell, _x(area, column), top - height / 2 - size / 2.6,
                      _width(area, columns, i), color, size, bold=column.key in ("name", "points"))
     return min(fits, len(rows))
+
+
+def draw_ranking(texts: Texts, key: str, area: Box, rows: Sequence[RankingRow], columns: Sequence[RankingColumn],
+                 highlight: str | None = None, size: float = 12.0) -> int:
+    """The final ranking in ``area``, top down: a head line, then one line per player (``highlight`` lit), a
+    category's winner in gold, a player who left dim. Returns how many rows fitted."""
+    height = max(ROW_HEIGHT, size * 2.1)
+    arcade.draw_lbwh_rectangle_filled(area.left, area.top - HEAD_HEIGHT, area.width, HEAD_HEIGHT, palette.HUD_BG)
+    starts = [c.start for c in columns]
+    for i, column in enumerate(columns):
+        fit_heading(texts, f"{key}.head.{i}", column.heading, area.left + 6 + (area.width - 12) * column.start,
+                    area.top - HEAD_HEIGHT + 7, _span(area, starts, i), min(size - 1.5, 13.0))
+    fits = max(0, int((area.height - HEAD_HEIGHT) // height))
+    for n, row in enumerate(rows[:fits]):
+        top = area.top - HEAD_HEIGHT - n * height
+        fill = HIGHLIGHT if row.entry == highlight else LINE_DARK if n % 2 == 0 else LINE_LIGHT
+        arcade.draw_lbwh_rectangle_filled(area.left, top - height, area.width, height, fill)
+        colour = palette.TEXT_DIM if row.out else WINNER if row.winner else palette.TEXT
+        for i, (column, cell) in enumerate(zip(columns, ranking_cells(row, columns), strict=True)):
+            fit_text(texts, f"{key}.{n}.{i}", cell, area.left + 6 + (area.width - 12) * column.start,
+                     top - height / 2 - size / 2.6, _span(area, starts, i), colour, size,
+                     bold=column.key in ("name", "points") or row.winner)
+    return min(fits, len(rows))
+
+
+def _span(area: Box, starts: Sequence[float], i: int) -> float:
+    """The room of column ``i`` up to the next one (the last to the edge)."""
+    end = starts[i + 1] if i + 1 < len(starts) else 1.0
+    return (area.width - 12) * (end - starts[i]) - 6
 
 
 def fit_heading(texts: Texts, key: str, text: str, x: float, y: float, max_width: float, size: float) -> None:

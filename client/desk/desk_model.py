@@ -22,8 +22,9 @@ from typing import Any
 
 from client.common.i18n import N_, _
 from client.common.menu import QUIT, Item, Page
+from client.common.ranking_model import categories_of, with_category
 from client.common.tournament_model import clock_text
-from client.desk import desk_create
+from client.desk import desk_create, desk_cup
 from client.desk.desk_create import CREATE_CHOICES, CREATE_HINTS, CREATE_LABELS, minutes_text
 from shared.protocol import (
     AutoStartRounds,
@@ -60,7 +61,8 @@ ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the
 CHAT_STOPS = (0.0, 0.42, 0.7)  # an entry's name, club, whether he may chat
 TILES_PER_ROW = 2
 MAX_GOALS = 30
-TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400}
+TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400,
+               "born": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +172,8 @@ class DeskModel(Page):
         self.page = 0
         self.connected = False
         self.form: dict[str, Any] = {"name": "", "path": "", "club": "", "category": "", "rating": "",
-                                     "reason": "", "out": export_dir}
+                                     "reason": "", "out": export_dir, "born": "", "sex": None, "veteran": False,
+                                     "first": 0, "second": 1, "view": ""}
         self.form.update({key: choice.options[0] for key, choice in CREATE_CHOICES.items()})
         self.form.update({"entry": 0, "card": "yellow", "table": 0, "result": "score", "home": 0, "away": 0,
                           "shootout": None, "case": None, "ruling": "stands"})
@@ -310,7 +313,8 @@ class DeskModel(Page):
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
                   "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
                   "chat": _("Chat at the tables"), "claims": _("Undo a wrong claim"),
-                  "address": _("The server's address")}
+                  "address": _("The server's address"), "ranking": _("Ranking by category"),
+                  "round": _("Round: swap or take back")}
         if self.screen in titles:
             return titles[self.screen]
         if self.update is None:
@@ -414,9 +418,13 @@ class DeskModel(Page):
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
                  hint=_("Every table of the round, live: click one to watch it")),
             Item(_("Standings"), "screen:standings", group="row3"),
+            Item(_("Ranking by category"), "screen:ranking", group="row3",
+                 hint=_("Every player across the stages: categories, their winners and the Czech Cup points")),
             *([Item(_("Bracket"), "screen:bracket", group="row3")] if self.update and self.update.bracket else []),
             Item(_("Give a card"), "screen:card", enabled=on and not registering, group="row4"),
             Item(_("Override a result"), "screen:override", enabled=bool(self.tables()), group="row4"),
+            Item(_("Round: swap or take back"), "screen:round", enabled=on and desk_cup.round_untouched(self.update),
+                 group="row4", hint=_("Before the round's matches begin: swap two players, or take the round back")),
             Item(_("Disputes ({n})").format(n=len(self.open_cases())), "screen:disputes", group="row4"),
             Item(_("Export"), "screen:export", group="row5",
                  hint=_("The tournament file, the standings (JSON, CSV), the audit log and every replay")),
@@ -443,9 +451,12 @@ class DeskModel(Page):
         """The registration form."""
         return [self._input("name", _("Player: {value}"), _("The player's name as everyone sees it")),
                 self._input("club", _("Club: {value}")),
-                self._input("category", _("Category: {value}"), _("e.g. men, women, juniors")),
+                self._input("category", _("Category: {value}"),
+                            _("Empty: from the year of birth and sex; a code P Z J L M V sets it")),
                 self._input("rating", _("Rating: {value}"), _("For seeding by rating; empty: none")),
-                Item(_("Register"), "register", enabled=bool(self.form["name"].strip()) and self._rating_ok()),
+                *desk_cup.register_items(self),
+                Item(_("Register"), "register", enabled=bool(self.form["name"].strip()) and self._rating_ok()
+                     and desk_cup.born_ok(self.form["born"], this_year())),
                 Item(_("Back"), "back")]
 
     def _items_code(self) -> list[Item]:
@@ -471,11 +482,13 @@ class DeskModel(Page):
         start = self.page * PAGE_ROWS
         found: list[Item] = []
         stops = ENTRY_STOPS
+        categories = categories_of(self.update)
         for entry in entries[start:start + PAGE_ROWS]:
             state = _("out") if entry.out else _("checked in") if entry.checked_in else _("not checked in")
             coach = self.codes.get(entry.entry, "") if not entry.claimed else _("claimed")
             found.append(Item(entry.name, "none", "room", enabled=False, cells=(
-                entry.name, entry.club, state, coach), stops=stops, group=f"e:{entry.entry}", weight=6))
+                with_category(entry.name, categories.get(entry.entry, "")), entry.club, state, coach), stops=stops,
+                group=f"e:{entry.entry}", weight=6))
             found.append(Item(_("Check in"), f"checkin:{entry.entry}",
                               enabled=self.running() and not entry.checked_in and not entry.out,
                               group=f"e:{entry.entry}", weight=1.4))
@@ -559,6 +572,14 @@ class DeskModel(Page):
         if self.update is None or not self.update.standings:
             return [Item(_("No standings before the first round"), "none", "text"), Item(_("Back"), "back")]
         return [Item(_("Back"), "back")]
+
+    def _items_ranking(self) -> list[Item]:
+        """The final ranking is drawn above; here its views: everybody, or one category."""
+        return desk_cup.ranking_items(self)
+
+    def _items_round(self) -> list[Item]:
+        """The round's tools before its matches begin: swap two players, take the round back."""
+        return desk_cup.round_items(self)
 
     def _items_bracket(self) -> list[Item]:
         """The knockout bracket is drawn above; here only the way back."""
@@ -669,8 +690,8 @@ class DeskModel(Page):
         if verb == "screen":
             self.screen, self.page, self.error = arg, 0, ""
             if arg == "register":
-                self.form.update(name="", club="", category="", rating="")
-            if arg in ("card", "override", "end", "disputes"):
+                self.form.update(name="", club="", category="", rating="", born="", sex=None, veteran=False)
+            if arg in ("card", "override", "end", "disputes", "round"):
                 self.form.update(reason="", case=None)
             self.settle_focus()
             return None
@@ -684,8 +705,8 @@ class DeskModel(Page):
             return None
         if verb == "watch":
             return WatchTable(arg)
-        if verb == "case":
-            self.form["case"] = int(arg)
+        if verb in ("case", "view"):  # a dispute chosen, or the ranking's view (everybody or a category)
+            self.form[verb] = int(arg) if verb == "case" else arg
             return None
         if command == "yes":
             return self._confirmed()
@@ -728,6 +749,8 @@ class DeskModel(Page):
             self.form[key] = (self.form[key] + step) % max(1, len(self._card_entries()))
         elif key == "table":
             self.form[key] = (self.form[key] + step) % max(1, len(self.tables()))
+        elif desk_cup.cycle(self, key, step):
+            pass
         else:
             options = {"card": tuple(CARDS), "result": RESULTS, "shootout": (None, "home", "away"),
                        "ruling": tuple(RULINGS)}[key]
@@ -741,7 +764,7 @@ class DeskModel(Page):
             return
         key = item.command.partition(":")[2]
         typed = "".join(c for c in text if c.isprintable())
-        if key == "rating":
+        if key in ("rating", "born"):
             typed = "".join(c for c in typed if c.isdigit())
         self.form[key] = (self.form[key] + typed)[:TEXT_LIMITS[key]]
 
@@ -763,7 +786,9 @@ class DeskModel(Page):
                 _("A tournament cannot be deleted; End the tournament stops it."), self.create_request())
         if verb == "register":
             form = EntryForm(self.form["name"].strip(), self.form["club"].strip(), self.form["category"].strip(),
-                             int(self.form["rating"]) if self.form["rating"] else None)
+                             int(self.form["rating"]) if self.form["rating"] else None,
+                             year_of_birth=int(self.form["born"]) if self.form["born"] else None,
+                             sex=self.form["sex"], veteran=bool(self.form["veteran"]))
             return Pending(_("Register {name} ({club})?").format(name=form.name, club=form.club or "—"),
                            _("Can be undone: the entry is withdrawn again."),
                            RegisterEntries(tid, secret, (form,)), self._undo_registration)
@@ -833,6 +858,9 @@ class DeskModel(Page):
             reason = self.form["reason"].strip()
             return Pending(_("End the tournament now: {reason}?").format(reason=reason), cannot,
                            EndTournament(tid, secret, reason))
+        cup_act = desk_cup.act(self, verb, cannot)
+        if cup_act is not None:
+            return cup_act
         if verb == "undo" and self.undo is not None:
             label, request = self.undo
             self.undo = None
@@ -916,6 +944,13 @@ class DeskModel(Page):
     def create_request(self) -> CreateTournament:
         """The CreateTournament of the form: its file, the no-show time and the automatic start."""
         return desk_create.create_request(self.form, self.seed)
+
+
+def this_year() -> int:
+    """The calendar year now (a year of birth after it is refused before it is sent)."""
+    import datetime
+
+    return datetime.date.today().year
 
 
 def sentences(text: str) -> list[str]:

@@ -19,6 +19,7 @@ from client.common import buttons, palette
 from client.common.menu import Item
 from client.common.menu_view import FOOTER, GAP, ITEM_HEIGHT, LobbyView
 from client.common.qr_code import qr_pixels
+from client.common.ranking_model import categories_of, ranking_columns, ranking_heading, ranking_rows
 from client.common.tournament_model import (
     Box,
     StandingsHistory,
@@ -29,12 +30,13 @@ from client.common.tournament_model import (
     tiebreak_names,
     tile_of,
 )
-from client.common.tournament_widgets import draw_bracket, draw_standings, draw_tile
+from client.common.tournament_widgets import draw_bracket, draw_ranking, draw_standings, draw_tile
 from client.common.widgets import fit_text, shrunk_size
 from client.desk.desk_model import DeskModel
+from shared.protocol import TournamentUpdate
 
 QR_SCALE = 8  # image pixels per module before the texture is drawn at its size on screen
-PICTURE_SCREENS = ("standings", "bracket")
+PICTURE_SCREENS = ("standings", "bracket", "ranking")
 
 
 class DeskView(LobbyView):
@@ -90,7 +92,11 @@ class DeskView(LobbyView):
         """Where the items begin: under the notes, or - on the standings and the bracket, which fill the screen -
         at the bottom, under the picture."""
         if self.desk.screen in PICTURE_SCREENS:
-            rows = len(self.model.items())
+            rows = 0
+            group = None
+            for item in self.model.items():  # items of one group share a line
+                rows += 1 if not item.group or item.group != group else 0
+                group = item.group
             return FOOTER + rows * (ITEM_HEIGHT + GAP)
         return super().top()
 
@@ -114,9 +120,22 @@ class DeskView(LobbyView):
             rows = standing_rows(update, self.history)
             draw_standings(self.texts, "standings", self.picture_area(), rows,
                            standings_columns(tiebreak_names(update.standings)))
+        elif self.desk.screen == "ranking" and update.ranking:
+            self.draw_ranking(update)
         elif self.desk.screen == "bracket":
             draw_bracket(self.texts, "bracket", self.picture_area(), bracket_layout(update.bracket,
                                                                                      entry_names(update)))
+
+    def draw_ranking(self, update: TournamentUpdate) -> None:
+        """The final ranking, the whole field or the category chosen, its title above it."""
+        area = self.picture_area()
+        view = self.desk.form["view"]
+        fit_text(self.texts, "ranking.title", ranking_heading(update, view), area.left, area.top - 18, area.width,
+                 palette.TEXT, 15, bold=True)
+        rows = ranking_rows(update, view)
+        table = Box(area.left, area.bottom, area.width, area.height - 28)
+        size = max(11.0, min(14.0, (table.height - 24) / max(1, len(rows)) / 2.1))
+        draw_ranking(self.texts, "ranking", table, rows, ranking_columns(update.cup_tier is not None), size=size)
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
         """A table's tile (the shared widget), or any other item as the lobby draws it."""
@@ -126,5 +145,6 @@ class DeskView(LobbyView):
         number = int(item.cells[0]) if item.cells else 0
         line = next((t for t in self.desk.tables() if t.table == number), None)
         if line is not None:
-            draw_tile(self.texts, f"tile{index}", Box(b.left, b.bottom, b.width, b.height), tile_of(line), lit,
+            draw_tile(self.texts, f"tile{index}", Box(b.left, b.bottom, b.width, b.height),
+                      tile_of(line, categories_of(self.desk.update)), lit,
                       heading=item.label)

@@ -1,6 +1,6 @@
 """The spectators' hall as plain data: which page the big screen shows — the standings, the round's tables, the
 knockout bracket, the cards and suspensions, or one table being played, watched live — and when it moves on
-(pure: no arcade, no sockets).
+(pure: no arcade, no sockets). At the prize-giving the final ranking and each category's are pages too.
 
 Why a cycle: a screen in a club's hall is left alone. It shows each page for some seconds, then every table being
 played for longer (``Watch{room}``: the match itself, live), then the standings again; the pages that have nothing
@@ -13,36 +13,51 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from client.common.i18n import N_, _
+from client.common.ranking_model import category_name, ranking_categories
 from shared.protocol import TournamentUpdate
 
 PAGE_S = 12.0  # a page of the hall is shown this long
 TABLE_S = 25.0  # a table being played is watched this long
 HOLD_S = 60.0  # a page a person chose stays this long before the cycle goes on
 PAGE_WORDS = {"standings": N_("Standings"), "tables": N_("Tables"), "bracket": N_("Bracket"),
-              "cards": N_("Cards and suspensions")}
+              "cards": N_("Cards and suspensions"), "ranking": N_("Ranking")}
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """A page of the hall: ``standings``, ``tables``, ``bracket``, ``cards``, or ``table`` with its ``room``."""
+    """A page of the hall: ``standings``, ``tables``, ``bracket``, ``cards``, ``ranking`` (of one ``category``,
+    or of everybody), or ``table`` with its ``room``."""
 
     page: str
     room: str | None = None
     table: int = 0
+    category: str = ""
 
     def title(self) -> str:
         """The page's name in the language in use."""
         if self.page == "table":
             return _("Table {n} — live").format(n=self.table)
+        if self.page == "ranking" and self.category:
+            return _("Ranking: {category}").format(category=category_name(self.category))
         return _(PAGE_WORDS.get(self.page, self.page))
+
+    def short(self) -> str:
+        """The page in the header's list of pages: a table by its number, a category by its code."""
+        if self.page == "table":
+            return f"#{self.table}"
+        return self.category if self.category else self.title()
 
 
 def pages_of(update: TournamentUpdate | None) -> list[Shown]:
-    """The hall's pages for this state of the tournament, in order: standings, tables (while a round has any),
-    the bracket (a knockout), cards (once there are any), then each table being played."""
+    """The hall's pages for this state of the tournament, in order: standings, the final ranking and each
+    category's (once anybody is ranked), tables (while a round has any), the bracket (a knockout), cards (once there
+    are any), then each table being played."""
     if update is None:
         return [Shown("standings")]
     found = [Shown("standings")]
+    if update.ranking:
+        found.append(Shown("ranking"))
+        found += [Shown("ranking", category=code) for code in ranking_categories(update)]
     if update.tables:
         found.append(Shown("tables"))
     if update.bracket:

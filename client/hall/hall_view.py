@@ -15,6 +15,7 @@ import arcade
 from client.common import palette
 from client.common.help_view import global_key
 from client.common.i18n import N_, _
+from client.common.ranking_model import ranking_columns, ranking_heading, ranking_rows
 from client.common.tournament_model import (
     Box,
     StandingRow,
@@ -31,7 +32,7 @@ from client.common.tournament_model import (
     tile_grid,
     tiles_of,
 )
-from client.common.tournament_widgets import draw_bracket, draw_standings, draw_tile
+from client.common.tournament_widgets import draw_bracket, draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
 from client.hall.hall_model import Shown, pages_of
 from shared.protocol import TournamentUpdate
@@ -93,7 +94,7 @@ class HallView(arcade.View):
         state = "  ·  ".join(part for part in (state, next_round_words(update, self.age())) if part)
         fit_text(self.texts, "state", state, MARGIN, height - 80, width * 0.6, palette.WARNING, 15)
         pages = pages_of(update)
-        fit_text(self.texts, "pages", "   ".join(p.title() if p.page != "table" else f"#{p.table}" for p in pages),
+        fit_text(self.texts, "pages", "   ".join(p.short() for p in pages),
                  width - MARGIN, height - 46, width * 0.38, palette.TEXT_DIM, 13, "right")
         fit_text(self.texts, "page", shown.title(), width - MARGIN, height - 80, width * 0.38, palette.TEXT, 17,
                  "right", bold=True)
@@ -111,6 +112,8 @@ class HallView(arcade.View):
             draw_bracket(self.texts, "bracket", body, bracket_layout(update.bracket, entry_names(update)), 13)
         elif shown.page == "cards":
             self._cards(body, update)
+        elif shown.page == "ranking":
+            self._ranking(body, update, shown.category)
         else:
             self._standings(body, update)
 
@@ -129,6 +132,15 @@ class HallView(arcade.View):
         rows = self.rows(update)
         size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))  # a short field reads large
         draw_standings(self.texts, "standings", table, rows, columns, size=size)
+
+    def _ranking(self, body: Box, update: TournamentUpdate, category: str) -> None:
+        """The final ranking, large: everybody, or one category with its winner in gold."""
+        fit_text(self.texts, "ranking.title", ranking_heading(update, category), body.left, body.top - 20, body.width,
+                 palette.TEXT, 17, bold=True)
+        table = Box(body.left, body.bottom, body.width, body.height - 34)
+        rows = ranking_rows(update, category)
+        size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))
+        draw_ranking(self.texts, "ranking", table, rows, ranking_columns(update.cup_tier is not None), size=size)
 
     def _tables(self, body: Box, update: TournamentUpdate) -> None:
         """The round's tables as tiles with live scores (click one to watch it), and the byes."""

@@ -26,6 +26,18 @@ ENTRY_REFUSALS = {  # the server's refusals of an entry, in words a player acts 
 }
 
 
+def sex_words(sex: str | None) -> str:
+    """His sex as the page shows it."""
+    return {None: _("not given"), "m": _("a man"), "f": _("a woman")}[sex]
+
+
+def born_ok(text: str) -> bool:
+    """An empty year of birth, or four digits of a year not in the future."""
+    import datetime
+
+    return text == "" or (len(text) == 4 and 1900 <= int(text) <= datetime.date.today().year)
+
+
 @dataclass(frozen=True, slots=True)
 class OpenTournament:
     """Show the player's screen of this tournament (not a protocol message); ``entry`` None: entered before, on
@@ -63,6 +75,9 @@ class TournamentsPage(Page):
         self.tournaments: tuple[TournamentInfo, ...] = ()
         self.chosen: TournamentInfo | None = None
         self.code = ""
+        self.born = ""  # his year of birth and sex when he enters as himself (the Czech Cup's category follows)
+        self.sex: str | None = None
+        self.myself = False  # the step of entering as himself: his year of birth and sex, then Enter
         self.asking = True
         self.pending = False
 
@@ -96,6 +111,8 @@ class TournamentsPage(Page):
 
     def items(self) -> list[Item]:
         """The list of tournaments, or the chosen one's choices."""
+        if self.chosen is not None and self.myself:
+            return self._myself_items()
         if self.chosen is not None:
             return self._chosen_items(self.chosen)
         found = [Item(info.name, f"choose:{info.tournament}", "room", _("Enter it, or watch it in the hall"),
@@ -122,17 +139,33 @@ class TournamentsPage(Page):
             Item(_("Back"), "back"),
         ]
 
+    def _myself_items(self) -> list[Item]:
+        """Entering as himself: his year of birth and sex (the Czech Cup's category follows; both may stay empty),
+        then Enter."""
+        return [
+            Item(_("My year of birth: {year}_").format(year=self.born), "born", "input",
+                 _("The Czech Cup's category follows from it (empty: not given)")),
+            Item(_("I am: {sex}").format(sex=sex_words(self.sex)), "cycle:sex", "choice",
+                 _("Women play in category L")),
+            Item(_("Enter as myself"), "join_me", enabled=not self.pending and born_ok(self.born),
+                 hint=_("You play under your name on this server")),
+            Item(_("Back"), "back"),
+        ]
+
     def activate(self, command: str) -> object | None:
         """Choose, enter, watch or go back."""
         self.error = ""
         verb, _sep, arg = command.partition(":")
         if verb == "choose":
             self.chosen = next((t for t in self.tournaments if t.tournament == arg), None)
-            self.code, self.focus = "", 0
+            self.code, self.focus, self.myself = "", 0, False
             return None
         if verb == "refresh":
             self.asking = True
             return ListTournaments()
+        if verb == "back" and self.myself:
+            self.myself, self.focus = False, 0
+            return None
         if verb == "back":
             if self.chosen is None:
                 return Close()
@@ -140,6 +173,18 @@ class TournamentsPage(Page):
             return ListTournaments()
         if verb == "hall":
             return OpenHall(arg)
+        if verb == "cycle":
+            return self.cycle(command, 1)
+        if verb == "join" and self.chosen is not None and not self.pending and not self.code:
+            self.myself, self.focus = True, 0  # his year of birth and sex first
+            return None
+        if verb in ("join_me", "born") and self.chosen is not None and not self.pending and self.myself:
+            if not born_ok(self.born):
+                self.error = _("A year of birth of four digits, not in the future")
+                return None
+            self.pending = True
+            return JoinTournament(self.chosen.tournament, None, year_of_birth=int(self.born) if self.born else None,
+                                  sex=self.sex)
         if verb in ("join", "join_code", "input") and self.chosen is not None and not self.pending:
             if verb != "join" and not self.code:
                 self.error = _("Type the entry code the organiser gave you first")
@@ -147,20 +192,33 @@ class TournamentsPage(Page):
             if verb == "join" and self.code:
                 return None  # a typed code is never dropped for a second entry under his own name
             self.pending = True
-            return JoinTournament(self.chosen.tournament, self.code if verb != "join" else None)
+            return JoinTournament(self.chosen.tournament, self.code)
         return None
 
     def type_text(self, text: str) -> None:
-        """Letters and digits of an entry code."""
+        """Letters and digits of an entry code, or the digits of his year of birth in its step."""
         if self.chosen is None:
+            return
+        if self.myself:
+            self.born = (self.born + "".join(c for c in text if c.isdigit()))[:4]
             return
         for char in text.upper():
             if char.isalnum() and len(self.code) < CODE_LENGTH:
                 self.code += char
 
     def backspace(self) -> None:
-        """Delete the code's last character."""
-        self.code = self.code[:-1]
+        """Delete the last character of the field in use."""
+        if self.myself:
+            self.born = self.born[:-1]
+        else:
+            self.code = self.code[:-1]
+
+    def cycle(self, command: str, step: int) -> object | None:
+        """←/→ on his sex."""
+        if command == "cycle:sex":
+            order: tuple[str | None, ...] = (None, "m", "f")
+            self.sex = order[(order.index(self.sex) + step) % len(order)]
+        return None
 
     def apply(self, message: object) -> bool:
         """The list, the entry's confirmation, or a refusal of ours."""
@@ -179,7 +237,7 @@ class TournamentsPage(Page):
             self.error = _(ENTRY_REFUSALS[message.code]) if message.code in ENTRY_REFUSALS else \
                 _("Refused: {why}").format(why=message.message)
             if message.code in ("NAME_TAKEN", "BAD_ENTRY_CODE"):
-                self.focus = 0  # the code field, to type (again)
+                self.myself, self.focus = False, 0  # the code field, to type (again)
             return message.code != "ALREADY_ENTERED"  # already his: the navigator opens his screen
         return False
 

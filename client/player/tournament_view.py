@@ -1,6 +1,7 @@
 """The player's tournament screen: his table when a round starts ("Round 3 — table 7: you play Novák (home, red)",
 the walkover countdown, taken there by himself), between rounds the standings and the tables still being played
-(click one to watch it), at the end the final standings (a VIEW module: it imports arcade).
+(click one to watch it), at the end the final ranking - his place overall and in his category, his Czech Cup points -
+or the final standings (a VIEW module: it imports arcade).
 
 Why a view of its own: it is a picture more than a menu — the standings table, the live tiles — drawn with the
 shared widgets (``client.common.tournament_widgets``); every word and every decision comes from
@@ -18,8 +19,9 @@ from client.common import buttons, palette
 from client.common.help_view import global_key
 from client.common.i18n import _
 from client.common.menu_view import draw_menu_button
+from client.common.ranking_model import own_ranking_line, ranking_columns, ranking_heading, ranking_rows
 from client.common.tournament_model import Box, standings_columns, tiebreak_names, tile_at, tile_grid
-from client.common.tournament_widgets import draw_standings, draw_tile
+from client.common.tournament_widgets import draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
 from client.player.tournament_session import TournamentSession
 
@@ -105,6 +107,8 @@ class TournamentView(arcade.View):
         body = Box(MARGIN, FOOTER + 8, width - 2 * MARGIN, height - HEADER - FOOTER - 8)
         if phase == "assigned":
             self._assignment(body, now)
+        elif phase == "final" and s.update is not None and s.update.ranking:
+            self._ranking(body)
         elif phase == "final":
             self._standings(body, _("Final standings"))
         else:
@@ -148,6 +152,19 @@ class TournamentView(arcade.View):
         update = s.update
         columns = standings_columns(tiebreak_names(update.standings) if update is not None else ())
         draw_standings(self.texts, "standings", table, s.rows(), columns, highlight=s.entry)
+
+    def _ranking(self, area: Box) -> None:
+        """The final ranking of every player (his line lit), with his own place overall and in his category."""
+        s = self.session
+        update = s.update
+        fit_text(self.texts, "ranking.title", ranking_heading(update), area.left, area.top - 18, area.width,
+                 palette.TEXT, 15, bold=True)
+        fit_text(self.texts, "ranking.own", own_ranking_line(update, s.entry), area.left, area.top - 40, area.width,
+                 palette.WARNING, 13, bold=True)
+        table = Box(area.left, area.bottom, area.width, area.height - 52)
+        rows = ranking_rows(update)
+        draw_ranking(self.texts, "ranking", table, rows,
+                     ranking_columns(update is not None and update.cup_tier is not None), highlight=s.entry)
 
     def _waiting(self, body: Box) -> None:
         """The standings on the left; the tables of the round on the right, with who is still playing."""

@@ -53,7 +53,8 @@ def _enter(nav: Navigator, tid: str, code: str | None = None) -> None:
     frames([nav], lambda: any(t.tournament == tid for t in page.tournaments), "the list of tournaments")
     page.activate(f"choose:{tid}")
     if code is None:
-        request = page.activate("join")
+        page.activate("join")  # his year of birth and sex, left empty
+        request = page.activate("join_me")
     else:
         page.type_text(code)
         request = page.activate("join_code")

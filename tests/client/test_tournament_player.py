@@ -49,11 +49,26 @@ def test_the_list_names_each_tournament_with_its_state_and_entrants() -> None:
 
 
 def test_entering_as_himself_asks_without_a_code() -> None:
-    """Choose the tournament, Enter as myself: JoinTournament without a code; a second click sends nothing."""
+    """Choose the tournament, Enter as myself: his year of birth and sex asked (both may stay empty), then
+    JoinTournament without a code carrying them; a second click sends nothing; a year in the future is refused."""
     page = _page_with_list()
     assert page.activate("choose:ABC123") is None and page.chosen == INFO
-    assert page.activate("join") == JoinTournament("ABC123", None)
-    assert page.activate("join") is None
+    assert page.activate("join") is None and [i.command for i in page.items()][:3] == ["born", "cycle:sex",
+                                                                                       "join_me"]
+    assert page.activate("join_me") == JoinTournament("ABC123", None)
+    assert page.activate("join_me") is None
+    page = _page_with_list()
+    page.activate("choose:ABC123")
+    page.activate("join")
+    page.type_text("2999")
+    assert page.activate("join_me") is None and "future" in page.error
+    page.backspace()
+    page.backspace()
+    page.backspace()
+    page.type_text("011")
+    page.activate("cycle:sex")
+    page.activate("cycle:sex")
+    assert page.activate("join_me") == JoinTournament("ABC123", None, year_of_birth=2011, sex="f")
 
 
 def test_entering_with_the_organisers_code() -> None:
