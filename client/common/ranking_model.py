@@ -125,13 +125,21 @@ class RankingColumn:
     start: float
 
 
-def ranking_columns(cup: bool) -> tuple[RankingColumn, ...]:
-    """Place, name, club, category with the place in it, and the cup points when the tournament has a cup."""
-    found = [("rank", _("#"), 0.0), ("name", _("Player"), 0.07), ("club", _("Club"), 0.47),
-             ("category", _("Category"), 0.72)]
+def ranking_columns(cup: bool, categories: bool = True) -> tuple[RankingColumn, ...]:
+    """Place, name, club, the category with the place in it (when anybody has one), and the cup points when the
+    tournament has a cup."""
+    found = [("rank", _("#"), 0.0), ("name", _("Player"), 0.07), ("club", _("Club"), 0.47)]
+    if categories:
+        found.append(("category", _("Category"), 0.72))
     if cup:
         found.append(("points", _("Cup points"), 0.85))
     return tuple(RankingColumn(key, heading, start) for key, heading, start in found)
+
+
+def columns_of(update: TournamentUpdate | None) -> tuple[RankingColumn, ...]:
+    """The ranking's columns for this tournament: cup points only with a cup, categories only where there are
+    some."""
+    return ranking_columns(update is not None and update.cup_tier is not None, bool(ranking_categories(update)))
 
 
 def ranking_cells(row: RankingRow, columns: Sequence[RankingColumn]) -> tuple[str, ...]:

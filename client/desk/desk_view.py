@@ -19,7 +19,7 @@ from client.common import buttons, palette
 from client.common.menu import Item
 from client.common.menu_view import FOOTER, GAP, ITEM_HEIGHT, LobbyView
 from client.common.qr_code import qr_pixels
-from client.common.ranking_model import categories_of, ranking_columns, ranking_heading, ranking_rows
+from client.common.ranking_model import categories_of, columns_of, ranking_heading, ranking_rows
 from client.common.tournament_model import (
     Box,
     StandingsHistory,
@@ -135,7 +135,7 @@ class DeskView(LobbyView):
         rows = ranking_rows(update, view)
         table = Box(area.left, area.bottom, area.width, area.height - 28)
         size = max(11.0, min(14.0, (table.height - 24) / max(1, len(rows)) / 2.1))
-        draw_ranking(self.texts, "ranking", table, rows, ranking_columns(update.cup_tier is not None), size=size)
+        draw_ranking(self.texts, "ranking", table, rows, columns_of(update), size=size)
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
         """A table's tile (the shared widget), or any other item as the lobby draws it."""

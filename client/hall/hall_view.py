@@ -1,5 +1,6 @@
-"""The spectators' hall, full screen: the standings with tie-breaks, rank changes and points by round, the round's
-tables with live scores, the knockout bracket, the cards and suspensions (a VIEW module: it imports arcade).
+"""The spectators' hall, full screen: the standings with tie-breaks, rank changes and points by round, the final
+ranking and each category's, the round's tables with live scores, the knockout bracket, the cards and suspensions (a
+VIEW module: it imports arcade).
 
 Why one view for the pages: the hall is one picture at a time, chosen by ``client.hall.hall_model.HallCycle``; the
 pictures are the shared widgets (``client.common.tournament_widgets``). A table being watched live is the match view
@@ -15,7 +16,7 @@ import arcade
 from client.common import palette
 from client.common.help_view import global_key
 from client.common.i18n import N_, _
-from client.common.ranking_model import ranking_columns, ranking_heading, ranking_rows
+from client.common.ranking_model import columns_of, ranking_heading, ranking_rows
 from client.common.tournament_model import (
     Box,
     StandingRow,
@@ -140,7 +141,7 @@ class HallView(arcade.View):
         table = Box(body.left, body.bottom, body.width, body.height - 34)
         rows = ranking_rows(update, category)
         size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))
-        draw_ranking(self.texts, "ranking", table, rows, ranking_columns(update.cup_tier is not None), size=size)
+        draw_ranking(self.texts, "ranking", table, rows, columns_of(update), size=size)
 
     def _tables(self, body: Box, update: TournamentUpdate) -> None:
         """The round's tables as tiles with live scores (click one to watch it), and the byes."""

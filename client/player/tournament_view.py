@@ -19,7 +19,7 @@ from client.common import buttons, palette
 from client.common.help_view import global_key
 from client.common.i18n import _
 from client.common.menu_view import draw_menu_button
-from client.common.ranking_model import own_ranking_line, ranking_columns, ranking_heading, ranking_rows
+from client.common.ranking_model import columns_of, own_ranking_line, ranking_heading, ranking_rows
 from client.common.tournament_model import Box, standings_columns, tiebreak_names, tile_at, tile_grid
 from client.common.tournament_widgets import draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
@@ -164,7 +164,7 @@ class TournamentView(arcade.View):
         table = Box(area.left, area.bottom, area.width, area.height - 52)
         rows = ranking_rows(update)
         draw_ranking(self.texts, "ranking", table, rows,
-                     ranking_columns(update is not None and update.cup_tier is not None), highlight=s.entry)
+                     columns_of(update), highlight=s.entry)
 
     def _waiting(self, body: Box) -> None:
         """The standings on the left; the tables of the round on the right, with who is still playing."""

@@ -8,14 +8,22 @@ latest update - the same lines whether printed once (``--once``, for scripts and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from shared.protocol import TableLine, TournamentUpdate
 
 CLEAR = "\x1b[H\x1b[2J"  # cursor home, clear the screen: the live view redraws in place
+AUDIT_LINES = 8  # the latest acts of the audit log shown
+
+
+def local_clock(at_ms: int) -> str:
+    """An act's moment in this machine's local time (the epoch milliseconds are printed beside it)."""
+    return datetime.fromtimestamp(at_ms / 1000).astimezone().strftime("%H:%M:%S")
 
 
 def render(update: TournamentUpdate, server: str = "") -> str:
-    """The whole status: a header, the standings, the current round's tables, cards, open cases."""
+    """The whole status: a header, the standings, the current round's tables, cards, open cases, the ranking (at
+the end, or once a later stage is played: with categories and cup points), the latest acts of the audit log."""
     round_text = f"stage {update.stage} round {update.round}" if update.round else "before round 1"
     lines = [f"{update.name or update.tournament} [{update.tournament}] - {update.status}, {round_text} "
              f"({update.system})"]
@@ -42,6 +50,18 @@ def render(update: TournamentUpdate, server: str = "") -> str:
     if open_cases:
         lines += ["", "Open cases"] + [f"  #{c.id} {c.kind} of stage {c.stage} round {c.round} table {c.table} by "
                                        f"{names.get(c.by, c.by)}: {c.proposal or c.reason}" for c in open_cases]
+    if update.ranking and (update.complete or update.standings_stage > 0):
+        title = "Final ranking" if update.complete else "Ranking so far"
+        if update.cup_tier is not None:
+            title += f" - Czech Cup {update.cup_tier}, {update.cup_field} ranked"
+        lines += ["", title]
+        lines += _table(("#", "player", "club", "cat.", "cup points"),
+                        [[str(r.rank) + ("=" if r.shared else ""), r.name + (" (out)" if r.out else ""), r.club,
+                          f"{r.category} {r.category_rank}" + (" *" if r.category_winner else ""),
+                          "" if r.cup_points is None else str(r.cup_points)] for r in update.ranking])
+    if update.audit:
+        lines += ["", "Latest acts"] + [f"  {local_clock(a.at_ms)} ({a.at_ms})  {a.who}: {a.act} {a.detail}"
+                                        + (f" - {a.reason}" if a.reason else "") for a in update.audit[-AUDIT_LINES:]]
     if server:
         lines += ["", f"watch a table: sprtec watch --server {server} --room ROOM"]
     return "\n".join(lines) + "\n"

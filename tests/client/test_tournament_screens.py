@@ -324,9 +324,9 @@ def test_the_hall_draws_the_knockout_bracket_as_a_bracket(world: World) -> None:
     assert _label(view, "bracket.0.home") in KNOCKOUT_FIELD
 
 
-def test_the_player_sees_the_final_standings_at_the_end(world: World) -> None:
+def test_the_player_sees_the_final_ranking_at_the_end(world: World) -> None:
     """The knockout's final and the match for third place are set: the tournament is finished and a player's screen
-    shows the final standings, the champion first, his own line lit."""
+    shows the final ranking of every player, the champion first, his own line lit."""
     director = _hall(world, world.knockout, lambda u: any(b.round == 3 for b in u.bracket))
     knockout = world.knockout
     assert director.update is not None
@@ -350,8 +350,9 @@ def test_the_player_sees_the_final_standings_at_the_end(world: World) -> None:
         i18n.set_language(language)
         world.hall_window.show_view(view)
         _save(world.hall_window, view, world.folder / f"tournament-final-{language}.png")
-        assert _label(view, "standings.title") == i18n._("Final standings")
+        assert _label(view, "ranking.title") == i18n._("Final ranking")
     i18n.set_language("en")
     assert session.phase(0.0) == "final" and final.complete
     champion = next(b for b in final.bracket if b.kind == "final").winner
-    assert session.rows()[0].entry == champion and _label(view, "standings.0.2") == session.rows()[0].name
+    assert final.ranking[0].entry == champion and _label(view, "ranking.0.1") == final.ranking[0].name
+    assert len(final.ranking) == len(KNOCKOUT_FIELD)  # everybody, the ones out in the first round too

@@ -225,6 +225,9 @@ async def test_the_organisers_tools_on_the_command_line(server: Server, tmp_path
     assert status == 1 and "ROUND_BEGUN" in err
     assert (await _sprtec(capsys, "tournament", "end", tid, "--reason", "done", "--server", url))[0] == 0
     update = await update_until(spectator, lambda u: u.status == "ended")
+    status, out, _ = await _sprtec(capsys, "tournament", "status", tid, "--server", url, "--once")
+    assert "Final ranking - Czech Cup expres, 5 ranked" in out and "organiser: end the tournament - done" in out
+    assert "override stage 0 round 1 table 1: 3:1" in out
     out_dir = tmp_path / "out"
     assert (await _sprtec(capsys, "tournament", "export", tid, "--data", str(server.config.data_dir), "--out",
                           str(out_dir)))[0] == 0
