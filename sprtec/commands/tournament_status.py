@@ -55,7 +55,7 @@ the end, or once a later stage is played: with categories and cup points), the l
         if update.cup_tier is not None:
             title += f" - Czech Cup {update.cup_tier}, {update.cup_field} ranked"
         lines += ["", title]
-        lines += _table(("#", "player", "club", "cat.", "cup points"),
+        lines += columns(("#", "player", "club", "cat.", "cup points"),
                         [[str(r.rank) + ("=" if r.shared else ""), r.name + (" (out)" if r.out else ""), r.club,
                           f"{r.category} {r.category_rank}" + (" *" if r.category_winner else ""),
                           "" if r.cup_points is None else str(r.cup_points)] for r in update.ranking])
