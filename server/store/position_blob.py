@@ -3,8 +3,8 @@
 Why beside every entry: a restarted server then takes each match's position from its last row instead of running
 its log through the physics again (a few ms per entry, tens of seconds for a thousand matches), and
 ``sprtec verify`` can prove, entry by entry, that the stored positions are what the fold gives. Packed as the values
-of its fields (``shared.protocol.packed_position``: ~0.3 kB, a small part of the JSON's cost to write and to read
-back), built in the physics worker, not the event loop.
+of its fields (``shared.protocol.packed_position``: ~0.5 kB, a small part of the JSON's cost to write and to read
+back), built where the entry is resolved (a physics worker, or the event loop within its in-line budget).
 
 Rows written before kept their position as SCENARIOS.md JSON compressed with zlib, whose first byte is always 0x78;
 they are read as before, so an existing database opens and verifies unchanged.
