@@ -34,6 +34,7 @@ TABLE_STATUS_WORDS = {
     "ended": N_("ended"),
     "walkover": N_("walkover"),
     "replay": N_("to be played again"),
+    "board": N_("on the board"),
 }
 TOURNAMENT_STATUS_WORDS = {
     "registering": N_("registering"),
@@ -270,11 +271,35 @@ def tile_of(line: TableLine, categories: Mapping[str, str] | None = None) -> Til
         status_text = _("ended: shoot-out to {side}").format(side=team_word(line.shootout))
     time_left = clock_text(line.part_ms) if line.status == "playing" else \
         clock_text(line.no_show_ms) if line.status == "waiting" else ""
+    part = part_words(line.part) if line.part else ""
+    if line.on_board:  # a physical board: its referee, and a result one coach entered for the other to confirm
+        part = _("referee {name}").format(name=line.referee_name) if line.referee_name else _("no referee yet")
+        time_left = entered_words(line)
     return Tile(table=line.table, home=line.home, away=line.away,
                 home_name=with_category(line.home_name, categories.get(line.home, "")),
                 away_name=with_category(line.away_name, categories.get(line.away, "")), score=score,
-                part=part_words(line.part) if line.part else "",
-                time_left=time_left, status=line.status, status_text=status_text, room=line.room, winner=winner)
+                part=part, time_left=time_left, status=line.status, status_text=status_text, room=line.room,
+                winner=winner)
+
+
+def entered_score(line: TableLine) -> str:
+    """The result one coach of a board entered, as a short text ("3:1", "walkover home"); empty when none."""
+    if line.entered_walkover is not None:
+        return _("walkover {side}").format(side=team_word(line.entered_walkover))
+    if line.entered_score is None:
+        return ""
+    text = f"{line.entered_score.home}:{line.entered_score.away}"
+    if line.entered_shootout is not None:
+        text += " " + _("(shoot-out {side})").format(side=team_word(line.entered_shootout))
+    return text
+
+
+def entered_words(line: TableLine) -> str:
+    """Who entered which result of a board still to be confirmed ("Novák entered 3:1"); empty when none."""
+    if line.entered_by is None:
+        return ""
+    name = line.home_name if line.entered_by == line.home else line.away_name
+    return _("{name} entered {score}").format(name=name, score=entered_score(line))
 
 
 def tiles_of(update: TournamentUpdate) -> tuple[Tile, ...]:

@@ -23,7 +23,7 @@ from typing import Any
 from client.common.i18n import N_, _
 from client.common.menu import QUIT, Item, Page
 from client.common.ranking_model import categories_of, with_category
-from client.common.tournament_model import clock_text
+from client.common.tournament_model import clock_text, entered_words
 from client.desk import desk_create, desk_cup
 from client.desk.desk_create import CREATE_CHOICES, CREATE_HINTS, CREATE_LABELS, minutes_text
 from shared.protocol import (
@@ -33,6 +33,7 @@ from shared.protocol import (
     ClientMessage,
     CreateTournament,
     EndTournament,
+    EnterResult,
     EntriesRegistered,
     EntryCode,
     EntryForm,
@@ -126,6 +127,8 @@ REFUSALS = {
     "TOURNAMENT_CLOSED": N_("the tournament has ended"),
     "RATE_LIMITED": N_("too many requests at once: wait a moment"),
     "STORE_UNAVAILABLE": N_("the server cannot save right now: nothing changed"),
+    "NOT_ON_BOARD": N_("that table is played online: its result comes from its match"),
+    "RESULT_ENTERED": N_("that board has another result already: override it with a reason"),
 }
 STATUS_WORDS = {"registering": N_("registration"), "playing": N_("round being played"),
                 "between": N_("between rounds"), "finished": N_("finished"), "ended": N_("ended")}
@@ -175,7 +178,7 @@ class DeskModel(Page):
                                      "reason": "", "out": export_dir, "born": "", "sex": None, "veteran": False,
                                      "first": 0, "second": 1, "view": ""}
         self.form.update({key: choice.options[0] for key, choice in CREATE_CHOICES.items()})
-        self.form.update({"entry": 0, "card": "yellow", "table": 0, "result": "score", "home": 0, "away": 0,
+        self.form.update({"entry": 0, "card": "yellow", "table": 0, "board": 0, "result": "score", "home": 0, "away": 0,
                           "shootout": None, "case": None, "ruling": "stands"})
         self.status = _("Server {url}").format(url=server)
 
@@ -263,6 +266,10 @@ class DeskModel(Page):
         """The current round's tables."""
         return self.update.tables if self.update is not None else ()
 
+    def boards(self) -> tuple[TableLine, ...]:
+        """The round's matches on physical boards still without a result (their scores come by hand)."""
+        return tuple(t for t in self.tables() if t.on_board and t.status in ("board", "replay"))
+
     def open_cases(self) -> tuple[CaseLine, ...]:
         """The disputes waiting for the organiser's ruling."""
         cases = self.update.cases if self.update is not None else ()
@@ -311,6 +318,7 @@ class DeskModel(Page):
                   "code": _("The entry code to hand out"), "entries": _("Entries and check-in"),
                   "tables": _("Tables"), "standings": _("Standings"), "bracket": _("Bracket"), "card": _("Give a card"),
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
+                  "board": _("Board results"),
                   "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
                   "chat": _("Chat at the tables"), "claims": _("Undo a wrong claim"),
                   "address": _("The server's address"), "ranking": _("Ranking by category"),
@@ -371,6 +379,12 @@ class DeskModel(Page):
             return found[value % len(found)].name if found else _("nobody")
         if key == "card":
             return _(CARDS[value])
+        if key == "board":
+            boards = self.boards()
+            if not boards:
+                return _("no board waits for its result")
+            line = boards[value % len(boards)]
+            return _("Board {n}: {home} – {away}").format(n=line.table, home=line.home_name, away=line.away_name)
         if key == "table":
             tables = self.tables()
             if not tables:
@@ -422,6 +436,10 @@ class DeskModel(Page):
                  hint=_("Every player across the stages: categories, their winners and the Czech Cup points")),
             *([Item(_("Bracket"), "screen:bracket", group="row3")] if self.update and self.update.bracket else []),
             Item(_("Give a card"), "screen:card", enabled=on and not registering, group="row4"),
+            *([Item(_("Board results ({n})").format(n=len(self.boards())), "screen:board",
+                    enabled=bool(self.boards()), group="row3",
+                    hint=_("Enter the score of a match played on a physical board, from the referee's sheet"))]
+              if any(t.on_board for t in self.tables()) else []),
             Item(_("Override a result"), "screen:override", enabled=bool(self.tables()), group="row4"),
             Item(_("Round: swap or take back"), "screen:round", enabled=on and desk_cup.round_untouched(self.update),
                  group="row4", hint=_("Before the round's matches begin: swap two players, or take the round back")),
@@ -614,6 +632,23 @@ class DeskModel(Page):
                 Item(_("Set the result"), "override", enabled=ready),
                 Item(_("Back"), "back")]
 
+    def _items_board(self) -> list[Item]:
+        """The result form of a board: which board (its referee and any coach's entry shown), the result."""
+        boards = self.boards()
+        found = [Item(self.shown("board"), "cycle:board", "choice",
+                      _("The boards of the round still without a result: ←/→ chooses"))]
+        if boards:
+            line = boards[self.form["board"] % len(boards)]
+            referee = _("Referee: {name}").format(name=line.referee_name) if line.referee_name else _(
+                "No referee named yet")
+            found.append(Item(referee, "none", "text"))
+            if line.entered_by is not None:
+                found.append(Item(entered_words(line), "none", "text"))
+        found += [*self._result_items(),
+                  Item(_("Enter the result"), "board", enabled=bool(boards)),
+                  Item(_("Back"), "back")]
+        return found
+
     def _items_disputes(self) -> list[Item]:
         """The open disputes; the chosen one's ruling, result and reason."""
         found: list[Item] = []
@@ -688,12 +723,7 @@ class DeskModel(Page):
             self.error = ""
             return None
         if verb == "screen":
-            self.screen, self.page, self.error = arg, 0, ""
-            if arg == "register":
-                self.form.update(name="", club="", category="", rating="", born="", sex=None, veteran=False)
-            if arg in ("card", "override", "end", "disputes", "round"):
-                self.form.update(reason="", case=None)
-            self.settle_focus()
+            self._open_screen(arg)
             return None
         if verb == "cycle":
             return self.cycle(command, 1)
@@ -718,6 +748,17 @@ class DeskModel(Page):
             self.focus = [item.command for item in self.items()].index("back")  # the safe answer is lit: Enter
             # by habit changes nothing
         return None
+
+    def _open_screen(self, screen: str) -> None:
+        """Go to ``screen`` with its form fresh."""
+        self.screen, self.page, self.error = screen, 0, ""
+        if screen == "register":
+            self.form.update(name="", club="", category="", rating="", born="", sex=None, veteran=False)
+        if screen in ("card", "override", "end", "disputes", "round"):
+            self.form.update(reason="", case=None)
+        if screen == "board":  # a fresh sheet: the first board waiting, a score of 0:0
+            self.form.update(board=0, result="score", home=0, away=0, shootout=None)
+        self.settle_focus()
 
     def _confirmed(self) -> object | None:
         """The organiser said yes: send the act (an export is done by the owner)."""
@@ -749,6 +790,8 @@ class DeskModel(Page):
             self.form[key] = (self.form[key] + step) % max(1, len(self._card_entries()))
         elif key == "table":
             self.form[key] = (self.form[key] + step) % max(1, len(self.tables()))
+        elif key == "board":
+            self.form[key] = (self.form[key] + step) % max(1, len(self.boards()))
         elif desk_cup.cycle(self, key, step):
             pass
         else:
@@ -842,6 +885,8 @@ class DeskModel(Page):
                            GiveCard(tournament=tid, secret=secret, entry=entry.entry, card=card, reason=reason))
         if verb == "override":
             return self._override_act(tid, secret)
+        if verb == "board":
+            return self._board_act(tid, secret)
         if verb == "resolve":
             case, ruling, reason = self.form["case"], self.form["ruling"], self.form["reason"].strip()
             score, walkover, shootout = self._given_result() if ruling == "changed" else (None, None, None)
@@ -918,6 +963,23 @@ class DeskModel(Page):
             n=table.table, home=table.home_name, away=table.away_name, result=given, reason=reason), note, request,
             undo)
 
+    def _board_act(self, tid: str, secret: str) -> Pending | None:
+        """A board's result from the referee's sheet: it stands at once (another result later is an override)."""
+        boards = self.boards()
+        if not boards or self.update is None:
+            return None
+        line = boards[self.form["board"] % len(boards)]
+        score, walkover, shootout = self._given_result()
+        request = EnterResult(tournament=tid, secret=secret, stage=self.update.stage, round=self.update.round,
+                              table=line.table, score=score, walkover=walkover, shootout=shootout)
+        given = f"{score.home}:{score.away}" if score is not None else _("walkover for {side}").format(
+            side=_("home") if walkover == "home" else _("away"))
+        if score is not None and shootout is not None:
+            given += " " + _("(shoot-out {side})").format(side=_("home") if shootout == "home" else _("away"))
+        return Pending(_("Board {n} ({home} – {away}): {result}?").format(
+            n=line.table, home=line.home_name, away=line.away_name, result=given),
+            _("It stands at once; Override a result corrects it later, with a reason."), request)
+
     def _given_result(self) -> tuple[Score | None, str | None, str | None]:
         """The result the form gives: a score and a shoot-out's winner, or a walkover."""
         if self.form["result"] == "score":
@@ -979,6 +1041,7 @@ def act_name(request: object) -> str:
              "AutoStartRounds": N_("automatic start changed"), "GiveCard": N_("card given"),
              "MuteEntry": N_("chat mute changed"),
              "OverrideResult": N_("result set"), "ResolveDispute": N_("dispute decided"),
+             "EnterResult": N_("board result entered"),
              "EndTournament": N_("tournament ended")}
     name = type(request).__name__
     return _(names[name]) if name in names else name

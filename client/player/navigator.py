@@ -347,6 +347,15 @@ class Navigator:
         elif command == "table":
             for request in session.go_to_table(self.state.room):
                 self._seat(request)
+        elif command.startswith("score:"):
+            _verb, side, by = command.split(":")
+            session.draft.step(side, int(by))
+        elif command == "shootout":
+            session.draft.cycle_shootout()
+        elif command == "enter":
+            request = session.enter_result()
+            if request is not None and not self.link.request(request):
+                session.error = _("Not connected yet — try again in a moment")
         elif command.startswith("watch:"):
             self.link.request(Watch(command.partition(":")[2]))
         elif command == "hall":

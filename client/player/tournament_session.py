@@ -24,6 +24,8 @@ from client.common.tournament_model import (
     status_words,
     tiles_of,
 )
+from client.player import board_entry
+from client.player.board_entry import BoardDraft
 from shared.protocol import (
     CheckIn,
     ClientMessage,
@@ -32,6 +34,7 @@ from shared.protocol import (
     JoinRoom,
     Leave,
     TableAssigned,
+    TableLine,
     TournamentDone,
     TournamentJoined,
     TournamentUpdate,
@@ -43,7 +46,7 @@ NEWS_KEPT = 3  # the latest news told to the player
 TAKE_TO_TABLE_S = 5.0  # the assignment is read for this long before the player is taken to his table
 KIT_WORDS = {"home": N_("red"), "away": N_("yellow")}  # the kits' colours (client.common.palette.KITS)
 TOURNAMENT_REFS = ("JoinTournament", "CheckIn", "WithdrawEntry", "WatchTournament", "FileDispute",
-                   "ProposeCorrection", "ConfirmCorrection")
+                   "ProposeCorrection", "ConfirmCorrection", "EnterResult")
 REFUSALS = {  # the server's refusals of a player's tournament request, in words he acts on
     "NOT_ENTERED": N_("You coach no entry of this tournament now — the organiser may have unlinked or withdrawn it; "
                       "ask him"),
@@ -53,6 +56,9 @@ REFUSALS = {  # the server's refusals of a player's tournament request, in words
     "TOURNAMENT_NOT_FOUND": N_("This tournament is no longer on the server"),
     "RATE_LIMITED": N_("Too many requests at once — wait a moment and try again"),
     "STORE_UNAVAILABLE": N_("The server cannot save right now — nothing changed; try again in a moment"),
+    "RESULT_ENTERED": N_("That is not the score entered already: your opponent confirms or disputes yours, and the "
+                         "organiser decides"),
+    "BAD_RESULT": N_("That result cannot be: a drawn knockout match needs the shoot-out's winner"),
 }
 
 
@@ -78,6 +84,7 @@ class TournamentSession:
         self.error = ""
         self.checking_in = False
         self.table_rooms: set[str] = set()  # every room he was given as his table (its results are a table's)
+        self.draft = BoardDraft()  # the score he is about to enter for his match on a board
         self.my_tables: set[tuple[int, int, int]] = set()  # (stage, round, table) of every match of his
         self.news: list[str] = []  # what the organiser decided about him (a card, an overridden result), latest first
         self.fresh: list[str] = []  # news not yet shown in a match's log (the navigator takes them)
@@ -99,6 +106,7 @@ class TournamentSession:
             self._hear(message, told=not first)
             if self.assignment is not None and self.round_over(message):
                 self.assignment, self.taken = None, False
+            self.board()  # the score to enter follows his board (his opponent's entry, to confirm it)
             return True
         if isinstance(message, TableAssigned) and message.tournament == self.tournament:
             self.my_tables.add((message.stage, message.round, message.table))
@@ -231,7 +239,11 @@ class TournamentSession:
     def phase(self, now: float) -> str:
         """``assigned`` (his table is waiting for him), ``final`` (the last standings), ``waiting`` (between rounds or
         while others play), or ``entered`` (before the first round)."""
-        if self.assignment is not None and not self.taken:
+        if self.assignment is not None and self.assignment.on_board:
+            line = self.board()
+            if line is None or line.status in ("board", "replay"):
+                return "board"
+        elif self.assignment is not None and not self.taken:
             return "assigned"
         if self.finished():
             return "final"
@@ -252,10 +264,23 @@ class TournamentSession:
             state = _("Round {n} — {state}").format(n=a.round, state=_(TOURNAMENT_STATUS_WORDS["playing"]))
         if self.finished():
             return state
-        me = self.standing() or self.bye_text() or (_("you are checked in") if self.checked_in() else
-                                                    _("check in to be paired"))
+        me = self.standing() or board_entry.referee_duty(self.update, self.entry) or self.bye_text() or (
+            _("you are checked in") if self.checked_in() else _("check in to be paired"))
         parts = (state, next_round_words(self.update, now - self.update_at), me)
         return "  ·  ".join(part for part in parts if part)
+
+    def board(self) -> TableLine | None:
+        """His match on a board as the update has it (None: he plays online, or the update has not come)."""
+        line = board_entry.board_line(self.update, self.assignment)
+        board_entry.follow(self.draft, line, self.entry)
+        return line
+
+    def enter_result(self) -> ClientMessage | None:
+        """The score he entered for his board (or the confirmation of his opponent's)."""
+        if self.assignment is None or not self.assignment.on_board:
+            return None
+        self.error = ""
+        return board_entry.request(self.tournament, self.assignment, self.draft)
 
     def assignment_text(self) -> str:
         """"Round 3 — table 7: you play Novák (home, red)"."""
@@ -267,6 +292,9 @@ class TournamentSession:
         a = self.assignment
         if a is None:
             return ("", "")
+        if a.on_board:
+            return (board_entry.heading(a), _("you play {opponent} ({seat}, {kit})").format(
+                opponent=a.opponent, seat=team_word(a.seat), kit=_(KIT_WORDS[a.seat])))
         return (_("Round {round} — table {table}").format(round=a.round, table=a.table),
                 _("you play {opponent} ({seat}, {kit})").format(opponent=a.opponent, seat=team_word(a.seat),
                                                                  kit=_(KIT_WORDS[a.seat])))

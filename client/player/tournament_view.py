@@ -6,7 +6,8 @@ or the final standings (a VIEW module: it imports arcade).
 Why a view of its own: it is a picture more than a menu — the standings table, the live tiles — drawn with the
 shared widgets (``client.common.tournament_widgets``); every word and every decision comes from
 ``client.player.tournament_session``. Its buttons give commands to ``choose``: ``checkin``, ``table``, ``hall``,
-``lobby``, ``watch:<room>``.
+``lobby``, ``watch:<room>``; for a match on a physical board ``score:home:+1`` (and the like), ``shootout`` and
+``enter`` (the score entered, or the opponent's confirmed).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import arcade
 
 from client.common import buttons, palette
 from client.common.help_view import global_key
-from client.common.i18n import _
+from client.common.i18n import _, team_word
 from client.common.menu_view import draw_menu_button
 from client.common.ranking_model import columns_of, own_ranking_line, ranking_heading, ranking_rows
 from client.common.tournament_model import Box, standings_columns, tiebreak_names, tile_at, tile_grid
 from client.common.tournament_widgets import draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
+from client.player import board_entry
 from client.player.tournament_session import TournamentSession
 
 HEADER = 92.0
@@ -62,7 +64,14 @@ class TournamentView(arcade.View):
         """The buttons at the foot: check in (until he is), go to the table (while it waits), hall, lobby."""
         s = self.session
         found: list[tuple[str, str]] = []
-        if s.phase(self.clock()) == "assigned":
+        if s.phase(self.clock()) == "board":
+            line = s.board()
+            label = _("Confirm {score}") if board_entry.confirms(line, s.entry, s.draft) else _("Enter {score}")
+            found.append((label.format(score=s.draft.text()), "enter"))
+            if s.update is not None and s.update.system == "knockout" and s.draft.home == s.draft.away:
+                side = team_word(s.draft.shootout) if s.draft.shootout else _("none")
+                found.append((_("Shoot-out: {side}").format(side=side), "shootout"))
+        elif s.phase(self.clock()) == "assigned":
             found.append((_("Go to my table now"), "table"))
         elif s.may_check_in():
             found.append((_("I am here: check in"), "checkin"))
@@ -76,15 +85,37 @@ class TournamentView(arcade.View):
         commands = self.commands()
         total = len(commands) * width + (len(commands) - 1) * 12
         x = (self.window.width - total) / 2
-        return [buttons.Button(label, command, x + i * (width + 12), 14, width, 40)
-                for i, (label, command) in enumerate(commands)]
+        found = [buttons.Button(label, command, x + i * (width + 12), 14, width, 40)
+                 for i, (label, command) in enumerate(commands)]
+        return found + self.score_buttons
+
+    @property
+    def score_buttons(self) -> list[buttons.Button]:
+        """The − and + beside each side's goals while he enters a board's score."""
+        if self.session.phase(self.clock()) != "board":
+            return []
+        panel = self._panel()
+        y = panel.bottom + 96
+        found = []
+        for side, centre in (("home", panel.left + panel.width * 0.3), ("away", panel.left + panel.width * 0.7)):
+            found.append(buttons.Button("−", f"score:{side}:-1", centre - 120, y, 56, 48))
+            found.append(buttons.Button("+", f"score:{side}:1", centre + 64, y, 56, 48))
+        return found
+
+    def _panel(self) -> Box:
+        """The assignment's panel."""
+        width, height = self.window.width, self.window.height
+        body = Box(MARGIN, FOOTER + 8, width - 2 * MARGIN, height - HEADER - FOOTER - 8)
+        return Box(body.left + body.width * 0.1, body.bottom + body.height * 0.12, body.width * 0.8,
+                   body.height * 0.78)
 
     def frame_key(self) -> object:
         """What the screen shows: the update, the phase, the second counted down, the pointer, the size."""
         s = self.session
         now = self.clock()
         return (self.window.width, self.window.height, None if s.update is None else s.update.sequence,
-                s.phase(now), int(now), s.error, s.checking_in, self.hover, s.assignment, tuple(s.news))
+                s.phase(now), int(now), s.error, s.checking_in, self.hover, s.assignment, tuple(s.news),
+                s.draft.text())
 
     # ----------------------------------------------------------------- loop
     def on_update(self, delta_time: float) -> None:
@@ -105,7 +136,9 @@ class TournamentView(arcade.View):
         fit_text(self.texts, "state", s.state_line(now), MARGIN, height - 70, width - 2 * MARGIN, palette.WARNING, 13)
         phase = s.phase(now)
         body = Box(MARGIN, FOOTER + 8, width - 2 * MARGIN, height - HEADER - FOOTER - 8)
-        if phase == "assigned":
+        if phase == "board":
+            self._board()
+        elif phase == "assigned":
             self._assignment(body, now)
         elif phase == "final" and s.update is not None and s.update.ranking:
             self._ranking(body)
@@ -119,7 +152,7 @@ class TournamentView(arcade.View):
         self.buttons = self.layout_buttons()
         for i, b in enumerate(self.buttons):
             lit = self.hover is not None and b.contains(*self.hover)
-            draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 14)
+            draw_menu_button(self.texts, f"button{i}", b, lit, b.label, 22 if b.label in ("−", "+") else 14)
 
     def _assignment(self, body: Box, now: float) -> None:
         """The round's table in large letters, the walkover countdown and when he is taken there."""
@@ -142,6 +175,40 @@ class TournamentView(arcade.View):
                  panel.width - 40, palette.TEXT, 13, "center")
         fit_text(self.texts, "taking", s.taking_text(now), panel.left + panel.width / 2, panel.bottom + 24,
                  panel.width - 40, palette.TEXT_DIM, 14, "center")
+
+    def _board(self) -> None:
+        """His match on a physical board: the board and his opponent, its referee, the score he enters with − and +
+        (or his opponent's entry to confirm), and what the board waits for."""
+        s = self.session
+        a = s.assignment
+        if a is None:
+            return
+        line = s.board()
+        panel = self._panel()
+        arcade.draw_lbwh_rectangle_filled(panel.left, panel.bottom, panel.width, panel.height, palette.PANEL)
+        arcade.draw_lbwh_rectangle_outline(panel.left, panel.bottom, panel.width, panel.height, palette.WARNING, 3)
+        arcade.draw_circle_filled(panel.left + 48, panel.top - 58, 20, palette.kit("away" if a.seat == "away" else
+                                                                                    "home")[0])
+        heading, opponent = s.assignment_lines()
+        _shrunk(self.texts, "assigned", heading, panel.left + 84, panel.top - 72, panel.width - 110, palette.WARNING,
+                32)
+        _shrunk(self.texts, "opponent", opponent, panel.left + 84, panel.top - 114, panel.width - 110, palette.TEXT,
+                24)
+        fit_text(self.texts, "referee", board_entry.referee_line(a), panel.left + panel.width / 2,
+                 panel.top - 156, panel.width - 40, palette.TEXT_DIM, 15, "center")
+        names = (line.home_name, line.away_name) if line is not None else (
+            (_("you"), a.opponent) if a.seat == "home" else (a.opponent, _("you")))
+        for i, (name, goals) in enumerate(((names[0], s.draft.home), (names[1], s.draft.away))):
+            side = "home" if i == 0 else "away"
+            centre = panel.left + panel.width * (0.3 if i == 0 else 0.7)
+            fit_text(self.texts, f"name.{side}", name, centre, panel.bottom + 200, panel.width * 0.38,
+                     palette.kit("home" if i == 0 else "away")[0], 16, "center", bold=True)
+            fit_text(self.texts, f"goals.{side}", str(goals), centre, panel.bottom + 104, 120, palette.TEXT, 48,
+                     "center", bold=True)
+        fit_text(self.texts, "colon", ":", panel.left + panel.width / 2, panel.bottom + 104, 40, palette.TEXT, 48,
+                 "center", bold=True)
+        fit_text(self.texts, "board.status", board_entry.status(line, s.entry), panel.left + panel.width / 2,
+                 panel.bottom + 40, panel.width - 40, palette.WARNING, 16, "center", bold=True)
 
     def _standings(self, area: Box, heading: str) -> None:
         """A heading over the standings table (his line lit)."""
