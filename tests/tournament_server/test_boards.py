@@ -319,3 +319,29 @@ def test_a_round_whose_board_has_an_entered_result_cannot_be_taken_back():
     with pytest.raises(RoomError) as refused:
         core.take_back("oops", ORGANISER, T0 + 2)
     assert refused.value.code == "ROUND_BEGUN"
+
+
+def test_the_printed_round_sheet_names_each_boards_referee_and_the_standings_their_counts():
+    """The round sheet of a server's tournament on boards names the referee the server drew for every board, and
+    the standings sheet has the refereed column (Roz) once a board has a result."""
+    import io
+
+    from pypdf import PdfReader
+
+    from server.tournaments.printed_sheets import SheetRequest, served_referees, sheets_pdf
+
+    core, _ = _core(8)
+    core.start_round(ORGANISER, T0)
+    core.enter_result((0, 1, 1), Outcome(score=(2, 0)), by=None, now=T0 + 1)
+    referees = served_referees(core.state)
+    assert referees is not None and len(referees.boards) == 4
+    pdf = sheets_pdf(core.state.tournament, [SheetRequest(sheet="round"), SheetRequest(sheet="standings")],
+                     referees=referees)
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    names = {p.id: p.name for p in core.state.tournament.players}
+    lines = {line.split()[0]: line for line in text.splitlines() if line[:1].isdigit()}
+    for b in referees.boards:
+        m = _match(core, b.table)
+        line = lines[str(b.table)]
+        assert line.split()[1] == names[m.home] and line.endswith(f"{names[m.away]} {names[b.referee]}"), line
+    assert "Roz" in text
