@@ -192,11 +192,16 @@ class HallView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """←/→ step through the pages, Escape closes the hall."""
-        if global_key(self.window, symbol, modifiers) or self.choose is None:
-            return
-        if symbol == arcade.key.LEFT:
-            self.choose("previous")
-        elif symbol in (arcade.key.RIGHT, arcade.key.SPACE):
-            self.choose("next")
-        elif symbol == arcade.key.ESCAPE:
-            self.choose("close")
+        page_key(self.window, symbol, modifiers, self.choose)
+
+
+def page_key(window: arcade.Window, symbol: int, modifiers: int, choose: Callable[[str], None] | None) -> None:
+    """A hall's keys: ←/→ (or Space) step through the pages, Escape closes it (after the client's own keys)."""
+    if global_key(window, symbol, modifiers) or choose is None:
+        return
+    if symbol == arcade.key.LEFT:
+        choose("previous")
+    elif symbol in (arcade.key.RIGHT, arcade.key.SPACE):
+        choose("next")
+    elif symbol == arcade.key.ESCAPE:
+        choose("close")

@@ -13,11 +13,11 @@ from collections.abc import Callable
 import arcade
 
 from client.common import palette
-from client.common.help_view import global_key
 from client.common.i18n import _
 from client.common.league_model import Cell, Grid, day_fixtures, grid_of, match_heading, match_state, table_lines
 from client.common.tournament_model import Box
 from client.common.widgets import Texts, fit_text, shrunk_size
+from client.hall.hall_view import page_key
 from shared.protocol import LeagueUpdate
 
 HEADER = 96.0
@@ -171,11 +171,4 @@ class LeagueHallView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         """←/→ step through the pages, Escape closes the hall."""
-        if global_key(self.window, symbol, modifiers) or self.choose is None:
-            return
-        if symbol == arcade.key.LEFT:
-            self.choose("previous")
-        elif symbol in (arcade.key.RIGHT, arcade.key.SPACE):
-            self.choose("next")
-        elif symbol == arcade.key.ESCAPE:
-            self.choose("close")
+        page_key(self.window, symbol, modifiers, self.choose)

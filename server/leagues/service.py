@@ -14,7 +14,6 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import websockets
 
@@ -28,6 +27,7 @@ from server.lifecycle import EventBus, MatchFinished, MatchStarted, MoveApplied,
 from server.rooms.lobby import HeldTable, Lobby
 from server.rooms.room import RoomError
 from server.store.store_port import Store
+from server.tournaments.background import Background
 from server.tournaments.service import PUSH_INTERVAL_MS, Watcher
 from server.tournaments.tables import close_table
 from server.tournaments.tournament_core import Changed, CloseTable, Send, Warn
@@ -64,11 +64,12 @@ class LeagueRun:
         return self.core.state
 
 
-class LeagueService:
+class LeagueService(Background):
     """Every league of this server (see the module docstring)."""
 
     def __init__(self, *, store: Store, lobby: Lobby, bus: EventBus, clock: WallClock,
                  session_of: Callable[[int], Watcher | None], now_ms: Callable[[], int] = wall_ms) -> None:
+        super().__init__("league")
         self.store = store
         self.lobby = lobby
         self.clock = clock
@@ -76,8 +77,6 @@ class LeagueService:
         self.now_ms = now_ms
         self.runs: dict[str, LeagueRun] = {}  # newest last
         self.rooms: dict[str, str] = {}  # an open game's room code -> its league
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._stopped = False
         bus.subscribe(MatchStarted, self._match_started)
         bus.subscribe(MoveApplied, self._move_applied)
         bus.subscribe(PresenceChanged, self._presence_changed)
@@ -265,24 +264,3 @@ class LeagueService:
     def listing(self) -> tuple[LeagueInfo, ...]:
         """Every league's line, newest first."""
         return tuple(info_of(run.state) for run in reversed(list(self.runs.values())))
-
-    # ------------------------------------------------------------------ tasks
-    def spawn(self, job: Any) -> asyncio.Task[Any]:
-        """Run a coroutine of this service in the background, kept until it ends (a failure is logged)."""
-        task = asyncio.get_running_loop().create_task(job)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        """Forget a finished task; a failure is logged."""
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a league task failed", exc_info=task.exception())
-
-    async def stop(self) -> None:
-        """The server stops: every timer and push ends (the log has everything)."""
-        self._stopped = True
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -27,6 +27,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import RoomError
 from server.store.store_port import StaleLease, Statement, Store, StoreUnavailable
 from server.tournaments import tournament_records as records
+from server.tournaments.background import Background
 from server.tournaments.log import SERVER, Event, Outcome
 from server.tournaments.results import StoredResult
 from server.tournaments.state import TableKey, TournamentState
@@ -105,7 +106,7 @@ class Running:
         return self.core.state
 
 
-class TournamentService:
+class TournamentService(Background):
     """Every tournament of this server (see the module docstring)."""
 
     def __init__(self, *, store: Store, lobby: Lobby, bus: EventBus, clock: WallClock,
@@ -113,6 +114,7 @@ class TournamentService:
                  now_ms: Callable[[], int] = records.now_ms) -> None:
         """``session_of(player_id)``: the player's connection here, if any; ``now_ms``: the wall time of log rows and
         of the tournaments' deadlines (``clock`` only sleeps: it is told how long)."""
+        super().__init__("tournament")
         self.store = store
         self.lobby = lobby
         self.clock = clock
@@ -129,8 +131,6 @@ class TournamentService:
         self.rooms_alive: Callable[[], Collection[str]] = lambda: self.lobby.rooms.keys()
         self.deliver: Deliver = _broadcast
         self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, TournamentInfo]]]] = _no_lines
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._stopped = False
         bus.subscribe(MatchStarted, self._match_started)
         bus.subscribe(MoveApplied, self._move_applied)
         bus.subscribe(PresenceChanged, self._presence_changed)
@@ -468,27 +468,6 @@ class TournamentService:
         """Every tournament's line, newest first: this process's, and in a cluster those the other nodes run."""
         found = {**await self.lines_elsewhere(), **self.lines()}
         return tuple(line for _, line in sorted(found.values(), key=lambda item: -item[0]))
-
-    # ------------------------------------------------------------------ tasks
-    def spawn(self, job: Any) -> asyncio.Task[Any]:
-        """Run a coroutine of this service in the background; it is kept until it ends (and logged if it fails)."""
-        task = asyncio.get_running_loop().create_task(job)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        """Forget a finished task; a failure is logged."""
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a tournament task failed", exc_info=task.exception())
-
-    async def stop(self) -> None:
-        """The server stops: every timer and push ends (the log has everything)."""
-        self._stopped = True
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 async def _no_lines() -> dict[str, tuple[int, TournamentInfo]]:

@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import signal
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -36,7 +35,7 @@ from sprtec.commands.tournament_coach import CoachOptions
 from tests.league_server.helpers import league_file
 from tests.server.players import WireClient, play_until_end
 from tests.tournament_server.helpers import expect
-from tests.tournament_server.test_crash import LONG, _free_port, _serve, _wait
+from tests.tournament_server.test_crash import LONG, _free_port, _moves, _serve, _wait
 
 
 def _log(data: Path, lid: str) -> list[Row]:
@@ -46,12 +45,6 @@ def _log(data: Path, lid: str) -> list[Row]:
         return records.log(reader, lid)
     finally:
         reader.close()
-
-
-def _moves(data: Path, match_id: str) -> int:
-    """Entries committed in a match's log."""
-    with sqlite3.connect(f"file:{data / 'sprtec.sqlite3'}?mode=ro", uri=True) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,)).fetchone()[0])
 
 
 def _round_over(update: LeagueUpdate) -> bool:
