@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from client.common.i18n import _
 from client.common.menu import Item
-from client.common.ranking_model import category_name, ranking_categories
+from client.common.ranking_model import RankingRow, category_name, ranking_categories, ranking_rows
 from shared.protocol import SwapEntries, TakeBackRound, TournamentUpdate
 
 if TYPE_CHECKING:
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 SEXES: tuple[str | None, ...] = (None, "m", "f")
 BORN_DIGITS = 4
+RANKING_ROWS = 14  # lines of the ranking a page of the desk shows (a field of 40 in three pages)
 
 
 def sex_text(sex: str | None) -> str:
@@ -54,8 +55,15 @@ def ranking_items(model: DeskModel) -> list[Item]:
     for code in ranking_categories(update):
         found.append(Item(code + ("  ✓" if chosen == code else ""), f"view:{code}", group="views",
                           hint=category_name(code)))
+    found += model._pager(len(ranking_rows(update, chosen)), RANKING_ROWS)
     found.append(Item(_("Back"), "back"))
     return found
+
+
+def ranking_page(model: DeskModel) -> tuple[RankingRow, ...]:
+    """The ranking's lines on the page shown: the view chosen, a page of RANKING_ROWS at a time."""
+    rows = ranking_rows(model.update, model.form["view"])
+    return rows[model.page * RANKING_ROWS:(model.page + 1) * RANKING_ROWS]
 
 
 def round_entries(update: TournamentUpdate | None) -> list[str]:

@@ -556,11 +556,11 @@ class DeskModel(Page):
         found.append(Item(_("Back"), "back"))
         return found
 
-    def _pager(self, total: int) -> list[Item]:
-        """Previous and next page buttons, when there is more than a page."""
-        if total <= PAGE_ROWS:
+    def _pager(self, total: int, rows: int = PAGE_ROWS) -> list[Item]:
+        """Previous and next page buttons, when there is more than a page of ``rows``."""
+        if total <= rows:
             return []
-        pages = (total + PAGE_ROWS - 1) // PAGE_ROWS
+        pages = (total + rows - 1) // rows
         return [Item(_("Previous page"), "page:-1", enabled=self.page > 0, group="pager"),
                 Item(_("Page {n} of {of}").format(n=self.page + 1, of=pages), "none", "text", group="pager"),
                 Item(_("Next page"), "page:1", enabled=self.page + 1 < pages, group="pager")]
@@ -737,6 +737,7 @@ class DeskModel(Page):
             return WatchTable(arg)
         if verb in ("case", "view"):  # a dispute chosen, or the ranking's view (everybody or a category)
             self.form[verb] = int(arg) if verb == "case" else arg
+            self.page = 0 if verb == "view" else self.page
             return None
         if command == "yes":
             return self._confirmed()

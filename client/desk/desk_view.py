@@ -19,7 +19,7 @@ from client.common import buttons, palette
 from client.common.menu import Item
 from client.common.menu_view import FOOTER, GAP, ITEM_HEIGHT, LobbyView
 from client.common.qr_code import qr_pixels
-from client.common.ranking_model import categories_of, columns_of, ranking_heading, ranking_rows
+from client.common.ranking_model import categories_of, columns_of, ranking_heading
 from client.common.tournament_model import (
     Box,
     StandingsHistory,
@@ -32,6 +32,7 @@ from client.common.tournament_model import (
 )
 from client.common.tournament_widgets import draw_bracket, draw_ranking, draw_standings, draw_tile
 from client.common.widgets import fit_text, shrunk_size
+from client.desk import desk_cup
 from client.desk.desk_model import DeskModel
 from shared.protocol import TournamentUpdate
 
@@ -132,7 +133,7 @@ class DeskView(LobbyView):
         view = self.desk.form["view"]
         fit_text(self.texts, "ranking.title", ranking_heading(update, view), area.left, area.top - 18, area.width,
                  palette.TEXT, 15, bold=True)
-        rows = ranking_rows(update, view)
+        rows = desk_cup.ranking_page(self.desk)
         table = Box(area.left, area.bottom, area.width, area.height - 28)
         size = max(11.0, min(14.0, (table.height - 24) / max(1, len(rows)) / 2.1))
         draw_ranking(self.texts, "ranking", table, rows, columns_of(update), size=size)

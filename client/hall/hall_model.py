@@ -19,6 +19,7 @@ from shared.protocol import TournamentUpdate
 PAGE_S = 12.0  # a page of the hall is shown this long
 TABLE_S = 25.0  # a table being played is watched this long
 HOLD_S = 60.0  # a page a person chose stays this long before the cycle goes on
+RANKING_ROWS = 18  # lines of the ranking one page of the hall shows (a longer ranking takes several pages)
 PAGE_WORDS = {"standings": N_("Standings"), "tables": N_("Tables"), "bracket": N_("Bracket"),
               "cards": N_("Cards and suspensions"), "ranking": N_("Ranking")}
 
@@ -32,20 +33,24 @@ class Shown:
     room: str | None = None
     table: int = 0
     category: str = ""
+    part: int = 0  # a long ranking's page: its lines part * RANKING_ROWS on
 
     def title(self) -> str:
         """The page's name in the language in use."""
         if self.page == "table":
             return _("Table {n} — live").format(n=self.table)
+        title = _(PAGE_WORDS.get(self.page, self.page))
         if self.page == "ranking" and self.category:
-            return _("Ranking: {category}").format(category=category_name(self.category))
-        return _(PAGE_WORDS.get(self.page, self.page))
+            title = _("Ranking: {category}").format(category=category_name(self.category))
+        return f"{title} ({self.part + 1})" if self.part else title
 
     def short(self) -> str:
         """The page in the header's list of pages: a table by its number, a category by its code."""
         if self.page == "table":
             return f"#{self.table}"
-        return self.category if self.category else self.title()
+        if self.category:
+            return f"{self.category}{self.part + 1}" if self.part else self.category
+        return self.title()
 
 
 def pages_of(update: TournamentUpdate | None) -> list[Shown]:
@@ -55,9 +60,9 @@ def pages_of(update: TournamentUpdate | None) -> list[Shown]:
     if update is None:
         return [Shown("standings")]
     found = [Shown("standings")]
-    if update.ranking:
-        found.append(Shown("ranking"))
-        found += [Shown("ranking", category=code) for code in ranking_categories(update)]
+    for category in ("", *ranking_categories(update)) if update.ranking else ():
+        lines = sum(1 for line in update.ranking if not category or line.category == category)
+        found += [Shown("ranking", category=category, part=part) for part in range(-(-lines // RANKING_ROWS))]
     if update.tables:
         found.append(Shown("tables"))
     if update.bracket:

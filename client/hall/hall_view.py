@@ -35,7 +35,7 @@ from client.common.tournament_model import (
 )
 from client.common.tournament_widgets import draw_bracket, draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
-from client.hall.hall_model import Shown, pages_of
+from client.hall.hall_model import RANKING_ROWS, Shown, pages_of
 from shared.protocol import TournamentUpdate
 
 HEADER = 96.0
@@ -114,7 +114,7 @@ class HallView(arcade.View):
         elif shown.page == "cards":
             self._cards(body, update)
         elif shown.page == "ranking":
-            self._ranking(body, update, shown.category)
+            self._ranking(body, update, shown)
         else:
             self._standings(body, update)
 
@@ -134,13 +134,13 @@ class HallView(arcade.View):
         size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))  # a short field reads large
         draw_standings(self.texts, "standings", table, rows, columns, size=size)
 
-    def _ranking(self, body: Box, update: TournamentUpdate, category: str) -> None:
-        """The final ranking, large: everybody, or one category with its winner in gold."""
-        fit_text(self.texts, "ranking.title", ranking_heading(update, category), body.left, body.top - 20, body.width,
-                 palette.TEXT, 17, bold=True)
+    def _ranking(self, body: Box, update: TournamentUpdate, shown: Shown) -> None:
+        """The final ranking, large: everybody, or one category with its winner in gold (a page of it)."""
+        fit_text(self.texts, "ranking.title", ranking_heading(update, shown.category), body.left, body.top - 20,
+                 body.width, palette.TEXT, 17, bold=True)
         table = Box(body.left, body.bottom, body.width, body.height - 34)
-        rows = ranking_rows(update, category)
-        size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))
+        rows = ranking_rows(update, shown.category)[shown.part * RANKING_ROWS:(shown.part + 1) * RANKING_ROWS]
+        size = max(12.0, min(22.0, (table.height - 30) / max(1, len(rows)) / 2.1))
         draw_ranking(self.texts, "ranking", table, rows, columns_of(update), size=size)
 
     def _tables(self, body: Box, update: TournamentUpdate) -> None:

@@ -140,3 +140,24 @@ def test_the_round_tools_ask_first_and_are_there_only_before_the_matches_begin()
                            tables=(replace(waiting[0], status="playing"), waiting[1]))
     model.screen = "home"
     assert not next(i for i in model.items() if i.command == "screen:round").enabled
+
+
+def test_a_long_ranking_takes_pages_on_the_hall_and_on_the_desk() -> None:
+    """Forty ranked: the hall shows everybody in pages of RANKING_ROWS, the desk a page at a time with its pager."""
+    from client.desk import desk_cup
+    from client.hall.hall_model import RANKING_ROWS
+
+    lines = tuple(RankingLine(rank=n, shared=False, entry=f"p{n}", name=f"P{n}", club="", category="M",
+                              category_rank=n, category_winner=n == 1, stage=0, cup_points=100 - n, out=False)
+                  for n in range(1, 41))
+    update = _update(ranking=lines)
+    parts = [p for p in pages_of(update) if p.page == "ranking" and not p.category]
+    assert [p.part for p in parts] == list(range(-(-40 // RANKING_ROWS)))
+    assert parts[1].title() == "Ranking (2)" and [p.short() for p in pages_of(update) if p.category][:2] == ["M", "M2"]
+    model = DeskModel(server="ws://x/", tournament="T", secret="s")
+    model.update = update
+    model.activate("screen:ranking")
+    assert [r.entry for r in desk_cup.ranking_page(model)][:1] == ["p1"]
+    model.activate("page:1")
+    assert desk_cup.ranking_page(model)[0].entry == f"p{desk_cup.RANKING_ROWS + 1}"
+    assert any(i.command == "page:1" for i in model.items())
