@@ -17,7 +17,8 @@
     withdraw: _("withdrawn"), "start round": _("round started"), walkover: _("walkover"), override: _("result overridden"),
     "yellow card": _("yellow card"), "red card": _("red card"), "disqualified card": _("disqualified"),
     "auto-start": _("rounds start by themselves"), dispute: _("dispute filed"), ruling: _("ruling"),
-    "propose correction": _("correction proposed"), "agree correction": _("correction agreed"), end: _("tournament ended")};
+    "propose correction": _("correction proposed"), "agree correction": _("correction agreed"), end: _("tournament ended"),
+    "take back round": _("round taken back"), swap: _("players swapped")};
   let update = null;
   let receivedAt = 0;
   let mine = localStorage.getItem("sprtec_mine") || "";
