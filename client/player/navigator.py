@@ -176,7 +176,7 @@ class Navigator:
         if session is None or not session.apply(message, now):
             return False
         if isinstance(message, TableAssigned) and self.screen not in ("match", "tournament", "hall") and \
-                session.phase(now) == "assigned":
+                session.phase(now) in ("assigned", "board"):  # his table, or his board's score to enter
             self.show_tournament()
         return True
 
