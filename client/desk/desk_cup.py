@@ -9,12 +9,14 @@ commands here, so each part stays small enough to read.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from client.common.i18n import _
 from client.common.menu import Item
 from client.common.ranking_model import RankingRow, category_name, ranking_categories, ranking_rows
 from shared.protocol import SwapEntries, TakeBackRound, TournamentUpdate
+from shared.tournament.categories import category_of
+from shared.tournament.model import Player, Sex
 
 if TYPE_CHECKING:
     from client.desk.desk_model import DeskModel, Pending
@@ -36,7 +38,23 @@ def register_items(model: DeskModel) -> list[Item]:
             Item(_("Sex: {value}").format(value=sex_text(model.form["sex"])), "cycle:sex", "choice",
                  _("Women play in category L"), group="cup-row"),
             Item(_("Veteran: {value}").format(value=_("yes") if model.form["veteran"] else _("no")), "cycle:veteran",
-                 "choice", _("Veterans play in category V"), group="cup-row")]
+                 "choice", _("Veterans play in category V"), group="cup-row"),
+            *([Item(preview, "none", "text")] if (preview := category_preview(model)) else [])]
+
+
+def category_preview(model: DeskModel) -> str:
+    """The category the form's fields give in the tournament's season (TOURNAMENT.md "Categories"), in words; ""
+    when the tournament has no season."""
+    update = model.update
+    if update is None or update.season is None:
+        return ""
+    form = model.form
+    born = int(form["born"]) if form["born"].isdigit() and len(form["born"]) == BORN_DIGITS else None
+    player = Player(id="x", name="x", category=form["category"].strip(), year_of_birth=born,
+                    sex=cast(Sex | None, form["sex"]), veteran=bool(form["veteran"]))
+    code = category_of(player, update.season)
+    shown = category_name(code) if code != "?" else _("not known yet (give the year of birth)")
+    return _("Czech Cup category in {season}: {category}").format(season=update.season, category=shown)
 
 
 def born_ok(text: str, this_year: int) -> bool:

@@ -105,6 +105,7 @@ def test_the_desk_shows_a_view_per_category_and_registers_the_czech_cup_fields()
     model.activate("cycle:sex")
     model.activate("cycle:sex")
     model.activate("cycle:veteran")
+    assert "Czech Cup category in 2026: veterans (V)" in [i.label for i in model.items()]
     model.activate("register")
     assert model.pending is not None and isinstance(model.pending.request, RegisterEntries)
     (form,) = model.pending.request.entries
