@@ -343,3 +343,52 @@ async def test_the_desk_mutes_a_coach_in_the_chat_after_asking_and_undoes_it(ser
     acts = [line.act for line in model.update.audit]
     assert acts.count("mute") == 1 and acts.count("unmute") == 1
     await wire.close()
+
+
+async def test_the_desk_takes_a_round_back_and_swaps_two_players_before_its_matches_begin(server: Server) -> None:
+    """A Czech Cup tournament opened from its file: each name carries its category on the entries screen; a round
+    started is taken back at the Round screen (its tables gone, paired again at the next start), then two players
+    of the new round are swapped - each act confirmed, each in the audit."""
+    import json
+
+    url = url_of(server)
+    wire = await WireClient.connect(url, "cup-desk")
+    model = DeskModel(server=url, seed=5)
+    players = [{"id": f"p{i}", "name": name, "year_of_birth": born, "sex": sex}
+               for i, (name, born, sex) in enumerate((("Jan Novák", 1990, "m"), ("Eva Malá", 2011, "f"),
+                                                      ("Petr Mladý", 2009, "m"), ("Ota Starý", 1950, "m")), start=1)]
+    file = {"name": "ČP Brno", "cup": {"tier": "expres", "season": 2026}, "players": players,
+            "stages": [{"system": "swiss", "rounds": 3}]}
+    await wire.send(model.file_request(json.dumps(file, ensure_ascii=False)))
+    await pump(model, wire, lambda: model.update is not None)
+    tid = model.tournament
+    assert tid is not None
+    model.activate("screen:entries")
+    names = [item.cells[0] for item in model.items() if item.cells]
+    assert names[:2] == ["Jan Novák · M", "Eva Malá · L"]
+    for entry, code in list(model.codes.items()):
+        coach = await WireClient.connect(url, f"cup-coach-{entry}")
+        await coach.send(JoinTournament(tid, code))
+        while not isinstance(await coach.recv(), TournamentJoined):
+            pass
+        model.activate("screen:entries")
+        await confirm(model, wire, f"checkin:{entry}")
+        await pump(model, wire, checked_in(model, entry))
+    await confirm(model, wire, "start")
+    await pump(model, wire, lambda: len(model.tables()) == 2)
+    model.activate("screen:round")
+    fill(model, "reason", "started before the draw was announced")
+    await confirm(model, wire, "take-back")
+    await pump(model, wire, lambda: model.update is not None and model.update.round == 0)
+    assert model.tables() == ()
+    await confirm(model, wire, "start")
+    await pump(model, wire, lambda: len(model.tables()) == 2 and all(t.room for t in model.tables()))
+    before = [(t.home, t.away) for t in model.tables()]
+    model.activate("screen:round")
+    fill(model, "reason", "brothers")
+    model.activate("cycle:second")  # first: table 1's home, second: table 2's home
+    await confirm(model, wire, "swap")
+    await pump(model, wire, lambda: [t.home for t in model.tables()] == [before[1][0], before[0][0]])
+    assert model.update is not None
+    acts = [(a.act, a.reason) for a in model.update.audit]
+    assert ("take back round", "started before the draw was announced") in acts and ("swap", "brothers") in acts
