@@ -54,7 +54,7 @@ def _counted(fixtures: list[dict]) -> dict[str, tuple[int, int, int]]:
 @pytest.mark.slow
 def test_two_match_days_of_bots_end_in_the_table_of_the_exported_file(tmp_path: Path) -> None:
     """Day 1 and day 2 of three teams of five, one player absent (his games are walkovers): after each day three
-    finished fixtures of 25 games; the exported table is the CLI's table of the exported file and the run prints
+    finished fixtures of 25 games, a replay of each game played online; the exported table is the CLI's table of the exported file and the run prints
     the last; day 2 moves the table (every team has played 2, then 4 fixtures, and its points follow)."""
     file = tmp_path / "league.json"
     file.write_text(json.dumps(league_file(size=5, days=2)), encoding="utf-8")
@@ -74,6 +74,9 @@ def test_two_match_days_of_bots_end_in_the_table_of_the_exported_file(tmp_path: 
             assert len({(g["home"], g["away"]) for g in f["games"]}) == 25  # everyone meets each opponent once
             absent = [g for g in f["games"] if "k5" in (g["home"], g["away"])]
             assert all(g["walkover"] == ("away" if g["home"] == "k5" else "home") for g in absent)
+        replays = sorted((folder / "games").glob(f"d{day}f*.json"))
+        assert len(replays) == 75 - 10  # a replay per game played online: all but k5's ten walkovers
+        assert all(json.loads(r.read_text(encoding="utf-8"))["actions"] for r in replays)
         table = (folder / "table.json").read_text(encoding="utf-8")
         assert table_answer((folder / "league.json").read_bytes()) == (0, table)
         value = json.loads(table)
