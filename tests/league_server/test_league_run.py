@@ -54,8 +54,9 @@ def _counted(fixtures: list[dict]) -> dict[str, tuple[int, int, int]]:
 @pytest.mark.slow
 def test_two_match_days_of_bots_end_in_the_table_of_the_exported_file(tmp_path: Path) -> None:
     """Day 1 and day 2 of three teams of five, one player absent (his games are walkovers): after each day three
-    finished fixtures of 25 games, a replay of each game played online; the exported table is the CLI's table of the exported file and the run prints
-    the last; day 2 moves the table (every team has played 2, then 4 fixtures, and its points follow)."""
+    finished fixtures of 25 games, a replay of each game played online; the exported table is the CLI's table of
+    the exported file and the run prints the last; day 2 moves the table (every team has played 2, then 4 fixtures,
+    and its points follow)."""
     file = tmp_path / "league.json"
     file.write_text(json.dumps(league_file(size=5, days=2)), encoding="utf-8")
     data, out = tmp_path / "data", tmp_path / "out"
