@@ -34,8 +34,8 @@ HELP = ("the organiser: start the LAN server with its data, create (from FILE) o
         "the organiser's desk; closing the desk stops the server")
 READY_S = 30.0
 STOP_S = 15.0
-SCREENS = ("home", "create", "register", "entries", "tables", "standings", "card", "override", "disputes", "export",
-           "address", "end")
+SCREENS = ("home", "create", "register", "entries", "tables", "standings", "ranking", "round", "card", "override",
+           "disputes", "export", "address", "end")
 FINISHED = ("finished", "ended")
 CODES_FILE = "entry-codes.json"
 LEAGUE_SCREENS = ("home", "lineup", "results")
