@@ -101,6 +101,7 @@ class StandingRow:
     red: int
     suspended: bool
     out: bool = False
+    refereed: str = ""  # boards refereed (XVII.1), "!" when below half his played rounds; empty: none on boards
 
     @property
     def change_text(self) -> str:
@@ -172,7 +173,8 @@ def standing_rows(update: TournamentUpdate, history: StandingsHistory | None = N
             tiebreaks=tuple(line.tiebreaks.get(name, 0) for name in names),
             change=None if before is None else before - line.rank, points_by_round=by_round,
             yellow=line.yellow, red=line.red, suspended=line.suspended_next or line.entry in suspended,
-            out=line.entry in out))
+            out=line.entry in out,
+            refereed="" if line.refereed is None else f"{line.refereed}{'!' if line.refereed_short else ''}"))
         previous_rank = line.rank
     return tuple(rows)
 
@@ -186,12 +188,19 @@ class Column:
     start: float
 
 
-def standings_columns(tiebreaks: Sequence[str]) -> tuple[Column, ...]:
-    """The standings table's columns: rank, change, name, points, played, record, goals, every tie-break, cards and
-    the points-by-round chart, with their starts (fractions of the width, the name taking what is left)."""
+def refereed_shown(lines: Sequence[StandingLine]) -> bool:
+    """The standings carry refereed counts: matches are played on boards (XVII.1)."""
+    return any(line.refereed is not None for line in lines)
+
+
+def standings_columns(tiebreaks: Sequence[str], *, refereed: bool = False) -> tuple[Column, ...]:
+    """The standings table's columns: rank, change, name, points, played, record, goals, every tie-break, the boards
+    refereed (``refereed``: on boards), cards and the points-by-round chart, with their starts (fractions of the
+    width, the name taking what is left)."""
     fixed = [("rank", _("#"), 0.04), ("change", "", 0.045), ("name", _("Player"), 0.0), ("points", _("Pts"), 0.055),
              ("played", _("Pl"), 0.045), ("record", _("W-D-L"), 0.085), ("goals", _("Goals"), 0.075)]
-    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.07) for name in tiebreaks), ("cards", _("Cards"), 0.075),
+    tail = [*((f"tb:{name}", tiebreak_heading(name), 0.07) for name in tiebreaks),
+            *([("refereed", _("Ref"), 0.05)] if refereed else []), ("cards", _("Cards"), 0.075),
             ("chart", _("By round"), 0.09)]
     widths = [w for _key, _head, w in fixed + tail]
     name_width = max(0.12, 1.0 - sum(widths))
@@ -215,7 +224,7 @@ def row_cells(row: StandingRow, columns: Sequence[Column]) -> tuple[str, ...]:
         name = _("{name} (out)").format(name=row.name) if row.out else row.name
         cells.append({"rank": row.rank_text, "change": row.change_text, "name": name, "points": str(row.points),
                       "played": str(row.played), "record": row.record, "goals": row.goals, "cards": row.cards_text,
-                      "chart": ""}.get(column.key, ""))
+                      "refereed": row.refereed, "chart": ""}.get(column.key, ""))
     return tuple(cells)
 
 

@@ -25,6 +25,7 @@ from client.common.tournament_model import (
     StandingsHistory,
     bracket_layout,
     entry_names,
+    refereed_shown,
     standing_rows,
     standings_columns,
     tiebreak_names,
@@ -120,7 +121,8 @@ class DeskView(LobbyView):
         if self.desk.screen == "standings" and update.standings:
             rows = standing_rows(update, self.history)
             draw_standings(self.texts, "standings", self.picture_area(), rows,
-                           standings_columns(tiebreak_names(update.standings)))
+                           standings_columns(tiebreak_names(update.standings),
+                                            refereed=refereed_shown(update.standings)))
         elif self.desk.screen == "ranking" and update.ranking:
             self.draw_ranking(update)
         elif self.desk.screen == "bracket":

@@ -25,6 +25,7 @@ from client.common.tournament_model import (
     bracket_layout,
     entry_names,
     next_round_words,
+    refereed_shown,
     standing_rows,
     standings_columns,
     status_words,
@@ -128,7 +129,7 @@ class HallView(arcade.View):
             _("Standings after round {n}").format(n=update.after_round) if update.after_round else _("Entrants")
         fit_text(self.texts, "standings.title", heading, body.left, body.top - 20, body.width, palette.TEXT, 17,
                  bold=True)
-        columns = standings_columns(tiebreak_names(update.standings))
+        columns = standings_columns(tiebreak_names(update.standings), refereed=refereed_shown(update.standings))
         table = Box(body.left, body.bottom, body.width, body.height - 34)
         rows = self.rows(update)
         size = max(12.0, min(22.0, (table.height - 24) / max(1, len(rows)) / 2.1))  # a short field reads large

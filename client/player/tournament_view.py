@@ -21,7 +21,14 @@ from client.common.help_view import global_key
 from client.common.i18n import _, team_word
 from client.common.menu_view import draw_menu_button
 from client.common.ranking_model import columns_of, own_ranking_line, ranking_heading, ranking_rows
-from client.common.tournament_model import Box, standings_columns, tiebreak_names, tile_at, tile_grid
+from client.common.tournament_model import (
+    Box,
+    refereed_shown,
+    standings_columns,
+    tiebreak_names,
+    tile_at,
+    tile_grid,
+)
 from client.common.tournament_widgets import draw_ranking, draw_standings, draw_tile
 from client.common.widgets import Texts, fit_text
 from client.player import board_entry
@@ -217,7 +224,8 @@ class TournamentView(arcade.View):
                  bold=True)
         table = Box(area.left, area.bottom, area.width, area.height - 28)
         update = s.update
-        columns = standings_columns(tiebreak_names(update.standings) if update is not None else ())
+        columns = standings_columns(tiebreak_names(update.standings) if update is not None else (),
+                                    refereed=update is not None and refereed_shown(update.standings))
         draw_standings(self.texts, "standings", table, s.rows(), columns, highlight=s.entry)
 
     def _ranking(self, area: Box) -> None:

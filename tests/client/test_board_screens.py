@@ -179,3 +179,27 @@ def test_the_desk_enters_a_boards_result_from_the_referees_sheet(window: Any, fo
     request = desk.activate("yes")
     assert isinstance(request, EnterResult) and request.secret == "s3cret" and request.table == 2
     assert (request.score.home, request.score.away) == (2, 1)  # type: ignore[union-attr]
+
+
+def test_the_standings_on_every_screen_count_the_boards_refereed(window: Any, folder: Path) -> None:
+    """After a round on boards the standings have a Ref column: 1 for each referee whose board has a result."""
+    from client.common.tournament_model import StandingsHistory, row_cells, standing_rows, standings_columns
+
+    core, _told = _round()
+    for table in range(1, 5):
+        core.enter_result((0, 1, table), Outcome(score=(2, table % 3)), by=None, now=T0 + table)
+    shown = _update(core)
+    columns = standings_columns(("buchholz", "goals_capped", "buchholz2"), refereed=True)
+    assert [c.key for c in columns].count("refereed") == 1
+    rows = standing_rows(shown, StandingsHistory())
+    referees = {b.referee for b in core.state.referees.boards}
+    index = [c.key for c in columns].index("refereed")
+    assert {r.entry for r in rows if row_cells(r, columns)[index] == "1"} == referees
+    desk = DeskModel(server="ws://127.0.0.1:8765/", tournament="T")
+    desk.apply(shown)
+    desk.activate("screen:standings")
+    view = DeskView(desk, lambda _r: None)
+    for language in LANGUAGES:
+        i18n.set_language(language)
+        _save(window, view, folder / f"desk-standings-refereed-{language}.png")
+    i18n.set_language("en")
