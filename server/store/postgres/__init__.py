@@ -1,2 +1,2 @@
-"""The shared store of a cluster on PostgreSQL: the SQLite store's operations for many nodes.
+"""The shared store of a cluster on PostgreSQL: the store's port for many nodes, fenced.
 """
