@@ -958,11 +958,9 @@ class DeskModel(Page):
             note = _("Can be undone: the table's result goes back to {result}.").format(result=result_text(table))
         else:
             note = _("The table had no result yet: an override sets it; another override can change it.")
-        given = f"{score.home}:{score.away}" if score is not None else _("walkover for {side}").format(
-            side=_("home") if walkover == "home" else _("away"))
         return Pending(_("Set table {n} ({home} – {away}) to {result}: {reason}?").format(
-            n=table.table, home=table.home_name, away=table.away_name, result=given, reason=reason), note, request,
-            undo)
+            n=table.table, home=table.home_name, away=table.away_name, result=_given_text(score, walkover),
+            reason=reason), note, request, undo)
 
     def _board_act(self, tid: str, secret: str) -> Pending | None:
         """A board's result from the referee's sheet: it stands at once (another result later is an override)."""
@@ -973,8 +971,7 @@ class DeskModel(Page):
         score, walkover, shootout = self._given_result()
         request = EnterResult(tournament=tid, secret=secret, stage=self.update.stage, round=self.update.round,
                               table=line.table, score=score, walkover=walkover, shootout=shootout)
-        given = f"{score.home}:{score.away}" if score is not None else _("walkover for {side}").format(
-            side=_("home") if walkover == "home" else _("away"))
+        given = _given_text(score, walkover)
         if score is not None and shootout is not None:
             given += " " + _("(shoot-out {side})").format(side=_("home") if shootout == "home" else _("away"))
         return Pending(_("Board {n} ({home} – {away}): {result}?").format(
@@ -1025,6 +1022,13 @@ def sentences(text: str) -> list[str]:
         else:
             found.append(part)
     return found
+
+
+def _given_text(score: Score | None, walkover: str | None) -> str:
+    """A result given at the desk in words: "3:1", or "walkover for home"."""
+    if score is not None:
+        return f"{score.home}:{score.away}"
+    return _("walkover for {side}").format(side=_("home") if walkover == "home" else _("away"))
 
 
 def refusal_text(error: Error) -> str:
