@@ -470,8 +470,9 @@ def _slot(line: BracketLine, column: int, y: float, names: dict[str, str]) -> Br
 
 
 def entry_names(update: TournamentUpdate) -> dict[str, str]:
-    """Every entry's name by its id."""
-    return {line.entry: line.name for line in update.entries}
+    """Every entry's name by its id, as the screens show it: with its category where the tournament has them."""
+    categories = categories_of(update)
+    return {line.entry: with_category(line.name, categories.get(line.entry, "")) for line in update.entries}
 
 
 def status_words(update: TournamentUpdate) -> str:

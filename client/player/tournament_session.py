@@ -12,6 +12,7 @@ send now; the navigator sends it.
 from __future__ import annotations
 
 from client.common.i18n import N_, _, team_word
+from client.common.ranking_model import categories_of, with_category
 from client.common.ruleset_names import ruleset_name
 from client.common.tournament_model import (
     TOURNAMENT_STATUS_WORDS,
@@ -292,12 +293,19 @@ class TournamentSession:
         a = self.assignment
         if a is None:
             return ("", "")
+        opponent = self.with_category(a.opponent)
         if a.on_board:
             return (board_entry.heading(a), _("you play {opponent} ({seat}, {kit})").format(
-                opponent=a.opponent, seat=team_word(a.seat), kit=_(KIT_WORDS[a.seat])))
+                opponent=opponent, seat=team_word(a.seat), kit=_(KIT_WORDS[a.seat])))
         return (_("Round {round} — table {table}").format(round=a.round, table=a.table),
-                _("you play {opponent} ({seat}, {kit})").format(opponent=a.opponent, seat=team_word(a.seat),
+                _("you play {opponent} ({seat}, {kit})").format(opponent=opponent, seat=team_word(a.seat),
                                                                  kit=_(KIT_WORDS[a.seat])))
+
+    def with_category(self, name: str) -> str:
+        """An entrant's name with his category beside it, where the tournament has categories."""
+        categories = categories_of(self.update)
+        entry = next((e.entry for e in self.update.entries if e.name == name), "") if self.update else ""
+        return with_category(name, categories.get(entry, ""))
 
     def ruleset_text(self) -> str:
         """The table's ruleset, and when the match starts."""

@@ -16,9 +16,10 @@ from client.common.ranking_model import (
     ranking_rows,
     with_category,
 )
-from client.common.tournament_model import standing_rows, tiles_of
+from client.common.tournament_model import entry_names, standing_rows, tiles_of
 from client.desk.desk_model import DeskModel
 from client.hall.hall_model import Shown, pages_of
+from client.player.tournament_session import TournamentSession
 from shared.protocol import (
     EntryForm,
     EntryLine,
@@ -77,6 +78,10 @@ def test_every_name_has_its_category_beside_it_where_the_tournament_has_categori
     assert standing_rows(update)[1].name == "Eva Malá · L"
     tile = tiles_of(update)[0]
     assert (tile.home_name, tile.away_name) == ("Jan Novák · M", "Eva Malá · L")
+    assert entry_names(update)["c"] == "Petr Mladý · J"  # the bracket's, the hall's cards and byes
+    session = TournamentSession("T", entry="a")
+    session.apply(update, 0.0)
+    assert session.with_category("Eva Malá") == "Eva Malá · L"  # "you play Eva Malá · L (home, red)"
     bare = _update(entries=tuple(replace(e, cup_category="?") for e in update.entries))
     assert categories_of(bare) == {} and standing_rows(bare)[1].name == "Eva Malá"
     assert with_category("X", "") == "X"
