@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import typing
 
 import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared import notation
+from shared import model, notation
 from shared.formation import basic_setup
 from shared.model import (
     ActivityCount,
@@ -77,3 +78,49 @@ def test_a_position_packed_before_a_field_was_added_reads_with_that_fields_defau
 def test_what_is_not_a_packed_position_is_refused(data: bytes):
     with pytest.raises(PackedPositionError):
         packed_position.unpack(data)
+
+
+# The layout the kept positions of every database were packed with: each dataclass's fields, in order. A field may
+# be added at the end (with a default: older rows then read with it); one moved, renamed or removed would read older
+# rows into the wrong fields - that needs a new format byte in server.store.position_blob and a reader of this one.
+PACKED_LAYOUT = {
+    "Position": ("ruleset", "settings", "seed", "move_number", "home_end", "to_move", "score", "part", "restart",
+                 "privilege", "stones", "puck", "excluded", "deferred", "first_starter", "result", "exclusion_choice",
+                 "penalty_shot", "advantage", "siren", "penalty", "activity", "activity_offer", "power_play",
+                 "shootout", "last_mover"),
+    "Part": ("kind", "number", "clock_ms"),
+    "Privilege": ("team", "remaining", "total", "snapshot"),
+    "Stone": ("id", "team", "role", "x", "y", "flipped"),
+    "Puck": ("x", "y"),
+    "Result": ("winner", "reason"),
+    "ExclusionChoice": ("team", "stone", "options", "spot"),
+    "PenaltyShotState": ("team", "against", "shooter", "goalie", "moves", "after_siren", "in_shootout", "shot_ms",
+                         "goalie_set", "shooter_set", "lineups"),
+    "ActivityCount": ("counting", "obliged", "limit", "count", "confirmed", "pushed", "last_stone", "last_goalie"),
+    "PowerPlayState": ("team", "goalie", "substitute", "candidates", "waited"),
+    "ShootoutState": ("starter", "series", "shots"),
+}
+
+
+def _layout(cls: type, found: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Every dataclass a position holds, with its fields in order."""
+    if cls.__name__ not in found:
+        found[cls.__name__] = tuple(f.name for f in dataclasses.fields(cls))
+        hints = typing.get_type_hints(cls)
+        for name in found[cls.__name__]:
+            stack = [hints[name]]
+            while stack:
+                hint = stack.pop()
+                if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+                    _layout(hint, found)
+                stack += list(typing.get_args(hint))
+    return found
+
+
+def test_the_packed_layout_only_ever_grows_at_the_end_of_each_dataclass():
+    now = _layout(Position, {})
+    for name, fields in PACKED_LAYOUT.items():
+        assert now[name][:len(fields)] == fields, f"{name}: fields moved, renamed or removed ({now[name]})"
+        added = [f for f in dataclasses.fields(getattr(model, name)) if f.name not in fields]
+        assert all(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+                   for f in added), f"{name}: a field added without a default cannot read older rows"
