@@ -55,12 +55,12 @@ class Shown:
 
 def pages_of(update: TournamentUpdate | None) -> list[Shown]:
     """The hall's pages for this state of the tournament, in order: standings, the final ranking and each
-    category's (once anybody is ranked), tables (while a round has any), the bracket (a knockout), cards (once there
+    category's (``ranking_shown``), tables (while a round has any), the bracket (a knockout), cards (once there
     are any), then each table being played."""
     if update is None:
         return [Shown("standings")]
     found = [Shown("standings")]
-    for category in ("", *ranking_categories(update)) if update.ranking else ():
+    for category in ("", *ranking_categories(update)) if ranking_shown(update) else ():
         lines = sum(1 for line in update.ranking if not category or line.category == category)
         found += [Shown("ranking", category=category, part=part) for part in range(-(-lines // RANKING_ROWS))]
     if update.tables:
@@ -73,6 +73,13 @@ def pages_of(update: TournamentUpdate | None) -> list[Shown]:
         if line.status == "playing" and line.room is not None:
             found.append(Shown("table", line.room, line.table))
     return found
+
+
+def ranking_shown(update: TournamentUpdate) -> bool:
+    """The ranking has pages of its own at the end (the prize-giving) and once a later stage is played (it then
+    differs from the standings); during a single stage the standings, categories beside the names, say as much."""
+    return bool(update.ranking) and (update.complete or update.status in ("finished", "ended")
+                                     or update.standings_stage > 0)
 
 
 class HallCycle:

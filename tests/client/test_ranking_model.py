@@ -94,6 +94,9 @@ def test_the_hall_shows_the_ranking_and_a_page_per_category() -> None:
                          Shown("ranking", category="J"), Shown("ranking", category="M")]
     assert pages[2].title() == "Ranking: women (L)" and pages[2].short() == "L"
     assert Shown("ranking") not in pages_of(_update(ranking=()))
+    playing = _update(status="playing", complete=False)  # one stage being played: the standings say it all
+    assert Shown("ranking") not in pages_of(playing)
+    assert Shown("ranking") in pages_of(replace(playing, standings_stage=1))  # a later stage: the ranking differs
 
 
 def test_the_desk_shows_a_view_per_category_and_registers_the_czech_cup_fields() -> None:
