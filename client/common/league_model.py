@@ -130,6 +130,25 @@ def table_lines(update: LeagueUpdate) -> tuple[TableLine, ...]:
                            games=f"{r.games_for}:{r.games_against}", points=r.points) for r in update.table)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerLine:
+    """A player's season line as drawn: his place in the contract's order, name, team, games and W-D-L."""
+
+    place: int
+    name: str
+    team: str
+    games: int
+    record: str
+
+
+def player_lines(update: LeagueUpdate) -> tuple[PlayerLine, ...]:
+    """Every player's season line (most games won first, as the contract orders them)."""
+    teams = team_names(update)
+    return tuple(PlayerLine(place=i, name=update.names.get(p.player, p.player), team=teams.get(p.team, p.team),
+                            games=p.games, record=f"{p.won}-{p.drawn}-{p.lost}")
+                 for i, p in enumerate(update.players, start=1))
+
+
 def match_heading(grid: Grid) -> str:
     """"BHC Most 12 : 7 SK Brno"."""
     return f"{grid.home}  {grid.score[0]} : {grid.score[1]}  {grid.away}"

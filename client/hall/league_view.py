@@ -14,7 +14,18 @@ import arcade
 
 from client.common import palette
 from client.common.i18n import _
-from client.common.league_model import Cell, Grid, day_fixtures, grid_of, match_heading, match_state, table_lines
+from client.common.league_model import (
+    Cell,
+    Grid,
+    PlayerLine,
+    TableLine,
+    day_fixtures,
+    grid_of,
+    match_heading,
+    match_state,
+    player_lines,
+    table_lines,
+)
 from client.common.tournament_model import Box
 from client.common.widgets import Texts, fit_text, shrunk_size
 from client.hall.hall_view import page_key
@@ -147,12 +158,39 @@ class LeagueHallView(arcade.View):
                  palette.TEXT_DIM, 9)
 
     def _table(self, body: Box, update: LeagueUpdate) -> None:
-        """The league table of the finished team matches, large."""
+        """The league table of the finished team matches, large; under it the players' season lines (the best
+        first, as many as fit)."""
+        lines = table_lines(update)
+        players = player_lines(update)
+        share = 1.0 if not players else min(0.55, (len(lines) + 2) * 56.0 / max(1.0, body.height))
+        teams_box = Box(body.left, body.top - body.height * share, body.width, body.height * share)
+        self._teams(teams_box, lines)
+        if players:
+            self._players(Box(body.left, body.bottom, body.width, body.height - teams_box.height - 10), players)
+
+    def _players(self, body: Box, players: tuple[PlayerLine, ...]) -> None:
+        """The players' season lines in two columns."""
+        fit_text(self.texts, "players.title", _("Players"), body.left, body.top - 20, body.width, palette.TEXT, 15,
+                 bold=True)
+        rows = max(1, int((body.height - 40) // 26))
+        half = body.width / 2
+        for i, p in enumerate(players[:rows * 2]):
+            x = body.left + (i // rows) * half
+            y = body.top - 50 - (i % rows) * 26
+            cells = (f"{p.place}.", p.name, p.team, str(p.games), p.record)
+            for c, (text, place, width) in enumerate(zip(cells, (0.0, 0.06, 0.5, 0.76, 0.84),
+                                                         (0.06, 0.43, 0.25, 0.08, 0.16), strict=True)):
+                fit_text(self.texts, f"player{i}.{c}", text, x + half * place, y, half * width - 6,
+                         palette.TEXT if c != 2 else palette.TEXT_DIM, 13, bold=c == 1)
+        fit_text(self.texts, "players.heads", _("games, W-D-L"), body.left + body.width - 10, body.top - 20,
+                 half, palette.TEXT_DIM, 11, "right")
+
+    def _teams(self, body: Box, lines: tuple[TableLine, ...]) -> None:
+        """The league table of the finished team matches."""
         fit_text(self.texts, "table.title", _("League table"), body.left, body.top - 20, body.width, palette.TEXT,
                  17, bold=True)
         heads = ("#", _("Team"), _("Played"), _("W-D-L"), _("Games"), _("Points"))
         places = (0.0, 0.07, 0.52, 0.64, 0.77, 0.9)
-        lines = table_lines(update)
         row = max(30.0, min(56.0, (body.height - 80) / max(1, len(lines) + 1)))
         size = row * 0.42
         y = body.top - 60

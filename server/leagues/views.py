@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from server.leagues.state import GameKey, LeagueState, rounds_started, shown_lineups
 from server.tournaments.views import LiveTable
 from shared.league.model import Fixture
+from shared.league.players import player_lines
 from shared.league.score import fixture_points, team_score
 from shared.league.table import finished_fixtures, table
 from shared.protocol import (
     FixtureLine,
     LeagueGameLine,
     LeagueInfo,
+    LeaguePlayerLine,
     LeagueTableRow,
     LeagueTeamLine,
     LeagueUpdate,
@@ -40,7 +42,9 @@ def update(state: LeagueState, *, sequence: int, live: Mapping[str, LiveTable], 
         fixtures=tuple(fixture_line(state, f, live, now_ms) for f in league.fixtures),
         table=tuple(LeagueTableRow(rank=r.rank, shared=r.shared, team=r.team, played=r.played, wins=r.wins,
                                    draws=r.draws, losses=r.losses, games_for=r.games_for,
-                                   games_against=r.games_against, points=r.points) for r in table(league)))
+                                   games_against=r.games_against, points=r.points) for r in table(league)),
+        players=tuple(LeaguePlayerLine(player=p.player, team=p.team, games=p.games, won=p.won, drawn=p.drawn,
+                                       lost=p.lost) for p in player_lines(league)))
 
 
 def fixture_line(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms: int) -> FixtureLine:

@@ -1564,13 +1564,27 @@ class LeagueTableRow:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LeaguePlayerLine:
+    """A player's season line (TOURNAMENT.md's ``players`` of ``sprtec-league-table/1``: finished fixtures only, a
+    walkover counting as a game won or lost)."""
+
+    player: Annotated[str, LEAGUE_PLAYER]
+    team: Annotated[str, LEAGUE_PLAYER]
+    games: Annotated[int, Int(0, MAX_INT)]
+    won: Annotated[int, Int(0, MAX_INT)]
+    drawn: Annotated[int, Int(0, MAX_INT)]
+    lost: Annotated[int, Int(0, MAX_INT)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LeagueUpdate:
     """A league as it stands, pushed to its watchers on every change (coalesced: at most four a second).
 
     ``sequence`` counts the updates pushed (as TournamentUpdate's), ``version`` the events of the league's log;
     ``day`` is the open match day (0: none yet); ``names`` maps every roster player's id to his name; ``teams``,
-    ``fixtures`` (every fixture of the file, the open day's with their games) and ``table`` (the league table of
-    the finished fixtures)."""
+    ``fixtures`` (every fixture of the file, the open day's with their games), ``table`` (the league table of
+    the finished fixtures) and ``players`` (each player's season line, in the contract's order; left out by older
+    servers: empty)."""
 
     league: Annotated[str, LEAGUE_ID]
     name: Annotated[str, Str(100)]
@@ -1582,6 +1596,7 @@ class LeagueUpdate:
     teams: Annotated[tuple[LeagueTeamLine, ...], ListOf(Struct(LeagueTeamLine), MAX_LEAGUE_TEAMS)]
     fixtures: Annotated[tuple[FixtureLine, ...], ListOf(Struct(FixtureLine), MAX_FIXTURES)]
     table: Annotated[tuple[LeagueTableRow, ...], ListOf(Struct(LeagueTableRow), MAX_LEAGUE_TEAMS)]
+    players: Annotated[tuple[LeaguePlayerLine, ...], ListOf(Struct(LeaguePlayerLine), MAX_LEAGUE_PLAYERS)] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -78,7 +78,8 @@ def _hall(url: str, lid: str, page: str, shot: Path, language: str, config: Path
 @pytest.mark.slow
 def test_the_hall_shows_a_team_match_as_a_grid_and_the_league_table(tmp_path: Path) -> None:
     """The third match's grid: 15 squares with results, 10 to come, the team score of those 15 games; the table:
-    two teams that played two matches and one that played one; pictures in English and Czech."""
+    one team that played two matches and two that played one, and the players' season lines under it; pictures in
+    English and Czech."""
     keep = os.environ.get("SPRTEC_SHOTS")
     with served(tmp_path / "data", 0) as url:
         lid, update = asyncio.run(_play(url))
@@ -90,6 +91,7 @@ def test_the_hall_shows_a_team_match_as_a_grid_and_the_league_table(tmp_path: Pa
             third.team_score.away
         assert match_heading(grid).startswith("Kladno  ") and match_state(grid).startswith("Round 3 of 5")
         assert sorted(line.played for line in table_lines(update)) == [1, 1, 2]
+        assert sum(p.won for p in update.players) == sum(r.games_for for r in update.table)  # the season lines
         i18n.set_language("cs")
         try:
             assert match_state(grid).startswith("Směna 3 z 5")
