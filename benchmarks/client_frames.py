@@ -3,7 +3,8 @@ takes while nobody touches it — measured headless (as CI and a laptop without 
 
 Why these two: a move's playback is the busiest picture (every body moving, the HUD, the move list), and it must
 stay smooth on software rendering (the target is 8 ms a frame); a menu left open must cost next to nothing (it
-took 35-100 % of a core before the window learnt to redraw only on change, ``client.common.window``). Prints medians.
+took 35-100 % of a core before the window learnt to redraw only on change and, once still, to tick only a few times
+a second, ``client.common.window``). Prints medians, each beside its floor measured in the same run.
 """
 
 from __future__ import annotations
@@ -42,8 +43,13 @@ def _playback_state(now: float):  # type: ignore[no-untyped-def]
     return state
 
 
-def frame_times(window, frames: int) -> list[float]:  # type: ignore[no-untyped-def]
-    """Milliseconds per frame (update, draw, and the GPU's finish) while moves play back, ``frames`` of them."""
+def frame_times(window, frames: int, floor: list[float] | None = None) -> list[float]:  # type: ignore
+    """Milliseconds per frame (update, draw, and the GPU's finish) while moves play back, ``frames`` of them; with
+    ``floor``, after each one the floor's frame too, into it: the window cleared and filled once with an opaque
+    rectangle, the least a frame of the whole window costs on this GL under this load (measured between the real
+    frames, so both see the same machine)."""
+    import arcade
+
     from client.match.match_view import MatchView
 
     now = [1000.0]
@@ -58,17 +64,26 @@ def frame_times(window, frames: int) -> list[float]:  # type: ignore[no-untyped-
         now[0] += 1 / 60
         started = time.perf_counter()
         view.on_update(1 / 60)
-        window.clear()
-        view.on_draw()
+        view.on_draw()  # as the window's loop draws it (the view clears the screen itself)
         window.ctx.finish()
         times.append((time.perf_counter() - started) * 1000)
+        if floor is not None:
+            started = time.perf_counter()
+            window.clear()
+            arcade.draw_lrbt_rectangle_filled(0, window.width, 0, window.height, (20, 24, 30, 255))
+            window.ctx.finish()
+            floor.append((time.perf_counter() - started) * 1000)
     return times
 
 
+IDLE_SETTLE_S = 1.5  # the menu shown and left alone this long before its idle cost is measured
+
+
 def idle_cpu(window, seconds: float) -> tuple[float, int, int]:  # type: ignore[no-untyped-def]
-    """The share of one core the lobby menu takes over ``seconds`` of the real event loop, untouched; and the
-    frames drawn and skipped. (pyglet's own loop, as ``arcade.run`` runs it with a screen: headless, arcade.run
-    spins a loop of its own that never sleeps.)"""
+    """The share of one core the lobby menu takes over ``seconds`` of the real event loop, untouched once it has
+    settled (``IDLE_SETTLE_S``: drawn, then still - the window ticks slowly then); and the frames drawn and
+    skipped. (pyglet's own loop, as ``arcade.run`` runs it with a screen: headless, arcade.run spins a loop of its
+    own that never sleeps.)"""
     import pyglet
 
     from client.common.menu_view import LobbyView
@@ -77,12 +92,32 @@ def idle_cpu(window, seconds: float) -> tuple[float, int, int]:  # type: ignore[
     model = LobbyModel(practice=True)
     model.status = "Benchmark — idle menu"
     window.show_view(LobbyView(model, lambda request: None))
-    drawn, skipped = window.drawn, window.skipped
+    marks: list[tuple[float, float, int, int]] = []
+
+    def mark(_dt: float) -> None:
+        """The menu has settled (drawn, then still for IDLE_SETTLE_S): measure from here."""
+        marks.append((time.perf_counter(), time.process_time(), window.drawn, window.skipped))
+
+    pyglet.clock.schedule_once(mark, IDLE_SETTLE_S)
+    pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), IDLE_SETTLE_S + seconds)
+    pyglet.app.run(None)
+    wall, cpu, drawn, skipped = marks[0]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return 100.0 * cpu / wall, window.drawn - drawn, window.skipped - skipped
+
+
+def loop_floor(window, seconds: float) -> float:  # type: ignore[no-untyped-def]
+    """The share of one core pyglet's event loop takes with nothing of the window's scheduled (its frames
+    unscheduled for the while): the floor of an idle window on this machine, in the same run."""
+    import pyglet
+
+    pyglet.clock.unschedule(window._dispatch_frame)  # arcade's frame tick (set_update_rate schedules it again)
     pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), seconds)
     wall, cpu = time.perf_counter(), time.process_time()
     pyglet.app.run(None)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return 100.0 * cpu / wall, window.drawn - drawn, window.skipped - skipped
+    share = 100.0 * (time.process_time() - cpu) / (time.perf_counter() - wall)
+    window.set_update_rate(1 / 60)
+    return share
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,15 +129,23 @@ def run(args: argparse.Namespace) -> int:
     window = app.open_window("sprtec bench client", screenshot=None, size=(width, height))
     try:
         renderer = window.ctx.info.RENDERER
-        times = frame_times(window, args.frames)
+        frame_times(window, 20)  # warm: textures, glyphs, shaders
+        floor: list[float] = []
+        times = frame_times(window, args.frames, floor)
         samples = window.ctx.info.SAMPLES if hasattr(window.ctx.info, "SAMPLES") else "?"
-        print(f"renderer: {renderer}, window {width}x{height}, samples {samples}")
-        print(f"playback frame: median {statistics.median(times):.2f} ms, p90 "
-              f"{statistics.quantiles(times, n=10)[-1]:.2f} ms over {len(times)} frames (target 8 ms)")
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"renderer: {renderer}, window {width}x{height}, samples {samples}, load {load:.1f} on "
+              f"{os.cpu_count()} cores")
+        median, bare = statistics.median(times), statistics.median(floor)
+        print(f"playback frame: median {median:.2f} ms, p90 {statistics.quantiles(times, n=10)[-1]:.2f} ms over "
+              f"{len(times)} frames (target 8 ms); floor (the window cleared and filled once) {bare:.2f} ms, "
+              f"same run: {median / bare:.2f}x")
         runs = [idle_cpu(window, args.idle_seconds) for _ in range(args.runs)]
         cpu = statistics.median(r[0] for r in runs)
-        print(f"idle menu: median {cpu:.1f} % of one core over {args.runs} runs of {args.idle_seconds:g} s "
-              f"(frames drawn {runs[-1][1]}, skipped {runs[-1][2]} in the last)")
+        floor_cpu = loop_floor(window, args.idle_seconds)
+        print(f"idle menu: median {cpu:.2f} % of one core over {args.runs} runs of {args.idle_seconds:g} s "
+              f"(frames drawn {runs[-1][1]}, ticks skipped {runs[-1][2]} in the last); floor (the event loop with "
+              f"nothing scheduled) {floor_cpu:.2f} %, same run: {cpu - floor_cpu:+.2f} points above it")
     finally:
         window.close()
     return 0

@@ -58,6 +58,8 @@ def draw_menu_button(texts: Texts, key: str, b: buttons.Button, lit: bool, label
 class LobbyView(arcade.View):
     """A menu; ``send`` carries a request (or ``QUIT``) to whoever owns the connection."""
 
+    idle_rate = 0.5  # seconds between the loop's ticks once the menu is still: input and the network's news wake it
+
     def __init__(self, model: Menu, send: Callable[[object], None],
                  poll: Callable[[], None] | None = None) -> None:
         """Show ``model``; ``poll`` is called every frame to bring in news from the server."""

@@ -10,11 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.common import palette
 
 DEFAULT_SIZE = (1280, 760)
+FRAME_S = 1 / 60  # the frame rate while anything changes
+IDLE_AFTER_FRAMES = 30  # the same picture this many frames: the loop ticks at the view's idle rate
+IDLE_RATE_S = 0.1  # ... which is this unless the view says (a menu, woken by input and the network, ticks rarer)
 
 
 def antialiasing() -> bool:
@@ -65,6 +68,99 @@ def run(make_view: Callable[[object], object], title: str, screenshot: Path | No
     return finish(window, screenshot, now)
 
 
+if TYPE_CHECKING:  # arcade is imported late at run time (a headless run must say so first)
+    import arcade
+
+    _WindowBase = arcade.Window
+else:
+    _WindowBase = object
+
+
+class RedrawOnChange(_WindowBase):
+    """The client window's drawing policy (mixed into arcade's window by ``window_class``): redraw only when the
+    view's picture would change, and tick slowly while it does not.
+
+    Why: arcade redraws 60 times a second whatever happens; under software rendering a menu that nobody
+    touches took 35-100 % of a core. Each view offers ``frame_key()``: a cheap summary of everything it would
+    draw (None while something moves). The window draws a frame when the key changes (twice, to fill both
+    buffers), after a resize or an expose, and skips the draw and the buffer swap otherwise."""
+
+    idle = False  # the picture has not changed for a while: the loop ticks slowly (arcade's __init__ sets rates)
+    last_key: object = None
+    same_frames = 0
+    drawn = 0
+    skipped = 0
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.register_event_type("on_wake")
+
+    def draw(self, dt: float) -> None:
+        """Draw the view's frame, unless it is the same picture as the last two; once it has stayed the same
+        for ``IDLE_AFTER_FRAMES``, tick at the view's idle rate until something changes."""
+        view = self.current_view
+        key = view.frame_key() if view is not None and hasattr(view, "frame_key") else None
+        if key is not None and key == self.last_key and self.same_frames >= 2:
+            self.skipped += 1
+            self.same_frames += 1
+            if self.same_frames >= IDLE_AFTER_FRAMES and not self.idle:
+                self._rate(getattr(view, "idle_rate", IDLE_RATE_S))
+            return
+        if self.idle:
+            self.wake()
+        self.same_frames = self.same_frames + 1 if key is not None and key == self.last_key else 0
+        self.last_key = key
+        self.drawn += 1
+        super().draw(dt)
+
+    def _rate(self, seconds: float) -> None:
+        """Tick (update and draw) every ``seconds``."""
+        self.idle = seconds > FRAME_S
+        self.set_update_rate(seconds)
+        self.set_draw_rate(seconds)
+
+    def wake(self) -> None:
+        """Something may change: tick at the full frame rate again."""
+        if self.idle:
+            self._rate(FRAME_S)
+
+    def wake_soon(self) -> None:
+        """``wake`` from another thread (the network's news): posted to the event loop, which it wakes."""
+        if self.idle:
+            import pyglet
+
+            pyglet.app.platform_event_loop.post_event(self, "on_wake")
+
+    def on_wake(self) -> None:
+        """The posted wake-up."""
+        self.wake()
+
+    def dispatch_event(self, event_type: str, *args: Any) -> Any:
+        """Input - a key, typing, the pointer - wakes the loop before the view takes it."""
+        if self.idle and event_type.startswith(("on_key", "on_text", "on_mouse")):
+            self.wake()
+        return super().dispatch_event(event_type, *args)
+
+    def invalidate(self) -> None:
+        """Draw the next frames whatever the key says (a resize, an expose, a new view)."""
+        self.last_key, self.same_frames = None, 0
+        self.wake()
+
+    def on_resize(self, width: int, height: int) -> None:
+        """A new size: draw again."""
+        self.invalidate()
+        super().on_resize(width, height)
+
+    def on_expose(self) -> None:
+        """Uncovered by another window: draw again."""
+        self.invalidate()
+
+    def show_view(self, new_view) -> None:  # type: ignore[no-untyped-def]
+        """Another screen: draw it."""
+        self.invalidate()
+        super().show_view(new_view)
+
+
 def window_class() -> Any:
     """The client's window class (made on first use: it subclasses arcade's, which must be imported late)."""
     global _WINDOW
@@ -72,50 +168,8 @@ def window_class() -> Any:
         return _WINDOW
     import arcade
 
-    class ClientWindow(arcade.Window):
-        """A window that redraws only when its view's picture would change.
-
-        Why: arcade redraws 60 times a second whatever happens; under software rendering a menu that nobody
-        touches took 35-100 % of a core. Each view offers ``frame_key()``: a cheap summary of everything it would
-        draw (None while something moves). The window draws a frame when the key changes (twice, to fill both
-        buffers), after a resize or an expose, and skips the draw and the buffer swap otherwise."""
-
-        def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-            super().__init__(*args, **kwargs)
-            self.last_key: object = None
-            self.same_frames = 0
-            self.drawn = 0
-            self.skipped = 0
-
-        def draw(self, dt: float) -> None:
-            """Draw the view's frame, unless it is the same picture as the last two."""
-            view = self.current_view
-            key = view.frame_key() if view is not None and hasattr(view, "frame_key") else None
-            if key is not None and key == self.last_key and self.same_frames >= 2:
-                self.skipped += 1
-                return
-            self.same_frames = self.same_frames + 1 if key is not None and key == self.last_key else 0
-            self.last_key = key
-            self.drawn += 1
-            super().draw(dt)
-
-        def invalidate(self) -> None:
-            """Draw the next frames whatever the key says (a resize, an expose, a new view)."""
-            self.last_key, self.same_frames = None, 0
-
-        def on_resize(self, width: int, height: int) -> None:
-            """A new size: draw again."""
-            self.invalidate()
-            super().on_resize(width, height)
-
-        def on_expose(self) -> None:
-            """Uncovered by another window: draw again."""
-            self.invalidate()
-
-        def show_view(self, new_view) -> None:  # type: ignore[no-untyped-def]
-            """Another screen: draw it."""
-            self.invalidate()
-            super().show_view(new_view)
+    class ClientWindow(RedrawOnChange, arcade.Window):
+        """The client's window: arcade's, drawing as ``RedrawOnChange`` says."""
 
     _WINDOW = ClientWindow
     return _WINDOW

@@ -146,6 +146,7 @@ def run_desk(*, server: str, addresses: tuple[str, ...], data_dir: Path, tournam
     client = NetClient(server, None, identity=None, program=DESK_CLIENT)  # not a player online
     watchers = Watchers(server)
     window = app.open_window(model.heading(), screenshot)
+    client.on_news = getattr(window, "wake_soon", None)  # an idle desk ticks again when news comes
     link = DeskLink(model, client, watchers, window, data_dir, keep, keep_codes)
     client.start()
     try:

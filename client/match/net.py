@@ -133,6 +133,8 @@ class NetClient:
         if kept is not None and kept.room is not None:  # a coach's running match: the follower rejoins it
             self.follower.room = RoomView(code=kept.room, seat="home")
         self.inbox: queue.Queue[object] = queue.Queue()
+        self.on_news: Callable[[], None] | None = None  # called on the network thread after news is queued (the
+        # window's wake_soon: an idle loop ticks again at once)
         self._connect = connect
         self._socket: Any = None
         self._lock = threading.Lock()
@@ -214,8 +216,18 @@ class NetClient:
             self.follower.errors.clear()  # the views see every Error through the inbox
         if self._track(message):
             self.inbox.put(message)
+            self._news()
         for reply in replies:
             self.send(reply)
+
+    def _news(self) -> None:
+        """Tell the window news is waiting (a failing hook never stops the network thread)."""
+        hook = self.on_news
+        if hook is not None:
+            try:
+                hook()
+            except Exception:  # the window closing under us
+                pass
 
     def tick(self, now: float) -> None:
         """Send what the follower held back once its time has come (an action after the D3 wait)."""
@@ -264,6 +276,7 @@ class NetClient:
                 socket = self._open()
             except Exception as exc:
                 self.inbox.put(ConnectionEvent("failed", str(exc) or type(exc).__name__))
+                self._news()
                 self.node_url = None  # the node we were sent to is gone: the server we chose sends us on again
                 self._stop.wait(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
                 attempt += 1
@@ -273,6 +286,7 @@ class NetClient:
                 self._socket, self._in_hello = socket, True
                 hello = self._hello()
             self.inbox.put(ConnectionEvent("up"))
+            self._news()
             try:
                 with socket:  # websockets' sync connection closes itself on leaving (17.1+ expects the with)
                     for message in hello:
@@ -291,6 +305,7 @@ class NetClient:
                 if not self._stop.is_set():
                     stopped = _close_code(exc) == GOING_AWAY  # the server shut down (its organiser closed it)
                     self.inbox.put(ConnectionEvent("stopped" if stopped else "down", str(exc) or type(exc).__name__))
+                    self._news()
             finally:
                 with self._lock:
                     self._socket, self._in_hello = None, False

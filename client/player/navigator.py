@@ -98,6 +98,7 @@ class Navigator:
         lobby.user, lobby.on_settings = self.user, self.apply_settings
         lobby.first_start = not self.user.intro_seen
         self.link = link
+        link.client.on_news = getattr(window, "wake_soon", None)  # an idle window ticks again when news comes
         self.lobby = lobby
         self.sounds = sounds
         self.bot = bot or BotProcess()
@@ -411,6 +412,7 @@ class Navigator:
         self.link.client.close()
         self.link.leave_room(self.state)
         client = self.connect(target.url)
+        client.on_news = getattr(self.window, "wake_soon", None)
         self.link = NetLink(client)
         self.saver = ReplaySaver(self.link.request)
         self.fetcher = ReplaySaver(self.link.request)

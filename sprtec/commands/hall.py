@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     i18n.set_language(user.language or None)
     client = NetClient(args.server, identity=IdentityStore() if args.screenshot is None else None,
                        program=HALL_CLIENT)  # the hall's screen is not a player online
+    client.on_news = getattr(window, "wake_soon", None)  # an idle hall ticks again when news comes
     client.start()
     try:
         sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,

@@ -68,3 +68,32 @@ def test_a_match_at_rest_redraws_when_its_clock_text_changes(window):
     now[0] += 1.0
     window.draw(1 / 60)
     assert window.drawn == drawn + 1
+
+
+def test_a_still_menu_ticks_slowly_until_input_or_news_wakes_it(window):
+    """The same picture for IDLE_AFTER_FRAMES frames: the loop ticks at the menu's idle rate (no 60 Hz timer while
+    nothing changes); a key, or the network's news (posted from its thread), brings the full rate back."""
+    view = LobbyView(LobbyModel(practice=True), lambda request: None)
+    window.show_view(view)
+    assert not window.idle
+    for _ in range(app.IDLE_AFTER_FRAMES + 2):
+        window.draw(1 / 60)
+    assert window.idle and window._update_rate == pytest.approx(LobbyView.idle_rate)
+    window.dispatch_event("on_key_press", arcade.key.DOWN, 0)
+    assert not window.idle and window._update_rate == pytest.approx(app.FRAME_S)
+    for _ in range(app.IDLE_AFTER_FRAMES + 2):
+        window.draw(1 / 60)
+    assert window.idle
+    window.on_wake()  # what wake_soon posts to the event loop
+    assert not window.idle
+
+
+def test_a_match_view_idles_only_at_the_default_rate(window):
+    """A match at rest (its clocks' text changing each second) ticks at 10 Hz at most once still."""
+    state = samples.match_state(moves=2)
+    view = MatchView(state, clock=lambda: 5.0)
+    window.show_view(view)
+    for _ in range(app.IDLE_AFTER_FRAMES + 2):
+        window.draw(1 / 60)
+    assert window.idle and window._update_rate == pytest.approx(app.IDLE_RATE_S)
+    window.wake()
