@@ -125,7 +125,7 @@ class Server:
         self.players = Players(self.store, self.bus, self._tell_room)
         shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                           registry=registry or shared or InProcessRegistry(config.pool),
+                           registry=registry or shared or InProcessRegistry(config.pool, self.store.room_codes()),
                            connection_of=self.sessions.get,
                            rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
         self.cluster: ClusterNode | None = None

@@ -95,7 +95,8 @@ class Registry(Protocol):
     """Rooms by code, the public listing and the quick-match queue (see the module docstring)."""
 
     async def claim(self, listing: Listing) -> bool:
-        """Register a new room under its code; False when the code is taken (try another)."""
+        """Register a new room under its code; False when the code is taken or was ever used - a code is claimed once,
+        and stays used after its room is removed (its matches keep their room's code): try another."""
         ...
 
     async def update(self, listing: Listing) -> None:
@@ -142,16 +143,19 @@ class Registry(Protocol):
 class InProcessRegistry:
     """The registry of one server process: dicts and a list, insertion-ordered."""
 
-    def __init__(self, rules: PoolRules | None = None) -> None:
+    def __init__(self, rules: PoolRules | None = None, used: Iterable[str] = ()) -> None:
+        """``used``: the codes of rooms that existed before (the store's), which are never claimed again."""
         self._rooms: dict[str, Listing] = {}
         self._queue: list[QueueEntry] = []
+        self._used = set(used)  # every code ever claimed or stored: none is claimed twice
         self.rules = rules or PoolRules()
 
     async def claim(self, listing: Listing) -> bool:
-        """Register a new room under its code; False when the code is taken."""
-        if listing.code in self._rooms:
+        """Register a new room under its code; False when the code is taken or was ever used."""
+        if listing.code in self._rooms or listing.code in self._used:
             return False
         self._rooms[listing.code] = listing
+        self._used.add(listing.code)
         return True
 
     async def update(self, listing: Listing) -> None:

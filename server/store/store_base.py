@@ -122,6 +122,10 @@ class StoreBase:
                              reason=str(result.get("reason", "")), score=(row[3] or 0, row[4] or 0),
                              finished_at=row[5], team=team)
 
+    def room_codes(self) -> set[str]:
+        """The code of every room a match was ever played in (a code is never claimed again: ``Registry.claim``)."""
+        return {str(row[0]) for row in self.read("SELECT DISTINCT room_code FROM matches")}
+
     def rooms(self, codes: Sequence[str] | None = None) -> list[RoomRow]:
         """Every stored room, or those of ``codes`` (a cluster node taking a few rooms over reads only them)."""
         columns = ("SELECT code, ruleset, overrides, private, home_player, away_player, match_id, rated, reserved"

@@ -123,6 +123,10 @@ class Store(ReadPort, Protocol):
         """The player's latest finished match (in room ``room_code`` if given)."""
         ...
 
+    def room_codes(self) -> set[str]:
+        """The code of every room a match was ever played in."""
+        ...
+
     def rooms(self, codes: Sequence[str] | None = None) -> list[RoomRow]:
         """Every stored room, or those of ``codes``."""
         ...
