@@ -49,6 +49,7 @@ from server.ops.instruments import MatchCounters
 from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
 from server.players import Players
 from server.rooms.lobby import Lobby
+from server.rooms.placement import OneProcess, Placement
 from server.rooms.rebuild import recover
 from server.rooms.registry import InProcessRegistry, Registry
 from server.rooms.room import Room
@@ -128,14 +129,18 @@ class Server:
                            registry=registry or shared or InProcessRegistry(config.pool, self.store.room_codes()),
                            connection_of=self.sessions.get,
                            rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
-        self.cluster: ClusterNode | None = None
+        # Where rooms and tournaments are played (server.rooms.placement): this process alone, or a node of a cluster
+        self.placement: Placement = OneProcess(self._recover_here)
+        node: ClusterNode | None = None
         if config.cluster is not None and shared is not None:
             from server.cluster.node import ClusterNode
             from server.store.postgres.pg_store import PgStore
 
             assert isinstance(self.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
-            self.cluster = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby,
-                                       pool=self.pool, connection_of=self.sessions.get)
+            node = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby, pool=self.pool,
+                               connection_of=self.sessions.get)
+            node.public_url_of = self._public_url
+            self.placement = node
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)
@@ -144,8 +149,10 @@ class Server:
         self.leagues = LeagueService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                      session_of=self.sessions.get)
         self.handlers.update(LeagueRequests(self.leagues, self.limits, creators).handlers())
-        if self.cluster is not None:
-            self._place_tournaments(self.cluster)
+        if node is not None:
+            self._place_tournaments(node)
+            # Leagues are not shared between nodes yet: resumed on every node, one would run on several.
+            log.warning("a cluster node does not resume stored leagues (they run on the node that runs them)")
         self._ws_server: WsServer | None = None
         self._operators: WsServer | None = None  # the --metrics listener
         self.metrics_port = 0
@@ -153,8 +160,8 @@ class Server:
         self.draining = False  # set when shutdown begins: the node takes nobody new
         self.match_counters = MatchCounters(self.bus, self.metrics)
         self._measure_queues()
-        if self.cluster is not None:
-            self._count_leases(self.cluster)
+        if node is not None:
+            self._count_leases(node)
         self.health = self._checks()
         self._recovery: asyncio.Task[None] | None = None
         self.port = 0
@@ -218,8 +225,8 @@ class Server:
         checks.add_readiness("store", lambda: None if self.store.health.ok
                              else f"not committing: {self.store.health.reason}")
         checks.add_readiness("shutdown", lambda: "shutting down" if self.draining else None)
-        if self.cluster is not None:  # a node that cannot reach Redis can neither open nor find rooms
-            checks.add_readiness("registry", self.cluster.registry_problem)
+        # a cluster node that cannot reach Redis can neither open nor find rooms
+        checks.add_readiness("registry", self.placement.registry_problem)
         return checks
 
     def _place_tournaments(self, cluster: ClusterNode) -> None:
@@ -290,8 +297,7 @@ class Server:
             await older.close(CloseCode.REPLACED, "the same player connected again elsewhere")
         self.tournaments.spawn(self.tournaments.connected(session, self.ready))  # after the Welcome and recovery
         self.leagues.spawn(self.leagues.connected(session, self.ready))
-        if self.cluster is not None:  # the tournaments run on other nodes tell him too
-            self.cluster.forwarder.connected(session.player_id)
+        self.placement.connected(session.player_id)  # a cluster: the tournaments run on other nodes tell him too
 
     def _tell_room(self, code: str, message: ServerMessage, players: tuple[int, ...] = ()) -> None:
         """Send a message to everyone in one of this server's rooms (a service's news: ratings, tournaments), and to
@@ -320,8 +326,7 @@ class Server:
             del self.sessions[session.player_id]
         self.tournaments.unwatch(session)
         self.leagues.unwatch(session)
-        if self.cluster is not None:
-            self.cluster.forwarder.gone(session.player_id)
+        self.placement.gone(session.player_id)
         if self.announcer is not None:
             self.announcer.update(self.players_online(), self.tournaments.running())
 
@@ -331,11 +336,10 @@ class Server:
         return sum(1 for session in self.sessions.values() if not session.program.startswith(NOT_PLAYERS))
 
     # ------------------------------------------------------------------ recovery
-    async def _public_url(self) -> str:
-        """Where clients reach this node: ``--public-url``, else the address Agones gave the GameServer, else the
-        URL it listens on."""
-        assert self.cluster is not None
-        found = self.cluster.config.public_url
+    async def _public_url(self, configured: str) -> str:
+        """Where clients reach this node: ``--public-url`` (``configured``), else the address Agones gave the
+        GameServer, else the URL it listens on."""
+        found = configured
         if not found and self.agones is not None:
             found = await self.agones.public_url() or ""
         return found or self.url
@@ -343,20 +347,20 @@ class Server:
     async def _recover_then_ready(self) -> None:
         """Rebuild every unfinished match (``server.rooms.rebuild``), then let waiting connections in."""
         try:
-            if self.cluster is not None:  # the rooms nobody owns (all of them when the cluster starts)
-                self.cluster.config = dataclasses.replace(self.cluster.config, public_url=await self._public_url())
-                await self.cluster.start()  # its rooms, then its tournaments (server.cluster.leased)
-                # Leagues are not shared between nodes yet: resumed on every node, one would run on several.
-                log.warning("a cluster node does not resume stored leagues (they run on the node that runs them)")
-            else:
-                rooms = await recover(self.store, self.pool, self.lobby)
-                log.info("%d unfinished matches resumed", len(rooms))
-                await resume(self.tournaments)  # after the rooms: tables find their recovered matches
-                await resume_leagues(self.leagues)
+            # one process: every stored match and tournament; a cluster node: the rooms nobody owns (all of them when
+            # the cluster starts), then the tournaments (server.cluster.leased)
+            await self.placement.start()
         finally:
             self.ready.set()
         if self.agones is not None:
             await self.agones.ready()
+
+    async def _recover_here(self) -> None:
+        """A server alone: every unfinished match rebuilt, then the tournaments and leagues resumed."""
+        rooms = await recover(self.store, self.pool, self.lobby)
+        log.info("%d unfinished matches resumed", len(rooms))
+        await resume(self.tournaments)  # after the rooms: tables find their recovered matches
+        await resume_leagues(self.leagues)
 
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self) -> None:
@@ -373,8 +377,7 @@ class Server:
             await self._recovery  # rooms being rebuilt are closed like the others
         await self.tournaments.stop()
         await self.leagues.stop()
-        if self.cluster is not None:
-            await self.cluster.drain()  # the rooms go on elsewhere, their connections with them
+        await self.placement.drain()  # a cluster: the rooms go on elsewhere, their connections with them
         rooms = list(self.lobby.rooms.values())
         grace = SHUTDOWN_GRACE_S if self.store.health.ok else STORE_CLOSE_TIMEOUT_S  # a failed disk finishes nothing
         try:
@@ -390,8 +393,7 @@ class Server:
             await asyncio.wait_for(asyncio.shield(handlers), grace)
         except TimeoutError:  # ... unless a room's entry waits for a failed disk: closing the store fails that write
             log.error("shutdown: connections still waiting for the store after %s s; giving up their writes", grace)
-        if self.cluster is not None:
-            await self.cluster.close()
+        await self.placement.close()
         self.store.close()
         if self.agones is not None:
             await self.agones.stop()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -110,7 +111,10 @@ def registry_for(config: ClusterConfig, pool: PoolRules | None = None) -> RedisR
 
 
 class ClusterNode:
-    """This process as one node of a cluster (see the module docstring)."""
+    """This process as one node of a cluster (see the module docstring): the server's placement
+    (``server.rooms.placement.Placement``) when it runs in a cluster."""
+
+    moves_rooms = True  # a room that stopped here goes on on another node
 
     def __init__(self, config: ClusterConfig, *, registry: RedisRegistry, store: PgStore, lobby: Lobby,
                  pool: WorkerPool | None, connection_of: Callable[[int], Connection | None]) -> None:
@@ -158,6 +162,7 @@ class ClusterNode:
         self.forwarder = Forwarder(self.leased, self.registry.client.publish, connection_of)
         self.on_table_event: list[Callable[[LifecycleEvent], None]] = []
         self.on_beat: list[Callable[[], Awaitable[None]]] = []
+        self.public_url_of: Callable[[str], Awaitable[str]] | None = None  # given the configured one, at start
         lobby.call_player = self._call_player
         lobby.held_seat_wait_ms = config.held_seat_wait_ms
         lobby.relay_of = self._relay_of
@@ -167,9 +172,19 @@ class ClusterNode:
         """This node's id."""
         return self.config.node_id
 
+    def connected(self, player_id: int) -> None:
+        """A player connected here: the tournaments run on other nodes tell him what waits for him."""
+        self.forwarder.connected(player_id)
+
+    def gone(self, player_id: int) -> None:
+        """A player's connection here ended: the other nodes forget him as a watcher."""
+        self.forwarder.gone(player_id)
+
     async def start(self) -> None:
         """Announce the node, take over every room nobody owns (a cluster's first start: all of them), and keep
         beating."""
+        if self.public_url_of is not None:  # where clients reach this node, found as it starts (Agones)
+            self.config = dataclasses.replace(self.config, public_url=await self.public_url_of(self.config.public_url))
         await self.registry.announce(self.config.public_url)
         self._registry_ok_at = asyncio.get_running_loop().time()
         self._pubsub = pubsub = self.registry.client.pubsub()

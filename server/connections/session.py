@@ -20,7 +20,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
@@ -33,6 +33,7 @@ from server.ops.metrics import Metrics
 from server.players import Identity, Players, chosen_name
 from server.replays.replay_request import replay_frame
 from server.rooms.lobby import Lobby
+from server.rooms.placement import Placement
 from server.rooms.registry import Moved
 from server.rooms.room import Room, RoomError
 from server.store.store_port import Store
@@ -82,9 +83,6 @@ from shared.protocol import (
     decode,
 )
 
-if TYPE_CHECKING:
-    from server.cluster.node import ClusterNode
-
 log = logging.getLogger(__name__)
 SERVER_NAME = "sprtec"
 _REFUSED = object()  # what ``_next`` returns for a frame it answered with an Error (the connection goes on)
@@ -107,7 +105,7 @@ class Host(Protocol):
     ready: asyncio.Event  # set once a restarted server's rooms are back
     metrics: Metrics  # the operators' figures: connections here, flick latency
     limits: AddressBudgets  # what connections from one address may do together
-    cluster: ClusterNode | None  # this process as a node of a cluster (server.cluster.node), None when alone
+    placement: Placement  # where rooms are played: this process alone, or a node of a cluster (server.rooms.placement)
 
     async def register(self, session: Session) -> None:
         """A player is connected through ``session`` now."""
@@ -167,10 +165,9 @@ class Session:
         await self.close(CloseCode.MOVED, url)
 
     async def _here(self, code: str) -> bool:
-        """In a cluster, make room ``code`` this node's if it is nobody's; False after sending the connection to the
+        """Make room ``code`` this server's if it is nobody's (a cluster); False after sending the connection to the
         node that plays it (MOVED)."""
-        cluster = self.server.cluster
-        return cluster is None or await self._unless_moved(cluster.here(normalise_code(code)))
+        return await self._unless_moved(self.server.placement.here(normalise_code(code)))
 
     async def _unless_moved(self, step: Awaitable[None]) -> bool:
         """A cluster's step for this connection; False after sending the connection on (MOVED) when the step says
@@ -341,9 +338,8 @@ class Session:
     async def _come_back(self) -> None:
         """After Welcome: back to a running match this player holds a seat in, or the news of how it ended."""
         lobby = self.server.lobby
-        cluster = self.server.cluster
-        if cluster is not None and not lobby.rooms_with_seat(self.player_id):  # a room nobody owns is taken over here
-            if not await self._unless_moved(cluster.seat_elsewhere(self.player_id)):
+        if not lobby.rooms_with_seat(self.player_id):  # a cluster: a room nobody owns is taken over here
+            if not await self._unless_moved(self.server.placement.seat_elsewhere(self.player_id)):
                 return
         for room in lobby.rooms_with_seat(self.player_id):
             team = room.seat_of_player(self.player_id)
@@ -407,8 +403,8 @@ class Session:
             if self.identity.stored:
                 self.server.players.touch(self.player_id)
         await self.server.lobby.cancel_quick(self)
-        if self.relayed is not None and self.server.cluster is not None:
-            await self.server.cluster.unwatch(self)
+        if self.relayed is not None:
+            await self.server.placement.unwatch(self)
         self.server.unregister(self)
         if self.room is not None:
             room = self.room
@@ -456,8 +452,7 @@ class Session:
     async def _watch(self, message: Watch) -> None:
         """Watch a room."""
         self._must_be_free()
-        cluster = self.server.cluster
-        if cluster is not None and await cluster.watch_elsewhere(self, normalise_code(message.code)):
+        if await self.server.placement.watch_elsewhere(self, normalise_code(message.code)):
             return  # the room is played on another node: its frames come through this one (server.cluster.relay)
         await self.server.lobby.watch(self, message.code)
 
@@ -476,9 +471,9 @@ class Session:
 
     async def _leave(self, _message: Leave) -> None:
         """Leave the room (a coach in a running match resigns it)."""
-        if self.relayed is not None and self.server.cluster is not None:
+        if self.relayed is not None:
             code = self.relayed
-            await self.server.cluster.unwatch(self)
+            await self.server.placement.unwatch(self)
             await self.send(Left(code))
             return
         room = self._room()
@@ -503,11 +498,11 @@ class Session:
 
     async def _resync_request(self, message: Resync) -> None:
         """What was missed (a closed room's last match is told instead)."""
-        cluster = self.server.cluster
-        if cluster is not None and self.relayed is not None and self.relayed == normalise_code(message.code):
-            await cluster.resync_elsewhere(self)
+        placement = self.server.placement
+        if self.relayed is not None and self.relayed == normalise_code(message.code):
+            await placement.resync_elsewhere(self)
             return
-        if self.room is not None and self.room.closed and cluster is not None:
+        if self.room is not None and self.room.closed and placement.moves_rooms:
             self.room = None  # the room stopped here (another node plays it now): look it up as from outside
         if self.room is None and not await self._here(message.code):
             return
@@ -575,7 +570,7 @@ class Session:
         this node is taking it over again) first sends the connection where it is played - ``MOVED`` to its owner, or
         back into its seat here (``RoomJoined``) - and the request is refused: it changed nothing, decide again."""
         room = self._room()
-        if not room.closed or self.server.cluster is None:
+        if not room.closed or not self.server.placement.moves_rooms:
             return room
         self.room = None
         if await self._here(room.code):
