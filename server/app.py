@@ -63,7 +63,7 @@ from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
 from server.web.routes import chain
 from server.web.site import web_table
-from server.wire import outgoing
+from server.wire import deliver, outgoing
 from shared.matchmaking import PoolRules
 from shared.protocol import (
     MAX_LARGE_FRAME,
@@ -309,9 +309,9 @@ class Server:
                     if player is not None:
                         room.refresh_rating(player)
             room.tell(message)
-        away = [session.ws for player in dict.fromkeys(players) if (session := self.sessions.get(player)) is not None
+        away = [session for player in dict.fromkeys(players) if (session := self.sessions.get(player)) is not None
                 and (room is None or session.room is not room)]
-        websockets.broadcast(away, outgoing(message))
+        deliver(away, outgoing(message))
 
     def _store_changed(self, health: Health) -> None:
         """The store stopped or started committing: every room pauses or resumes and tells its members."""

@@ -35,14 +35,13 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import websockets
 from redis.exceptions import RedisError
 
 from server.cluster.leased import LeasedObjects, lease_name
 from server.cluster.redis_registry import PREFIX, inbox
 from server.rooms.room import RoomError
 from server.store.store_port import StaleLease
-from server.wire import outgoing
+from server.wire import deliver, outgoing
 from shared.protocol import CLIENT_MESSAGES, MAX_LARGE_FRAME, Error, ProtocolError, ServerMessage, decode, encode
 
 log = logging.getLogger(__name__)
@@ -240,8 +239,7 @@ class Forwarder:
     def _deliver(self, asked: dict[str, Any]) -> None:
         """Frames for players: each to the player's connection here, if he has one."""
         frame = bytes.fromhex(str(asked["frame"]))
-        here = [ws for player in asked["players"] if (ws := getattr(self.connection_of(int(player)), "ws", None))]
-        websockets.broadcast(here, frame)
+        deliver([self.connection_of(int(player)) for player in asked["players"]], frame)
 
     # ------------------------------------------------------------------ what this node tells the others
     def deliver(self, watchers: Iterable[Any], frame: bytes) -> None:
@@ -252,9 +250,9 @@ class Forwarder:
         for watcher in watchers:
             if isinstance(watcher, RemoteClient):
                 elsewhere.setdefault(watcher.node, []).append(watcher.player_id)
-            elif watcher.ws is not None:
-                here.append(watcher.ws)
-        websockets.broadcast(here, frame)
+            else:
+                here.append(watcher)
+        deliver(here, frame)
         for node, players in elsewhere.items():
             self._spawn(tell(self.publish, inbox(node) if node else EVERYONE, players, frame))
 

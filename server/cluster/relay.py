@@ -4,7 +4,7 @@ Why relay spectators and send coaches away: a coach's actions must reach the one
 spectator only receives, and a popular match may have more spectators than one node should carry. So the owner
 publishes every frame meant for everyone in the room (``Broadcast.everyone``: moves, clocks, presence, the end -
 never a reply, which may carry a coach's token) on the room's channel, and each node with spectators of the room
-subscribes once and hands every frame to all of them (``websockets.broadcast``). The channel is the room's, not the
+subscribes once and hands every frame to all of them (``server.wire.deliver``). The channel is the room's, not the
 owner's: when the owner dies and another node takes the room over, its frames come on the same channel and the
 spectators here keep watching without reconnecting.
 
@@ -19,8 +19,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import websockets
-
+from server.wire import deliver
 from shared.protocol import SERVER_MESSAGES, MovePlayed, ProtocolError, RoomJoined, Snapshot, decode
 
 log = logging.getLogger(__name__)
@@ -54,10 +53,10 @@ class Relay:
             return
         snapshot = message.snapshot if isinstance(message, RoomJoined) else message
         version = snapshot.version if isinstance(snapshot, Snapshot) else -1
-        websockets.broadcast([connection.ws], frame)
+        deliver([connection], frame)
         for later in held:
             if _newer(later, version):
-                websockets.broadcast([connection.ws], later)
+                deliver([connection], later)
         self.spectators[connection] = None
 
     def waiting(self) -> list[Any]:
@@ -78,7 +77,7 @@ class Relay:
         for held in self._joining.values():
             held.append(frame)
         if self.spectators:
-            websockets.broadcast([connection.ws for connection in self.spectators], frame)
+            deliver(self.spectators, frame)
             self.relayed += 1
 
 

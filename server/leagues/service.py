@@ -15,8 +15,6 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-import websockets
-
 from server.clock import WallClock
 from server.leagues import league_records as records
 from server.leagues.league_core import Effect, LeagueCore, Mark, OpenedGame, OpenGames, Persist
@@ -32,7 +30,7 @@ from server.tournaments.service import PUSH_INTERVAL_MS, Watcher
 from server.tournaments.tables import close_table
 from server.tournaments.tournament_core import Changed, CloseTable, Send, Warn
 from server.tournaments.tournament_records import now_ms as wall_ms
-from server.wire import outgoing
+from server.wire import deliver, outgoing
 from shared.league.errors import LeagueError
 from shared.protocol import LeagueInfo, LeagueUpdate
 
@@ -236,7 +234,7 @@ class LeagueService(Background):
         """Wait out the interval, then send one update to every watcher."""
         await self.clock.sleep_until(self.clock.now_ms() + PUSH_INTERVAL_MS)
         run.sequence += 1
-        websockets.broadcast([w.ws for w in run.watchers], outgoing(self.update_of(run, run.sequence)))
+        deliver(run.watchers, outgoing(self.update_of(run, run.sequence)))
 
     def update_of(self, run: LeagueRun, sequence: int) -> LeagueUpdate:
         """The league's LeagueUpdate now."""

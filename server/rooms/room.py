@@ -5,7 +5,7 @@ Why so thin: every rule of a room - seats, versions, D3, clock deadlines, forfei
 room handles one request or clock event at a time, in order; the timer task that wakes at the core's next deadline;
 resolving entries in the worker pool (physics never blocks the loop); and carrying out the core's effects in order -
 writing to the store before anything that follows (nothing is broadcast before it is durable, and the core changes
-only once its write is done: ``Persist.then``), sending frames with ``websockets.broadcast``, publishing lifecycle
+only once its write is done: ``Persist.then``), sending frames through ``server.wire.deliver``, publishing lifecycle
 events. An engine failure refuses the request without changing the room; a store that is lost stops it; a write the
 cluster's store refuses because another node owns the room now stops it here at once (``RoomLost``: the node sends
 its connections on).
@@ -17,8 +17,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
-
-import websockets
 
 from server import logs
 from server.clock import WallClock
@@ -39,7 +37,7 @@ from server.rooms.workers import Resolver
 from server.store.match_records import Record
 from server.store.store_port import Health, StaleLease, Store, StoreUnavailable
 from server.tokens import new_seed
-from server.wire import outgoing
+from server.wire import deliver, outgoing
 from shared.model import Action, Team
 from shared.protocol import Clocks, RoomInfo, ServerMessage, Snapshot
 from shared.rulesets import Settings
@@ -151,7 +149,7 @@ class Room:
                 await self._persist(effect.records)
                 await self._carry_out(effect.then(self._now()))
             elif isinstance(effect, Broadcast):
-                websockets.broadcast([member.ws for member in effect.to], effect.frame)  # type: ignore[attr-defined]
+                deliver(effect.to, effect.frame)
                 if effect.everyone and self.relay is not None:
                     self.relay(effect.frame)
             elif isinstance(effect, Publish):
@@ -217,7 +215,7 @@ class Room:
 
     def tell(self, message: ServerMessage) -> None:
         """Send a message to everyone in the room now (a service's news: ratings, tournaments)."""
-        websockets.broadcast([m.ws for m in self.core.members()], outgoing(message))  # type: ignore[attr-defined]
+        deliver(self.core.members(), outgoing(message))
 
     async def watch(self, member: Connection) -> None:
         """Add a spectator (read-only); the spectators' count goes out coalesced."""

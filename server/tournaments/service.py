@@ -19,8 +19,6 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import websockets
-
 from server.clock import WallClock
 from server.lifecycle import EventBus, LifecycleEvent, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
 from server.rooms.lobby import Lobby
@@ -45,7 +43,7 @@ from server.tournaments.tournament_core import (
     Warn,
 )
 from server.tournaments.views import Board, board_of, info_of, update
-from server.wire import outgoing
+from server.wire import deliver, outgoing
 from shared.protocol import ServerMessage, TournamentInfo
 from shared.protocol.lan_record import RunningTournament
 from shared.tournament.errors import TournamentError
@@ -129,7 +127,7 @@ class TournamentService(Background):
         self.fenced: Fenced = lambda _tournament, statements: statements
         self.claim: Callable[[str], Awaitable[bool]] = self._free_here
         self.rooms_alive: Callable[[], Collection[str]] = lambda: self.lobby.rooms.keys()
-        self.deliver: Deliver = _broadcast
+        self.deliver: Deliver = deliver
         self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, TournamentInfo]]]] = _no_lines
         bus.subscribe(MatchStarted, self._match_started)
         bus.subscribe(MoveApplied, self._move_applied)
@@ -473,11 +471,6 @@ class TournamentService(Background):
 async def _no_lines() -> dict[str, tuple[int, TournamentInfo]]:
     """One process: no tournament runs anywhere else."""
     return {}
-
-
-def _broadcast(watchers: Iterable[Watcher], frame: bytes) -> None:
-    """One frame to every watcher's connection at once."""
-    websockets.broadcast([w.ws for w in watchers], frame)
 
 
 def new_seed() -> int:
