@@ -502,8 +502,7 @@ class ClusterNode:
     def _lost(self, room: Room) -> None:
         """Another node holds the lease of ``room``, or nobody does: forget it here and send its connections on (a
         task of its own)."""
-        if self.lobby.rooms.get(room.code) is room:
-            del self.lobby.rooms[room.code]
+        self.lobby.let_go(room)
         self.registry.fences.pop(room.code, None)  # nothing more is written for it here: the store would refuse it
         self._stopping[room.code] = room
         task = asyncio.get_running_loop().create_task(self._send_on(room, take_here=True))
@@ -675,7 +674,7 @@ class ClusterNode:
         rooms = list(self.lobby.rooms.values())
         await asyncio.gather(*(room.close() for room in rooms))
         for room in rooms:
-            self.lobby.rooms.pop(room.code, None)
+            self.lobby.let_go(room)
             await self.registry.release(room.code)
         await asyncio.gather(*(self._hand_over(room) for room in rooms))
 

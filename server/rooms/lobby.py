@@ -142,6 +142,12 @@ class Lobby:
         await self.registry.remove(room.code)
         self.bus.publish(RoomClosed(room=room.code))
 
+    def let_go(self, room: Room) -> None:
+        """``room`` goes on elsewhere (a cluster: another node holds it now, or this node drains): it is this lobby's no
+        more - forgotten here without its stored row or its listing, which are the room's wherever it is played."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+
     def find(self, code: str) -> Room:
         """The room with this code (typed codes are normalised), or ROOM_NOT_FOUND; BAD_MESSAGE for a string that
         cannot be a room code (empty, or no letters and digits once spaces and dashes are gone)."""
