@@ -42,9 +42,11 @@ from shared.protocol import (
     GiveCard,
     MuteEntry,
     OverrideResult,
+    PlayOnBoards,
     RegisterEntries,
     ResolveDispute,
     Score,
+    SetReferee,
     StartRound,
     TableLine,
     TournamentCreated,
@@ -129,6 +131,9 @@ REFUSALS = {
     "STORE_UNAVAILABLE": N_("the server cannot save right now: nothing changed"),
     "NOT_ON_BOARD": N_("that table is played online: its result comes from its match"),
     "RESULT_ENTERED": N_("that board has another result already: override it with a reason"),
+    "REFEREE_CONFLICT": N_("that referee plays at the board or is of a player's club (XVII.2): only if both "
+                           "players agree (XVII.3)"),
+    "MATCH_STARTED": N_("that table's match is being played online already"),
 }
 STATUS_WORDS = {"registering": N_("registration"), "playing": N_("round being played"),
                 "between": N_("between rounds"), "finished": N_("finished"), "ended": N_("ended")}
@@ -178,8 +183,8 @@ class DeskModel(Page):
                                      "reason": "", "out": export_dir, "born": "", "sex": None, "veteran": False,
                                      "first": 0, "second": 1, "view": ""}
         self.form.update({key: choice.options[0] for key, choice in CREATE_CHOICES.items()})
-        self.form.update({"entry": 0, "card": "yellow", "table": 0, "board": 0, "result": "score", "home": 0, "away": 0,
-                          "shootout": None, "case": None, "ruling": "stands"})
+        self.form.update({"entry": 0, "card": "yellow", "table": 0, "board": 0, "referee": 0, "agreed": False,
+                          "result": "score", "home": 0, "away": 0, "shootout": None, "case": None, "ruling": "stands"})
         self.status = _("Server {url}").format(url=server)
 
     # ----------------------------------------------------------------- what the server says
@@ -265,6 +270,10 @@ class DeskModel(Page):
     def tables(self) -> tuple[TableLine, ...]:
         """The current round's tables."""
         return self.update.tables if self.update is not None else ()
+
+    def on_boards(self) -> bool:
+        """The current stage's matches are played on physical boards."""
+        return self.update is not None and self.update.on_boards
 
     def boards(self) -> tuple[TableLine, ...]:
         """The round's matches on physical boards still without a result (their scores come by hand)."""
@@ -379,6 +388,9 @@ class DeskModel(Page):
             return found[value % len(found)].name if found else _("nobody")
         if key == "card":
             return _(CARDS[value])
+        if key == "referee":
+            found = self.referees()
+            return found[value % len(found)].name if found else _("nobody")
         if key == "board":
             boards = self.boards()
             if not boards:
@@ -435,11 +447,14 @@ class DeskModel(Page):
             Item(_("Ranking by category"), "screen:ranking", group="row3",
                  hint=_("Every player across the stages: categories, their winners and the Czech Cup points")),
             *([Item(_("Bracket"), "screen:bracket", group="row3")] if self.update and self.update.bracket else []),
-            Item(_("Give a card"), "screen:card", enabled=on and not registering, group="row4"),
+            Item(_("Physical boards: {state}").format(state=_("yes") if self.on_boards() else _("no")), "boards",
+                 enabled=on, group="boards",
+                 hint=_("The matches are played on real boards: no rooms, each board's score entered by hand")),
             *([Item(_("Board results ({n})").format(n=len(self.boards())), "screen:board",
-                    enabled=bool(self.boards()), group="row3",
+                    enabled=bool(self.boards()), group="boards",
                     hint=_("Enter the score of a match played on a physical board, from the referee's sheet"))]
               if any(t.on_board for t in self.tables()) else []),
+            Item(_("Give a card"), "screen:card", enabled=on and not registering, group="row4"),
             Item(_("Override a result"), "screen:override", enabled=bool(self.tables()), group="row4"),
             Item(_("Round: swap or take back"), "screen:round", enabled=on and desk_cup.round_untouched(self.update),
                  group="row4", hint=_("Before the round's matches begin: swap two players, or take the round back")),
@@ -646,6 +661,12 @@ class DeskModel(Page):
                 found.append(Item(entered_words(line), "none", "text"))
         found += [*self._result_items(),
                   Item(_("Enter the result"), "board", enabled=bool(boards)),
+                  Item(_("Referee to name: {name}").format(name=self.shown("referee")), "cycle:referee", "choice",
+                       _("XVII.2: never a player of the board, nor of either player's club"), group="referee"),
+                  Item(_("Both players agree (XVII.3): {value}").format(
+                      value=_("yes") if self.form["agreed"] else _("no")), "cycle:agreed", "choice",
+                      group="referee"),
+                  Item(_("Name the referee"), "referee", enabled=bool(boards) and bool(self.referees())),
                   Item(_("Back"), "back")]
         return found
 
@@ -758,7 +779,7 @@ class DeskModel(Page):
         if screen in ("card", "override", "end", "disputes", "round"):
             self.form.update(reason="", case=None)
         if screen == "board":  # a fresh sheet: the first board waiting, a score of 0:0
-            self.form.update(board=0, result="score", home=0, away=0, shootout=None)
+            self.form.update(board=0, result="score", home=0, away=0, shootout=None, referee=0, agreed=False)
         self.settle_focus()
 
     def _confirmed(self) -> object | None:
@@ -793,6 +814,10 @@ class DeskModel(Page):
             self.form[key] = (self.form[key] + step) % max(1, len(self.tables()))
         elif key == "board":
             self.form[key] = (self.form[key] + step) % max(1, len(self.boards()))
+        elif key == "referee":
+            self.form[key] = (self.form[key] + step) % max(1, len(self.referees()))
+        elif key == "agreed":
+            self.form[key] = not self.form[key]
         elif desk_cup.cycle(self, key, step):
             pass
         else:
@@ -888,6 +913,19 @@ class DeskModel(Page):
             return self._override_act(tid, secret)
         if verb == "board":
             return self._board_act(tid, secret)
+        if verb == "boards":
+            going = not self.on_boards()
+            question = (_("Play the matches on physical boards from the next round on? No rooms open; each board's "
+                          "score is entered by hand, and every board gets a referee.") if going else
+                        _("Play the matches online again from the next round on?"))
+            return Pending(question, _("Can be switched back the same way."),
+                           PlayOnBoards(tournament=tid, secret=secret, on_board=going,
+                                        reason=_("set at the desk")),
+                           lambda _a: (_("the boards' setting"), PlayOnBoards(tournament=tid, secret=secret,
+                                                                              on_board=not going,
+                                                                              reason=_("undone at the desk"))))
+        if verb == "referee":
+            return self._referee_act(tid, secret)
         if verb == "resolve":
             case, ruling, reason = self.form["case"], self.form["ruling"], self.form["reason"].strip()
             score, walkover, shootout = self._given_result() if ruling == "changed" else (None, None, None)
@@ -978,6 +1016,32 @@ class DeskModel(Page):
             n=line.table, home=line.home_name, away=line.away_name, result=given),
             _("It stands at once; Override a result corrects it later, with a reason."), request)
 
+    def referees(self) -> list[EntryLine]:
+        """Who may referee the chosen board: the entrants not out and not playing it."""
+        boards = self.boards()
+        if not boards:
+            return []
+        line = boards[self.form["board"] % len(boards)]
+        return [e for e in self.entries() if not e.out and e.entry not in (line.home, line.away)]
+
+    def _referee_act(self, tid: str, secret: str) -> Pending | None:
+        """A board's referee named by hand (XVII.2; XVII.3 when both players agree to one of their club)."""
+        boards, found = self.boards(), self.referees()
+        if not boards or not found or self.update is None:
+            return None
+        line = boards[self.form["board"] % len(boards)]
+        referee = found[self.form["referee"] % len(found)]
+        agreed = bool(self.form["agreed"])
+        request = SetReferee(tournament=tid, secret=secret, stage=self.update.stage, round=self.update.round,
+                             table=line.table, referee=referee.entry, agreed=agreed,
+                             reason=_("both players agree (XVII.3)") if agreed else _("named at the desk"))
+        back = SetReferee(tournament=tid, secret=secret, stage=self.update.stage, round=self.update.round,
+                          table=line.table, referee=line.referee, reason=_("undone at the desk"))
+        return Pending(_("{name} referees board {n} ({home} – {away})?").format(
+            name=referee.name, n=line.table, home=line.home_name, away=line.away_name),
+            _("Can be undone: the board's referee goes back."), request,
+            lambda _a: (_("the referee of board {n}").format(n=line.table), back))
+
     def _given_result(self) -> tuple[Score | None, str | None, str | None]:
         """The result the form gives: a score and a shoot-out's winner, or a walkover."""
         if self.form["result"] == "score":
@@ -1046,7 +1110,8 @@ def act_name(request: object) -> str:
              "AutoStartRounds": N_("automatic start changed"), "GiveCard": N_("card given"),
              "MuteEntry": N_("chat mute changed"),
              "OverrideResult": N_("result set"), "ResolveDispute": N_("dispute decided"),
-             "EnterResult": N_("board result entered"),
+             "EnterResult": N_("board result entered"), "PlayOnBoards": N_("boards' setting changed"),
+             "SetReferee": N_("referee named"),
              "EndTournament": N_("tournament ended")}
     name = type(request).__name__
     return _(names[name]) if name in names else name

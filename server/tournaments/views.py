@@ -136,7 +136,7 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
         byes=tuple(byes), bracket=board.bracket, cards=board.cards, suspended=board.suspended, cases=board.cases,
         audit=board.audit, next_round_ms=next_round_ms, date=t.date, cup_tier=None if t.cup is None else t.cup.tier,
         season=t.season, cup_field=None if board.ranking.cup is None else board.ranking.cup.field,
-        ranking=board.ranking_lines)
+        ranking=board.ranking_lines, on_boards=state.stage_on_board(board.stage))
 
 
 def plays_on_boards(state: TournamentState) -> bool:

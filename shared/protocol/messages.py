@@ -1280,7 +1280,8 @@ class TournamentUpdate:
     The Czech Cup's part (older servers leave it out): ``date`` (``YYYY-MM-DD``), ``cup_tier`` and ``season`` of
     the tournament file, and ``ranking``, the final ranking of every player across the stages exactly as ``sprtec
     tournament ranking`` prints it for the tournament's file (provisional until ``complete``), with ``cup_field``
-    the number ranked when the tournament has a cup (nil otherwise)."""
+    the number ranked when the tournament has a cup (nil otherwise). ``on_boards``: the current stage is played
+    on physical boards (PlayOnBoards; a table may still say otherwise: ``TableLine.on_board``)."""
 
     tournament: Annotated[str, TOURNAMENT_ID]
     name: Annotated[str, Str(100)]
@@ -1309,6 +1310,7 @@ class TournamentUpdate:
     season: Annotated[int | None, Opt(YEAR)] = None
     cup_field: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
     ranking: Annotated[tuple[RankingLine, ...], ListOf(Struct(RankingLine), MAX_ENTRIES)] = ()
+    on_boards: Annotated[bool, Bool()] = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,3 +203,38 @@ def test_the_standings_on_every_screen_count_the_boards_refereed(window: Any, fo
         i18n.set_language(language)
         _save(window, view, folder / f"desk-standings-refereed-{language}.png")
     i18n.set_language("en")
+
+
+def test_the_desk_puts_the_tournament_on_boards_and_names_a_referee_by_hand(window: Any, folder: Path) -> None:
+    """Home's Physical boards asks first and gives PlayOnBoards (undoable); the board screen names a referee of the
+    organiser's choice, XVII.3's agreement with it, and the core takes it as the board's referee."""
+    from server.tournaments.log import RefereeSet
+    from shared.protocol import PlayOnBoards, SetReferee
+
+    core, _told = _round()
+    desk = DeskModel(server="ws://127.0.0.1:8765/", tournament="T")
+    desk.secret = "s3cret"
+    desk.apply(_update(core))
+    assert desk.on_boards()
+    view = DeskView(desk, lambda _r: None)
+    for language in LANGUAGES:
+        i18n.set_language(language)
+        _save(window, view, folder / f"desk-home-boards-{language}.png")
+    i18n.set_language("en")
+    assert any(item.label == "Physical boards: yes" for item in desk.items())
+    desk.activate("boards")
+    request = desk.activate("yes")
+    assert isinstance(request, PlayOnBoards) and request.on_board is False and request.stage is None
+    desk.activate("screen:board")
+    line = desk.boards()[0]
+    clubs = {p.id: p.club for p in core.state.tournament.players}
+    mate = next(e for e in desk.referees() if clubs[e.entry] == clubs[line.home])
+    while desk.referees()[desk.form["referee"] % len(desk.referees())].entry != mate.entry:
+        desk.cycle("cycle:referee", 1)
+    desk.cycle("cycle:agreed", 1)
+    desk.activate("referee")
+    request = desk.activate("yes")
+    assert isinstance(request, SetReferee) and request.referee == mate.entry and request.agreed
+    core.commit([RefereeSet(stage=request.stage, round=request.round, table=request.table, referee=request.referee,
+                            agreed=request.agreed, reason=request.reason)], ORGANISER, T0 + 5)
+    assert core.state.referees.referee_of(0, 1, line.table) == mate.entry
