@@ -6,6 +6,7 @@ of its own (``postgres_database``) or an emptied Redis (``redis_url``) instead o
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -80,3 +81,23 @@ async def cluster(redis_url: str, postgres_url: str, tmp_path: Path) -> AsyncIte
     yield start
     for node in started:
         node.stop()
+
+
+@contextlib.asynccontextmanager
+async def fresh_services(request: pytest.FixtureRequest) -> AsyncIterator[tuple[aioredis.Redis, str]]:
+    """The session's Redis, emptied, and a new database on its PostgreSQL (dropped after), for a fixture whose other
+    params need neither (``redis_url`` and ``postgres_url`` are async fixtures, which a parametrised async fixture
+    cannot ask for by name): a client of the Redis and the database's URL."""
+    redis_server: servers.Running = request.getfixturevalue("redis_server")
+    postgres_server: servers.Running = request.getfixturevalue("postgres_server")
+    client = aioredis.Redis.from_url(redis_server.url)
+    await client.flushall()
+    name = f"test_{uuid.uuid4().hex}"
+    admin = await asyncpg.connect(postgres_server.url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield client, postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        await client.aclose()
+        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        await admin.close()

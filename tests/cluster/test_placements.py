@@ -11,16 +11,15 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import asyncpg
 import pytest
 import redis.asyncio as aioredis
 
-from benchmarks import local_services as servers
 from server.app import Server, ServerConfig
 from server.cluster.node import ClusterConfig
 from server.cluster.redis_registry import lease_key, node_key
 from server.rooms.registry import Moved
 from shared.protocol import CreateRoom, RoomJoined
+from tests.cluster.conftest import fresh_services
 from tests.server.players import WireClient
 
 
@@ -44,25 +43,16 @@ async def placed(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         finally:
             await server.shutdown()
         return
-    redis_server: servers.Running = request.getfixturevalue("redis_server")
-    postgres_server: servers.Running = request.getfixturevalue("postgres_server")
-    client = aioredis.Redis.from_url(redis_server.url)
-    await client.flushall()
-    name = f"test_{uuid.uuid4().hex}"
-    admin = await asyncpg.connect(postgres_server.url)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
-    server = Server(ServerConfig(port=0, workers=0, postgres=url,
-                                 cluster=ClusterConfig(redis=redis_server.url, node_id="a", public_url="")))
-    try:
-        await server.start()
-        await server.ready.wait()
-        yield Placed(server, client)
-    finally:
-        await server.shutdown()
-        await client.aclose()
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        await admin.close()
+    async with fresh_services(request) as (client, postgres_url):
+        redis_url = request.getfixturevalue("redis_server").url
+        server = Server(ServerConfig(port=0, workers=0, postgres=postgres_url,
+                                     cluster=ClusterConfig(redis=redis_url, node_id="a", public_url="")))
+        try:
+            await server.start()
+            await server.ready.wait()
+            yield Placed(server, client)
+        finally:
+            await server.shutdown()
 
 
 async def _room_of_its_own(placed: Placed) -> str:

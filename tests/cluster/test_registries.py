@@ -4,18 +4,15 @@ public list newest first, the quick-match queue (``waiting``, leaving, pairing c
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 
-import asyncpg
 import pytest
-import redis.asyncio as aioredis
 
-from benchmarks import local_services as servers
 from server.cluster.redis_registry import RedisRegistry
 from server.rooms.registry import InProcessRegistry, Listing, QueueEntry, Registry
 from server.store.postgres.pg_store import PgStore
 from shared.protocol import RoomInfo, SeatInfo, Seats
+from tests.cluster.conftest import fresh_services
 
 NODE = "a"
 
@@ -34,21 +31,12 @@ async def registry(request: pytest.FixtureRequest) -> AsyncIterator[Registry]:
     if request.param == "in-process":
         yield InProcessRegistry()
         return
-    redis_server: servers.Running = request.getfixturevalue("redis_server")
-    postgres_server: servers.Running = request.getfixturevalue("postgres_server")
-    client = aioredis.Redis.from_url(redis_server.url)
-    await client.flushall()
-    name = f"test_{uuid.uuid4().hex}"
-    admin = await asyncpg.connect(postgres_server.url)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    store = PgStore(postgres_server.url.rsplit("/", 1)[0] + f"/{name}")
-    try:
-        yield RedisRegistry(client, NODE, 3000, draw_fences=store.draw_fences)
-    finally:
-        await client.aclose()
-        store.close()
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-        await admin.close()
+    async with fresh_services(request) as (client, postgres_url):
+        store = PgStore(postgres_url)
+        try:
+            yield RedisRegistry(client, NODE, 3000, draw_fences=store.draw_fences)
+        finally:
+            store.close()
 
 
 async def test_a_code_is_claimed_once_and_never_again_after_its_room_is_removed(registry: Registry) -> None:
