@@ -59,6 +59,8 @@
     if (t.status === "playing") return `${partName(t.part)}${t.part_ms !== null && t.part_ms !== undefined ? ` · ${left(t.part_ms)}` : ""}`;
     if (t.status === "walkover") return fmt(_("walkover for {name}"), {name: t.walkover === "home" ? t.home_name : t.away_name});
     if (t.status === "replay") return _("to be replayed");
+    if (t.status === "board") return t.referee_name ? fmt(_("on the board · referee {name}"), {name: t.referee_name})
+      : _("on the board");
     return t.shootout ? fmt(_("finished · shoot-out won by {name}"), {name: t.shootout === "home" ? t.home_name : t.away_name}) : _("finished");
   }
 
