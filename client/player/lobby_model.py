@@ -83,6 +83,11 @@ class OpenTournaments:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenLeagues:
+    """Show the server's team leagues (not a protocol message)."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpenMyTournament:
     """Show the tournament the player is entered in (not a protocol message)."""
 
@@ -301,6 +306,8 @@ class LobbyModel:
                  group="watch"),
             Item(_("Tournaments"), "tournaments", hint=_("Enter a tournament of this server, or watch one"),
                  enabled=online, group="watch"),
+            Item(_("Leagues"), "leagues", hint=_("Take your place on your team in a league of this server"),
+                 enabled=online, group="watch"),
             Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,
                  group="players"),
             Item(_("Leaderboard"), "leaderboard", hint=_("The best rated players of this server"),
@@ -462,6 +469,7 @@ class LobbyModel:
             "help": self._help, "quick": self._quick, "cancel": self._cancel, "create": self._create,
             "bot": self._bot, "join": self._join, "watch": Watch, "refresh": lambda _arg: ListRooms(),
             "open": self._open_replay, "tournaments": lambda _arg: OpenTournaments(),
+            "leagues": lambda _arg: OpenLeagues(),
             "mytournament": lambda _arg: OpenMyTournament(), "servers": lambda _arg: OpenServers(),
             QUIT: lambda _arg: QUIT}
         handler = handlers.get(verb)

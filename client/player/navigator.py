@@ -47,9 +47,11 @@ from client.match.state import MatchState
 from client.player.bot_process import BotProcess
 from client.player.claim_code import ClaimPage
 from client.player.leaderboard_model import LeaderboardPage
+from client.player.league_list import LeaguesPage
 from client.player.lobby_model import (
     LobbyModel,
     OpenHelp,
+    OpenLeagues,
     OpenMyTournament,
     OpenReplay,
     OpenServers,
@@ -184,9 +186,13 @@ class Navigator:
     def _league_news(self, message: object) -> bool:
         """A league's place taken is said; a league's game assigned takes the player to its table at once, with
         "Round 2 of Most–Brno: you play Novák, board 3" in the log under the board. True when it was one."""
+        if isinstance(message, LeagueJoined | Error) and getattr(message, "ref", "JoinLeague") == "JoinLeague":
+            page = self.top_page()
+            if page is not None and page.apply(message):
+                return True
         if isinstance(message, LeagueJoined):
             self.state.note(_("You play for {team} as {name} in league {league}").format(
-                team=message.team, name=message.name, league=message.league))
+                team=message.team_name or message.team, name=message.name, league=message.league))
             return True
         if isinstance(message, Error) and message.ref == "JoinLeague":
             self.lobby.error = message.message
@@ -577,6 +583,8 @@ class Navigator:
             open_help(self.window, "play")
         elif isinstance(request, OpenTournaments):
             self.open_page(TournamentsPage())
+        elif isinstance(request, OpenLeagues):
+            self.open_page(LeaguesPage())
         elif isinstance(request, OpenMyTournament):
             self.show_tournament()
         elif isinstance(request, OpenServers):

@@ -202,7 +202,8 @@ class LeagueRequests:
                                                        name=session.name)], player)
         team = run.state.team_of(player)
         await session.send(LeagueJoined(league=run.id, player=player, team=team, name=run.state.name_of(player)[:64],
-                                        captain=run.state.captains.get(team) == player))
+                                        captain=run.state.captains.get(team) == player,
+                                        team_name=run.state.league.team(team).name[:100]))
 
     # ------------------------------------------------------------------ anyone
     @refusals

@@ -1453,13 +1453,15 @@ class LeagueCreated:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LeagueJoined:
-    """The answer to JoinLeague: the roster player this player is, his team, and whether he is its captain."""
+    """The answer to JoinLeague: the roster player this player is, his team (its id and name), and whether he is its
+    captain."""
 
     league: Annotated[str, LEAGUE_ID]
     player: Annotated[str, LEAGUE_PLAYER]
     team: Annotated[str, LEAGUE_PLAYER]
     name: Annotated[str, ENTRY_NAME]
     captain: Annotated[bool, Bool()] = False
+    team_name: Annotated[str, Str(100)] = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
-"""A league's player in the client: he takes his roster place with his code, and when the organiser starts a round at
-tables his client takes him to his table at once, the log under the board saying "Round 1 of BHC Most–SK Brno: you
-play SK Brno 1, board 1" (and the same in Czech); the picture of his match screen is saved (``SPRTEC_SHOTS=DIR``
-keeps it)."""
+"""A league's player in the client: he takes his roster place with his code on the lobby's Leagues page, and when
+the organiser starts a round at tables his client takes him to his table at once, the log under the board saying
+"Round 1 of BHC Most–SK Brno: you play SK Brno 1, board 1" (and the same in Czech); the picture of his match screen
+is saved (``SPRTEC_SHOTS=DIR`` keeps it)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 arcade = pytest.importorskip("arcade")
 
 from client.common import i18n  # noqa: E402
+from client.player.league_list import LeaguesPage  # noqa: E402
+from client.player.lobby_model import OpenLeagues  # noqa: E402
 from shared.protocol import (  # noqa: E402
     CreateLeague,
     JoinLeague,
@@ -53,9 +55,17 @@ def test_the_player_is_told_his_game_and_taken_to_its_table(tmp_path: Path, lang
             codes = {p.player: p.code for p in created.players}
             lid, secret = created.league, created.secret
             nav = navigator(window, url, "Jan Novák")
-            nav.link.request(JoinLeague(lid, codes["m1"]))
-            joined = "You play for most as BHC Most 1" if language == "en" else "Hraješ za most jako BHC Most 1"
-            frames([nav], lambda: any(line.text.startswith(joined) for line in nav.state.log), "the place taken")
+            nav.lobby_request(OpenLeagues())  # the lobby's Leagues: choose the league, type the code, Enter
+            page = nav.top_page()
+            assert isinstance(page, LeaguesPage)
+            frames([nav], lambda: any(info.league == lid for info in page.leagues), "the list of leagues")
+            page.activate(f"choose:{lid}")
+            page.type_text(codes["m1"].lower())
+            nav.page_request(page.activate("join"))
+            joined = "You play for BHC Most as BHC Most 1" if language == "en" else "Hraješ za BHC Most jako BHC Most 1"
+            frames([nav], lambda: page.joined == joined, "the place taken")
+            nav.page_request(page.activate("back"))
+            nav.page_request(page.activate("back"))  # back in the lobby, waiting
             other = Wire(url, "Eva Malá")
             other.send(JoinLeague(lid, codes["b1"]))
             other.expect(LeagueJoined)
