@@ -26,7 +26,6 @@ TOURNAMENT_ERRORS: dict[str, str] = {
     "ROUND_ORDER": "the round cannot come now (a round is still being played, or results are out of order)",
     "NOTHING_TO_PAIR": "the tournament is complete: there is no next round",
     "NO_PAIRING": "no legal pairing of the next round exists",
-    "UNKNOWN_FIXTURE": "a fixture id the league does not have",
 }
 
 # Refusals of the connection layer, the lobby and the room. Each keeps the connection usable.
@@ -92,6 +91,7 @@ PROTOCOL_ERROR_CODES: dict[str, str] = {
     "players' agreement (XVII.2-XVII.3)",
     "MATCH_STARTED": "PlayOnBoards for a table whose match is being played online: it is finished there",
     **{code: f"TOURNAMENT.md: {meaning}" for code, meaning in TOURNAMENT_ERRORS.items()},
+    "UNKNOWN_FIXTURE": "TOURNAMENT.md \"Team competitions\": a fixture id (or a match day) the league does not have",
 }
 
 ERROR_CODES: tuple[str, ...] = RULE_ERROR_CODES + tuple(PROTOCOL_ERROR_CODES)
