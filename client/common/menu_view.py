@@ -21,6 +21,7 @@ from client.common.help_view import global_key
 from client.common.menu import TEXT_KINDS, Item, Menu, focusable, text_field
 from client.common.transform import Transform
 from client.common.widgets import Texts, fit_text, shrunk_size
+from client.common.window import FRAME_S
 
 ITEM_HEIGHT = 46.0
 ROOM_HEIGHT = 34.0
@@ -58,7 +59,12 @@ def draw_menu_button(texts: Texts, key: str, b: buttons.Button, lit: bool, label
 class LobbyView(arcade.View):
     """A menu; ``send`` carries a request (or ``QUIT``) to whoever owns the connection."""
 
-    idle_rate = 0.5  # seconds between the loop's ticks once the menu is still: input and the network's news wake it
+    @property
+    def idle_rate(self) -> float:
+        """Seconds between the loop's ticks once the menu is still (input and the network's news wake it): the full
+        rate while the screen has a field to type into, whose letters must be read as they come (a letter read
+        late is looked up in a keymap that may have changed since: xdotool's typing of a letter the map lacks)."""
+        return FRAME_S if text_field(self.model) is not None else 0.5
 
     def __init__(self, model: Menu, send: Callable[[object], None],
                  poll: Callable[[], None] | None = None) -> None:

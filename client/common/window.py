@@ -85,7 +85,9 @@ class RedrawOnChange(_WindowBase):
     draw (None while something moves). The window draws a frame when the key changes (twice, to fill both
     buffers), after a resize or an expose, and skips the draw and the buffer swap otherwise."""
 
-    idle = False  # the picture has not changed for a while: the loop ticks slowly (arcade's __init__ sets rates)
+    idle = False  # the picture has not changed for a while: most of the loop's ticks are skipped
+    idle_every = 1  # while idle, the ticks carried out: one in this many
+    idle_ticks = 0
     last_key: object = None
     same_frames = 0
     drawn = 0
@@ -104,7 +106,8 @@ class RedrawOnChange(_WindowBase):
             self.skipped += 1
             self.same_frames += 1
             if self.same_frames >= IDLE_AFTER_FRAMES and not self.idle:
-                self._rate(getattr(view, "idle_rate", IDLE_RATE_S))
+                self.idle_every = max(1, round(getattr(view, "idle_rate", IDLE_RATE_S) / FRAME_S))
+                self.idle = self.idle_every > 1
             return
         if self.idle:
             self.wake()
@@ -113,16 +116,18 @@ class RedrawOnChange(_WindowBase):
         self.drawn += 1
         super().draw(dt)
 
-    def _rate(self, seconds: float) -> None:
-        """Tick (update and draw) every ``seconds``."""
-        self.idle = seconds > FRAME_S
-        self.set_update_rate(seconds)
-        self.set_draw_rate(seconds)
+    def _dispatch_frame(self, delta_time: float) -> None:
+        """arcade's tick (the view's update, then the draw): while idle, only every ``idle_every``-th one is
+        carried out - the clock keeps its rate (changing arcade's rates made X read typed letters late)."""
+        if self.idle:
+            self.idle_ticks += 1
+            if self.idle_ticks % self.idle_every:
+                return
+        super()._dispatch_frame(delta_time)
 
     def wake(self) -> None:
-        """Something may change: tick at the full frame rate again."""
-        if self.idle:
-            self._rate(FRAME_S)
+        """Something may change: every tick is carried out again."""
+        self.idle, self.idle_ticks = False, 0
 
     def wake_soon(self) -> None:
         """``wake`` from another thread (the network's news): posted to the event loop, which it wakes."""

@@ -24,6 +24,7 @@ from client.common.playback import poses_from_position
 from client.common.sound import Sounds
 from client.common.transform import Transform, turned_for
 from client.common.widgets import Texts, dialog_buttons, draw_buttons, draw_dialog, draw_tooltip, fit_text
+from client.common.window import FRAME_S, IDLE_RATE_S
 from client.match import aiming, chat, hud_model, placement, prompts
 from client.match.chat_view import ChatPanel, panel_rect
 from client.match.hud_view import BOTTOM_BAR, draw_banner, draw_hud, draw_log, draw_power_bar
@@ -159,6 +160,12 @@ class MatchView(arcade.View):
             return None
         return (len(log.lines), log.lines[-1] if log.lines else None, log.draft, log.open, log.typing,
                 tuple(sorted(log.muted)), log.unread)
+
+    @property
+    def idle_rate(self) -> float:
+        """Seconds between the loop's ticks once the picture is still: 10 a second, the full rate while a chat line
+        is typed (its letters are read as they come)."""
+        return FRAME_S if self.chat is not None and self.chat.typing else IDLE_RATE_S
 
     def chat_shown(self) -> bool:
         """The chat panel is open in a room (a replay or a still picture without a room has no chat)."""
