@@ -1,7 +1,8 @@
 """``sprtec league ACTION``: the team-league commands of TOURNAMENT.md "Team competitions".
 
-Why a table of actions, as ``sprtec tournament``: ``games`` and ``table`` read a league file; actions that talk
-to a server are further rows of ``ACTIONS`` with their own arguments (and modules imported only when chosen).
+Why a table of actions, as ``sprtec tournament``: ``games`` and ``table`` read a league file; the actions that talk
+to a server (``league_actions``: create, open-day, lineup, start-round, result, status; export, reading its data;
+``league_run``: match days of bots) are further rows of ``ACTIONS``, their modules imported only when chosen.
 The file actions print exactly the contract: one JSON object on standard output and exit 0, or
 ``{"error": {"code", "message"}}`` on standard output and exit 2 (a file that cannot be read is
 ``BAD_FORMAT``); ``--pretty`` indents by two spaces. Reading FILE and printing are ``sprtec tournament``'s own
@@ -16,7 +17,9 @@ from typing import Any
 
 from sprtec.commands.tournament import Action, json_text, respond, served
 
-HELP = "team leagues: the schedule of a fixture and the league table of a file (TOURNAMENT.md \"Team competitions\")"
+HELP = ("team leagues: the schedule of a fixture and the league table of a file (TOURNAMENT.md \"Team "
+        "competitions\"), and a league on a server (create, open-day, lineup, start-round, result, status, export, "
+        "run)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
