@@ -30,13 +30,16 @@ the end, or once a later stage is played: with categories and cup points), the l
     if update.next_round_ms is not None:
         lines.append(f"next round in {update.next_round_ms / 1000:.0f} s")
     names = {e.entry: e.name for e in update.entries}
+    refereed = any(s.refereed is not None for s in update.standings)  # matches on boards: the boards refereed
     standing_rows = [[str(s.rank) + ("=" if s.shared else ""), s.name, str(s.points), str(s.played),
                       f"{s.wins}-{s.draws}-{s.losses}", f"{s.goals_for}:{s.goals_against}",
                       " ".join(f"{k}={v}" for k, v in s.tiebreaks.items()),
+                      *([] if not refereed else [f"{s.refereed or 0}{'!' if s.refereed_short else ''}"]),
                       "S" if s.suspended_next else ""] for s in update.standings]
     after = f"after round {update.after_round}" if update.after_round else "before any round"
     lines += ["", f"Standings of stage {update.standings_stage}, {after}" + (" - final" if update.complete else "")]
-    lines += columns(("#", "player", "pts", "pl", "W-D-L", "goals", "tie-breaks", ""), standing_rows)
+    lines += columns(("#", "player", "pts", "pl", "W-D-L", "goals", "tie-breaks", *(("ref",) if refereed else ()),
+                      ""), standing_rows)
     if update.tables or update.byes:
         lines += ["", f"Round {update.round} tables"]
         lines += columns(("table", "home", "score", "away", "status", "room", "part"),
@@ -79,6 +82,13 @@ def _table_row(t: TableLine) -> list[str]:
     if t.no_show_ms is not None:
         part = f"no-show in {t.no_show_ms / 1000:.0f} s"
     kind = "" if t.kind == "match" else f" {t.kind.replace('_', ' ')}"
+    if t.on_board:  # a physical board: no room; its referee, and a result one coach entered
+        part = f"referee {t.referee_name}" if t.referee_name else "no referee yet"
+        if t.entered_by is not None:
+            entered = "walkover " + t.entered_walkover if t.entered_walkover else (
+                "" if t.entered_score is None else f"{t.entered_score.home}:{t.entered_score.away}")
+            part += f", {t.entered_by} entered {entered}"
+        return [f"{t.table}{kind}", t.home_name, score, t.away_name, status, "on the board", part]
     return [f"{t.table}{kind}", t.home_name, score, t.away_name, status, t.room or "", part]
 
 
