@@ -98,7 +98,9 @@ class HallView(arcade.View):
         pages = pages_of(update)
         fit_text(self.texts, "pages", "   ".join(p.short() for p in pages),
                  width - MARGIN, height - 46, width * 0.38, palette.TEXT_DIM, 13, "right")
-        fit_text(self.texts, "page", shown.title(), width - MARGIN, height - 80, width * 0.38, palette.TEXT, 17,
+        # the standings say their name as their heading ("Standings after round 3"): not twice
+        title = "" if shown.page == "standings" and not shown.part else shown.title()
+        fit_text(self.texts, "page", title, width - MARGIN, height - 80, width * 0.38, palette.TEXT, 17,
                  "right", bold=True)
         fit_text(self.texts, "status", self.status(), MARGIN, 10, width * 0.5 - MARGIN, palette.TEXT_DIM, 10)
         if self.page:

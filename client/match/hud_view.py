@@ -41,11 +41,17 @@ def _panel(texts: Texts, panel: TeamPanel, x: float, top: float, align_right: bo
     name_room = width - 8 - score.content_width - 16 - 38
     fit_text(texts, f"{panel.team}.name", panel.name, x + sign * 38, top - 31, name_room, palette.TEXT, 16, anchor,
              bold=True)
-    clock = _("{time} left to move").format(time=panel.move_clock) if panel.move_clock else (
+    clock = _("{time} left to move").format(time=move_clock_text(panel.move_clock)) if panel.move_clock else (
         _("to move") if panel.to_move else "")
     fit_text(texts, f"{panel.team}.clock", clock, x + sign * 38, top - 52, name_room, palette.WARNING, 12, anchor)
     fit_text(texts, f"{panel.team}.notes", "   ".join(panel.notes), x + sign * 12, top - 72, notes_width,
              palette.TEXT_DIM, 10.5, anchor)
+
+
+def move_clock_text(shown: str) -> str:
+    """The move clock's time with its unit: "0:20" reads as minutes and seconds, the last ten seconds' tenths
+    ("5.7") get an "s" (a bare "5.7" read as nothing)."""
+    return shown if ":" in shown else _("{seconds} s").format(seconds=shown)
 
 
 def draw_hud(texts: Texts, hud: Hud, width: float, height: float, left: str = "home") -> None:

@@ -85,6 +85,8 @@ def choices(position: Position, seat: Team | None, since: float,
         if prompt.kind == "setup":
             options: tuple[tuple[str, str], ...] = ((_("Place the stones"), ARRANGE),)
         elif prompt.options and prompt.default is None:  # an offer: say what the button does
+            if position.to_move != seat:
+                continue  # "before your move": never on the screen of the coach who is not to move
             label = _(OFFER_LABELS[prompt.kind]) if prompt.kind in OFFER_LABELS else prompt.kind + " {stone}"
             options = tuple((label.format(stone=stone), f"{prompt.kind}:{stone}") for stone in prompt.options)
         elif prompt.options:

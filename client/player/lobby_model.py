@@ -292,9 +292,11 @@ class LobbyModel:
                        group="servers")
         if self.practice:
             return [bot, replays, learn, tune, servers, Item(_("Quit"), QUIT)]
+        # the tournament's line keeps its place before it is known (no button moves when it comes)
         mine = [Item(_("Back to {name}").format(name=self.tournament_name), "mytournament",
                      hint=_("Your tournament: your table, the standings"), enabled=online)] \
-            if self.tournament_name else []
+            if self.tournament_name else [Item(_("Tournaments"), "tournaments", enabled=online,
+                                               hint=_("Enter a tournament of this server, or watch one"))]
         return [
             *mine,
             Item(_("Quick match"), "screen:quick", hint=_("Play the next coach who is looking for a game"),
@@ -304,8 +306,8 @@ class LobbyModel:
             Item(_("Join by code"), "screen:join", hint=_("Type the code a friend gave you")),
             Item(_("Watch a match"), "screen:rooms", hint=_("Rooms being played right now"), enabled=online,
                  group="watch"),
-            Item(_("Tournaments"), "tournaments", hint=_("Enter a tournament of this server, or watch one"),
-                 enabled=online, group="watch"),
+            *([Item(_("Tournaments"), "tournaments", hint=_("Enter a tournament of this server, or watch one"),
+                    enabled=online, group="watch")] if self.tournament_name else []),
             Item(_("Leagues"), "leagues", hint=_("Take your place on your team in a league of this server"),
                  enabled=online, group="watch"),
             Item(_("My profile"), "profile", hint=_("Your ratings and your last matches"), enabled=online,

@@ -98,3 +98,29 @@ def test_a_host_waiting_for_an_opponent_leaves_without_a_question(window):
     window.show_view(view)
     view.answer("leave")
     assert left == [True] and view.confirm is None
+
+
+def test_an_offer_before_a_move_is_shown_only_to_the_coach_to_move(monkeypatch):
+    """"Before your move you may also…": the offers of the coach who is not to move stay off his screen until it
+    is his turn (the face-off's arrangement of the defenders, IV.1, is both coaches')."""
+    from client.match import prompts as client_prompts
+    from client.match import samples as match_samples
+    from shared.referee.choices import Prompt
+
+    state = match_samples.match_state(moves=0)
+    position = state.position
+    assert position is not None
+    waiting = "away" if position.to_move == "home" else "home"
+    offer = Prompt(kind="count", team=waiting, options=("a2",), default=None)
+    monkeypatch.setattr(client_prompts, "engine_prompts", lambda pos, offers=False: (offer,))
+    assert [c.kind for c in client_prompts.choices(position, waiting, 0.0) if c.kind != "arrange"] == []
+    mover_offer = Prompt(kind="count", team=position.to_move, options=("a2",), default=None)
+    monkeypatch.setattr(client_prompts, "engine_prompts", lambda pos, offers=False: (mover_offer,))
+    assert [c.options for c in client_prompts.choices(position, position.to_move, 0.0)]
+
+
+def test_the_move_clocks_last_seconds_carry_their_unit():
+    """"5.7 left to move" reads "5.7 s left to move"; minutes and seconds stay as they are."""
+    from client.match.hud_view import move_clock_text
+
+    assert move_clock_text("5.7") == "5.7 s" and move_clock_text("0:20") == "0:20"

@@ -185,3 +185,17 @@ def test_tournaments_and_servers_are_reached_from_the_main_menu():
     first = model.items()[0]
     assert (first.label, first.command) == ("Back to Brno Open", "mytournament")
     assert model.activate("mytournament") == OpenMyTournament()
+
+
+def test_the_main_menus_first_line_keeps_its_place_when_a_tournament_is_entered():
+    """Before: Tournaments on the first line; once entered: Back to the tournament there - no line is added above
+    the others, so no button moves under the pointer."""
+    from shared.protocol import Welcome
+
+    model = LobbyModel()
+    model.apply(Welcome(1, "sprtec", "Jana", "tok"))
+    before = [item.command for item in model.items()]
+    model.tournament_name = "Velká cena Brna"
+    after = [item.command for item in model.items()]
+    assert before[0] == "tournaments" and after[0] == "mytournament"
+    assert before[1:4] == after[1:4]

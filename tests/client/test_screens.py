@@ -102,7 +102,7 @@ def test_lobby_click_sends_the_request_of_the_item_under_the_pointer(window, tmp
     view = LobbyView(_lobby(), sent.append)
     window.show_view(view)
     render(window, view, tmp_path / "lobby-click.png")
-    quick = view.layout()[0][1]
+    quick = next(b for item, b in view.layout() if item.command == "screen:quick")
     view.on_mouse_press(int(quick.left + 10), int(quick.bottom + 10), arcade.MOUSE_BUTTON_LEFT, 0)
     assert sent == [] and view.model.screen == "quick"
     render(window, view, tmp_path / "lobby-quick.png")

@@ -255,6 +255,7 @@ def test_the_hall_shows_standings_with_rank_changes_and_points_by_round(world: W
         i18n.set_language(language)
         view = _hall_page(world, Shown("standings"))
         _save(world.hall_window, view, world.folder / f"hall-standings-{language}.png")
+        assert _label(view, "page") == ""  # "Standings" once: the heading says it
         heads = {_label(view, f"standings.head.{i}") for i in range(12)}
         assert {i18n._("Bch"), i18n._("Goals*"), i18n._("Bch²"), i18n._("By round")} <= heads
     i18n.set_language("en")
