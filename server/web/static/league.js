@@ -71,7 +71,7 @@
   function showTable(data, status) {
     if (status !== 200) return;
     clear(standing);
-    add(standing, table(["#", _("Team"), _("Played"), _("W-D-L"), _("Games"), _("Points")],
+    add(standing, table(["#", _("Team"), _("Played"), _("W-D-L"), _("Games won:lost"), _("Points")],
       data.table.map((r) => el("tr", {}, el("td", {text: `${r.rank}${r.shared ? "=" : ""}`}),
         el("td", {text: teams[r.team] || r.team}), el("td", {text: String(r.played)}),
         el("td", {text: `${r.wins}-${r.draws}-${r.losses}`}), el("td", {text: `${r.games_for}:${r.games_against}`}),
