@@ -15,6 +15,7 @@ from shared.protocol import (
     CreateLeague,
     JoinLeague,
     JoinRoom,
+    LeagueCreated,
     LeagueGameAssigned,
     LeagueJoined,
     LeagueResult,
@@ -149,3 +150,25 @@ async def _update(client: WireClient, done_when: Any, timeout: float = 30.0) -> 
                 return message
 
     return await asyncio.wait_for(wait(), timeout)
+
+
+async def test_the_servers_creation_policy_and_the_address_budget_apply_to_leagues(start_server: Start,
+                                                                                   monkeypatch: Any) -> None:
+    """--tournaments organisers: a named player not listed and a guest are NOT_ALLOWED, the organiser listed may;
+    past the address's budget of new competitions (shared with tournaments) a league is RATE_LIMITED."""
+    from server.connections import address_budgets
+    from server.connections.address_budgets import Kind
+    from server.tournaments.handlers import NEW_TOURNAMENT
+
+    kind = address_budgets.KINDS[NEW_TOURNAMENT]
+    monkeypatch.setitem(address_budgets.KINDS, NEW_TOURNAMENT, Kind(kind.name, kind.what, 2, kind.window_s))
+    server: Server = await start_server(exempt=(), tournaments="organisers", organisers=("Jana Nováková",))
+    text = json.dumps(league_file())
+    assert await refused(await WireClient.connect(server.url, "Petr"), CreateLeague(file=text)) == "NOT_ALLOWED"
+    assert await refused(await WireClient.connect(server.url), CreateLeague(file=text)) == "NOT_ALLOWED"
+    jana = await WireClient.connect(server.url, "Jana Nováková")
+    for _ in range(2):
+        await jana.send(CreateLeague(file=text))
+        await expect(jana, LeagueCreated)
+    assert await refused(jana, CreateLeague(file=text)) == "RATE_LIMITED"
+    assert len(server.leagues.runs) == 2
