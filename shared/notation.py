@@ -361,19 +361,28 @@ def _encode_dataclass(value: Any, exact: bool) -> dict[str, Any]:
 # =========================================================================== positions
 
 
-_last_json: tuple[Position, dict[str, Any]] | None = None  # the last position_json: (position, its JSON object)
+# The positions converted last, by identity: (position, its JSON object). A position is immutable, and the reference
+# kept means its id is not reused while it is here.
+_recent_json: dict[int, tuple[Position, dict[str, Any]]] = {}
+RECENT_JSON = 1024  # positions kept: both coaches of a room coming back after a restart find the one converted
 
 
 def position_json(position: Position) -> dict[str, Any]:
-    """``position_to_json``, shared: the object must not be changed. A resolved move writes its position twice -
-    into its MovePlayed and into the log's kept copy - and each conversion costs ~0.4 ms; this remembers the last
-    one (by identity: a position is immutable, and the reference kept means its id is not reused)."""
-    global _last_json
-    last = _last_json  # one read: another thread may replace it meanwhile, never half
-    if last is not None and last[0] is position:
-        return last[1]
+    """``position_to_json``, shared: the object must not be changed. Each conversion costs ~0.3 ms, and the same
+    position is written several times - a resolved move into its MovePlayed and into the log's kept copy, a room's
+    position into the RoomJoined of each coach and spectator who comes (back) - so the last ``RECENT_JSON`` are kept
+    (the oldest dropped first; ~7.5 kB each)."""
+    recent = _recent_json
+    found = recent.get(id(position))
+    if found is not None and found[0] is position:
+        return found[1]
     converted = position_to_json(position)
-    _last_json = (position, converted)
+    recent[id(position)] = (position, converted)
+    if len(recent) > RECENT_JSON:
+        try:  # another thread may be dropping the same one
+            recent.pop(next(iter(recent)), None)
+        except RuntimeError:  # ... or changing the dict while this looks for its oldest
+            pass
     return converted
 
 
