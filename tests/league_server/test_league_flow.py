@@ -113,8 +113,9 @@ async def test_a_round_on_boards_is_entered_by_hand_and_the_table_follows(start_
 
 
 async def test_games_at_tables_are_played_and_a_player_nobody_plays_as_loses_by_walkover(start_server: Start) -> None:
-    """A round at tables: each player is told his game (fixture, teams, round, board, opponent); the games played
-    are recorded from their rooms, the game of a roster player whose place nobody took is a walkover at once."""
+    """A round at tables: each player is told his game (fixture, teams, round, board, opponent) at a rated room; the
+    games played are recorded from their rooms, the game of a roster player whose place nobody took is a walkover at
+    once."""
     server: Server = await start_server()
     setup = await league(server.url, league_file(size=2), unclaimed=("b2",), settings=SHORT)
     await day_with_lineups(setup, 1, "d1f1", ["m1", "m2"], ["b1", "b2"], ("most", "brno"))
@@ -125,6 +126,7 @@ async def test_games_at_tables_are_played_and_a_player_nobody_plays_as_loses_by_
     assert (told["m1"].board, told["m1"].round, told["m1"].seat, told["m1"].opponent) == (1, 1, "home", "SK Brno 1")
     assert (told["m1"].home_team, told["m1"].away_team) == ("BHC Most", "SK Brno")
     assert told["b1"].seat == "away" and told["b1"].room == told["m1"].room
+    assert server.lobby.rooms[told["m1"].room].core.rated  # each game is rated as a match
     for client in (m1, b1):
         await client.send(JoinRoom(told["m1"].room))
         await expect(client, RoomJoined)
