@@ -375,6 +375,15 @@ class NetClient:
         return True
 
 
+def act_refusal(state: MatchState, error: Error) -> str:
+    """A refused action in the coach's words, naming the coaches (the server's own words name the roles, "away
+    cannot move: it is home's turn"); other refusals as the server says them."""
+    position = state.position
+    if error.ref == "Act" and error.code == "NOT_YOUR_TURN" and position is not None:
+        return _("Not your move: {name} is to move (VI.1)").format(name=state.team_name(position.to_move))
+    return error.message
+
+
 def is_guest(name: str) -> bool:
     """True for a name the server gave a player who chose none (``guest-<n>``: names starting so are the server's
     own, refused in a Hello, so one is never asked for again)."""
@@ -533,7 +542,7 @@ class NetLink:
             state.hold_input(now + message.retry_ms / 1000)  # the follower sends it again then
             state.note(_("The board is still moving — your action goes once it stops"))
             return
-        state.note(message.message, "error")
+        state.note(act_refusal(state, message), "error")
         self.other.append(message)
 
     def _on_match_ended(self, state: MatchState, message: MatchEnded, now: float) -> None:

@@ -203,3 +203,13 @@ def test_a_server_closed_by_its_organiser_is_said_so() -> None:
     lobby = LobbyModel()
     lobby.apply(event)
     assert lobby.status == connection_words(event) and not lobby.connected
+
+
+def test_a_refused_move_out_of_turn_names_the_coach_to_move() -> None:
+    """The server's "away cannot move: it is home's turn" reads with the coaches' names, and the rule."""
+    from shared.protocol import Error as ServerError
+
+    client, state, link = _joined(_snapshot())
+    client.arrive(ServerError("NOT_YOUR_TURN", "away cannot move: it is home's turn", "Act"), 0.0)
+    link.poll(state, now=0.0)
+    assert state.log[-1].text == "Not your move: Jana is to move (VI.1)"
