@@ -71,9 +71,10 @@ def until(coaches: list[Coach], done: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def _room(url: str) -> tuple[Coach, Coach, Coach]:
-    """Jana creates a room, Ola joins it, Petr watches; returns them once all three hold the snapshot."""
-    jana, ola, petr = Coach(url, "Jana"), Coach(url, "Ola"), Coach(url, "Petr")
+def _room(url: str, ola_identity: IdentityStore | None = None) -> tuple[Coach, Coach, Coach]:
+    """Jana creates a room, Ola joins it (keeping her identity in ``ola_identity`` when given), Petr watches;
+    returns them once all three hold the snapshot."""
+    jana, ola, petr = Coach(url, "Jana"), Coach(url, "Ola", identity=ola_identity), Coach(url, "Petr")
     everyone = [jana, ola, petr]
     until(everyone, lambda: all(c.welcomed() for c in everyone), "the welcomes")
     assert jana.link.request(CreateRoom("quick", SETTINGS, False))

@@ -8,24 +8,15 @@ import time
 from pathlib import Path
 
 from client.common.identity import IdentityStore
-from shared.protocol import CreateRoom, JoinRoom, Watch
-from tests.client.test_live import SETTINGS, Coach, _play, until, url  # noqa: F401 - the server fixture
+from tests.client.test_live import Coach, _play, _room, until, url  # noqa: F401 - the server fixture
 
 
 def test_a_restarted_coach_arrives_at_the_present_with_each_earlier_move_once(url, tmp_path: Path):  # noqa: F811
     """Ola plays four moves, her client restarts (a new NetClient on her kept identity): her state is at Jana's
     version at once, nothing old is queued for playback, and her move list is Jana's, each move once."""
     identity = IdentityStore(tmp_path / "ola")
-    jana, ola, petr = Coach(url, "Jana"), Coach(url, "Ola", identity=identity), Coach(url, "Petr")
+    jana, ola, petr = _room(url, identity)
     everyone = [jana, ola, petr]
-    until(everyone, lambda: all(c.welcomed() for c in everyone), "the welcomes")
-    assert jana.link.request(CreateRoom("quick", SETTINGS, False))
-    until(everyone, lambda: jana.state.room is not None, "the new room")
-    code = jana.state.room
-    assert code is not None
-    assert ola.link.request(JoinRoom(code)) and petr.link.request(Watch(code))
-    until(everyone, lambda: ola.state.seat == "away" and petr.state.room == code and not jana.state.free_seats,
-          "the second coach and the spectator")
     try:
         _play(everyone, 4)
         ola.client.close()
