@@ -31,12 +31,16 @@ class ReplayFile:
     path: Path
     modified: float
     names: dict[str, str]
+    score: tuple[int, int] | None = None  # the final score, when it was kept beside the replay
 
     def label(self) -> str:
-        """One line for the list: the names (or the file name), and the date."""
+        """One line for the list: the names (or the file name) with the final score, and the date."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.modified))
         home, away = self.names.get("home", _("Home")), self.names.get("away", _("Away"))
-        who = _("{home} v {away}").format(home=home, away=away) if self.names else self.path.stem
+        if self.score is not None:
+            who = f"{home} {self.score[0]}:{self.score[1]} {away}"
+        else:
+            who = _("{home} v {away}").format(home=home, away=away) if self.names else self.path.stem
         return f"{who}  ·  {when}  ·  {self.path.name}"
 
 
@@ -63,6 +67,19 @@ def _names(raw: Any) -> dict[str, str]:
     return {team: str(raw[team])[:32] for team in ("home", "away") if isinstance(raw.get(team), str) and raw[team]}
 
 
+def score_of(replay: Path) -> tuple[int, int] | None:
+    """The final score kept in a replay's names file (``score``: [home, away]), else None."""
+    try:
+        raw = json.loads(players_path(replay).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    score = raw.get("score") if isinstance(raw, dict) else None
+    if isinstance(score, list) and len(score) == 2 and all(type(goals) is int and 0 <= goals < 1000
+                                                             for goals in score):
+        return (score[0], score[1])
+    return None
+
+
 def names_of(replay: Path) -> dict[str, str]:
     """The coaches' names of a replay: from its names file, else empty."""
     try:
@@ -82,11 +99,13 @@ def embedded_names(text: str) -> dict[str, str]:
     return _names(raw.get("players")) if isinstance(raw, dict) else {}
 
 
-def write_names(replay: Path, names: dict[str, str]) -> None:
-    """Keep the coaches' names beside a saved replay (nothing when none are known)."""
-    clean = _names(names)
-    if clean:
-        players_path(replay).write_text(json.dumps(clean, ensure_ascii=False), encoding="utf-8")
+def write_names(replay: Path, names: dict[str, str], score: tuple[int, int] | None = None) -> None:
+    """Keep the coaches' names beside a saved replay, with its final score (nothing when neither is known)."""
+    kept: dict[str, object] = dict(_names(names))
+    if score is not None:
+        kept["score"] = list(score)
+    if kept:
+        players_path(replay).write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
 
 
 def read(replay: Path) -> tuple[Scenario, dict[str, str]]:
@@ -123,6 +142,6 @@ def find(home: Path | None = None, here: Path | None = None) -> list[ReplayFile]
             head = text[:400]
             if "sprtec-scenario" not in head and "sprtec-position" not in head:
                 continue  # some other JSON file of the current directory
-            found.append(ReplayFile(path, modified, embedded_names(text) or names_of(path)))
+            found.append(ReplayFile(path, modified, embedded_names(text) or names_of(path), score_of(path)))
     found.sort(key=lambda r: (-r.modified, str(r.path)))
     return found[:LIMIT]

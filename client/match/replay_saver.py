@@ -50,12 +50,14 @@ class ReplaySaver:
         self.report = report
         self.asked: str | None = None
         self.names: dict[str, str] = {}
+        self.score: tuple[int, int] | None = None  # the match's final score, kept beside the replay
         self.status = ""
         self.saved: Path | None = None  # the file the last answer was saved to
 
-    def ask(self, match_id: str, names: dict[str, str] | None = None) -> None:
-        """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches', kept beside it."""
-        self.names = dict(names or {})
+    def ask(self, match_id: str, names: dict[str, str] | None = None, score: tuple[int, int] | None = None) -> None:
+        """Ask the server for ``match_id``'s replay (once at a time); ``names`` are the coaches' and ``score`` the
+        final score, kept beside it (My replays lists them)."""
+        self.names, self.score = dict(names or {}), score
         if self.asked == match_id:
             return
         if not self.send(GetReplay(match_id)):
@@ -81,7 +83,7 @@ class ReplaySaver:
 
             self.saved = path
             try:
-                write_names(path, self.names)
+                write_names(path, self.names, self.score)
             except OSError:
                 pass  # the replay itself is saved; it will show Home and Away
             short = _short(path, self.home)

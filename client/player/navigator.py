@@ -607,7 +607,8 @@ class Navigator:
             self.link.request(Rematch())
         elif command == "save" and self.link.ended is not None:
             names = dict(self.state.names)
-            self.saver.ask(self.link.ended.match_id, names)
+            score = self.link.ended.score
+            self.saver.ask(self.link.ended.match_id, names, (score.home, score.away))
         elif command == "lobby":
             self.leave()
         elif command.startswith("profile:"):

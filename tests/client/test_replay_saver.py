@@ -68,3 +68,15 @@ def test_coaches_and_spectators_get_save_replay_and_the_saved_line():
     spectator = results_model.build(0, 0, None, "DRAW", None, names)
     assert ("Save replay", "save") in coach.options and ("Save replay", "save") in spectator.options
     assert coach.saved == "Saved to x" and spectator.saved == "" and coach.score == "Jana  0 : 0  bot"
+
+
+def test_my_replays_lists_a_saved_match_with_its_names_and_final_score(tmp_path: Path):
+    """The score of the match is kept beside its replay with the names; My replays reads "Jana 3:1 Ola"."""
+    from client.match import replay_library
+
+    saver = ReplaySaver(lambda message: True, home=tmp_path, here=tmp_path, report=lambda line: None)
+    saver.ask("da8e7ecba880", {"home": "Jana", "away": "Ola"}, (3, 1))
+    assert saver.take(Replay("da8e7ecba880", SCENARIO))
+    (listed,) = replay_library.find(tmp_path, tmp_path)
+    assert listed.score == (3, 1) and listed.label().startswith("Jana 3:1 Ola")
+    assert replay_library.read(listed.path)[1] == {"home": "Jana", "away": "Ola"}
