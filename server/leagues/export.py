@@ -17,9 +17,8 @@ from pathlib import Path
 from server.leagues import league_records as records
 from server.leagues.log import GameTableOpened, Row
 from server.leagues.state import LeagueState, fold
-from server.replays.replay_export import scenario_text
-from server.store.match_reads import ExportError, read_match
 from server.store.sqlite.data_reader import NoData, ReadOnlyData
+from server.tournaments.export_folder import Folder
 from server.tournaments.standings_csv import csv_text
 from shared.league.players import player_lines
 from shared.league.table import league_table_json, table
@@ -63,15 +62,8 @@ def read_state(data_dir: Path, league_id: str) -> tuple[LeagueState, tuple[Row, 
 def export(data_dir: Path, league_id: str, out_dir: Path) -> Exported:
     """Write the league's files into ``out_dir`` (created if need be)."""
     state, rows = read_state(data_dir, league_id)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    files: list[Path] = []
-
-    def write(name: str, text: str) -> None:
-        """One file of the export."""
-        path = out_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        files.append(path)
+    folder = Folder(out_dir)
+    write = folder.write
 
     league = state.league
     write("league.json", dumps(league))
@@ -84,13 +76,10 @@ def export(data_dir: Path, league_id: str, out_dir: Path) -> Exported:
         [p.player, state.name_of(p.player), p.team, p.games, p.won, p.drawn, p.lost] for p in player_lines(league)]))
     for row in rows:
         event = row.event
-        if isinstance(event, GameTableOpened):
-            try:
-                text = scenario_text(read_match(data_dir, event.match_id))
-            except ExportError:
-                continue  # the game's match never started (a no-show, a table reopened after a restart)
-            write(f"games/{event.fixture}-r{event.round}-b{event.board}-{event.match_id}.json", text + "\n")
-    return Exported(state=state, files=tuple(files))
+        if isinstance(event, GameTableOpened):  # a game whose match never started has none
+            folder.replay(data_dir, f"games/{event.fixture}-r{event.round}-b{event.board}-{event.match_id}.json",
+                          event.match_id)
+    return Exported(state=state, files=tuple(folder.files))
 
 
 def table_text(state: LeagueState) -> str:

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from server.replays.replay_export import scenario_text
-from server.store.match_reads import ExportError, read_match
 from server.store.sqlite.data_reader import NoData, ReadOnlyData
 from server.tournaments import tournament_records as records
 from server.tournaments.association_sheet import association_xlsx
+from server.tournaments.export_folder import Folder
 from server.tournaments.log import Row, TableOpened
 from server.tournaments.standings_csv import csv_text, standings_csv
 from server.tournaments.state import TournamentState, fold
@@ -73,15 +72,8 @@ def read_state(data_dir: Path, tournament_id: str) -> tuple[TournamentState, tup
 def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
     """Write the tournament's files into ``out_dir`` (created if need be)."""
     state, rows = read_state(data_dir, tournament_id)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    files: list[Path] = []
-
-    def write(name: str, text: str) -> None:
-        """One file of the export."""
-        path = out_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        files.append(path)
+    folder = Folder(out_dir)
+    write = folder.write
 
     t = state.tournament
     write("tournament.json", dumps(t))
@@ -97,10 +89,8 @@ def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
     write("ranking.json", ranking_text(ranking))
     if refereed is not None:
         write("referees.json", json.dumps(referees_json(state.referees), ensure_ascii=False, indent=2) + "\n")
-    sheet = out_dir / "association.xlsx"
-    sheet.write_bytes(association_xlsx(t, referees=state.referees if refereed is not None else None,
-                                       refereed=refereed))
-    files.append(sheet)
+    sheet = association_xlsx(t, referees=state.referees if refereed is not None else None, refereed=refereed)
+    folder.write_bytes("association.xlsx", sheet)
     audit = [{"at_ms": a.at_ms, "at": local_time(a.at_ms), "who": a.who, "act": a.act, "detail": a.detail,
               "reason": a.reason} for a in state.audit]
     write("audit.json", json.dumps({"tournament": state.id, "audit": audit}, ensure_ascii=False, indent=2) + "\n")
@@ -108,12 +98,9 @@ def export(data_dir: Path, tournament_id: str, out_dir: Path) -> Exported:
     for row in rows:
         event = row.event
         if isinstance(event, TableOpened):
-            try:
-                text = scenario_text(read_match(data_dir, event.match_id))
-            except ExportError:
-                continue  # the table's match never started (a no-show, a table reopened after a restart)
-            write(f"matches/s{event.stage}-r{event.round}-t{event.table}-{event.match_id}.json", text + "\n")
-    return Exported(state=state, files=tuple(files))
+            folder.replay(data_dir, f"matches/s{event.stage}-r{event.round}-t{event.table}-{event.match_id}.json",
+                          event.match_id)
+    return Exported(state=state, files=tuple(folder.files))
 
 
 def local_time(at_ms: int) -> str:
