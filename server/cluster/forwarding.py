@@ -38,7 +38,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from server.cluster.leased import LeasedObjects, lease_name
-from server.cluster.redis_registry import PREFIX, inbox
+from server.cluster.redis_registry import PREFIX, inbox, lease_key
 from server.rooms.room import RoomError
 from server.store.store_port import StaleLease
 from server.wire import deliver, outgoing
@@ -181,8 +181,13 @@ class Forwarder:
     async def rewatch(self) -> None:
         """The heartbeat's part: each watch kept through a node whose object changed hands is asked again of the
         new owner (or answered here, when this node took it over)."""
-        for (player, kind, object_id), node in list(self.watching.items()):
-            owner = await self.leased.registry.owner(lease_name(kind, object_id))
+        watched = list(self.watching.items())
+        if not watched:
+            return
+        owners = await self.leased.registry.client.mget(
+            [lease_key(lease_name(kind, object_id)) for (_, kind, object_id), _ in watched])
+        for ((player, kind, object_id), node), found in zip(watched, owners, strict=True):
+            owner = found.decode() if isinstance(found, bytes) else found
             here = object_id in self.leased.kinds[kind].running()
             if (owner or "") == node and not (node == self.node and not here):
                 continue
@@ -203,13 +208,13 @@ class Forwarder:
             self._spawn(self._answer(asked))
         elif kind == "tell":
             self._deliver(asked)
-        elif kind == "connected" and asked.get("node") != self.node:
+        elif kind in ("connected", "gone"):
+            if asked.get("node") == self.node:
+                return True  # its own news, heard on the channel every node hears: this node knew it already
             remote = self.client(int(asked["player"]), str(asked["node"]))
-            for listener in self.on_connected:
+            for listener in self.on_connected if kind == "connected" else ():
                 self._spawn(listener(remote))
-        elif kind == "gone" and asked.get("node") != self.node:
-            remote = self.client(int(asked["player"]), str(asked["node"]))
-            for forget in self.on_gone:
+            for forget in self.on_gone if kind == "gone" else ():
                 forget(remote)
         else:
             return False

@@ -60,7 +60,7 @@ from server.lifecycle import (
     RoomLost,
 )
 from server.rooms.rebuild import recover
-from server.rooms.registry import Moved
+from server.rooms.registry import Moved, QueueEntry
 from server.rooms.room import Connection, Room, RoomError
 from server.store import match_statements
 from server.store.postgres.pg_store import PgStore
@@ -194,12 +194,12 @@ class ClusterNode:
         await self.scan()
         self._task = asyncio.get_running_loop().create_task(self._beat())
 
-    async def _call_player(self, player_id: int, code: str) -> bool:
+    async def _call_player(self, entry: QueueEntry, code: str) -> bool:
         """Ask the node where a paired player waits to send him to room ``code`` here; False when it is not there."""
-        node = self.registry.paired_on.get(player_id)
-        if node is None or node == self.node:
+        node = entry.node
+        if not node or node == self.node:
             return False
-        message = {"kind": "come", "player": player_id, "url": self.config.public_url, "room": code}
+        message = {"kind": "come", "player": entry.player_id, "url": self.config.public_url, "room": code}
         return bool(await self.registry.client.publish(inbox(node), json.dumps(message)))
 
     def registry_problem(self) -> str | None:

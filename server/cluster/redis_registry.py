@@ -93,7 +93,6 @@ class RedisRegistry:
         self.rules = rules or PoolRules()
         self.draw_fences = draw_fences  # set before the first lease is acquired (server.cluster.node)
         self.fences: dict[str, int] = {}  # the fencing number of each lease this node acquired
-        self.paired_on: dict[int, str] = {}  # the node each player of this node's last pairs waited on
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
 
@@ -246,13 +245,13 @@ class RedisRegistry:
         """Take a player out of the queue."""
         return bool(await self.client.hdel(QUEUE, str(player_id)))
 
-    async def _entries(self, source: Any = None) -> list[tuple[QueueEntry, str]]:
-        """Every waiting entry with the node its player waits on."""
+    async def _entries(self, source: Any = None) -> list[QueueEntry]:
+        """Every waiting entry, with the node its player waits on."""
         raw = await (source or self.client).hgetall(QUEUE)
         out = []
         for value in raw.values():
             stored = json.loads(value)
-            out.append((QueueEntry(**stored["entry"]), str(stored["node"])))
+            out.append(QueueEntry(**{**stored["entry"], "node": str(stored["node"])}))
         return out
 
     async def take_pairs(self, now_ms: int) -> QueuePass:
@@ -262,9 +261,9 @@ class RedisRegistry:
             async with self.client.pipeline(transaction=True) as pipe:
                 try:
                     await pipe.watch(QUEUE)
-                    waiting = sorted(await self._entries(pipe), key=lambda item: (item[0].since_ms, item[0].player_id))
-                    by_id = {e.player_id: e for e, _ in waiting}
-                    done = pair_pool([pool_entry(e) for e, _ in waiting], now_ms, self.rules)
+                    waiting = sorted(await self._entries(pipe), key=lambda e: (e.since_ms, e.player_id))
+                    by_id = {e.player_id: e for e in waiting}
+                    done = pair_pool([pool_entry(e) for e in waiting], now_ms, self.rules)
                     pairs = tuple(Pairing(first=by_id[int(p.first.player_id)], second=by_id[int(p.second.player_id)],
                                           ruleset=paired_ruleset(by_id[int(p.first.player_id)],
                                                                  by_id[int(p.second.player_id)]))
@@ -273,9 +272,6 @@ class RedisRegistry:
                     for pair in pairs:
                         pipe.hdel(QUEUE, str(pair.first.player_id), str(pair.second.player_id))
                     await pipe.execute()
-                    nodes = {e.player_id: node for e, node in waiting}
-                    self.paired_on = {p.player_id: nodes[p.player_id] for pair in pairs for p in (pair.first,
-                                                                                                  pair.second)}
                     return QueuePass(pairs=pairs, next_pass_ms=done.next_pass_ms)
                 except WatchError:
                     continue
@@ -283,4 +279,4 @@ class RedisRegistry:
 
     async def waiting(self, ruleset: str | None) -> int:
         """How many wait for ``ruleset`` (None: in every queue; a player open to any ruleset counts for each)."""
-        return sum(1 for e, _ in await self._entries() if waits_for(e, ruleset))
+        return sum(1 for e in await self._entries() if waits_for(e, ruleset))

@@ -77,7 +77,7 @@ class Lobby:
         self.queued = 0  # players in the quick-match queue after this process's last change to it (the metric)
         # A cluster (server.cluster.node): asks the node where a paired player waits to send him to room ``code`` here;
         # False when he waits on no other node. None: one process, where every waiting player is connected here.
-        self.call_player: Callable[[int, str], Awaitable[bool]] | None = None
+        self.call_player: Callable[[QueueEntry, str], Awaitable[bool]] | None = None
         # A cluster: where a room's frames for everyone go besides its members (spectators on other nodes).
         self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
 
@@ -312,7 +312,7 @@ class Lobby:
         room = await self._open(pairing.ruleset, pairing.first.overrides, False, rated=True, reserved=reserved)
         self._index_seats(room)  # the other player is taken to his seat when he arrives
         assert self.call_player is not None
-        if not await self.call_player(away.player_id, room.code):  # his node is gone: the room is forgotten
+        if not await self.call_player(away, room.code):  # his node is gone: the room is forgotten
             await self._close(room)
             return False
         connection, entry = here[0]

@@ -31,13 +31,15 @@ class Listing:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QueueEntry:
     """A player waiting for a quick match: the ruleset (None: any) and setting overrides he asked for, since when
-    (wall ms) and his rating in that ruleset's family."""
+    (wall ms), his rating in that ruleset's family, and the node of a cluster he waits on (as the registry read him
+    back; "" in one process, where everyone waits here)."""
 
     player_id: int
     ruleset: str | None
     overrides: dict[str, Any] = field(default_factory=dict)
     since_ms: int = 0
     rating: int = 1500
+    node: str = ""
 
 
 def pool_entry(entry: QueueEntry) -> PoolEntry:
