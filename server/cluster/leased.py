@@ -129,27 +129,32 @@ class LeasedObjects:
             await self._take_over(kind, await self.registry.unowned(names))
 
     async def _take_over(self, kind: LeasedKind, names: list[str]) -> None:
-        """Acquire the leases (their fences drawn from the store, which raises them) and run the objects here."""
-        fences = await self.registry.acquire_many(names)
-        if not fences:
-            return
-        ids = [name.split(":", 1)[1] for name in names if name in fences]
+        """Acquire the leases (their fences drawn from the store, which raises them) and run the objects here.
+
+        A name is marked as being taken over before its lease is asked for: a request that finds the lease this
+        node's meanwhile waits for the object to run here instead of finding it nowhere."""
         done = asyncio.get_running_loop().create_future()
-        for name in fences:
+        mine = [name for name in names if name not in self._taking]
+        for name in mine:
             self._taking[name] = done
         try:
-            await kind.take_over(ids)
-        except BaseException:
-            for name in fences:  # not running here: the lease goes back for another node (or the next scan)
-                await self.registry.release(name)
-            raise
+            fences = await self.registry.acquire_many(mine)
+            if not fences:
+                return
+            ids = [name.split(":", 1)[1] for name in mine if name in fences]
+            try:
+                await kind.take_over(ids)
+            except BaseException:
+                for name in fences:  # not running here: the lease goes back for another node (or the next scan)
+                    await self.registry.release(name)
+                raise
+            self.taken_over += len(ids)
+            log.info("node %s took over %s %s", self.node, kind.kind, ", ".join(ids))
         finally:
             done.set_result(None)
-            for name in fences:
+            for name in mine:
                 if self._taking.get(name) is done:
                     del self._taking[name]
-        self.taken_over += len(ids)
-        log.info("node %s took over %s %s", self.node, kind.kind, ", ".join(ids))
 
     async def where(self, kind: str, object_id: str) -> str | None:
         """The node that runs object ``object_id``: None when this one (taken over here when nobody held its lease, or
@@ -173,8 +178,12 @@ class LeasedObjects:
                 if object_id in leased.running() or loop.time() >= deadline:
                     return None
                 continue  # another node was first
-            if owner == self.node or await self.url_of(owner) is not None:
-                return None if owner == self.node else owner
+            if owner == self.node:
+                if name in self._taking:
+                    continue  # taken over here since the wait above: wait for it now
+                return None  # ours: just created here (or lost a moment ago: the store refuses its writes)
+            if await self.url_of(owner) is not None:
+                return owner
             if loop.time() >= deadline:
                 raise RedisError(f"{kind} {object_id} is held by node {owner}, which is gone")
             left_ms = await self.registry.lease_left_ms(name)  # a dead owner renews nothing: it lapses then
