@@ -16,7 +16,7 @@ from pathlib import Path
 
 from client.match.state import MatchState
 from shared.match import apply_event
-from shared.model import Action, ClockEvent, Position
+from shared.model import Action, ClockEvent, Elapse, Position
 from shared.outcome import Decision
 from shared.protocol.trajectory import Trajectory
 
@@ -58,7 +58,9 @@ def build(start: Position, actions: tuple[Action | ClockEvent, ...]) -> Replay:
             message = result.error.message if result.error is not None else "refused"
             refused.append((index, message))
             continue
-        if result.record is None and not result.decisions:  # time passing quietly: no step of its own
+        if isinstance(action, Elapse) and result.record is None and not result.decisions:
+            # time passing quietly: no step of its own (a coach's choice without a flick - the goalie put back,
+            # a count - is a move of the record all the same)
             position = result.position
             continue
         trajectory = Trajectory.from_record(result.record) if result.record is not None else None

@@ -104,3 +104,28 @@ def test_escape_closes_the_replay(window, tmp_path: Path):
     window.show_view(view)
     view.on_key_press(arcade.key.ESCAPE, 0)
     assert closed == [True]
+
+
+def test_a_replays_move_list_keeps_a_coachs_choice_without_a_flick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A goalie put back (no flick, no ruling) is a move of the replay's record; quiet time is not."""
+    from dataclasses import dataclass
+
+    from client.match import replay_model
+    from client.match.samples import new_match
+    from shared.model import Elapse
+
+    @dataclass
+    class Quiet:
+        """What the engine answers a step that moved nothing."""
+
+        accepted: bool = True
+        record: object = None
+        decisions: tuple[object, ...] = ()
+        error: object = None
+        position: object = None
+
+    start = new_match()
+    reset = type("GoalieReset", (), {"action": "goalie_reset", "team": "home"})()
+    monkeypatch.setattr(replay_model, "apply_event", lambda position, action: Quiet(position=position))
+    built = replay_model.build(start, (reset, Elapse(ms=500)))
+    assert [move.action for move in built.moves] == [reset]
