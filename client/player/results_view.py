@@ -19,7 +19,7 @@ from client.common.board_view import BodyPainter, draw_board
 from client.common.help_view import global_key
 from client.common.i18n import _
 from client.common.menu_view import draw_menu_button
-from client.common.transform import Transform
+from client.common.transform import Transform, turned_for
 from client.common.widgets import Texts, fit_text, shrunk_size
 from client.match.replay_saver import not_saved
 from client.match.state import MatchState
@@ -82,7 +82,9 @@ class ResultsView(arcade.View):
     def draw_at(self, now: float) -> None:
         """The final position dimmed, then the panel with the result and the buttons."""
         width, height = self.window.width, self.window.height
-        tf = Transform.fit(8, 8, width - 16, height - 16)
+        position, seat = self.state.position, self.state.seat
+        turned = position is not None and seat is not None and turned_for(position.own_end(seat))
+        tf = Transform.fit(8, 8, width - 16, height - 16, turned)  # as his match showed it: his goal on his side
         draw_board(tf)
         position = self.state.position
         if position is not None:

@@ -61,3 +61,38 @@ def test_stone_numbers_stay_upright_while_the_stone_turns(window):
     painter = BodyPainter()
     painter.draw_stone(view.transform(), Pose("h3", 0.0, 0.0, 2.1), "field", 16.0)
     assert painter._labels["h3"].rotation == 0
+
+
+def test_the_results_board_is_turned_for_the_coach_it_was_turned_for_in_his_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The away coach saw his goal on his side all match: the results' board behind the scores shows it so too."""
+    import os
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.common import board_view
+    from client.common.transform import Transform, turned_for
+    from client.match import samples
+    from client.player import results_view
+    from shared.protocol import MatchEnded, Score
+
+    state = samples.match_state(moves=2, seat="away")
+    assert state.position is not None and turned_for(state.position.own_end("away"))
+    seen: list[bool] = []
+
+    def drawn(tf: Transform) -> None:
+        """Note how the board is turned, and draw it."""
+        seen.append(tf.turned)
+        board_view.draw_board(tf)
+
+    monkeypatch.setattr(results_view, "draw_board", drawn)
+    window = arcade.Window(800, 600, "results", visible=False)
+    try:
+        view = results_view.ResultsView(state, MatchEnded("KL7R", "m1", Score(1, 2), "away", "TIME"),
+                                        lambda command: None)
+        window.show_view(view)
+        view.on_draw()
+    finally:
+        window.close()
+    assert seen and seen[0]
