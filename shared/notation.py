@@ -153,9 +153,17 @@ def _document(data: dict[str, Any] | str | bytes, code: str) -> dict[str, Any]:
 
 
 @cache
+@cache
 def _hints(cls: type) -> dict[str, Any]:
-    """The resolved type hints of a dataclass (``from __future__ import annotations`` leaves strings)."""
+    """The resolved type hints of a dataclass (``from __future__ import annotations`` leaves strings), resolved once
+    per class (a position's conversion asked for them per stone); read only."""
     return get_type_hints(cls)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names in field order, read once per class."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _kind(value: Any) -> str:
@@ -355,7 +363,7 @@ def _encode_dataclass(value: Any, exact: bool) -> dict[str, Any]:
     """Every field of a dataclass, in field order."""
     kind: type = type(value)
     hints = _hints(kind)
-    return {f.name: _encode(getattr(value, f.name), hints[f.name], exact) for f in dataclasses.fields(value)}
+    return {name: _encode(getattr(value, name), hints[name], exact) for name in _field_names(kind)}
 
 
 # =========================================================================== positions

@@ -4,9 +4,9 @@ Why processes: a flick costs ~2-5 ms of pymunk and the GIL would stall every roo
 runs; the engine is pure and its inputs and outputs are picklable, so a worker runs ``resolve.resolve`` -
 the engine, then the encoding of the broadcast - and ships back only the new position, the decisions and
 the frame bytes (docs/ARCHITECTURE.md "Physics facts"). But the hand-off itself costs about a fifth of the
-resolution (pickling both ways, the pipe, the worker's wake-up), so the loop resolves entries itself while it has
-an in-line budget - a share of its time - and only for entries that cannot take long (``Resolver``); the workers
-take the rest, so however busy the server, no room waits behind more than one in-line entry.
+resolution (pickling both ways, the pipe, the worker's wake-up), so an operator with cores to spare may give the
+loop an in-line budget - a share of its time (``INLINE_SHARE``, none by default) - to resolve entries that cannot
+take long itself (``Resolver``); the workers take the rest, so no room waits behind more than one in-line entry.
 
 Why not ``ProcessPoolExecutor``: it moves each job through two helper threads (its manager thread and
 the call queue's feeder thread) and each result through the manager thread and ``call_soon_threadsafe``;
@@ -57,7 +57,11 @@ JOIN_TIMEOUT_S = 5.0  # how long a closing pool waits for a worker to exit befor
 WORKER_NICE = 5
 FULL_GC_EVERY = 1000  # jobs between full collections in a worker (only what was made since the warm-up: frozen)
 YOUNG_GC_AFTER = 2000  # tracked objects a worker's jobs may leave behind before a young collection looks at them
-INLINE_SHARE = 0.3  # of the loop's time that may go to resolving entries in-line (``InlineBudget``)
+# Of the loop's time that may go to resolving entries in-line (``InlineBudget``): none by default. Measured with
+# ``sprtec bench server`` on a 2-core machine shared with other work, in-line resolution saved up to ~15 % of the
+# server's CPU per flick, but the loop, busy a few ms per move at the same priority as everything else, let the
+# p99 grow (300 matches: 222 ms against 85 ms; README: Performance): an operator with cores to spare sets it.
+INLINE_SHARE = 0.0
 INLINE_BURST_S = 0.05  # the in-line credit saved up while the loop idles, at most
 INLINE_MOVE_MS = 6000  # the longest simulated move an in-line entry may make (``inline_bound``)
 

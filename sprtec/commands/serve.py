@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="physics worker processes (default: one per core)")
     parser.add_argument("--inline-physics", type=float, default=None, metavar="SHARE",
                         help="the share of the event loop's time that may resolve moves itself instead of handing "
-                             "them to a worker (default 0.3; 0: always a worker)")
+                             "them to a worker, e.g. 0.3 (default 0: every move goes to a worker)")
     parser.add_argument("--loop", default=None, choices=LOOPS,
                         help="the event loop (default asyncio; uvloop where it is installed)")
     parser.add_argument(
