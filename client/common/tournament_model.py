@@ -268,8 +268,9 @@ class Tile:
         return self.room is not None and self.status in ("waiting", "playing")
 
 
-def tile_of(line: TableLine, categories: Mapping[str, str] | None = None) -> Tile:
-    """One table as a tile (each name with its category, when ``categories`` gives them)."""
+def tile_of(line: TableLine, categories: Mapping[str, str] | None = None, age_ms: int = 0) -> Tile:
+    """One table as a tile (each name with its category, when ``categories`` gives them); ``age_ms`` is how old
+    the update is: a waiting table's no-show time counts down from it."""
     categories = categories or {}
     score = f"{line.score.home}:{line.score.away}" if line.score is not None else "–:–"
     winner = line.walkover or line.shootout
@@ -279,7 +280,8 @@ def tile_of(line: TableLine, categories: Mapping[str, str] | None = None) -> Til
     if line.shootout is not None:
         status_text = _("ended: shoot-out to {side}").format(side=team_word(line.shootout))
     time_left = clock_text(line.part_ms) if line.status == "playing" else \
-        clock_text(line.no_show_ms) if line.status == "waiting" else ""
+        clock_text(None if line.no_show_ms is None else max(0, line.no_show_ms - age_ms)) if line.status == "waiting" \
+        else ""
     part = part_words(line.part) if line.part else ""
     if line.on_board:  # a physical board: its referee, and a result one coach entered for the other to confirm
         part = _("referee {name}").format(name=line.referee_name) if line.referee_name else _("no referee yet")
@@ -311,10 +313,10 @@ def entered_words(line: TableLine) -> str:
     return _("{name} entered {score}").format(name=name, score=entered_score(line))
 
 
-def tiles_of(update: TournamentUpdate) -> tuple[Tile, ...]:
+def tiles_of(update: TournamentUpdate, age_ms: int = 0) -> tuple[Tile, ...]:
     """The current round's tables, by number."""
     categories = categories_of(update)
-    return tuple(tile_of(line, categories) for line in sorted(update.tables, key=lambda t: t.table))
+    return tuple(tile_of(line, categories, age_ms) for line in sorted(update.tables, key=lambda t: t.table))
 
 
 @dataclass(frozen=True, slots=True)

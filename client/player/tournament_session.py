@@ -340,9 +340,11 @@ class TournamentSession:
         """The standings as drawn, with rank changes and points by round."""
         return standing_rows(self.update, self.history) if self.update is not None else ()
 
-    def tiles(self) -> tuple[Tile, ...]:
-        """The current round's tables."""
-        return tiles_of(self.update) if self.update is not None else ()
+    def tiles(self, now: float | None = None) -> tuple[Tile, ...]:
+        """The current round's tables (at ``now``, a waiting table's no-show time counted down since the update)."""
+        if self.update is None:
+            return ()
+        return tiles_of(self.update, 0 if now is None else max(0, int((now - self.update_at) * 1000)))
 
     def playing_line(self) -> str:
         """Who is still playing, in words (between rounds)."""

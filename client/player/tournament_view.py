@@ -255,7 +255,7 @@ class TournamentView(arcade.View):
                  _("Tables"), side.left, side.top - 18, side.width, palette.TEXT, 15, bold=True)
         fit_text(self.texts, "tables.playing", s.playing_line(), side.left, side.top - 40, side.width,
                  palette.TEXT_DIM, 12)
-        tiles = s.tiles()
+        tiles = s.tiles(self.clock())
         self.tile_boxes = tile_grid(Box(side.left, side.bottom, side.width, side.height - 52), len(tiles),
                                     min_width=200.0)
         for i, (box, tile) in enumerate(zip(self.tile_boxes, tiles, strict=True)):
@@ -274,7 +274,7 @@ class TournamentView(arcade.View):
             self.choose(hit.command)
             return
         if self.session.phase(self.clock()) == "waiting":
-            tile = tile_at(self.tile_boxes, self.session.tiles(), x, y)
+            tile = tile_at(self.tile_boxes, self.session.tiles(self.clock()), x, y)
             if tile is not None and tile.live and tile.room is not None:
                 self.choose(f"watch:{tile.room}")
 

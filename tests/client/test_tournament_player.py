@@ -271,3 +271,13 @@ def test_a_table_that_comes_before_the_rounds_update_names_its_round() -> None:
     session.apply(_update(status="between", round=2, after_round=2), 0.0)
     session.apply(TABLE, 0.0)
     assert session.state_line(0.0).startswith("Round 3 — round being played")
+
+
+def test_a_waiting_tables_no_show_time_counts_down_on_the_players_screen() -> None:
+    """A table waiting for its coaches shows its no-show time counted down from the update, not frozen at it."""
+    line = TableLine(table=1, home="p1", away="p2", home_name="Jana", away_name="Eva", kind="match",
+                     ruleset="standard", status="waiting", room="R1", no_show_ms=300_000)
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(tables=(line,)), 10.0)
+    assert session.tiles(10.0)[0].time_left == "5:00"
+    assert session.tiles(70.0)[0].time_left == "4:00"
