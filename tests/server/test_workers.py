@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from server.rooms import resolve
-from server.rooms.workers import INLINE_MOVE_MS, InlineBudget, Resolver, WorkerPool, inline_bound
+from server.rooms.workers import InlineBudget, Resolver, WorkerPool, inline_bound
 from shared import match as rules
 from shared.match_log import LogEntry, new_match
 from shared.model import Flick, Timeout
