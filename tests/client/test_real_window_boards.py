@@ -151,14 +151,14 @@ def test_two_players_enter_and_confirm_a_boards_score_in_real_windows(display, t
             piotr, _ = people["piotr"]
             jana.look("1-jana-board")
             view = _board_view(mirror, url, tid, "jana")
-            line = _tournament_state(url, tid).tables[0]  # type: ignore[attr-defined]
+            line = _tournament_state(url, tid).tables[0]
             jana_home = line.home == "jana"
             for command in (["score:home:1"] * 3 + ["score:away:1"] if jana_home else
                             ["score:home:1"] + ["score:away:1"] * 3):
                 _press(jana, view, command)
             jana.look("2-jana-three-one")
             _press(jana, view, "enter")
-            entered = _until(lambda: _tournament_state(url, tid).tables[0].entered_by,  # type: ignore[attr-defined]
+            entered = _until(lambda: _tournament_state(url, tid).tables[0].entered_by,
                              "Jana's entry on the server")
             assert entered == "jana"
             time.sleep(1.0)
@@ -166,7 +166,7 @@ def test_two_players_enter_and_confirm_a_boards_score_in_real_windows(display, t
             view = _board_view(mirror, url, tid, "piotr")
             assert view.buttons[0].command == "enter" and view.buttons[0].label.startswith("Confirm")
             _press(piotr, view, "enter")
-            done = _until(lambda: next((t for t in _tournament_state(url, tid).tables  # type: ignore[attr-defined]
+            done = _until(lambda: next((t for t in _tournament_state(url, tid).tables
                                         if t.status == "ended"), None), "the board's result standing")
             assert (done.score.home, done.score.away) == ((3, 1) if jana_home else (1, 3))
             time.sleep(1.0)
