@@ -257,7 +257,12 @@ class Server:
             """Every beat: this node's tournaments' lines for every node's list."""
             await cluster.leased.publish_lines(KIND, leases.lines())
 
-        cluster.on_beat += [service.check_tables_elsewhere, publish_lines]
+        async def forget_dead_watchers() -> None:
+            """Every beat: the watchers connected to a node that died are watchers no more."""
+            for watcher in await forwarder.dead(w for run in service.runs.values() for w in run.watchers):
+                service.unwatch(watcher)
+
+        cluster.on_beat += [service.check_tables_elsewhere, publish_lines, forget_dead_watchers]
         cluster.on_table_event.append(service.remote_event)
         forwarder.on_connected.append(service.connected)
         forwarder.on_gone.append(service.unwatch)

@@ -38,7 +38,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from server.cluster.leased import LeasedObjects, lease_name
-from server.cluster.redis_registry import PREFIX, inbox, lease_key
+from server.cluster.redis_registry import PREFIX, inbox, lease_key, node_key
 from server.rooms.room import RoomError
 from server.store.store_port import StaleLease
 from server.wire import deliver, outgoing
@@ -199,6 +199,17 @@ class Forwarder:
                 await self.dispatch(session, self.watch_request[kind](object_id), 0)
             except RoomError as exc:
                 log.info("node %s: %s %s not watched again yet (%s)", self.node, kind, object_id, exc.message)
+
+    async def dead(self, clients: Iterable[Any]) -> list[RemoteClient]:
+        """Of ``clients``, those connected to a node that is gone (its key lapsed: it died): nothing reaches them
+        through it any more, and their client reconnects elsewhere and asks again."""
+        remote = [client for client in clients if isinstance(client, RemoteClient) and client.node]
+        nodes = sorted({client.node for client in remote})
+        if not nodes:
+            return []
+        urls = await self.leased.registry.client.mget([node_key(node) for node in nodes])
+        gone = {node for node, url in zip(nodes, urls, strict=True) if url is None}
+        return [client for client in remote if client.node in gone]
 
     # ------------------------------------------------------------------ what other nodes send
     def heard(self, asked: dict[str, Any]) -> bool:
