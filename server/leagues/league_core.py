@@ -24,7 +24,7 @@ from server.leagues.state import GameKey, GameTable, LeagueState, apply, rounds_
 from server.tournaments.log import Outcome
 from server.tournaments.results import StoredResult, no_show_winner, outcome_of
 from server.tournaments.state import Coach
-from server.tournaments.tournament_core import Changed, CloseTable, Send, Warn
+from server.tournaments.tournament_core import Changed, CloseTable, Send, Warn, seat_name
 from server.tournaments.views import LiveTable
 from shared.protocol import LeagueGameAssigned
 from shared.tournament.model import Side
@@ -39,7 +39,8 @@ class Persist:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameToOpen:
-    """A game that needs a room: where it is, its ruleset and the two players whose seats the room holds."""
+    """A game that needs a room: where it is, its ruleset and the two players whose seats the room holds (each named
+    as on the roster)."""
 
     key: GameKey
     ruleset: str
@@ -172,7 +173,10 @@ class LeagueCore:
             if home is None or away is None:
                 step.after.append(Warn(f"league {state.id}: {key} has no player for both sides"))
                 continue
-            games.append(GameToOpen(key=key, ruleset=state.league.settings.ruleset, home=home, away=away))
+            # the seats show the roster's names: one name per person in a league, at the table as on its lists
+            games.append(GameToOpen(key=key, ruleset=state.league.settings.ruleset,
+                                    home=replace(home, name=seat_name(state.name_of(game.home))),
+                                    away=replace(away, name=seat_name(state.name_of(game.away)))))
         if games:
             step.after.append(OpenGames(tuple(games)))
 

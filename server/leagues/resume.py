@@ -12,6 +12,7 @@ from server.leagues import league_records as records
 from server.leagues.league_core import LeagueCore
 from server.leagues.service import LeagueRun, LeagueService
 from server.leagues.state import fold
+from server.tournaments.tournament_core import seat_name
 from server.tournaments.tournament_records import match_result
 
 
@@ -33,4 +34,20 @@ async def _relink(service: LeagueService, run: LeagueRun) -> None:
     """Link a league's open tables to their matches as the store has them (``LeagueCore.relink``)."""
     stored = {t.match_id: match_result(service.store, t.match_id) for t in run.state.tables.values()}
     alive = set(service.lobby.rooms)
+    name_seats(service, run)
     await service.transition(run, lambda: run.core.relink(stored, alive, service.now_ms()))
+
+
+def name_seats(service: LeagueService, run: LeagueRun) -> None:
+    """After a restart: the recovered rooms of a league's games name their seats as the roster again (the rooms'
+    recovery named them as the players are named on the server)."""
+    state = run.state
+    for key, table in state.tables.items():
+        room = service.lobby.rooms.get(table.room)
+        if room is None:
+            continue
+        game = state.game(key)
+        for player in (game.home, game.away):
+            coach = state.coaches.get(player)
+            if coach is not None:
+                room.core.names[coach.player_id] = seat_name(state.name_of(player))

@@ -174,3 +174,28 @@ async def test_the_servers_creation_policy_and_the_address_budget_apply_to_leagu
         await expect(jana, LeagueCreated)
     assert await refused(jana, CreateLeague(file=text)) == "RATE_LIMITED"
     assert len(server.leagues.runs) == 2
+
+
+async def test_a_games_seats_are_named_as_the_roster_and_again_after_a_restart(start_server: Start) -> None:
+    """One name per person in a league: the players connected under their server names, but at their table both
+    seats read the roster's names (the HUD, the move list, the results and the replays read them there); a recovered
+    room, named by the rooms' recovery as the players are on the server, is named as the roster again."""
+    from server.leagues.resume import name_seats
+
+    server: Server = await start_server()
+    setup = await league(server.url, league_file(size=2), settings=SHORT)
+    await day_with_lineups(setup, 1, "d1f1", ["m1", "m2"], ["b1", "b2"], ("most", "brno"))
+    await done(setup.organiser, StartLeagueRound(league=setup.lid, secret=setup.secret, fixture="d1f1"))
+    m1 = setup.players["m1"]
+    told = await expect(m1, LeagueGameAssigned)
+    assert told.opponent == "SK Brno 1"
+    await m1.send(JoinRoom(told.room))
+    seats = (await expect(m1, RoomJoined)).snapshot.seats
+    assert seats.home is not None and seats.away is not None
+    assert {seats.home.name, seats.away.name} == {"BHC Most 1", "SK Brno 1"}
+    assert not m1.welcome.player.startswith("BHC Most")
+    room = server.lobby.rooms[told.room]
+    for player in list(room.core.names):
+        room.core.names[player] = "as on the server"
+    name_seats(server.leagues, server.leagues.runs[setup.lid])
+    assert {room.core.names[p] for p in room.core.names} >= {"BHC Most 1", "SK Brno 1"}
