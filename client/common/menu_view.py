@@ -165,9 +165,9 @@ class LobbyView(arcade.View):
             # one lit item: the focus (hovering moves it), so a pointer left over another item after a screen
             # change does not light a second one
             lit = b.enabled and i == self.model.focus
-            if lit:
-                hint = item.hint
             self._item(i, item, b, lit)
+            if lit:
+                hint = self.whole_text(i, item) or item.hint
         bottom = laid[-1][1].bottom if laid else height / 2
         if self.model.error:
             fit_text(self.texts, "error", self.model.error, width / 2, bottom - 34, width - 40, palette.WARNING, 13,
@@ -181,6 +181,16 @@ class LobbyView(arcade.View):
         room = width - keys.content_width - 48
         size = shrunk_size(self.texts, "status", self.model.status_line(), room, 11)  # shrunk before it is cut
         fit_text(self.texts, "status", self.model.status_line(), 14, 14, room, palette.TEXT_DIM, size)
+
+    def whole_text(self, index: int, item: Item) -> str:
+        """The whole text of item ``index`` when it was drawn cut short (its row's cells, or its line), else "": the
+        lit item's hint line gives it whole, as a tooltip would."""
+        keys = [f"item{index}.{cell}" for cell in range(len(item.cells))] if item.cells else [f"item{index}"]
+        for key in keys:
+            known = self.texts.fitted.get(key)
+            if known is not None and known[3] != known[0]:
+                return "  ·  ".join(item.cells) if item.cells else item.label
+        return ""
 
     def _item(self, index: int, item: Item, b: buttons.Button, lit: bool) -> None:
         """One item: a large button (lit when focused, arrows on a choice), a row of a table, or a line of text."""

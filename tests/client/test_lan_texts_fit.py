@@ -176,3 +176,32 @@ def test_the_finished_desk_says_the_tournament_has_ended_whole(window: Any) -> N
             arcade.get_image(0, 0, WIDTH, HEIGHT).save(Path(shots) / f"desk-finished-{language}.png")
         assert drawn(view, f"item{row}") == model.items()[row].label
     i18n.set_language("en")
+
+
+def test_a_row_cut_short_gives_its_whole_text_when_lit(window: Any) -> None:
+    """A list's row whose cell cannot be read whole in its column: lit, the hint line under the list gives the
+    whole row, numbers and all (a tooltip for the keyboard and the pointer alike)."""
+    from client.common.menu import Item, Page
+
+    long_name = "Velká cena Brna a okolí v billiard-hockey 2026, 3. kolo Českého poháru (Kategorie M, 12 hráčů)"
+
+    class Rows(Page):
+        """One long row and Back."""
+
+        def items(self) -> list[Item]:
+            """The rows."""
+            return [Item(long_name, "row", "room", "the row's own hint", cells=(long_name, "192.168.1.20:8765"),
+                         stops=(0.0, 0.6)), Item("Back", "back")]
+
+        def wide(self) -> bool:
+            """A table."""
+            return True
+
+    page = Rows()
+    view = LobbyView(page, lambda request: None)
+    _draw(window, view)
+    assert drawn(view, "item0.0") != long_name  # cut in its column
+    assert drawn(view, "hint") == f"{long_name}  ·  192.168.1.20:8765"
+    page.focus = 1
+    _draw(window, view)
+    assert drawn(view, "hint") == ""
