@@ -31,7 +31,7 @@ def test_every_test_the_notes_name_exists() -> None:
         for folder in folders
         for path in folder.glob("test_*.py")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.FunctionDef)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     assert len(named) > 30
     assert sorted(named - defined) == []
