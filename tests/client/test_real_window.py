@@ -90,8 +90,8 @@ def display(tmp_path: Path) -> Iterator[str]:
                 break
             assert xvfb.poll() is None, (tmp_path / "xvfb.log").read_text()
             time.sleep(0.1)
-        # A Czech keyboard, as the coach's: á is then a key of the map. Without it xdotool types á through a spare
-        # key it remaps for the moment, and a window that reads the key after the map is restored drops the letter.
+        # A Czech keyboard, as the coach's: á would then be a key of the map. (This Xvfb keeps its US map: the letters
+        # it lacks are typed through a key xdotool binds for the moment - see Person.type.)
         subprocess.run(["setxkbmap", "-display", name, "cz"], env=env, check=True, timeout=20)
         yield name
     finally:
@@ -152,8 +152,12 @@ class Person:
         self.run("mouseup", "1")
 
     def type(self, text: str) -> None:
-        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle."""
-        self.run("type", "--delay", "60", text)
+        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle. A letter the
+        display's keymap lacks (this Xvfb keeps its US map whatever ``setxkbmap`` asks) is typed through a key xdotool
+        binds for the moment, and a client that reads the key after the binding is undone reads nothing: such text
+        goes at a slow person's pace, 300 ms a key (a Tk entry kept busy 80 ms at a time lost á at 60 ms and kept it
+        at 300; the binding is still a race, which a keymap that takes would end)."""
+        self.run("type", "--delay", "300" if not text.isascii() else "60", text)
         time.sleep(0.3)
 
     def press(self, key: str) -> None:
