@@ -38,8 +38,12 @@ class TokenStore(Protocol):
 
 
 def new_secret() -> str:
-    """The secret part of a fresh token (256 bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
+    """The secret part of a fresh token (256 bits, URL-safe), never beginning with "-": an organiser's secret is typed
+    after ``--secret`` on the command line, where a leading dash reads as an option (one secret in 64 did)."""
+    while True:
+        secret = secrets.token_urlsafe(32)
+        if not secret.startswith("-"):
+            return secret
 
 
 def player_token(player_id: int, secret: str) -> str:

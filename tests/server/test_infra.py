@@ -75,6 +75,19 @@ def test_tokens_are_unique_and_codes_unambiguous():
     assert normalise_code(" ac-d3 ") == "ACD3"
 
 
+def test_a_secret_never_begins_with_a_dash_so_the_command_line_reads_it_after_secret():
+    """One URL-safe secret in 64 began with "-", and ``sprtec organise --secret -…`` read it as an option; 2,000
+    fresh secrets (about 31 would have) all begin otherwise, and each still reads as its value on a command line."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--secret")
+    for _ in range(2000):
+        secret = new_secret()
+        assert not secret.startswith("-") and len(secret) >= 40
+        assert parser.parse_args(["--secret", secret]).secret == secret
+
+
 async def test_store_commits_before_the_write_returns_and_survives_reopening(open_store):
     """Rows written through the store's writer are there for a fresh connection after close (SQLite, PostgreSQL)."""
     store = open_store()
