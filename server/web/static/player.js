@@ -17,6 +17,6 @@
       el("td", {class: "num", text: m.rating_change === null ? "" : `${m.rating_change > 0 ? "+" : ""}${m.rating_change}`}),
       el("td", {}, el("a", {href: `/replays/${m.match_id}`, text: _("Replay")}))))) : el("p", {class: "empty", text: _("No match yet.")});
   add(clear(main()), el("h1", {text: p.player}),
-    el("p", {class: "record", text: fmt(_("{played} matches: {won} won, {drawn} drawn, {lost} lost"), p)}),
+    el("p", {class: "record", text: fmt(_("Matches: {played} – won {won}, drawn {drawn}, lost {lost}"), p)}),
     section(_("Ratings"), ratings), section(_("Last matches"), last));
 })();
