@@ -369,24 +369,22 @@ class TournamentService(Background):
         async with run.lock:
             if run.stopped or run.state.table_of_room(room) is None:
                 return
-            try:
-                await self.transition(run, lambda: run.core.match_finished(
-                    room, match_id, score=stored.score, winner=stored.winner, reason=stored.reason,
-                    now=self.now_ms()))
-            except TournamentError as exc:
-                log.error("tournament %s: the result of the match in room %s cannot be recorded: %s", run.id, room,
-                          exc)
+            await self._record(run, room, match_id, stored.score, stored.winner, stored.reason)
 
     async def _finished(self, run: Running, event: MatchFinished) -> None:
         """Record a finished match as its table's result (the score, the shoot-out's winner, or a walkover)."""
         async with run.lock:
-            try:
-                await self.transition(run, lambda: run.core.match_finished(
-                    event.room, event.match_id, score=event.score, winner=event.winner, reason=event.reason,
-                    now=self.now_ms()))
-            except TournamentError as exc:  # the organiser must decide it (OverrideResult)
-                log.error("tournament %s: the result of the match in room %s cannot be recorded: %s", run.id,
-                          event.room, exc)
+            await self._record(run, event.room, event.match_id, event.score, event.winner, event.reason)
+
+    async def _record(self, run: Running, room: str, match_id: str, score: tuple[int, int], winner: str | None,
+                      reason: str) -> None:
+        """A table's finished match as its result (lock held); one the engine refuses is logged for the organiser
+        to decide (OverrideResult)."""
+        try:
+            await self.transition(run, lambda: run.core.match_finished(
+                room, match_id, score=score, winner=winner, reason=reason, now=self.now_ms()))
+        except TournamentError as exc:
+            log.error("tournament %s: the result of the match in room %s cannot be recorded: %s", run.id, room, exc)
 
     # ------------------------------------------------------------------ watchers
     def changed(self, run: Running) -> None:
