@@ -8,7 +8,7 @@ his own), and the games of the open day's fixtures come with their live status; 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from server.leagues.state import GameKey, LeagueState, rounds_started, shown_lineups
 from server.tournaments.views import LiveTable
@@ -24,12 +24,21 @@ from shared.protocol import (
     LeagueTableRow,
     LeagueTeamLine,
     LeagueUpdate,
+    RoomInfo,
     Score,
 )
 
+RoomInfoOf = Callable[[str], RoomInfo | None]  # a live room's line (score, part, clocks), None when not played here
 
-def update(state: LeagueState, *, sequence: int, live: Mapping[str, LiveTable], now_ms: int) -> LeagueUpdate:
-    """The league's update now."""
+
+def _no_rooms(_code: str) -> RoomInfo | None:
+    """No room is played here."""
+    return None
+
+
+def update(state: LeagueState, *, sequence: int, live: Mapping[str, LiveTable], now_ms: int,
+           room_info: RoomInfoOf = _no_rooms) -> LeagueUpdate:
+    """The league's update now (a game played here with its part and the part's time left)."""
     league = state.league
     teams = tuple(LeagueTeamLine(
         team=t.id, name=t.name[:100], club=t.club[:100], captain=state.captains.get(t.id),
@@ -39,7 +48,7 @@ def update(state: LeagueState, *, sequence: int, live: Mapping[str, LiveTable], 
     return LeagueUpdate(
         league=state.id, name=league.name[:100], sequence=sequence, version=state.version, day=state.day,
         team_size=league.settings.team_size, names=names, teams=teams,
-        fixtures=tuple(fixture_line(state, f, live, now_ms) for f in league.fixtures),
+        fixtures=tuple(fixture_line(state, f, live, now_ms, room_info) for f in league.fixtures),
         table=tuple(LeagueTableRow(rank=r.rank, shared=r.shared, team=r.team, played=r.played, wins=r.wins,
                                    draws=r.draws, losses=r.losses, games_for=r.games_for,
                                    games_against=r.games_against, points=r.points) for r in table(league)),
@@ -47,7 +56,8 @@ def update(state: LeagueState, *, sequence: int, live: Mapping[str, LiveTable], 
                                        lost=p.lost) for p in player_lines(league)))
 
 
-def fixture_line(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms: int) -> FixtureLine:
+def fixture_line(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms: int,
+                 room_info: RoomInfoOf = _no_rooms) -> FixtureLine:
     """One fixture as watchers see it (its games when it is of the open day)."""
     shown = shown_lineups(f)
     score = team_score(f)
@@ -56,7 +66,7 @@ def fixture_line(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], 
         home, away = fixture_points(f, state.league.settings.points)
         points = Score(home, away)
     started = rounds_started(f)
-    games = _games(state, f, live, now_ms) if f.day == state.day else ()
+    games = _games(state, f, live, now_ms, room_info) if f.day == state.day else ()
     return FixtureLine(
         fixture=f.id, day=f.day, home=f.home, away=f.away, referee_team=f.referee_team,
         lineup_home_in=f.lineups.home is not None, lineup_away_in=f.lineups.away is not None,
@@ -65,7 +75,8 @@ def fixture_line(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], 
         points=points, games=games)
 
 
-def _games(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms: int) -> tuple[LeagueGameLine, ...]:
+def _games(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms: int,
+           room_info: RoomInfoOf) -> tuple[LeagueGameLine, ...]:
     """A fixture's games so far, round by round, board 1 first."""
     size = state.league.settings.team_size
     out = []
@@ -80,14 +91,27 @@ def _games(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms
             out.append(LeagueGameLine(round=g.round, board=key[2], home=g.home, away=g.away, status="ended",
                                       score=Score(*g.score), source=source))
         elif table is not None and live.get(table.room, LiveTable()).started:
-            now = live[table.room].score
-            out.append(LeagueGameLine(round=g.round, board=key[2], home=g.home, away=g.away, status="playing",
-                                      room=table.room, score=Score(*now)))
+            out.append(_playing(g.round, key[2], g.home, g.away, table.room, live[table.room], room_info))
         else:
             left = None if table is None else max(0, table.opened_at_ms + state.no_show_ms - now_ms)
             out.append(LeagueGameLine(round=g.round, board=key[2], home=g.home, away=g.away, status="waiting",
                                       room=None if table is None else table.room, no_show_ms=left))
     return tuple(out)
+
+
+def _playing(number: int, board: int, home: str, away: str, room: str, seen: LiveTable,
+             room_info: RoomInfoOf) -> LeagueGameLine:
+    """A game being played: its live score and, when its room is played here, its part and the part's time left
+    (the room's own line, as a tournament's table shows it)."""
+    info = room_info(room)
+    score = Score(*seen.score)
+    part = part_ms = None
+    if info is not None:
+        score = info.score or score
+        part = info.part
+        part_ms = None if info.clocks is None else info.clocks.part_ms
+    return LeagueGameLine(round=number, board=board, home=home, away=away, status="playing", room=room, score=score,
+                          part=part, part_ms=part_ms)
 
 
 def info_of(state: LeagueState) -> LeagueInfo:

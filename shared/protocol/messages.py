@@ -1512,7 +1512,9 @@ class LeagueGameLine:
     player in odd rounds, B's in even ones), where it is played (``room``; nil on a board at the club), how it
     stands - ``waiting`` (``no_show_ms`` left before a missing player loses it), ``playing`` (with the live
     ``score``), ``ended`` (``score``) or ``walkover`` (``walkover`` names the winning side) - and the source of
-    its result (``match``, ``forfeit``, ``no_show``, ``board``, ``override``)."""
+    its result (``match``, ``forfeit``, ``no_show``, ``board``, ``override``). While it is played, ``part`` and
+    ``part_ms`` are its part and the part's time left when the update was made (nil when its room is played on
+    another node of a cluster); watchers get an update at least every second then."""
 
     round: Annotated[int, Int(1, MAX_TEAM_SIZE)]
     board: Annotated[int, Int(1, MAX_TEAM_SIZE)]
@@ -1524,6 +1526,8 @@ class LeagueGameLine:
     walkover: Annotated[str | None, Opt(TEAM)] = None
     source: Annotated[str, Str(12)] = ""
     no_show_ms: Annotated[int | None, Opt(MS)] = None
+    part: Annotated[str | None, Opt(Str(16))] = None
+    part_ms: Annotated[int | None, Opt(MS)] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
