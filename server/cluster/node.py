@@ -138,6 +138,7 @@ class ClusterNode:
         self._sending_on: set[asyncio.Task[None]] = set()  # lost rooms whose connections are being sent on
         self._stopping: dict[str, Room] = {}  # lost rooms still finishing their entry in progress, by code
         self._registry_ok_at: float | None = None  # the loop time Redis last answered a heartbeat
+        self._draining = False  # set by a graceful stop: from then on this node takes no room over
         self._registry_error = ""  # why the last heartbeat failed
         self.taken_over = 0  # rooms this node took over from others
         self.on_taken_over: Callable[[Room], None] = lambda room: None  # told each room taken over (metrics)
@@ -409,6 +410,8 @@ class ClusterNode:
 
     async def scan(self) -> None:
         """Take over every stored room whose lease nobody holds (all at once: one fence write, one recovery)."""
+        if self._draining:
+            return
         try:
             codes = [row.code for row in self.store.rooms() if row.code not in self.lobby.rooms]
             await self.take_over_many(await self.registry.unowned(codes))
@@ -433,7 +436,7 @@ class ClusterNode:
         """
         waiting = {task for code in codes if (task := self._taking.get(code)) is not None}
         fresh = [code for code in codes if code not in self.lobby.rooms and code not in self._taking]
-        if fresh:
+        if fresh and not self._draining:  # a node stopping would take back the rooms it has just released
             batch = self._gathering
             if batch is None:
                 batch = self._gathering = asyncio.get_running_loop().create_task(self._take_over_gathered())
@@ -610,6 +613,9 @@ class ClusterNode:
                 await asyncio.shield(self._scan_soon())
                 if code in self.lobby.rooms or await self.take_over(code):
                     return
+                if self._draining and loop.time() < deadline:  # released here: sent on once another node has it
+                    await asyncio.sleep(0.1)
+                    continue
                 if await self.registry.owner(code) is None or loop.time() >= deadline:
                     return  # no room to take over (it ended, or was never stored)
                 continue  # another node was first: it is the owner now
@@ -663,6 +669,7 @@ class ClusterNode:
     async def drain(self) -> None:
         """A graceful stop: every room stops after its last commit and its lease is released for the others, who
         take it over at their next scan; its connections are sent to the new owner."""
+        self._draining = True
         await _stopped(self._task, self._scanning, self._chores)
         try:  # the tournaments first: they open and close tables
             await self.leased.drain()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -260,7 +261,11 @@ async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
     await asyncio.sleep(1.5)
     started = time.monotonic()
     a.process.send_signal(signal.SIGTERM)
-    assert await asyncio.to_thread(a.process.wait, 20) == 0, a.tail()
+    try:
+        code = await asyncio.to_thread(a.process.wait, 20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"node a still runs 20 s after SIGTERM:\n{a.tail(60)}") from None
+    assert code == 0, a.tail()
     stopped_in = time.monotonic() - started
     results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
                                      MATCH_TIMEOUT_S)
@@ -269,6 +274,7 @@ async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
         assert first["reason"] != "FORFEIT_DISCONNECTED" and second["reason"] != "FORFEIT_DISCONNECTED"
     taken = [line for line in b.log.read_text().splitlines() if "over (lease" in line]
     assert len(taken) == len(games) and stopped_in < 15, (stopped_in, b.tail())
+    assert "over (lease" not in a.log.read_text(), a.tail()  # a stopping node never takes back what it released
     await _exports_replay_to_the_stored_ends(postgres_url, [(str(r["match"]), r["score"]) for r in results[0::2]])
 
 
