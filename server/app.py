@@ -412,7 +412,10 @@ class Server:
         self.store.close()
         if self.agones is not None:
             await self.agones.stop()
-        await handlers
+        try:  # the store closed fails every write still waited for: the handlers end now, or never will
+            await asyncio.wait_for(handlers, grace)
+        except TimeoutError:
+            log.error("shutdown: connections did not end %s s after the store closed; stopping without them", grace)
         if self.pool is not None:
             self.pool.close()
 
