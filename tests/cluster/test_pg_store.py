@@ -89,7 +89,10 @@ async def test_a_database_refusing_connections_pauses_writes_and_loses_none(
         assert all(ids[0] > player for ids in results)
         records = PlayerRecords(store)
         assert all(records.by_name_key(name) is not None for name in names)
-        await asyncio.sleep(0.05)
+        for _ in range(200):  # the recovery is announced from the store's thread: it reaches this loop soon after
+            if len(heard) > 1:
+                break
+            await asyncio.sleep(0.05)
         assert heard == [False, True] and store.health.ok
     finally:
         await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
