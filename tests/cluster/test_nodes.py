@@ -262,10 +262,10 @@ async def test_sigterm_hands_a_nodes_matches_over_and_every_coach_finishes(
     started = time.monotonic()
     a.process.send_signal(signal.SIGTERM)
     try:
-        code = await asyncio.to_thread(a.process.wait, 20)
+        status = await asyncio.to_thread(a.process.wait, 20)
     except subprocess.TimeoutExpired:
         raise AssertionError(f"node a still runs 20 s after SIGTERM:\n{a.tail(60)}") from None
-    assert code == 0, a.tail()
+    assert status == 0, a.tail()
     stopped_in = time.monotonic() - started
     results = await asyncio.wait_for(asyncio.gather(*(t for _, creator, joiner in games for t in (creator, joiner))),
                                      MATCH_TIMEOUT_S)
