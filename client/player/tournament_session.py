@@ -25,6 +25,7 @@ from client.common.tournament_model import (
     status_words,
     tiles_of,
 )
+from client.match.net import ConnectionEvent, connection_words
 from client.player import board_entry
 from client.player.board_entry import BoardDraft
 from shared.protocol import (
@@ -90,6 +91,7 @@ class TournamentSession:
         self.news: list[str] = []  # what the organiser decided about him (a card, an overridden result), latest first
         self.fresh: list[str] = []  # news not yet shown in a match's log (the navigator takes them)
         self._heard: set[tuple[object, ...]] = set()  # the cards and audit lines already known
+        self.connection = ""  # the connection's trouble in words (the server closed, reconnecting); "" when up
 
     def first_requests(self) -> list[ClientMessage]:
         """Follow the tournament's updates."""
@@ -97,7 +99,11 @@ class TournamentSession:
 
     # ----------------------------------------------------------------- the server's news
     def apply(self, message: object, now: float) -> bool:
-        """A server message; True when it was about this tournament."""
+        """A server message; True when it was about this tournament (a connection's news is heard, and left to
+        the others too)."""
+        if isinstance(message, ConnectionEvent):
+            self._connection(message)
+            return False
         if isinstance(message, TournamentUpdate) and message.tournament == self.tournament:
             first = self.update is None
             self.update, self.update_at = message, now
@@ -128,6 +134,18 @@ class TournamentSession:
             self.error = refusal_words(message)
             return True
         return False
+
+    def _connection(self, event: ConnectionEvent) -> None:
+        """The server closed or the connection lost is said until it is up again; the failed attempts that follow a
+        closed server keep its words (why nothing happens)."""
+        if event.kind == "up":
+            self.connection = ""
+        elif event.kind != "failed" or not self.connection:
+            self.connection = connection_words(event)
+
+    def notice(self) -> str:
+        """The line over the buttons: the connection's trouble first, else the last refusal, else the latest news."""
+        return self.connection or self.error or (self.news[0] if self.news else "")
 
     def _hear(self, update: TournamentUpdate, told: bool) -> None:
         """The organiser's decisions about him in an update - a card for his entry, his match's result overridden -

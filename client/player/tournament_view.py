@@ -121,7 +121,7 @@ class TournamentView(arcade.View):
         s = self.session
         now = self.clock()
         return (self.window.width, self.window.height, None if s.update is None else s.update.sequence,
-                s.phase(now), int(now), s.error, s.checking_in, self.hover, s.assignment, tuple(s.news),
+                s.phase(now), int(now), s.notice(), s.checking_in, self.hover, s.assignment, tuple(s.news),
                 s.draft.text())
 
     # ----------------------------------------------------------------- loop
@@ -153,8 +153,8 @@ class TournamentView(arcade.View):
             self._standings(body, _("Final standings"))
         else:
             self._waiting(body)
-        if s.error or s.news:
-            fit_text(self.texts, "error", s.error or s.news[0], width / 2, FOOTER - 4, width - 40, palette.WARNING, 12,
+        if s.notice():
+            fit_text(self.texts, "error", s.notice(), width / 2, FOOTER - 4, width - 40, palette.WARNING, 12,
                      "center", bold=True)
         self.buttons = self.layout_buttons()
         for i, b in enumerate(self.buttons):

@@ -281,3 +281,24 @@ def test_a_waiting_tables_no_show_time_counts_down_on_the_players_screen() -> No
     session.apply(_update(tables=(line,)), 10.0)
     assert session.tiles(10.0)[0].time_left == "5:00"
     assert session.tiles(70.0)[0].time_left == "4:00"
+
+
+def test_a_closed_server_is_said_on_the_tournament_screen_until_it_answers_again() -> None:
+    """The organiser closes the desk (close 1001): the player's tournament screen says the server was closed, a lost
+    connection says it is reconnecting, and both are gone once connected again - not a standings screen that looks
+    alive."""
+    from client.match.net import ConnectionEvent
+
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(), 0.0)
+    assert session.notice() == ""
+    session.apply(ConnectionEvent("stopped", "1001"), 1.0)
+    assert session.notice() == "The server was closed (the organiser stopped it) — connecting again when it runs"
+    session.error = "You are entered in this tournament already"
+    assert session.notice().startswith("The server was closed")  # the connection first: nothing else can happen
+    session.apply(ConnectionEvent("failed", "[Errno 111] Connection refused"), 1.5)
+    assert session.notice().startswith("The server was closed")  # its next attempts keep saying why
+    session.apply(ConnectionEvent("down", "reset"), 2.0)
+    assert session.notice() == "Connection lost — reconnecting…"
+    session.apply(ConnectionEvent("up"), 3.0)
+    assert session.notice() == "You are entered in this tournament already"
