@@ -22,7 +22,7 @@ from client.common.tournament_model import StandingsHistory
 from client.hall.hall_model import HallCycle, Shown
 from client.hall.hall_view import HallView
 from client.match.match_view import MatchView
-from client.match.net import NetLink
+from client.match.net import ConnectionEvent, NetLink, connection_words
 from client.match.state import MatchState
 from shared.model import Action
 from shared.protocol import (
@@ -43,9 +43,10 @@ class HallDirector:
     def __init__(self, window: arcade.Window, link: NetLink, tournament: str,
                  on_close: Callable[[], None] | None = None, sounds: Sounds | None = None,
                  clock: Callable[[], float] = time.monotonic, state: MatchState | None = None,
-                 forward: Callable[[object], None] | None = None) -> None:
+                 forward: Callable[[object], None] | None = None, page: str | None = None) -> None:
         """Follow ``tournament``; ``state`` is the match state the live tables play into (a fresh one if None);
-        ``forward`` hears every other message too (the player's own tournament, on the lobby's connection)."""
+        ``forward`` hears every other message too (the player's own tournament, on the lobby's connection); ``page``
+        the tournament's web page for phones (default: on the server's address as connected)."""
         self.forward = forward
         self.window = window
         self.link = link
@@ -63,9 +64,10 @@ class HallDirector:
         self.closed = False  # Escape (or the player's table) closed the hall: it no longer shows anything
         self.shown = False  # the hall is on the screen (``start``); before, it only follows the tournament
         self.problem = ""  # the server's last refusal, said on the status line
+        self.connection = ""  # the connection's trouble in words (the server closed, reconnecting); "" when up
         self.view = HallView(tournament, lambda: self.update, self.history, lambda: self.cycle.shown, self.poll,
                              self.choose, self.status, lambda: self.clock() - self.update_at,
-                             page=tournament_page(link.client.url, tournament))
+                             page=page or tournament_page(link.client.url, tournament))
 
     def start(self) -> None:
         """Show the hall and ask for the tournament (now if connected, else once welcomed)."""
@@ -106,11 +108,15 @@ class HallDirector:
             self.follow()
         elif isinstance(message, Error):
             self.problem = message.message
+        elif isinstance(message, ConnectionEvent) and (message.kind != "failed" or not self.connection):
+            self.connection = "" if message.kind == "up" else connection_words(message)  # a closed server's
+            # failed attempts after keep its words
 
     def status(self) -> str:
-        """The status line: the last refusal, else whom the server welcomed us as (in the language in use)."""
-        if self.problem:
-            return self.problem
+        """The status line: the connection's trouble, else the last refusal, else whom the server welcomed us as (in
+        the language in use)."""
+        if self.connection or self.problem:
+            return self.connection or self.problem
         if self.link.player is None:
             return _("Connecting…")
         return _("Connected as {player}").format(player=self.link.player)

@@ -13,11 +13,26 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 HELP = ("the spectators' hall of a tournament (standings, tables, bracket, cards, live tables in turn) or of a league "
         "(each team match's grid, the table), full screen")
 PAGES = ("standings", "tables", "bracket", "cards")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def phone_page(server: str, tournament: str, addresses: Sequence[str]) -> str:
+    """The tournament's web page as a phone in the hall opens it: a hall beside the desk connects to the loopback
+    address, which a phone cannot reach, so this machine's first LAN address (``addresses``) takes its place."""
+    from shared.protocol.web_address import tournament_page
+
+    parts = urlsplit(server if "://" in server else f"ws://{server}")
+    if parts.hostname in LOOPBACK and addresses:
+        port = f":{parts.port}" if parts.port else ""
+        server = urlunsplit((parts.scheme, f"{addresses[0]}{port}", parts.path, "", ""))
+    return tournament_page(server, tournament)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         sounds = Sounds(muted=args.mute or args.screenshot is not None or user.muted, volume=user.volume,
                         effects=user.effects)
-        director = HallDirector(window, NetLink(client), args.tournament, sounds=sounds)
+        from server.lan.announcer import interface_addresses
+
+        director = HallDirector(window, NetLink(client), args.tournament, sounds=sounds,
+                                page=phone_page(args.server, args.tournament, interface_addresses()))
         director.start()
         if args.screenshot is not None:
             if not app.settle(window, lambda: director.update is not None, args.wait):

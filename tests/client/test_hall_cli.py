@@ -44,3 +44,44 @@ def test_sprtec_hall_saves_the_standings_of_a_tournament(tmp_path: Path) -> None
         assert missing.returncode == 1 and "no tournament NOSUCH" in missing.stderr, missing.stderr
         assert "no tournament has the id 'NOSUCH'" in missing.stderr  # the server's own words
         assert not (tmp_path / "x.png").exists()
+
+
+def test_the_halls_phone_address_is_one_a_phone_on_the_lan_reaches() -> None:
+    """The hall started beside the desk connects to 127.0.0.1 (or localhost): its "On your phone" line names this
+    machine's LAN address, the server's port kept; a server given by its LAN address is named as given."""
+    from sprtec.commands.hall import phone_page
+
+    lan = ["192.0.2.2", "10.0.0.7"]
+    assert phone_page("ws://127.0.0.1:34767/", "REU73K", lan) == "http://192.0.2.2:34767/tournaments/REU73K"
+    assert phone_page("ws://localhost:8765/", "REU73K", lan) == "http://192.0.2.2:8765/tournaments/REU73K"
+    assert phone_page("ws://10.0.0.5:8765/", "REU73K", lan) == "http://10.0.0.5:8765/tournaments/REU73K"
+    assert phone_page("ws://127.0.0.1:8765/", "REU73K", []) == "http://127.0.0.1:8765/tournaments/REU73K"
+
+
+def test_the_halls_status_line_says_the_server_was_closed() -> None:
+    """The organiser closes the desk: the hall's status line says so (and a lost connection that it reconnects)
+    instead of "Connected as guest-7" over standings that no longer move; connected again, whom it is again."""
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.hall.hall_director import HallDirector
+    from client.match.net import ConnectionEvent, NetClient, NetLink
+    from shared.protocol import Welcome
+
+    window = arcade.Window(640, 400, "hall", visible=False)
+    try:
+        link = NetLink(NetClient("ws://127.0.0.1:9/", "hall"))
+        director = HallDirector(window, link, "REU73K", page="http://192.0.2.2:9/tournaments/REU73K")
+        assert director.view.page == "http://192.0.2.2:9/tournaments/REU73K"
+        for message in (Welcome(1, "sprtec", "guest-7", "t"), ConnectionEvent("stopped", "1001")):
+            link.apply(director.state, message, 0.0)
+        director.poll(now=0.0)
+        assert director.status() == "The server was closed (the organiser stopped it) — connecting again when it runs"
+        link.apply(director.state, ConnectionEvent("failed", "[Errno 111]"), 1.0)
+        director.poll(now=1.0)
+        assert director.status().startswith("The server was closed")
+        link.apply(director.state, ConnectionEvent("up"), 2.0)
+        director.poll(now=2.0)
+        assert director.status() == "Connected as guest-7"
+    finally:
+        window.close()
