@@ -54,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save a PNG of the desk and exit")
     parser.add_argument("--screen", choices=SCREENS, default="home", help="with --screenshot: the desk's screen")
     parser.add_argument("--wait", type=float, default=20.0, help="seconds a screenshot waits for the server")
+    parser.add_argument("--no-show", type=float, default=None, metavar="SECONDS",
+                        help="with FILE: a coach not at his table this long after it opens loses by walkover "
+                             "(default 300)")
     parser.add_argument("--league", default=None, metavar="ID",
                         help="the desk of a team league's match days on --server (its secret kept by `sprtec league "
                              "create`, or --secret): open the day, line-ups, start each round, boards' results")
@@ -123,9 +126,10 @@ def wait_until_welcomed(url: str, timeout_s: float = READY_S) -> bool:
     return False
 
 
-async def open_tournament(url: str, urls: list[str], data: Path, file_text: str | None) -> tuple[str | None,
-                                                                                              str | None]:
-    """The tournament the desk opens and its secret: reopened when kept, created from the file, or none yet."""
+async def open_tournament(url: str, urls: list[str], data: Path, file_text: str | None,
+                          no_show_ms: int | None = None) -> tuple[str | None, str | None]:
+    """The tournament the desk opens and its secret: reopened when kept, created from the file (with its no-show
+    time, None: the server's), or none yet."""
     from shared.protocol import CreateTournament, ListTournaments, TournamentCreated, TournamentList
     from sprtec.commands.tournament_client import Connection, recall
 
@@ -139,7 +143,8 @@ async def open_tournament(url: str, urls: list[str], data: Path, file_text: str 
             same = [(t, secret) for t, secret in running if t.name == name]
             if same:
                 return same[0][0].tournament, same[0][1]
-            created = await connection.ask(CreateTournament(file=file_text), TournamentCreated)
+            created = await connection.ask(CreateTournament(file=file_text, no_show_ms=no_show_ms),
+                                           TournamentCreated)
             keep_secret(url, urls, data, created.tournament, created.secret)
             keep_codes(data, created.tournament, {e.entry: e.code for e in created.entries})
             for entry in created.entries:
@@ -246,8 +251,9 @@ def _serve_and_desk(args: argparse.Namespace, server: ServerProcess, data: Path,
     from shared.protocol import ProtocolError
     from sprtec.commands.tournament_client import Refused
 
+    no_show_ms = None if args.no_show is None else round(args.no_show * 1000)
     try:
-        tournament, secret = asyncio.run(open_tournament(url, urls, data, file_text))
+        tournament, secret = asyncio.run(open_tournament(url, urls, data, file_text, no_show_ms))
     except (Refused, ProtocolError) as problem:
         print(f"sprtec organise: the tournament was not created: {problem}", file=sys.stderr)
         return 1
