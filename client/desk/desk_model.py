@@ -439,8 +439,8 @@ class DeskModel(Page):
             Item(_("Entries and check-in ({n})").format(n=len(self.entries())), "screen:entries", group="row1",
                  hint=_("Check each player in: an entry not checked in is absent from the round")),
             *(self._round_items(on, playing, next_round) if on or self.update is None else
-              [Item(_("The tournament has ended: see Standings and Export"),
-                    "none", "text")]),
+              [Item(_("The tournament has ended: see Standings and Export"), "ended", enabled=False,
+                    group="row2")]),  # a row of the buttons' height: nothing below moves at the end
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
                  hint=_("Every table of the round, live: click one to watch it")),
             Item(_("Standings"), "screen:standings", group="row3"),

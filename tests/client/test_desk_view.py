@@ -70,3 +70,32 @@ def test_the_qr_code_opens_the_tournament_page_on_a_phone() -> None:
     desk.screen = "address"
     assert any(item.label == "http://192.168.1.20:8765/tournaments/T7" for item in desk.items())
     assert DeskModel(server="ws://127.0.0.1:8765/").page_url() == "http://127.0.0.1:8765"
+
+
+def test_nothing_on_the_desks_home_moves_when_the_tournament_ends() -> None:
+    """The last result in, the round's row says the tournament has ended - in a row of the buttons' height, so
+    Tables, Override, Export and Close stay under the pointer where they were during the rounds."""
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.desk.desk_model import DeskModel
+    from client.desk.desk_view import DeskView
+    from tests.client.test_tournament_player import _update
+
+    window = arcade.Window(1280, 760, "desk", visible=False)
+    try:
+        model = DeskModel(server="ws://127.0.0.1:8765/", tournament="ABC123", secret="s", seed=5)
+        model.screen = "home"
+        places = {}
+        for status in ("between", "finished"):
+            model.update = _update(status=status, round=2)
+            view = DeskView(model, lambda request: None)
+            window.show_view(view)
+            view.on_draw()
+            places[status] = {item.command: (b.left, b.bottom, b.width) for item, b in view.layout()
+                              if item.command.startswith(("screen:", "close", "undo"))}
+        assert places["finished"] == places["between"]
+        ended = [item for item in model.items() if "has ended" in item.label]
+        assert ended and not ended[0].enabled
+    finally:
+        window.close()
