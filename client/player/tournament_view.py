@@ -87,12 +87,13 @@ class TournamentView(arcade.View):
         return found
 
     def layout_buttons(self) -> list[buttons.Button]:
-        """The foot's buttons, centred."""
-        width = 230.0
+        """The foot's buttons: the hall and the lobby always where a row of three centred puts them, so they never
+        move under the pointer when check-in (or the way to the table) comes or goes; the others to their left."""
+        width, gap = 230.0, 12.0
         commands = self.commands()
-        total = len(commands) * width + (len(commands) - 1) * 12
-        x = (self.window.width - total) / 2
-        found = [buttons.Button(label, command, x + i * (width + 12), 14, width, 40)
+        first = (self.window.width - (3 * width + 2 * gap)) / 2 + width + gap  # the hall's place
+        x = first - (len(commands) - 2) * (width + gap)
+        found = [buttons.Button(label, command, x + i * (width + gap), 14, width, 40)
                  for i, (label, command) in enumerate(commands)]
         return found + self.score_buttons
 
