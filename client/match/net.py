@@ -511,8 +511,7 @@ class NetLink:
         if default is not None:
             state.note(_("Time ran out for {team}'s choice — by default: {what}").format(
                 team=state.team_label(message.team), what=move_list.action_words(default.action)))  # type: ignore
-        own = message.action is not None and default is None and \
-            message.action.action not in ("timeout", "forfeit", "elapse")  # nil: the move clock ran out
+        own = message.action is not None and default is None  # nil: the move clock ran out, the server moved
         if own and state.coach_moves is not None:
             state.coach_moves += 1  # a coach played this one himself (a match of none is not rated)
         state.add_move(message.trajectory, message.decisions, message.position, message.version, now,

@@ -59,9 +59,9 @@ def test_a_match_whose_every_move_timed_out_says_why_it_is_not_rated() -> None:
 
 def test_moves_the_server_decided_are_not_counted_as_the_coaches_own() -> None:
     """A tournament table where neither coach moved: every MovePlayed came with a nil action (the move clock ran
-    out) or an Elapse - none is a coach's move, so the results say why the match is not rated (a live match said
-    only "Not rated — no rating changes"); a flick is counted."""
-    from shared.model import Elapse, Flick
+    out) - none is a coach's move, so the results say why the match is not rated (a live match said only "Not
+    rated — no rating changes"); a flick is counted."""
+    from shared.model import Flick
     from shared.protocol import Clocks, MovePlayed
     from tests.client.helpers import basic_position
     from tests.client.test_net import _joined, _snapshot
@@ -70,8 +70,8 @@ def test_moves_the_server_decided_are_not_counted_as_the_coaches_own() -> None:
     assert state.coach_moves == 0
     client.inbox.put(MovePlayed("ABCD", 2, "home", None, None, (), basic_position(to_move="away"),
                                 Clocks(300_000, 30_000, "away", False), ()))
-    client.inbox.put(MovePlayed("ABCD", 3, "away", Elapse(4_000), None, (), basic_position(to_move="away"),
-                                Clocks(296_000, 30_000, "away", False), ()))
+    client.inbox.put(MovePlayed("ABCD", 3, "away", None, None, (), basic_position(to_move="home"),
+                                Clocks(296_000, 30_000, "home", False), ()))
     link.poll(state, now=1.0)
     assert state.coach_moves == 0
     names = {"home": "Jana", "away": "Piotr"}
