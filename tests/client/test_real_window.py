@@ -133,16 +133,24 @@ class Person:
         """The display pixel of the window's point (ax, ay) in arcade's coordinates (y up)."""
         return str(round(self.x + ax)), str(round(self.y + self.height - ay))
 
+    def point(self, ax: float, ay: float) -> None:
+        """Move the pointer to the window's point (ax, ay) and wait until it is there. Not when it is there already:
+        ``xdotool mousemove --sync`` to where the pointer is waits 15 s for a motion that never comes."""
+        x, y = self.at(ax, ay)
+        where = dict(part.split(":") for part in self.run("getmouselocation").split() if ":" in part)
+        if (where.get("x"), where.get("y")) != (x, y):
+            self.run("mousemove", "--sync", x, y)
+
     def click(self, ax: float, ay: float) -> None:
         """Move the pointer there and click."""
-        self.run("mousemove", "--sync", *self.at(ax, ay))
+        self.point(ax, ay)
         time.sleep(0.15)
         self.run("click", "1")
         time.sleep(0.25)
 
     def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
         """Press at ``start``, pull to ``end`` through a few points, let go (a slingshot pull)."""
-        self.run("mousemove", "--sync", *self.at(*start))
+        self.point(*start)
         time.sleep(0.1)
         self.run("mousedown", "1")
         for i in range(1, steps + 1):
@@ -523,8 +531,7 @@ def test_an_entry_code_typed_and_entered_with_return_claims_the_prepared_entry(d
             page.activate(f"choose:{tid}")
             view = mirror.lay(LobbyView(page, lambda request: None))
             myself = next(b for item, b in view.layout() if item.command == "join")
-            person.run("mousemove", "--sync", *person.at(myself.left + myself.width / 2,
-                                                          myself.bottom + myself.height / 2))
+            person.point(myself.left + myself.width / 2, myself.bottom + myself.height / 2)
             time.sleep(0.3)
             person.look("8-tournament-chosen")
             person.type(code.lower())
