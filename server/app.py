@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import gc
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,9 @@ from server.constants import (
 )
 from server.lan.announcer import LanAnnouncer, default_server_name
 from server.leagues.handlers import LeagueRequests
+from server.leagues.leases import KIND as LEAGUE
+from server.leagues.leases import LeagueLeases
+from server.leagues.leases import read_lines as read_league_lines
 from server.leagues.resume import resume as resume_leagues
 from server.leagues.service import LeagueService
 from server.lifecycle import EventBus
@@ -71,8 +75,9 @@ from shared.protocol import (
     CloseCode,
     Rated,
     ServerMessage,
-    TournamentInfo,
+    UnwatchLeague,
     UnwatchTournament,
+    WatchLeague,
     WatchTournament,
 )
 from shared.protocol.lan_record import NOT_PLAYERS
@@ -151,9 +156,7 @@ class Server:
                                      session_of=self.sessions.get)
         self.handlers.update(LeagueRequests(self.leagues, self.limits, creators).handlers())
         if node is not None:
-            self._place_tournaments(node)
-            # Leagues are not shared between nodes yet: resumed on every node, one would run on several.
-            log.warning("a cluster node does not resume stored leagues (they run on the node that runs them)")
+            self._place_competitions(node)
         self._ws_server: WsServer | None = None
         self._operators: WsServer | None = None  # the --metrics listener
         self.metrics_port = 0
@@ -230,32 +233,42 @@ class Server:
         checks.add_readiness("registry", self.placement.registry_problem)
         return checks
 
-    def _place_tournaments(self, cluster: ClusterNode) -> None:
-        """A cluster's tournaments: each runs on one node under a lease and a fence (``server.cluster.leased``), taken
-        over from a node that died; a request about one run elsewhere is forwarded there and answered through this
-        node (``server.cluster.forwarding``), its coaches told wherever they are connected; its tables' news comes
-        from the nodes that play them."""
+    def _place_competitions(self, cluster: ClusterNode) -> None:
+        """A cluster's tournaments and leagues: each runs on one node under a lease and a fence
+        (``server.cluster.leased``), taken over from a node that died; a request about one run elsewhere is forwarded
+        there and answered through this node (``server.cluster.forwarding``), its players told wherever they are
+        connected; its tables' news comes from the nodes that play them."""
+        tournaments = TournamentLeases(self.tournaments, lambda tournament, watchers: cluster.forwarder.moved_watchers(
+            KIND, tournament, watchers))
+        self._place(cluster, self.tournaments, tournaments, read_lines, WatchTournament, UnwatchTournament)
+        leagues = LeagueLeases(self.leagues, lambda league, watchers: cluster.forwarder.moved_watchers(
+            LEAGUE, league, watchers))
+        self._place(cluster, self.leagues, leagues, read_league_lines, WatchLeague, UnwatchLeague)
+
+    def _place(self, cluster: ClusterNode, service: Any, leases: Any, read: Callable[[dict[str, str]], Any],
+               watch: type, unwatch: type) -> None:
+        """One kind of competition on a cluster node (``leases``: its ``LeasedKind``; ``read``: its listing lines
+        as published; ``watch``/``unwatch``: its requests that start and end a watch, the object's id in the field
+        named as the kind)."""
         from server.cluster.leased import lease_name
 
-        service, forwarder, store = self.tournaments, cluster.forwarder, self.store
-        service.fenced = lambda tournament, statements: store.fenced(lease_name(KIND, tournament), statements)
-        service.claim = lambda tournament: cluster.leased.claim(KIND, tournament)
+        kind, forwarder, store = leases.kind, cluster.forwarder, self.store
+        service.fenced = lambda object_id, statements: store.fenced(lease_name(kind, object_id), statements)
+        service.claim = lambda object_id: cluster.leased.claim(kind, object_id)
         service.rooms_alive = lambda: {row.code for row in store.rooms()} | set(self.lobby.rooms)
         service.deliver = forwarder.deliver
         service.session_of = forwarder.player
 
-        async def lines_elsewhere() -> dict[str, tuple[int, TournamentInfo]]:
-            """The lines the other nodes published of their tournaments."""
-            return read_lines(await cluster.leased.lines(KIND))
+        async def lines_elsewhere() -> Any:
+            """The lines the other nodes published of their competitions of this kind."""
+            return read(await cluster.leased.lines(kind))
 
         service.lines_elsewhere = lines_elsewhere
-        leases = TournamentLeases(service, lambda tournament, watchers: forwarder.moved_watchers(KIND, tournament,
-                                                                                                  watchers))
         cluster.leased.add(leases)
 
         async def publish_lines() -> None:
-            """Every beat: this node's tournaments' lines for every node's list."""
-            await cluster.leased.publish_lines(KIND, leases.lines())
+            """Every beat: this node's lines for every node's list."""
+            await cluster.leased.publish_lines(kind, leases.lines())
 
         async def forget_dead_watchers() -> None:
             """Every beat: the watchers connected to a node that died are watchers no more."""
@@ -266,11 +279,17 @@ class Server:
         cluster.on_table_event.append(service.remote_event)
         forwarder.on_connected.append(service.connected)
         forwarder.on_gone.append(service.unwatch)
-        forwarder.watch_request[KIND] = WatchTournament
-        forwarder.watched[KIND] = lambda message: isinstance(message, WatchTournament)
-        forwarder.unwatched[KIND] = lambda message: isinstance(message, UnwatchTournament)
-        about = {kind: _tournament_of for kind in self.handlers if "tournament" in getattr(kind, "__slots__", ())}
-        self.handlers.update(forwarder.route(self.handlers, about))
+        forwarder.watch_request[kind] = watch
+        forwarder.watched[kind] = lambda message: isinstance(message, watch)
+        forwarder.unwatched[kind] = lambda message: isinstance(message, unwatch)
+
+        def object_of(message: Any) -> tuple[str, str]:
+            """The leased object a request is about (``server.cluster.forwarding``)."""
+            return kind, str(getattr(message, kind)).strip().upper()
+
+        about = {request: object_of for request in self.handlers if kind in getattr(request, "__slots__", ())}
+        # only this kind's own handlers: another kind's here are routed already, and routed again they would loop
+        self.handlers.update(forwarder.route({request: self.handlers[request] for request in about}, about))
 
     def _count_leases(self, cluster: ClusterNode) -> None:
         """The cluster's figures on /metrics: the leases this node holds (its open rooms, read when scraped) and
@@ -434,11 +453,6 @@ def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
     from server.cluster.node import registry_for
 
     return registry_for(config, pool)
-
-
-def _tournament_of(message: Any) -> tuple[str, str]:
-    """The leased object a tournament request is about (``server.cluster.forwarding``)."""
-    return KIND, str(message.tournament).strip().upper()
 
 
 async def _done() -> None:

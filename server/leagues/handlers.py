@@ -103,7 +103,7 @@ class LeagueRequests:
         self.limits.check(NEW_TOURNAMENT, session.client)
         league = league_of(message)
         league_id = credentials.new_tournament_id()
-        while league_id in service.runs:
+        while not await service.claim(league_id):  # a cluster: the new league's lease is this node's
             league_id = credentials.new_tournament_id()
         secret = credentials.new_organiser_secret()
         codes = {p.id: credentials.new_entry_code() for t in league.teams for p in t.players}
@@ -114,7 +114,8 @@ class LeagueRequests:
         state = start(league_id, row)
         stored = records.LeagueRow(id=league_id, name=league.name, secret_hash=credentials.hashed(hasher, secret),
                                    created_at=row.at_ms / 1000)
-        await service.store.write([records.add_league(stored), records.append_event(league_id, row)])
+        await service.store.write(service.fenced(league_id, [records.add_league(stored),
+                                                             records.append_event(league_id, row)]))
         service.adopt(LeagueRun(core=LeagueCore(state), secret_hash=stored.secret_hash))
         self.limits.spend(NEW_TOURNAMENT, session.client)
         players = tuple(LeaguePlayerCode(p.id, t.id, p.name[:64], codes[p.id]) for t in league.teams
@@ -219,8 +220,8 @@ class LeagueRequests:
         await session.send(LeagueDone(run.id, "UnwatchLeague"))
 
     async def list(self, session: Any, _message: ListLeagues) -> None:
-        """The leagues of this server, newest first."""
-        await session.send(LeagueList(self.service.listing()[:LEAGUES_LISTED]))
+        """The leagues of this server (a cluster: of every node), newest first."""
+        await session.send(LeagueList((await self.service.listing())[:LEAGUES_LISTED]))
 
     # ------------------------------------------------------------------ checks
     def _organiser(self, league_id: str, secret: str | None) -> LeagueRun:

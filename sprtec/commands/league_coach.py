@@ -88,8 +88,9 @@ class _League:
 
 
 async def league_player(url: str, league: str, options: CoachOptions, over: Callable[[LeagueUpdate], bool],
-                        give_up_s: float = 120.0) -> PlayerReport:
-    """Play one roster player's games of ``league`` until ``over`` says the days are over; returns what he did."""
+                        give_up_s: float = 120.0, others: tuple[str, ...] = ()) -> PlayerReport:
+    """Play one roster player's games of ``league`` until ``over`` says the days are over (``others``: more nodes of
+    the same cluster, tried when the one in use cannot be reached); returns what he did."""
     report = PlayerReport()
-    await play(url, options, _League(league, options, report, over), report.matches, give_up_s)
+    await play(url, options, _League(league, options, report, over), report.matches, give_up_s, others)
     return report

@@ -1,0 +1,196 @@
+"""Team leagues on real nodes sharing a real Redis and PostgreSQL, as tournaments are (``test_tournaments``): any node
+takes a league's players, organiser and watchers (their requests forwarded to the node that runs it); kill -9 of that
+node mid-round and another node takes the league over from the store - its open games, the matches being played at
+them and its table - and the day goes on there."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.cluster.redis_registry import lease_key
+from server.leagues import league_records as records
+from server.leagues.log import DayOpened, GameResult, GameTableOpened, Row
+from server.store.postgres.pg_store import PgStore
+from shared.protocol import (
+    LeagueDone,
+    LeagueList,
+    LeagueUpdate,
+    ListLeagues,
+    OpenMatchDay,
+    StartLeagueRound,
+    SubmitLineup,
+    WatchLeague,
+)
+from sprtec.commands.league_actions import create
+from sprtec.commands.league_coach import league_player
+from sprtec.commands.tournament_client import Connection, Refused
+from sprtec.commands.tournament_coach import CoachOptions
+from tests.cluster.nodes import Node
+from tests.league_server.helpers import league_file
+
+pytestmark = pytest.mark.slow
+QUICK = {"periods": 1, "period_ms": 6000, "break_ms": 0, "move_clock_ms": 2000, "disconnect_grace_ms": 30000}
+
+
+async def _owner(redis_url: str, league: str) -> str | None:
+    """The node holding the league's lease."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        found = await client.get(lease_key(f"league:{league}"))
+        return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
+    finally:
+        await client.aclose()
+
+
+def _log(postgres_url: str, league: str) -> list[Row]:
+    """The league's log as the shared store committed it."""
+    store = PgStore(postgres_url, migrate=False)
+    try:
+        return records.log(store, league)
+    finally:
+        store.close()
+
+
+def _moves(postgres_url: str, match_id: str) -> int:
+    """Entries committed in a match's log."""
+    store = PgStore(postgres_url, migrate=False)
+    try:
+        return int(store.read("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,))[0][0])
+    finally:
+        store.close()
+
+
+async def _until(check: Callable[[], object], timeout: float = 60.0) -> object:
+    """Poll ``check()`` (sync) until it returns something true."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"nothing after {timeout} s")
+
+
+async def _update_until(watcher: Connection, done: Callable[[LeagueUpdate], bool], first: LeagueUpdate,
+                        timeout: float) -> LeagueUpdate:
+    """The watcher's updates until one is ``done``."""
+    update = first
+    deadline = time.monotonic() + timeout
+    while not done(update):
+        message = await watcher.receive(timeout=max(0.1, deadline - time.monotonic()))
+        update = message if isinstance(message, LeagueUpdate) else update
+    return update
+
+
+def _fixture(update: LeagueUpdate, fixture: str = "d1f1") -> Any:
+    """One fixture's line of an update."""
+    return next(f for f in update.fixtures if f.fixture == fixture)
+
+
+def _round_over(update: LeagueUpdate, number: int) -> bool:
+    """Every game of round ``number`` of d1f1 has its result."""
+    games = [g for g in _fixture(update).games if g.round == number]
+    return len(games) == 2 and all(g.status in ("ended", "walkover") for g in games)
+
+
+async def test_a_league_day_whose_node_is_killed_mid_round_goes_on_on_another(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str
+) -> None:
+    """Created on A, its four players (bots) take their places and play through B and C, a watcher follows it
+    through B, the organiser's desk acts through C. A is killed with -9 while round 1's games are played: another
+    node takes the league over, round 1's games finish at their tables (their rooms taken over too, the same
+    matches), the organiser starts round 2 through C on the new owner, the fixture ends, the watcher on B never
+    reconnects, and the log committed before the kill is the start of the log after it."""
+    a, b, c = cluster("a"), cluster("b"), cluster("c")
+    nodes = (a.url, b.url, c.url)
+    organiser = await Connection.open(a.url, "organiser")
+    created = await create(organiser, json.dumps(league_file(size=2)), no_show_ms=60_000, settings=QUICK)
+    lid, secret = created.league, created.secret
+    assert await _owner(redis_url, lid) == "a"
+
+    def over(update: LeagueUpdate) -> bool:
+        """The fixture played is finished."""
+        return bool(_fixture(update).finished)
+
+    codes = [p for p in created.players if p.team in ("most", "brno")]
+    bots = [asyncio.create_task(league_player((b.url, c.url)[i % 2], lid,
+                                              CoachOptions(name=f"bot-{p.player}", code=p.code, level=None), over,
+                                              give_up_s=120, others=nodes))
+            for i, p in enumerate(codes)]
+    try:
+        watcher = await Connection.open(b.url, "watcher")
+        update = await watcher.ask(WatchLeague(lid), LeagueUpdate)  # forwarded to A, answered through B
+        update = await _update_until(watcher, lambda u: sum(map(sum, (t.claimed for t in u.teams))) == 4, update, 60)
+        desk = await Connection.open(c.url, "organiser-desk")  # the organiser's acts through C, forwarded to A
+        await desk.ask(OpenMatchDay(lid, secret, 1), LeagueDone)
+        for team, players in (("most", ("m1", "m2")), ("brno", ("b1", "b2"))):
+            await desk.ask(SubmitLineup(league=lid, fixture="d1f1", players=players, team=team, secret=secret),
+                           LeagueDone)
+        assert (await desk.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)).id == 1
+        opened = await _until(lambda: [r.event for r in _log(postgres_url, lid)
+                                       if isinstance(r.event, GameTableOpened)])
+        assert isinstance(opened, list) and len(opened) == 2
+        await _until(lambda: all(_moves(postgres_url, t.match_id) >= 2 for t in opened), 90)
+        before = _log(postgres_url, lid)
+        a.kill()
+        update = await _update_until(watcher, lambda u: _round_over(u, 1), update, 240)
+        new_owner = await _owner(redis_url, lid)
+        assert (await desk.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)).id == 2
+        finished = await _update_until(watcher, over, update, 240)
+        reports = await asyncio.wait_for(asyncio.gather(*bots), 120)
+    finally:
+        for task in bots:
+            task.cancel()
+    assert new_owner in ("b", "c"), (new_owner, b.tail(), c.tail())
+    after = _log(postgres_url, lid)
+    told = "\n".join(f"{r.index} {r.actor} {r.event}" for r in after)[-6000:]
+    assert after[: len(before)] == before
+    assert [r.index for r in after] == list(range(len(after)))
+    results = [r.event for r in after if isinstance(r.event, GameResult)]
+    assert sorted((e.round, e.board) for e in results) == [(1, 1), (1, 2), (2, 1), (2, 2)], told
+    assert {e.match_id for e in results if e.round == 1} == {t.match_id for t in opened}  # the same matches
+    assert all(e.source in ("match", "forfeit") for e in results), told
+    line = _fixture(finished)
+    assert line.finished and line.points is not None and finished.version == len(after)
+    assert {row.team: row.played for row in finished.table} == {"most": 1, "brno": 1, "kladno": 0}
+    assert all(len(report.matches) == 2 for report in reports), reports
+    assert f"took over league {lid}" in (b.log.read_text() + c.log.read_text())
+
+
+async def test_a_leagues_organiser_act_sent_to_a_node_that_does_not_run_it_is_answered_through_that_node(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str
+) -> None:
+    """A league run on A: through B its organiser opens a day (LeagueDone, written by A under its lease), a wrong
+    secret is NOT_ORGANISER and an unknown id LEAGUE_NOT_FOUND, each answered to the desk on B; B's list of leagues
+    has the league A runs."""
+    a, b = cluster("a"), cluster("b")
+    organiser = await Connection.open(a.url, "organiser")
+    created = await create(organiser, json.dumps(league_file()), no_show_ms=60_000)
+    lid = created.league
+    desk = await Connection.open(b.url, "desk")
+    assert (await desk.ask(OpenMatchDay(lid, created.secret, 1), LeagueDone)).id == 1
+    for request, code in ((OpenMatchDay(lid, "not-the-secret", 1), "NOT_ORGANISER"),
+                          (OpenMatchDay("NOPE", created.secret, 1), "LEAGUE_NOT_FOUND")):
+        with pytest.raises(Refused) as refused:
+            await desk.ask(request, LeagueDone)
+        assert refused.value.code == code
+    assert [r.event for r in _log(postgres_url, lid)][-1] == DayOpened(day=1)
+    assert await _owner(redis_url, lid) == "a"
+
+    async def listed() -> LeagueList:
+        """B's list, once it has the league as A last published it (every beat)."""
+        while True:
+            found = await desk.ask(ListLeagues(), LeagueList)
+            if any(line.league == lid and line.day == 1 for line in found.leagues):
+                return found
+            await asyncio.sleep(0.3)
+
+    line = next(line for line in (await asyncio.wait_for(listed(), 30)).leagues if line.league == lid)
+    assert (line.name, line.day, line.teams) == ("2. liga", 1, 3)
