@@ -13,7 +13,7 @@ their pushes and the played games' clock re-pushed every second, its timer, the 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +54,6 @@ class LeagueService(CompetitionService[LeagueRun]):
     def __init__(self, *, store: Store, lobby: Lobby, bus: EventBus, clock: WallClock,
                  session_of: Callable[[int], Watcher | None], now_ms: Callable[[], int] = wall_ms) -> None:
         super().__init__(store=store, lobby=lobby, bus=bus, clock=clock, session_of=session_of, now_ms=now_ms)
-        self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, LeagueInfo]]]] = _no_lines
 
     # ------------------------------------------------------------------ carrying out effects
     async def carry_own(self, run: LeagueRun, effect: Effect) -> bool:
@@ -95,13 +94,3 @@ class LeagueService(CompetitionService[LeagueRun]):
     def lines(self) -> dict[str, tuple[int, LeagueInfo]]:
         """Each league's line with its creation time (ms), by id."""
         return {run.id: (run.state.created_at_ms, info_of(run.state)) for run in self.runs.values()}
-
-    async def listing(self) -> tuple[LeagueInfo, ...]:
-        """Every league's line, newest first: this process's, and in a cluster those the other nodes run."""
-        found = {**await self.lines_elsewhere(), **self.lines()}
-        return tuple(line for _, line in sorted(reversed(list(found.values())), key=lambda item: -item[0]))
-
-
-async def _no_lines() -> dict[str, tuple[int, LeagueInfo]]:
-    """One process: no league runs anywhere else."""
-    return {}

@@ -121,6 +121,7 @@ class CompetitionService(Background, Generic[R]):
         self.claim: Callable[[str], Awaitable[bool]] = self._free_here
         self.rooms_alive: Callable[[], Collection[str]] = lambda: self.lobby.rooms.keys()
         self.deliver: Deliver = deliver
+        self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, Any]]]] = _no_lines
         bus.subscribe(MatchStarted, self._match_started)
         bus.subscribe(MoveApplied, self._move_applied)
         bus.subscribe(PresenceChanged, self._presence_changed)
@@ -140,11 +141,20 @@ class CompetitionService(Background, Generic[R]):
         """Whether the update shows a table being played (its clock runs between moves)."""
         raise NotImplementedError
 
+    def lines(self) -> dict[str, tuple[int, Any]]:
+        """Each competition's line in its list (a TournamentInfo, a LeagueInfo) with its creation time (ms), by id."""
+        raise NotImplementedError
+
     def due_refused(self, run: R, exc: Exception) -> None:
         """What is due could not be done (one of ``refused``): the log says why."""
         log.info("%s %s: what was due was not done: %s", self.kind, run.id, exc)
 
     # ------------------------------------------------------------------ the competitions
+    async def listing(self) -> tuple[Any, ...]:
+        """Every competition's line, newest first: this process's, and in a cluster those the other nodes run."""
+        found = {**await self.lines_elsewhere(), **self.lines()}
+        return tuple(line for _, line in sorted(reversed(list(found.values())), key=lambda item: -item[0]))
+
     def find(self, object_id: str) -> R:
         """The competition with this id (``not_found`` otherwise)."""
         run = self.runs.get(object_id.strip().upper())
@@ -395,3 +405,8 @@ class CompetitionService(Background, Generic[R]):
             for effect in run.core.connected(session.player_id, self.now_ms()):
                 if isinstance(effect, Send):
                     await session.send(effect.message)
+
+
+async def _no_lines() -> dict[str, tuple[int, Any]]:
+    """One process: no competition runs anywhere else."""
+    return {}

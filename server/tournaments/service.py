@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +82,6 @@ class TournamentService(CompetitionService[Running]):
         of the tournaments' deadlines (``clock`` only sleeps: it is told how long)."""
         super().__init__(store=store, lobby=lobby, bus=bus, clock=clock, session_of=session_of, now_ms=now_ms)
         self.rating_of = rating_of
-        self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, TournamentInfo]]]] = _no_lines
 
     # ------------------------------------------------------------------ carrying out effects
     async def carry_own(self, run: Running, effect: Effect) -> bool:
@@ -184,17 +183,6 @@ class TournamentService(CompetitionService[Running]):
             playing = sum(1 for t in run.state.tables.values() if run.core.started(t.room))
             out[run.id] = (run.state.created_at_ms, info_of(run.state, self.board(run), playing))
         return out
-
-    async def listing(self) -> tuple[TournamentInfo, ...]:
-        """Every tournament's line, newest first: this process's, and in a cluster those the other nodes run."""
-        found = {**await self.lines_elsewhere(), **self.lines()}
-        return tuple(line for _, line in sorted(found.values(), key=lambda item: -item[0]))
-
-
-async def _no_lines() -> dict[str, tuple[int, TournamentInfo]]:
-    """One process: no tournament runs anywhere else."""
-    return {}
-
 
 def new_seed() -> int:
     """A tournament's seed when the organiser names none (it drives every draw of the engine)."""
