@@ -179,6 +179,8 @@ class Server:
         self.store.listen(self._store_changed)
         if self.agones is not None:
             self.agones.start()
+        web = web_table(self, self.limits, self.placement.web_elsewhere)
+        self.placement.answers_web(web.answer_here)  # a cluster: what other nodes pass on, answered here
         self._ws_server = await websockets.serve(
             self._handle,
             self.config.host,
@@ -192,7 +194,8 @@ class Server:
             open_timeout=OPEN_TIMEOUT_S,
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
             process_request=chain(endpoints(self.health, self.metrics_registry,
-                                            metrics_here=self.config.metrics is None), web_table(self, self.limits)),
+                                            metrics_here=self.config.metrics is None),
+                                  web),
         )
         self.port = next(iter(self._ws_server.sockets)).getsockname()[1]
         if self.config.metrics is not None:  # /metrics (and the probes) where only the operator reaches

@@ -45,11 +45,13 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
+from websockets.http11 import Request, Response
 
 from server.cluster.forwarding import EVERYONE, Forwarder
 from server.cluster.leased import LeasedObjects
 from server.cluster.redis_registry import PREFIX, RedisRegistry, inbox
 from server.cluster.relay import Relay, frames_channel
+from server.cluster.web_requests import WebRequests
 from server.lifecycle import (
     LifecycleEvent,
     MatchFinished,
@@ -59,6 +61,7 @@ from server.lifecycle import (
     RoomClosed,
     RoomLost,
 )
+from server.rooms.placement import AnswerHere
 from server.rooms.rebuild import recover
 from server.rooms.registry import Moved, QueueEntry
 from server.rooms.room import Connection, Room, RoomError
@@ -161,6 +164,7 @@ class ClusterNode:
         # (``on_table_event`` of every other node), and what else each heartbeat does (``on_beat``)
         self.leased = LeasedObjects(registry, registry.url_of)
         self.forwarder = Forwarder(self.leased, self.registry.client.publish, connection_of)
+        self.web = WebRequests(self.node, self.registry.client.publish)
         self.on_table_event: list[Callable[[LifecycleEvent], None]] = []
         self.on_beat: list[Callable[[], Awaitable[None]]] = []
         self.public_url_of: Callable[[str], Awaitable[str]] | None = None  # given the configured one, at start
@@ -243,7 +247,7 @@ class ClusterNode:
         the RoomJoined asked for spectators here."""
         try:
             asked = json.loads(data)
-            if self.forwarder.heard(asked):
+            if self.forwarder.heard(asked) or self.web.heard(asked):
                 return
             kind, code = str(asked["kind"]), str(asked["room"])
             if kind == "come":
@@ -576,6 +580,31 @@ class ClusterNode:
             log.info("node %s: room %s could not take a connection back (%s)", self.node, again.code, exc.message)
             return False
         return True
+
+    async def web_elsewhere(self, kind: str, ident: str, request: Request) -> Response | None:
+        """The answer of the node that runs room or leased object ``ident`` when another node does (a tournament
+        nobody runs is taken over here first, as a coach's request would); None when this node answers (also when
+        Redis cannot say who runs it)."""
+        try:
+            owner = await self._web_owner(kind, ident.strip().upper())
+        except RedisError:
+            log.warning("node %s: where %s %s runs is not known (Redis): answered here", self.node, kind, ident[:16])
+            return None
+        return None if owner is None else await self.web.ask(owner, request)
+
+    async def _web_owner(self, kind: str, ident: str) -> str | None:
+        """The other node that runs ``ident`` of ``kind`` (None: this one, or nobody)."""
+        if kind == "room":
+            owner = await self.registry.owner(ident)
+        elif kind in self.leased.kinds:
+            owner = await self.leased.where(kind, ident)
+        else:
+            return None
+        return None if owner is None or owner == self.node else owner
+
+    def answers_web(self, answer_here: AnswerHere) -> None:
+        """The server's web table answers the requests other nodes pass on to this one."""
+        self.web.answer_here = answer_here
 
     async def owner_url(self, code: str, wait_s: float = 0.0) -> str | None:
         """The public URL of the node that owns room ``code``, waiting up to ``wait_s`` for an owner to appear."""

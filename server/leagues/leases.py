@@ -16,8 +16,9 @@ from server.leagues import league_records as records
 from server.leagues.resume import resume
 from server.leagues.service import LeagueService
 from server.tournaments import competition_leases
+from server.tournaments.competition import Line
 from server.tournaments.competition_leases import CompetitionLeases
-from shared.protocol import LeagueInfo, LeagueList
+from shared.protocol import LeagueList
 
 KIND = "league"
 
@@ -38,6 +39,6 @@ class LeagueLeases(CompetitionLeases):
         await resume(self.service, [i for i in ids if i not in self.service.runs])
 
 
-def read_lines(stored: dict[str, str]) -> dict[str, tuple[int, LeagueInfo]]:
+def read_lines(stored: dict[str, str]) -> dict[str, Line]:
     """The lines ``LeagueLeases.lines`` published, read back (one that cannot be read is left out)."""
     return competition_leases.read_lines(stored, LeagueList)

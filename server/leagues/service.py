@@ -26,10 +26,10 @@ from server.leagues.views import info_of, update
 from server.lifecycle import EventBus
 from server.rooms.lobby import HeldTable, Lobby
 from server.store.store_port import Store
-from server.tournaments.competition import CompetitionRun, CompetitionService, Watcher
+from server.tournaments.competition import CompetitionRun, CompetitionService, Line, Watcher
 from server.tournaments.tournament_records import now_ms as wall_ms
 from shared.league.errors import LeagueError
-from shared.protocol import LeagueInfo, LeagueUpdate
+from shared.protocol import LeagueUpdate
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,6 @@ class LeagueService(CompetitionService[LeagueRun]):
         """A game of the update is being played."""
         return any(game.status == "playing" for line in shown.fixtures for game in line.games)
 
-    def lines(self) -> dict[str, tuple[int, LeagueInfo]]:
-        """Each league's line with its creation time (ms), by id."""
-        return {run.id: (run.state.created_at_ms, info_of(run.state)) for run in self.runs.values()}
+    def lines(self) -> dict[str, Line]:
+        """Each league's line with its creation time, by id."""
+        return {run.id: Line(run.state.created_at_ms, info_of(run.state)) for run in self.runs.values()}

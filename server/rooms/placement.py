@@ -15,6 +15,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from websockets.http11 import Request, Response
+
+AnswerHere = Callable[[Request], Awaitable[Response]]
+
+
+class ElsewhereUnavailable(Exception):
+    """The server that runs what a web request is about did not answer it (the web says 503: ask again)."""
+
 
 class Placement(Protocol):
     """Where rooms are played (see the module docstring)."""
@@ -53,6 +61,17 @@ class Placement(Protocol):
 
     def gone(self, player_id: int) -> None:
         """A player's connection to this server ended."""
+        ...
+
+    async def web_elsewhere(self, kind: str, ident: str, request: Request) -> Response | None:
+        """The answer of the server that runs object ``ident`` of ``kind`` ("room", "tournament", "league") to a web
+        ``request`` about it, when that is not this server; None: this server answers it. ``ElsewhereUnavailable``
+        when the other server does not answer."""
+        ...
+
+    def answers_web(self, answer_here: AnswerHere) -> None:
+        """The server's web table, for the requests other servers pass on to this one (answered here, whatever
+        runs elsewhere)."""
         ...
 
     def registry_problem(self) -> str | None:
@@ -102,6 +121,13 @@ class OneProcess:
 
     def gone(self, player_id: int) -> None:
         """Nobody else needs to know."""
+
+    async def web_elsewhere(self, kind: str, ident: str, request: Request) -> Response | None:
+        """Everything is run here."""
+        return None
+
+    def answers_web(self, answer_here: AnswerHere) -> None:
+        """No other server asks this one."""
 
     def registry_problem(self) -> str | None:
         """The registry is this process's memory: it always answers."""

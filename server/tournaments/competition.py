@@ -121,7 +121,7 @@ class CompetitionService(Background, Generic[R]):
         self.claim: Callable[[str], Awaitable[bool]] = self._free_here
         self.rooms_alive: Callable[[], Collection[str]] = lambda: self.lobby.rooms.keys()
         self.deliver: Deliver = deliver
-        self.lines_elsewhere: Callable[[], Awaitable[dict[str, tuple[int, Any]]]] = _no_lines
+        self.lines_elsewhere: Callable[[], Awaitable[dict[str, Line]]] = _no_lines
         bus.subscribe(MatchStarted, self._match_started)
         bus.subscribe(MoveApplied, self._move_applied)
         bus.subscribe(PresenceChanged, self._presence_changed)
@@ -141,8 +141,8 @@ class CompetitionService(Background, Generic[R]):
         """Whether the update shows a table being played (its clock runs between moves)."""
         raise NotImplementedError
 
-    def lines(self) -> dict[str, tuple[int, Any]]:
-        """Each competition's line in its list (a TournamentInfo, a LeagueInfo) with its creation time (ms), by id."""
+    def lines(self) -> dict[str, Line]:
+        """Each competition's line in its lists, by id."""
         raise NotImplementedError
 
     def due_refused(self, run: R, exc: Exception) -> None:
@@ -150,10 +150,14 @@ class CompetitionService(Background, Generic[R]):
         log.info("%s %s: what was due was not done: %s", self.kind, run.id, exc)
 
     # ------------------------------------------------------------------ the competitions
-    async def listing(self) -> tuple[Any, ...]:
+    async def listed(self) -> list[Line]:
         """Every competition's line, newest first: this process's, and in a cluster those the other nodes run."""
         found = {**await self.lines_elsewhere(), **self.lines()}
-        return tuple(line for _, line in sorted(reversed(list(found.values())), key=lambda item: -item[0]))
+        return sorted(reversed(list(found.values())), key=lambda line: -line.created_at_ms)  # a tie: the later first
+
+    async def listing(self) -> tuple[Any, ...]:
+        """Every competition's line in its list message (TournamentList, LeagueList), newest first."""
+        return tuple(line.info for line in await self.listed())
 
     def find(self, object_id: str) -> R:
         """The competition with this id (``not_found`` otherwise)."""
@@ -407,6 +411,16 @@ class CompetitionService(Background, Generic[R]):
                     await session.send(effect.message)
 
 
-async def _no_lines() -> dict[str, tuple[int, Any]]:
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A competition's line in every list: its list message's line (a TournamentInfo, a LeagueInfo), when it was
+    created (the lists' order), and what the web's list shows beside it (a tournament's stage system)."""
+
+    created_at_ms: int
+    info: Any
+    web: dict[str, str] = field(default_factory=dict)
+
+
+async def _no_lines() -> dict[str, Line]:
     """One process: no competition runs anywhere else."""
     return {}

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from server.tournaments.competition import CompetitionService, Watcher
+from server.tournaments.competition import CompetitionService, Line, Watcher
 from shared.protocol import SERVER_MESSAGES, ProtocolError, decode, encode
 
 
@@ -59,11 +59,12 @@ class CompetitionLeases:
 
     def lines(self) -> dict[str, str]:
         """The listing line of each competition here, as every node's list reads it (``read_lines``)."""
-        return {object_id: json.dumps({"at": at, "line": encode(self.listed((line,)), trusted=True).hex()})
-                for object_id, (at, line) in self.service.lines().items()}
+        return {object_id: json.dumps({"at": line.created_at_ms, "web": line.web,
+                                       "line": encode(self.listed((line.info,)), trusted=True).hex()})
+                for object_id, line in self.service.lines().items()}
 
 
-def read_lines(stored: dict[str, str], listed: type) -> dict[str, tuple[int, Any]]:
+def read_lines(stored: dict[str, str], listed: type) -> dict[str, Line]:
     """The lines ``CompetitionLeases.lines`` published in ``listed`` messages, read back (one that cannot be read is
     left out)."""
     out = {}
@@ -76,5 +77,6 @@ def read_lines(stored: dict[str, str], listed: type) -> dict[str, tuple[int, Any
         if isinstance(message, listed):
             lines = getattr(message, fields(message)[0].name)
             if lines:
-                out[object_id] = (int(found["at"]), lines[0])
+                web = found.get("web") if isinstance(found.get("web"), dict) else {}
+                out[object_id] = Line(int(found["at"]), lines[0], {str(k): str(v) for k, v in web.items()})
     return out

@@ -15,10 +15,11 @@ from typing import Any
 
 from server.tournaments import competition_leases
 from server.tournaments import tournament_records as records
+from server.tournaments.competition import Line
 from server.tournaments.competition_leases import CompetitionLeases
 from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
-from shared.protocol import TournamentInfo, TournamentList
+from shared.protocol import TournamentList
 
 KIND = "tournament"
 
@@ -39,6 +40,6 @@ class TournamentLeases(CompetitionLeases):
         await resume(self.service, [i for i in ids if i not in self.service.runs])
 
 
-def read_lines(stored: dict[str, str]) -> dict[str, tuple[int, TournamentInfo]]:
+def read_lines(stored: dict[str, str]) -> dict[str, Line]:
     """The lines ``TournamentLeases.lines`` published, read back (one that cannot be read is left out)."""
     return competition_leases.read_lines(stored, TournamentList)

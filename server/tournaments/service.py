@@ -32,6 +32,7 @@ from server.tournaments.competition import (
     CompetitionService,
     Deliver,
     Fenced,
+    Line,
     Watcher,
 )
 from server.tournaments.log import SERVER, Event, Outcome
@@ -45,7 +46,6 @@ from server.tournaments.tournament_core import (
     TournamentCore,
 )
 from server.tournaments.views import Board, board_of, info_of, update
-from shared.protocol import TournamentInfo
 from shared.protocol.lan_record import RunningTournament
 from shared.tournament.errors import TournamentError
 
@@ -176,12 +176,14 @@ class TournamentService(CompetitionService[Running]):
         return tuple(RunningTournament(id=run.id, name=run.state.tournament.name) for run in self.runs.values()
                      if self.board(run).status not in ("finished", "ended"))
 
-    def lines(self) -> dict[str, tuple[int, TournamentInfo]]:
-        """Each tournament's line with its creation time (ms), by id."""
+    def lines(self) -> dict[str, Line]:
+        """Each tournament's line with its creation time and its current stage's system (the web's list), by id."""
         out = {}
         for run in self.runs.values():
             playing = sum(1 for t in run.state.tables.values() if run.core.started(t.room))
-            out[run.id] = (run.state.created_at_ms, info_of(run.state, self.board(run), playing))
+            board = self.board(run)
+            out[run.id] = Line(run.state.created_at_ms, info_of(run.state, board, playing),
+                               {"system": run.state.tournament.stages[board.stage].system})
         return out
 
 def new_seed() -> int:

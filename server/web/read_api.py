@@ -130,15 +130,10 @@ class ReadApi:
 
     async def tournaments(self, call: Call) -> Response:
         """Every tournament of the server, newest first: id, name, state, system, stage, round, entries, playing."""
-        service = self.sources.tournaments
-        lines = []
-        for run in reversed(list(service.runs.values())):
-            board = service.board(run)
-            t = run.state.tournament
-            lines.append({"id": run.id, "name": t.name, "state": board.status,
-                          "system": t.stages[board.stage].system, "stage": board.stage, "round": board.round,
-                          "entries": len(t.players),
-                          "playing": sum(1 for table in run.state.tables.values() if service.started(table.room))})
+        lines = [{"id": line.info.tournament, "name": line.info.name, "state": line.info.status,
+                  "system": line.web.get("system", ""), "stage": line.info.stage, "round": line.info.round,
+                  "entries": line.info.entries, "playing": line.info.playing}
+                 for line in await self.sources.tournaments.listed()]  # a cluster's: every node's
         return answer(call.request, json_body({"tournaments": lines}))
 
     async def tournament(self, call: Call) -> Response:

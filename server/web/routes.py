@@ -26,11 +26,18 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from server.connections.address_budgets import WEB_REQUEST, AddressBudgets
+from server.rooms.placement import ElsewhereUnavailable
 from server.web.web_responses import error, preflight
 
 log = logging.getLogger(__name__)
 MAX_SEGMENT = 100  # characters of one path segment after decoding (a name is at most 32, an id 16)
 Hook = Callable[[ServerConnection, Request], "Awaitable[Response | None] | Response | None"]
+Elsewhere = Callable[[str, str, Request], Awaitable[Response | None]]  # ``Placement.web_elsewhere``
+
+
+async def _all_here(_kind: str, _ident: str, _request: Request) -> Response | None:
+    """One process: everything it shows runs here."""
+    return None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -80,6 +87,7 @@ class Route:
     query: tuple[QueryParameter, ...] = ()
     errors: tuple[int, ...] = ()  # the statuses it may answer besides 200, 304, 429
     api: bool = True  # False: a page or a static file (not in the OpenAPI document)
+    owned_by: str | None = None  # what the path's first parameter names when another node may run it ("tournament")
     regex: re.Pattern[str] = field(init=False)
     names: tuple[str, ...] = field(init=False)
 
@@ -108,9 +116,12 @@ def is_upgrade(request: Request) -> bool:
 class WebTable:
     """The web's routes behind the address limits (see the module docstring)."""
 
-    def __init__(self, routes: Sequence[Route], budgets: AddressBudgets) -> None:
+    def __init__(self, routes: Sequence[Route], budgets: AddressBudgets, elsewhere: Elsewhere = _all_here) -> None:
+        """``elsewhere``: the answer of the server that runs what a route names, when that is another one
+        (``Placement.web_elsewhere``)."""
         self.routes = tuple(routes)
         self.budgets = budgets
+        self.elsewhere = elsewhere
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         """The web's answer, or None to let a websocket handshake go on."""
@@ -129,6 +140,15 @@ class WebTable:
         if request.method not in ("GET", "HEAD"):
             return error(request, http.HTTPStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
                          "this server's web side is read-only: GET, HEAD and OPTIONS")
+        return await self._route(request, ask_elsewhere=True)
+
+    async def answer_here(self, request: Request) -> Response:
+        """A request another server passed on to this one (its budgets spent there): answered here, whatever runs
+        elsewhere (a request is passed on once at most)."""
+        return await self._route(request, ask_elsewhere=False)
+
+    async def _route(self, request: Request, *, ask_elsewhere: bool) -> Response:
+        """The answer of the route the path matches, or of the server that runs what it names; 404 for no route."""
         parts = urlsplit(request.path)
         for route in self.routes:
             params = route.match(parts.path)
@@ -136,6 +156,14 @@ class WebTable:
                 continue
             if any(len(value) > MAX_SEGMENT for value in params.values() if route.names[-1:] != ("rest",)):
                 return error(request, http.HTTPStatus.NOT_FOUND, "NOT_FOUND", "no such thing on this server")
+            if route.owned_by is not None and ask_elsewhere:
+                try:
+                    found = await self.elsewhere(route.owned_by, params[route.names[0]], request)
+                except ElsewhereUnavailable as exc:
+                    return error(request, http.HTTPStatus.SERVICE_UNAVAILABLE, "NODE_UNAVAILABLE",
+                                 f"ask again in a moment: {exc}", retry_after_s=1)
+                if found is not None:  # another server runs it: its answer, as it gave it
+                    return found
             call = Call(request=request, params=params, query=parse_qs(parts.query, keep_blank_values=True))
             try:
                 return await route.handler(call)

@@ -15,7 +15,7 @@ from server.connections.address_budgets import AddressBudgets
 from server.web import openapi
 from server.web.pages import Pages, language_of
 from server.web.read_api import LEADERBOARD_MAX, ReadApi, Sources
-from server.web.routes import Call, Handler, QueryParameter, Route, WebTable
+from server.web.routes import Call, Elsewhere, Handler, QueryParameter, Route, WebTable
 from server.web.web_responses import answer, error, json_body
 from shared.rulesets import RULESETS
 
@@ -44,32 +44,39 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
               summary="Every tournament of the server, newest first", schema=openapi.TOURNAMENTS),
         Route(pattern=f"{API}/tournaments/{{id}}", handler=api.tournament, operation="getTournament",
               summary="The tournament's file (sprtec-tournament/1) as `sprtec tournament export` writes it",
-              schema=openapi.TOURNAMENT_FILE, errors=not_found),
+              schema=openapi.TOURNAMENT_FILE, errors=not_found,
+              owned_by="tournament"),
         Route(pattern=f"{API}/tournaments/{{id}}/standings", handler=api.standings, operation="getStandings",
               summary="`sprtec tournament standings [--stage N]` of the tournament (sprtec-standings/1)",
               schema=openapi.STANDINGS, errors=(400, 404, 409),
               query=(QueryParameter(name="stage", description="a stage index (default: the last stage with a "
-                                                              "result)", schema={"type": "integer", "minimum": 0}),)),
+                                                              "result)", schema={"type": "integer", "minimum": 0}),),
+              owned_by="tournament"),
         Route(pattern=f"{API}/tournaments/{{id}}/pairing", handler=api.pairing, operation="getPairing",
               summary="`sprtec tournament pair` of the tournament (sprtec-pairing/1); 409 ROUND_ORDER while a round "
-                      "is played, NOTHING_TO_PAIR at the end", schema=openapi.PAIRING, errors=(404, 409)),
+                      "is played, NOTHING_TO_PAIR at the end", schema=openapi.PAIRING, errors=(404, 409),
+              owned_by="tournament"),
         Route(pattern=f"{API}/tournaments/{{id}}/ranking", handler=api.ranking, operation="getRanking",
               summary="`sprtec tournament ranking` of the tournament (sprtec-ranking/1): the final ranking with "
-                      "categories, category winners and Czech Cup points", schema=openapi.RANKING, errors=not_found),
+                      "categories, category winners and Czech Cup points", schema=openapi.RANKING, errors=not_found,
+              owned_by="tournament"),
         Route(pattern=f"{API}/leagues", handler=api.leagues, operation="listLeagues",
               summary="Every team league of the server, newest first", schema=openapi.LEAGUES),
         Route(pattern=f"{API}/leagues/{{id}}", handler=api.league, operation="getLeague",
               summary="The league's file (sprtec-league/1) with every line-up and game, as `sprtec league export` "
-                      "writes it", schema=openapi.LEAGUE_FILE, errors=not_found),
+                      "writes it", schema=openapi.LEAGUE_FILE, errors=not_found,
+              owned_by="league"),
         Route(pattern=f"{API}/leagues/{{id}}/table", handler=api.league_table, operation="getLeagueTable",
               summary="`sprtec league table` of the league (sprtec-league-table/1)", schema=openapi.LEAGUE_TABLE,
-              errors=not_found),
+              errors=not_found,
+              owned_by="league"),
         Route(pattern=f"{API}/rooms", handler=api.rooms, operation="listRooms",
               summary="The live matches: public rooms and tournaments' tables (RoomInfo, with the table)",
               schema=openapi.ROOMS),
         Route(pattern=f"{API}/rooms/{{code}}/moves", handler=api.room_moves, operation="getRoomMoves",
               summary="The moves so far of the match played in a room (each its MovePlayed)", schema=openapi.MOVES,
-              errors=not_found),
+              errors=not_found,
+              owned_by="room"),
         Route(pattern=f"{API}/matches/{{id}}", handler=api.match, operation="getMatch",
               summary="A finished match's file as `sprtec export` writes it; 403 MATCH_RUNNING while it is played",
               schema=openapi.SCENARIO, errors=(403, 404)),
@@ -126,6 +133,7 @@ def routes(sources: Sources, pages: Pages | None = None) -> list[Route]:
     return table
 
 
-def web_table(sources: Sources, budgets: AddressBudgets) -> WebTable:
-    """The web's table over the server's services, behind the server's per-address budgets."""
-    return WebTable(routes(sources), budgets)
+def web_table(sources: Sources, budgets: AddressBudgets, elsewhere: Elsewhere) -> WebTable:
+    """The web's table over the server's services, behind the server's per-address budgets; a request about what
+    another server runs answered by that server (``elsewhere``: ``Placement.web_elsewhere``)."""
+    return WebTable(routes(sources), budgets, elsewhere)
