@@ -34,7 +34,7 @@ from server.web.replay_moves import moves_of
 from server.web.routes import BadParameter, Call
 from server.web.web_responses import FINISHED, Body, answer, body_of, error, json_body
 from shared import geometry
-from shared.league.table import finished_fixtures, league_table_json
+from shared.league.table import league_table_json
 from shared.league.writing import dumps as league_dumps
 from shared.protocol.specs import wire_of
 from shared.rulesets import RULESETS, Settings
@@ -93,11 +93,9 @@ class ReadApi:
 
     async def leagues(self, call: Call) -> Response:
         """Every league of the server, newest first: id, name, season, the open day, teams, fixtures, finished."""
-        lines = [{"id": run.id, "name": run.state.league.name, "season": run.state.league.season,
-                  "day": run.state.day, "teams": len(run.state.league.teams),
-                  "fixtures": len(run.state.league.fixtures),
-                  "finished": len(finished_fixtures(run.state.league))}
-                 for run in reversed(list(self.sources.leagues.runs.values()))]
+        lines = [{"id": line.league, "name": line.name, "season": line.season, "day": line.day, "teams": line.teams,
+                  "fixtures": line.fixtures, "finished": line.finished}
+                 for line in await self.sources.leagues.listing()]  # a cluster's: every node's
         return answer(call.request, json_body({"leagues": lines}))
 
     async def league(self, call: Call) -> Response:

@@ -23,14 +23,27 @@ from shared.protocol import (
     decode,
     encode,
 )
+from sprtec.commands import league_actions
 from sprtec.commands.tournament_actions import create
 from sprtec.commands.tournament_client import Connection
 from tests.cluster.nodes import Node
+from tests.league_server.helpers import league_file
 from tests.tournament_server.helpers import file_of
 from tests.web.http_get import Answer, get
 
 pytestmark = pytest.mark.slow
 API = "/api/v1"
+
+
+async def _listed(node: Node, path: str, key: str, ident: str) -> dict[str, object]:
+    """The line of ``ident`` in the list at ``path`` (under ``key``) of ``node``, once the owner's heartbeat has
+    published it."""
+    deadline = time.monotonic() + 20
+    while True:
+        listed = {line["id"]: line for line in (await get(node.url, path)).json()[key]}
+        if ident in listed or time.monotonic() > deadline:
+            return dict(listed[ident])
+        await asyncio.sleep(0.2)
 
 
 async def _same_answer(asked: Node, owner: Node, path: str) -> Answer:
@@ -63,9 +76,9 @@ async def _room_on(url: str) -> tuple[str, list[websockets.ClientConnection]]:
 async def test_any_node_answers_about_a_tournament_or_a_room_another_node_runs(
     cluster: Callable[[str], Node]
 ) -> None:
-    """A tournament and a room run on A: B answers their API paths with A's bytes and ETags (a 304 for an ETag A
-    gave, the headers alone for HEAD), lists the tournament among its own (with its
-    system), and answers 404 for what nobody runs."""
+    """A tournament, a league and a room run on A: B answers their API paths with A's bytes and ETags (a 304 for an
+    ETag A gave, the headers alone for HEAD), lists the tournament (with its system) and the league among its own,
+    and answers 404 for what nobody runs."""
     a, b = cluster("a"), cluster("b")
     organiser = await Connection.open(a.url, "organiser")
     file = file_of(4, stages=[{"system": "swiss", "rounds": 2}])
@@ -79,16 +92,17 @@ async def test_any_node_answers_about_a_tournament_or_a_room_another_node_runs(
     assert (head.status, head.body, head.headers["etag"]) == (200, b"", mine.headers["etag"])
     for path in ("standings", "ranking", "pairing"):
         await _same_answer(b, a, f"{API}/tournaments/{tid}/{path}")
-    deadline = time.monotonic() + 20  # the other nodes' lines are published with each heartbeat
-    while True:
-        listed = {line["id"]: line for line in (await get(b.url, f"{API}/tournaments")).json()["tournaments"]}
-        if tid in listed or time.monotonic() > deadline:
-            break
-        await asyncio.sleep(0.2)
-    assert listed[tid] == {"id": tid, "name": "test", "state": "registering", "system": "swiss", "stage": 0,
-                           "round": 0, "entries": 4, "playing": 0}
+    assert await _listed(b, f"{API}/tournaments", "tournaments", tid) == {
+        "id": tid, "name": "test", "state": "registering", "system": "swiss", "stage": 0, "round": 0, "entries": 4,
+        "playing": 0}
     nobody = await get(b.url, f"{API}/tournaments/ZZZZZZZZ")
     assert nobody.status == 404 and nobody.json()["error"]["code"] == "TOURNAMENT_NOT_FOUND"
+    league = await league_actions.create(organiser, json.dumps(league_file(size=2)))
+    for path in ("", "/table"):
+        found = await _same_answer(b, a, f"{API}/leagues/{league.league}{path}")
+        assert found.status == 200, found
+    line = await _listed(b, f"{API}/leagues", "leagues", league.league)
+    assert line["name"] == "2. liga" and line["day"] == 0, line
     code, coaches = await _room_on(a.url)
     try:
         moves = await _same_answer(b, a, f"{API}/rooms/{code}/moves")
