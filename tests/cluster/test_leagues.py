@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +17,7 @@ import redis.asyncio as aioredis
 
 from server.cluster.redis_registry import lease_key
 from server.leagues import league_records as records
-from server.leagues.log import DayOpened, GameResult, GameTableOpened, Row
+from server.leagues.log import DayOpened, GameResult, GameTableOpened, LineupGiven, Row
 from server.store.postgres.pg_store import PgStore
 from shared.protocol import (
     LeagueDone,
@@ -27,6 +28,7 @@ from shared.protocol import (
     StartLeagueRound,
     SubmitLineup,
     WatchLeague,
+    encode,
 )
 from sprtec.commands.league_actions import create
 from sprtec.commands.league_coach import league_player
@@ -194,3 +196,39 @@ async def test_a_leagues_organiser_act_sent_to_a_node_that_does_not_run_it_is_an
 
     line = next(line for line in (await asyncio.wait_for(listed(), 30)).leagues if line.league == lid)
     assert (line.name, line.day, line.teams) == ("2. liga", 1, 3)
+
+
+async def test_a_league_node_paused_past_its_lease_writes_nothing_the_new_owner_did_not_see(
+    cluster: Callable[[str], Node], redis_url: str, postgres_url: str
+) -> None:
+    """A runs the league (its day open) and is frozen (SIGSTOP) past its lease: B takes it over and takes Most's
+    line-up; Brno's, which the organiser sent to A meanwhile, read when A wakes, is not written under A's lapsed
+    lease - the store's fence refuses A's write, A stops the league, and the request goes on to B, which writes it.
+    Every event of the log is one B folded, once."""
+    a, b = cluster("a"), cluster("b")
+    organiser = await Connection.open(a.url, "organiser")
+    created = await create(organiser, json.dumps(league_file(size=2)), no_show_ms=60_000)
+    lid, secret = created.league, created.secret
+    await organiser.ask(OpenMatchDay(lid, secret, 1), LeagueDone)
+    assert await _owner(redis_url, lid) == "a"
+    desk = await Connection.open(b.url, "desk")
+    a.process.send_signal(signal.SIGSTOP)
+    try:
+        await _until(lambda: f"took over league {lid}" in b.log.read_text(), 30)
+        await desk.ask(SubmitLineup(league=lid, fixture="d1f1", players=("m1", "m2"), team="most", secret=secret),
+                       LeagueDone)  # B runs it now
+        await organiser.ws.send(encode(SubmitLineup(league=lid, fixture="d1f1", players=("b2", "b1"), team="brno",
+                                                    secret=secret)))  # read by A when it wakes
+    finally:
+        a.process.send_signal(signal.SIGCONT)
+    done = await organiser.receive(timeout=30)
+    assert isinstance(done, LeagueDone), done
+    update = await desk.ask(WatchLeague(lid), LeagueUpdate)
+    log = _log(postgres_url, lid)
+    given = [(r.event.side, r.event.players) for r in log if isinstance(r.event, LineupGiven)]
+    assert given == [("home", ("m1", "m2")), ("away", ("b2", "b1"))]  # Brno's once, after Most's: written by B
+    assert [r.index for r in log] == list(range(len(log))) and update.version == len(log)
+    line = _fixture(update)
+    assert (line.lineup_home, line.lineup_away) == (("m1", "m2"), ("b2", "b1"))
+    assert await _owner(redis_url, lid) == "b"
+    assert "stale lease" in a.log.read_text() or f"lost the lease of league {lid}" in a.log.read_text(), a.tail()
