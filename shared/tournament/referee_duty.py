@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from shared.tournament.model import Bye, Match, Tournament
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,6 +81,8 @@ def _matching(boards: Sequence[Board], candidates: Sequence[str], first: int, *,
               agreed: Collection[int], weights: Mapping[str, int]) -> dict[int, str]:
     """The maximum-weight matching of boards and candidates with the first ``first`` boards in the upper half."""
     half_of = halves(boards, first)
+    import networkx as nx  # here, not at the top: it costs a starting server ~0.14 s it needs only for a round
+
     graph: nx.Graph[int] = nx.Graph()
     for i, board in enumerate(boards):
         board_half = 0 if i < first else 1
