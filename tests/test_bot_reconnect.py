@@ -42,6 +42,12 @@ def _logged(data: Path) -> int:
         return 0
 
 
+def _finished(data: Path) -> bool:
+    """Whether the server has committed the match's end (read-only, from another process)."""
+    with sqlite3.connect(f"file:{data / 'sprtec.sqlite3'}?mode=ro", uri=True) as conn:
+        return bool(conn.execute("SELECT COUNT(*) FROM matches WHERE finished != 0").fetchone()[0])
+
+
 def _wait_for_entries(data: Path, more_than: int, timeout_s: float = 60) -> int:
     """Wait until more than ``more_than`` entries are logged; returns the count."""
     deadline = time.monotonic() + timeout_s
@@ -61,7 +67,7 @@ def test_two_bots_finish_their_match_across_a_graceful_restart_and_a_kill_9(tmp_
     url = f"ws://127.0.0.1:{port}/"
     server = _serve(data, port)
     command = [sys.executable, "-m", "sprtec", "bot", "--server", url, "--quick-match", "--ruleset", "quick",
-               "--setting", "period_ms=40000", "--random", "--json"]
+               "--setting", "period_ms=20000", "--random", "--json"]
     bots = [subprocess.Popen([*command, "--name", name], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True) for name in ("ann", "bob")]
     try:
@@ -70,6 +76,7 @@ def test_two_bots_finish_their_match_across_a_graceful_restart_and_a_kill_9(tmp_
         assert server.wait(30) == 0
         server = _serve(data, port)
         seen = _wait_for_entries(data, seen)  # the bots came back and play on
+        assert not _finished(data), "the match ended before the kill -9: a longer period is needed"
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
         server = _serve(data, port)
