@@ -21,8 +21,8 @@ from sprtec.commands.tournament import ranking_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tournament-czech-cup-24.json"
-QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=4000", "--setting", "break_ms=0",
-              "--setting", "overtime_ms=2000", "--setting", "shootout_series=1"]
+QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=2000", "--setting", "break_ms=0",
+              "--setting", "overtime_ms=1000", "--setting", "shootout_series=1", "--gap-ms", "300"]
 
 
 @pytest.mark.slow

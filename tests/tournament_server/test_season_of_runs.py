@@ -14,8 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = ROOT / "examples" / "season-2026"
 FILES = ("expres-brno.json", "expres-praha.json", "expres-ostrava.json")
-QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=4000", "--setting", "break_ms=0",
-              "--setting", "overtime_ms=2000", "--setting", "shootout_series=1"]
+QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=2000", "--setting", "break_ms=0",
+              "--setting", "overtime_ms=1000", "--setting", "shootout_series=1", "--gap-ms", "300"]
 
 
 @pytest.mark.slow

@@ -22,8 +22,8 @@ from sprtec.commands.tournament_coach import CoachOptions, coach
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tournament-swiss-ko.json"
-# Matches of one 4-second period, a 2-second overtime and a shoot-out of one pair, then sudden death.
-QUICK = {"periods": 1, "period_ms": 4000, "break_ms": 0, "overtime_ms": [2000], "shootout_series": 1,
+# Matches of one 2-second period, a 1-second overtime and a shoot-out of one pair, then sudden death.
+QUICK = {"periods": 1, "period_ms": 2000, "break_ms": 0, "overtime_ms": [1000], "shootout_series": 1,
          "move_clock_ms": 3000}
 QUICK_ARGS = [arg for name, value in QUICK.items()
               for arg in ("--setting", f"{name}={','.join(map(str, value)) if isinstance(value, list) else value}")]
@@ -58,7 +58,7 @@ async def test_a_swiss_then_a_knockout_played_by_bots_to_the_exported_standings(
         assert url is not None, server.error
         organiser = await Connection.open(url, "organiser")
         created, codes = await create(organiser, _quick(json.loads(EXAMPLE.read_text())), no_show_ms=60_000,
-                                      next_round_after_ms=500)
+                                      next_round_after_ms=300)
         tid = created.tournament
         spectator = await Connection.open(url, "spectator")
         updates = [await spectator.ask(WatchTournament(tid), TournamentUpdate)]
