@@ -272,7 +272,8 @@ def tile_of(line: TableLine, categories: Mapping[str, str] | None = None, age_ms
     """One table as a tile (each name with its category, when ``categories`` gives them); ``age_ms`` is how old
     the update is: a waiting table's no-show time counts down from it."""
     categories = categories or {}
-    score = f"{line.score.home}:{line.score.away}" if line.score is not None else "–:–"
+    score = f"{line.score.home}:{line.score.away}" if line.score is not None else \
+        _("w/o") if line.walkover is not None else "–:–"  # a walkover's tile says it was one, not "not played yet"
     winner = line.walkover or line.shootout
     if winner is None and line.status == "ended" and line.score is not None and line.score.home != line.score.away:
         winner = "home" if line.score.home > line.score.away else "away"

@@ -132,11 +132,13 @@ def test_a_playing_table_shows_score_part_and_time_left() -> None:
 
 
 def test_a_decided_table_names_its_winner() -> None:
-    """An ended table lights the coach who won; a walkover says who won it; neither is live."""
+    """An ended table lights the coach who won; a walkover says who won it, and in its score that it was one;
+    neither is live."""
     ended = tile_of(_table(1, "ended", room="R1", score=Score(0, 3)))
     walkover = tile_of(_table(2, "walkover", walkover="home"))
     assert (ended.winner, ended.live) == ("away", False)
     assert walkover.winner == "home"
+    assert walkover.score == "w/o"  # not "–:–", which reads as a match not played yet
 
 
 def test_a_waiting_table_counts_down_to_the_walkover() -> None:
