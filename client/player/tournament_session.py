@@ -64,6 +64,18 @@ REFUSALS = {  # the server's refusals of a player's tournament request, in words
 }
 
 
+def result_words(result: str, names: dict[str, str]) -> str:
+    """A result as the audit log writes it ("walkover to home", "1:1, shoot-out to away") in the player's words,
+    the sides named by ``names`` (their side words where a name is not known)."""
+    score, _sep, shootout = result.partition(", shoot-out to ")
+    if score.startswith("walkover to "):
+        side = score.removeprefix("walkover to ")
+        return _("walkover to {name}").format(name=names.get(side) or team_word(side))
+    if shootout:
+        return _("{score}, shoot-out to {name}").format(score=score, name=names.get(shootout) or team_word(shootout))
+    return result
+
+
 def refusal_words(error: Error) -> str:
     """A refusal in the player's language (the server's own English words for a code without a meaning here)."""
     return _(REFUSALS[error.code]) if error.code in REFUSALS else _("Refused: {why}").format(why=error.message)
@@ -91,6 +103,7 @@ class TournamentSession:
         self.news: list[str] = []  # what the organiser decided about him (a card, an overridden result), latest first
         self.fresh: list[str] = []  # news not yet shown in a match's log (the navigator takes them)
         self._heard: set[tuple[object, ...]] = set()  # the cards and audit lines already known
+        self.sides: dict[tuple[int, int, int], dict[str, str]] = {}  # his tables' coaches' names by side
         self.connection = ""  # the connection's trouble in words (the server closed, reconnecting); "" when up
 
     def first_requests(self) -> list[ClientMessage]:
@@ -153,6 +166,8 @@ class TournamentSession:
         for line in update.tables:
             if self.entry in (line.home, line.away):
                 self.my_tables.add((update.stage, update.round, line.table))
+                self.sides[(update.stage, update.round, line.table)] = {"home": line.home_name,
+                                                                        "away": line.away_name}
         heard: list[str] = []
         for card in update.cards:
             key: tuple[object, ...] = ("card", card.stage, card.round, card.entry, card.card, card.reason)
@@ -170,7 +185,11 @@ class TournamentSession:
             if audit.act == "override" and any(audit.detail.startswith(f"stage {s} round {r} table {t}:")
                                                for s, r, t in self.my_tables):
                 where, _sep, result = audit.detail.partition(": ")
-                number = where.split()[3] if len(where.split()) > 3 else "?"
+                words = where.split()
+                number = words[3] if len(words) > 3 else "?"
+                names = next((self.sides[t] for t in self.my_tables if where == "stage {} round {} table {}".format(
+                    *t) and t in self.sides), {})
+                result = " → ".join(result_words(part, names) for part in result.split(" → "))
                 heard.append(_("The organiser set the result of your match of round {n}: {result} — {reason}").format(
                     n=number, result=result, reason=audit.reason))
         if told and heard:

@@ -302,3 +302,25 @@ def test_a_closed_server_is_said_on_the_tournament_screen_until_it_answers_again
     assert session.notice() == "Connection lost — reconnecting…"
     session.apply(ConnectionEvent("up"), 3.0)
     assert session.notice() == "You are entered in this tournament already"
+
+
+def test_an_overridden_walkover_is_told_with_the_names_not_the_sides() -> None:
+    """The organiser turns a no-show's walkover into a score: the player reads who had the walkover by name (the
+    audit's "walkover to home" said it in role words, and in English whatever his language)."""
+    from shared.protocol import AuditLine
+
+    table = TableLine(table=1, home="p1", away="p2", home_name="Jana", away_name="Eva Malá", kind="match",
+                      ruleset="quick", status="walkover", walkover="home")
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(round=1, tables=(table,)), 0.0)
+    override = AuditLine(at_ms=5, who="organiser", act="override", detail="stage 0 round 1 table 1: walkover to "
+                         "home → 0:0", reason="late, excused")
+    shootout = AuditLine(at_ms=6, who="organiser", act="override", detail="stage 0 round 1 table 1: 0:0 → 1:1, "
+                         "shoot-out to away", reason="sheet")
+    session.apply(_update(round=1, tables=(replace(table, status="ended", walkover=None),), audit=(override,),
+                          sequence=2), 1.0)
+    assert session.news[0] == ("The organiser set the result of your match of round 1: walkover to Jana → 0:0 — "
+                               "late, excused")
+    session.apply(_update(round=1, tables=(), audit=(override, shootout), sequence=3), 2.0)
+    assert session.news[0] == ("The organiser set the result of your match of round 1: 0:0 → 1:1, shoot-out to Eva "
+                               "Malá — sheet")  # the names kept from an earlier update
