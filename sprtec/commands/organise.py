@@ -206,7 +206,12 @@ def run(args: argparse.Namespace) -> int:
     if args.league is not None:
         return _league_desk(args)
     def leave(signum: int, frame: object) -> None:
-        """A signal ends the command normally, so the server is stopped in ``finally``."""
+        """A signal ends the command normally, so the server is stopped in ``finally``: the desk's window loop is
+        asked to end first, since the raise may land in a finalizer or a window callback that swallows it (the
+        desk then stayed open and the server running after SIGTERM)."""
+        window_loop = sys.modules.get("pyglet.app")
+        if window_loop is not None:
+            window_loop.exit()
         raise Stopped(signum)
 
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
