@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from server.leagues.state import GameKey, LeagueState, rounds_started, shown_lineups
-from server.tournaments.views import LiveTable
+from server.tournaments.views import LiveTable, played
 from shared.league.model import Fixture
 from shared.league.players import player_lines
 from shared.league.score import fixture_points, team_score
@@ -102,16 +102,9 @@ def _games(state: LeagueState, f: Fixture, live: Mapping[str, LiveTable], now_ms
 def _playing(number: int, board: int, home: str, away: str, room: str, seen: LiveTable,
              room_info: RoomInfoOf) -> LeagueGameLine:
     """A game being played: its live score and, when its room is played here, its part and the part's time left
-    (the room's own line, as a tournament's table shows it)."""
-    info = room_info(room)
-    score = Score(*seen.score)
-    part = part_ms = None
-    if info is not None:
-        score = info.score or score
-        part = info.part
-        part_ms = None if info.clocks is None else info.clocks.part_ms
-    return LeagueGameLine(round=number, board=board, home=home, away=away, status="playing", room=room, score=score,
-                          part=part, part_ms=part_ms)
+    (``server.tournaments.views.played``, as a tournament's table shows it)."""
+    return LeagueGameLine(round=number, board=board, home=home, away=away, status="playing", room=room,
+                          **played(seen, room_info(room)))
 
 
 def info_of(state: LeagueState) -> LeagueInfo:

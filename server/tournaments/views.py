@@ -213,14 +213,16 @@ def _table_line(state: TournamentState, key: TableKey, m: Match, names: Mapping[
     seen = live.get(table.room, LiveTable())
     if not seen.started:
         return line("waiting", room=table.room, no_show_ms=max(0, table.opened_at_ms + state.no_show_ms - now_ms))
-    info = room_info(table.room)
-    score = Score(*seen.score)
-    part = part_ms = None
-    if info is not None:
-        score = info.score or score
-        part = info.part
-        part_ms = None if info.clocks is None else info.clocks.part_ms
-    return line("playing", room=table.room, score=score, part=part, part_ms=part_ms)
+    return line("playing", room=table.room, **played(seen, room_info(table.room)))
+
+
+def played(seen: LiveTable, info: RoomInfo | None) -> dict[str, Any]:
+    """A table being played as its line shows it: the live score and, when its room is played here (``info``), the
+    room's own score, part and the part's time left (a tournament's table and a league's game alike)."""
+    if info is None:
+        return {"score": Score(*seen.score), "part": None, "part_ms": None}
+    return {"score": info.score or Score(*seen.score), "part": info.part,
+            "part_ms": None if info.clocks is None else info.clocks.part_ms}
 
 
 def _bracket(course: Course) -> tuple[BracketLine, ...]:

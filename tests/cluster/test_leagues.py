@@ -9,14 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
-from server.cluster.redis_registry import lease_key
 from server.leagues import league_records as records
 from server.leagues.log import DayOpened, GameResult, GameTableOpened, LineupGiven, Row
 from server.store.postgres.pg_store import PgStore
@@ -35,21 +32,12 @@ from sprtec.commands.league_actions import create
 from sprtec.commands.league_coach import league_player
 from sprtec.commands.tournament_client import Connection, Refused
 from sprtec.commands.tournament_coach import CoachOptions
+from tests.cluster.leased_objects import moved_away, moves, owner, until, update_until
 from tests.cluster.nodes import Node
 from tests.league_server.helpers import league_file
 
 pytestmark = pytest.mark.slow
 QUICK = {"periods": 1, "period_ms": 6000, "break_ms": 0, "move_clock_ms": 2000, "disconnect_grace_ms": 30000}
-
-
-async def _owner(redis_url: str, league: str) -> str | None:
-    """The node holding the league's lease."""
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        found = await client.get(lease_key(f"league:{league}"))
-        return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
-    finally:
-        await client.aclose()
 
 
 def _log(postgres_url: str, league: str) -> list[Row]:
@@ -59,37 +47,6 @@ def _log(postgres_url: str, league: str) -> list[Row]:
         return records.log(store, league)
     finally:
         store.close()
-
-
-def _moves(postgres_url: str, match_id: str) -> int:
-    """Entries committed in a match's log."""
-    store = PgStore(postgres_url, migrate=False)
-    try:
-        return int(store.read("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,))[0][0])
-    finally:
-        store.close()
-
-
-async def _until(check: Callable[[], object], timeout: float = 60.0) -> object:
-    """Poll ``check()`` (sync) until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"nothing after {timeout} s")
-
-
-async def _update_until(watcher: Connection, done: Callable[[LeagueUpdate], bool], first: LeagueUpdate,
-                        timeout: float) -> LeagueUpdate:
-    """The watcher's updates until one is ``done``."""
-    update = first
-    deadline = time.monotonic() + timeout
-    while not done(update):
-        message = await watcher.receive(timeout=max(0.1, deadline - time.monotonic()))
-        update = message if isinstance(message, LeagueUpdate) else update
-    return update
 
 
 def _fixture(update: LeagueUpdate, fixture: str = "d1f1") -> Any:
@@ -116,7 +73,7 @@ async def test_a_league_day_whose_node_is_killed_mid_round_goes_on_on_another(
     organiser = await Connection.open(a.url, "organiser")
     created = await create(organiser, json.dumps(league_file(size=2)), no_show_ms=60_000, settings=QUICK)
     lid, secret = created.league, created.secret
-    assert await _owner(redis_url, lid) == "a"
+    assert await owner(redis_url, f"league:{lid}") == "a"
 
     def over(update: LeagueUpdate) -> bool:
         """The fixture played is finished."""
@@ -130,23 +87,23 @@ async def test_a_league_day_whose_node_is_killed_mid_round_goes_on_on_another(
     try:
         watcher = await Connection.open(b.url, "watcher")
         update = await watcher.ask(WatchLeague(lid), LeagueUpdate)  # forwarded to A, answered through B
-        update = await _update_until(watcher, lambda u: sum(map(sum, (t.claimed for t in u.teams))) == 4, update, 60)
+        update = await update_until(watcher, lambda u: sum(map(sum, (t.claimed for t in u.teams))) == 4, update, 60)
         desk = await Connection.open(c.url, "organiser-desk")  # the organiser's acts through C, forwarded to A
         await desk.ask(OpenMatchDay(lid, secret, 1), LeagueDone)
         for team, players in (("most", ("m1", "m2")), ("brno", ("b1", "b2"))):
             await desk.ask(SubmitLineup(league=lid, fixture="d1f1", players=players, team=team, secret=secret),
                            LeagueDone)
         assert (await desk.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)).id == 1
-        opened = await _until(lambda: [r.event for r in _log(postgres_url, lid)
+        opened = await until(lambda: [r.event for r in _log(postgres_url, lid)
                                        if isinstance(r.event, GameTableOpened)])
         assert isinstance(opened, list) and len(opened) == 2
-        await _until(lambda: all(_moves(postgres_url, t.match_id) >= 2 for t in opened), 90)
+        await until(lambda: all(moves(postgres_url, t.match_id) >= 2 for t in opened), 90)
         before = _log(postgres_url, lid)
         a.kill()
-        update = await _update_until(watcher, lambda u: _round_over(u, 1), update, 240)
-        new_owner = await _owner(redis_url, lid)
+        update = await update_until(watcher, lambda u: _round_over(u, 1), update, 240)
+        new_owner = await owner(redis_url, f"league:{lid}")
         assert (await desk.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)).id == 2
-        finished = await _update_until(watcher, over, update, 240)
+        finished = await update_until(watcher, over, update, 240)
         reports = await asyncio.wait_for(asyncio.gather(*bots), 120)
     finally:
         for task in bots:
@@ -185,7 +142,7 @@ async def test_a_leagues_organiser_act_sent_to_a_node_that_does_not_run_it_is_an
             await desk.ask(request, LeagueDone)
         assert refused.value.code == code
     assert [r.event for r in _log(postgres_url, lid)][-1] == DayOpened(day=1)
-    assert await _owner(redis_url, lid) == "a"
+    assert await owner(redis_url, f"league:{lid}") == "a"
 
     async def listed() -> LeagueList:
         """B's list, once it has the league as A last published it (every beat)."""
@@ -211,11 +168,11 @@ async def test_a_league_node_paused_past_its_lease_writes_nothing_the_new_owner_
     created = await create(organiser, json.dumps(league_file(size=2)), no_show_ms=60_000)
     lid, secret = created.league, created.secret
     await organiser.ask(OpenMatchDay(lid, secret, 1), LeagueDone)
-    assert await _owner(redis_url, lid) == "a"
+    assert await owner(redis_url, f"league:{lid}") == "a"
     desk = await Connection.open(b.url, "desk")
     a.process.send_signal(signal.SIGSTOP)
     try:
-        await _until(lambda: f"took over league {lid}" in b.log.read_text(), 30)
+        await until(lambda: f"took over league {lid}" in b.log.read_text(), 30)
         await desk.ask(SubmitLineup(league=lid, fixture="d1f1", players=("m1", "m2"), team="most", secret=secret),
                        LeagueDone)  # B runs it now
         await organiser.ws.send(encode(SubmitLineup(league=lid, fixture="d1f1", players=("b2", "b1"), team="brno",
@@ -231,31 +188,8 @@ async def test_a_league_node_paused_past_its_lease_writes_nothing_the_new_owner_
     assert [r.index for r in log] == list(range(len(log))) and update.version == len(log)
     line = _fixture(update)
     assert (line.lineup_home, line.lineup_away) == (("m1", "m2"), ("b2", "b1"))
-    assert await _owner(redis_url, lid) == "b"
+    assert await owner(redis_url, f"league:{lid}") == "b"
     assert "stale lease" in a.log.read_text() or f"lost the lease of league {lid}" in a.log.read_text(), a.tail()
-
-
-async def _moved_away(redis_url: str, league: str, node: Node, attempts: int = 5) -> str:
-    """Make the league's lease leave ``node`` while its rooms stay there: the lease is held for a moment by a node that
-    does not exist (as after a registry's hiccup), and ``node`` is frozen across its lapse for less than a room's
-    lease, so another node takes the league over first. That node's id."""
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        for _attempt in range(attempts):
-            await client.set(lease_key(f"league:{league}"), "nobody", px=2000)
-            await asyncio.sleep(1.6)
-            node.process.send_signal(signal.SIGSTOP)
-            try:
-                await asyncio.sleep(1.5)
-            finally:
-                node.process.send_signal(signal.SIGCONT)
-            found = await client.get(lease_key(f"league:{league}"))
-            owner = "" if found is None else found.decode() if isinstance(found, bytes) else str(found)
-            if owner not in ("", "nobody", node.node_id):
-                return owner
-    finally:
-        await client.aclose()
-    raise AssertionError(f"the league stayed on node {node.node_id}")
 
 
 async def test_a_league_run_on_one_node_hears_the_results_of_its_games_played_on_another(
@@ -279,19 +213,19 @@ async def test_a_league_run_on_one_node_hears_the_results_of_its_games_played_on
             for p in created.players if p.team in ("most", "brno")]
     try:
         update = await organiser.ask(WatchLeague(lid), LeagueUpdate)
-        update = await _update_until(organiser, lambda u: sum(map(sum, (t.claimed for t in u.teams))) == 4, update,
+        update = await update_until(organiser, lambda u: sum(map(sum, (t.claimed for t in u.teams))) == 4, update,
                                      60)
         await organiser.ask(OpenMatchDay(lid, secret, 1), LeagueDone)
         for team, players in (("most", ("m1", "m2")), ("brno", ("b1", "b2"))):
             await organiser.ask(SubmitLineup(league=lid, fixture="d1f1", players=players, team=team, secret=secret),
                                 LeagueDone)
         await organiser.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)
-        opened = await _until(lambda: [r.event for r in _log(postgres_url, lid)
+        opened = await until(lambda: [r.event for r in _log(postgres_url, lid)
                                        if isinstance(r.event, GameTableOpened)])
-        assert await _moved_away(redis_url, lid, a) == "b", (a.tail(), b.tail())
-        update = await _update_until(organiser, lambda u: _round_over(u, 1), update, 240)
+        assert await moved_away(redis_url, f"league:{lid}", a) == "b", (a.tail(), b.tail())
+        update = await update_until(organiser, lambda u: _round_over(u, 1), update, 240)
         await organiser.ask(StartLeagueRound(league=lid, secret=secret, fixture="d1f1"), LeagueDone)
-        finished = await _update_until(organiser, over, update, 240)
+        finished = await update_until(organiser, over, update, 240)
         reports = await asyncio.wait_for(asyncio.gather(*bots), 120)
     finally:
         for task in bots:

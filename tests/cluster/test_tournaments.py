@@ -8,13 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import time
 from collections.abc import Callable
 
 import pytest
-import redis.asyncio as aioredis
 
-from server.cluster.redis_registry import lease_key
 from server.store.postgres.pg_store import PgStore
 from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, CheckedIn, ResultSet, RoundStarted, Row, TableOpened
@@ -22,21 +19,12 @@ from shared.protocol import CheckIn, StartRound, TournamentDone, TournamentUpdat
 from sprtec.commands.tournament_actions import create
 from sprtec.commands.tournament_client import Connection
 from sprtec.commands.tournament_coach import CoachOptions, coach
+from tests.cluster.leased_objects import moved_away, moves, owner, until, update_until
 from tests.cluster.nodes import Node
 from tests.tournament_server.helpers import file_of
 
 pytestmark = pytest.mark.slow
 QUICK = {"periods": 1, "period_ms": 6000, "break_ms": 0, "move_clock_ms": 2000, "disconnect_grace_ms": 30000}
-
-
-async def _owner(redis_url: str, tournament: str) -> str | None:
-    """The node holding the tournament's lease."""
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        found = await client.get(lease_key(f"tournament:{tournament}"))
-        return None if found is None else found.decode() if isinstance(found, bytes) else str(found)
-    finally:
-        await client.aclose()
 
 
 def _log(postgres_url: str, tournament: str) -> list[Row]:
@@ -46,37 +34,6 @@ def _log(postgres_url: str, tournament: str) -> list[Row]:
         return records.log(store, tournament)
     finally:
         store.close()
-
-
-def _moves(postgres_url: str, match_id: str) -> int:
-    """Entries committed in a match's log."""
-    store = PgStore(postgres_url, migrate=False)
-    try:
-        return int(store.read("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,))[0][0])
-    finally:
-        store.close()
-
-
-async def _until(check: Callable[[], object], timeout: float = 60.0) -> object:
-    """Poll ``check()`` (sync) until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"nothing after {timeout} s")
-
-
-async def _update_until(watcher: Connection, done: Callable[[TournamentUpdate], bool], first: TournamentUpdate,
-                        timeout: float) -> TournamentUpdate:
-    """The watcher's updates until one is ``done``."""
-    update = first
-    deadline = time.monotonic() + timeout
-    while not done(update):
-        message = await watcher.receive(timeout=max(0.1, deadline - time.monotonic()))
-        update = message if isinstance(message, TournamentUpdate) else update
-    return update
 
 
 async def test_a_tournament_whose_node_is_killed_mid_round_goes_on_on_another(
@@ -92,7 +49,7 @@ async def test_a_tournament_whose_node_is_killed_mid_round_goes_on_on_another(
     file = file_of(4, stages=[{"system": "swiss", "rounds": 2, "ruleset": "standard", "settings": QUICK}])
     created, codes = await create(organiser, json.loads(file), no_show_ms=60_000, next_round_after_ms=1000)
     tid = created.tournament
-    assert await _owner(redis_url, tid) == "a"
+    assert await owner(redis_url, f"tournament:{tid}") == "a"
     bots = [asyncio.create_task(coach((b.url, c.url)[i % 2], tid, CoachOptions(name=f"bot-{code.entry}",
                                                                                code=code.code, level=None),
                                       others=nodes))
@@ -100,16 +57,16 @@ async def test_a_tournament_whose_node_is_killed_mid_round_goes_on_on_another(
     try:
         watcher = await Connection.open(b.url, "watcher")
         update = await watcher.ask(WatchTournament(tid), TournamentUpdate)  # forwarded to A, answered through B
-        update = await _update_until(watcher, lambda u: sum(e.checked_in for e in u.entries) == 4, update, 60)
+        update = await update_until(watcher, lambda u: sum(e.checked_in for e in u.entries) == 4, update, 60)
         second = await Connection.open(c.url, "organiser-desk")  # the organiser's act through C, forwarded to A
         await second.ask(StartRound(tid, created.secret), TournamentDone)
-        opened = await _until(lambda: [r.event for r in _log(postgres_url, tid) if isinstance(r.event, TableOpened)])
+        opened = await until(lambda: [r.event for r in _log(postgres_url, tid) if isinstance(r.event, TableOpened)])
         assert isinstance(opened, list) and len(opened) == 2
-        await _until(lambda: all(_moves(postgres_url, t.match_id) >= 2 for t in opened), 90)
+        await until(lambda: all(moves(postgres_url, t.match_id) >= 2 for t in opened), 90)
         before = _log(postgres_url, tid)
         a.kill()
-        finished = await _update_until(watcher, lambda u: u.status == "finished", update, 240)
-        new_owner = await _owner(redis_url, tid)
+        finished = await update_until(watcher, lambda u: u.status == "finished", update, 240)
+        new_owner = await owner(redis_url, f"tournament:{tid}")
         reports = await asyncio.wait_for(asyncio.gather(*bots), 120)
     finally:
         for task in bots:
@@ -142,11 +99,11 @@ async def test_a_tournament_node_paused_past_its_lease_writes_nothing_the_new_ow
     organiser = await Connection.open(a.url, "organiser")
     created, _codes = await create(organiser, json.loads(file_of(4)), no_show_ms=60_000)
     tid = created.tournament
-    assert await _owner(redis_url, tid) == "a"
+    assert await owner(redis_url, f"tournament:{tid}") == "a"
     desk = await Connection.open(b.url, "desk")
     a.process.send_signal(signal.SIGSTOP)
     try:
-        await _until(lambda: f"took over tournament {tid}" in b.log.read_text(), 30)
+        await until(lambda: f"took over tournament {tid}" in b.log.read_text(), 30)
         await desk.ask(CheckIn(tid, "p2", created.secret), TournamentDone)  # B runs it now
         await organiser.ws.send(encode(CheckIn(tid, "p1", created.secret)))  # read by A when it wakes
     finally:
@@ -159,31 +116,8 @@ async def test_a_tournament_node_paused_past_its_lease_writes_nothing_the_new_ow
     assert checked == ["p2", "p1"]  # p1 once, after p2: written by B, never under A's lease
     assert [r.index for r in log] == list(range(len(log))) and update.version == len(log)
     assert {e.entry for e in update.entries if e.checked_in} == {"p1", "p2"}
-    assert await _owner(redis_url, tid) == "b"
+    assert await owner(redis_url, f"tournament:{tid}") == "b"
     assert "stale lease" in a.log.read_text() or "lost the lease of tournament" in a.log.read_text(), a.tail()
-
-
-async def _moved_away(redis_url: str, tournament: str, node: Node, attempts: int = 5) -> str:
-    """Make the tournament's lease leave ``node`` while its rooms stay there: the lease is held for a moment by a node
-    that does not exist (as after a registry's hiccup), and ``node`` is frozen across its lapse for less than a room's
-    lease, so another node takes the tournament over first. That node's id."""
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        for _attempt in range(attempts):
-            await client.set(lease_key(f"tournament:{tournament}"), "nobody", px=2000)
-            await asyncio.sleep(1.6)
-            node.process.send_signal(signal.SIGSTOP)
-            try:
-                await asyncio.sleep(1.5)
-            finally:
-                node.process.send_signal(signal.SIGCONT)
-            found = await client.get(lease_key(f"tournament:{tournament}"))
-            owner = "" if found is None else found.decode() if isinstance(found, bytes) else str(found)
-            if owner not in ("", "nobody", node.node_id):
-                return owner
-    finally:
-        await client.aclose()
-    raise AssertionError(f"the tournament stayed on node {node.node_id}")
 
 
 async def test_a_tournament_run_on_one_node_hears_the_results_of_its_tables_played_on_another(
@@ -202,10 +136,10 @@ async def test_a_tournament_run_on_one_node_hears_the_results_of_its_tables_play
             for code in codes]
     try:
         update = await organiser.ask(WatchTournament(tid), TournamentUpdate)
-        update = await _update_until(organiser, lambda u: sum(e.checked_in for e in u.entries) == 4, update, 60)
+        update = await update_until(organiser, lambda u: sum(e.checked_in for e in u.entries) == 4, update, 60)
         await organiser.ask(StartRound(tid, created.secret), TournamentDone)
-        assert await _moved_away(redis_url, tid, a) == "b", (a.tail(), b.tail())
-        finished = await _update_until(organiser, lambda u: u.status == "finished", update, 240)
+        assert await moved_away(redis_url, f"tournament:{tid}", a) == "b", (a.tail(), b.tail())
+        finished = await update_until(organiser, lambda u: u.status == "finished", update, 240)
         reports = await asyncio.wait_for(asyncio.gather(*bots), 120)
     finally:
         for task in bots:

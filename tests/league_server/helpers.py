@@ -6,6 +6,7 @@ his place with his code - and then acts through the real protocol; every answer 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -101,3 +102,15 @@ async def watch(url: str, lid: str, name: str = "spectator") -> tuple[WireClient
     client = await WireClient.connect(url, f"{name}-{next(_SETUPS)}")
     await client.send(WatchLeague(lid))
     return client, await expect(client, LeagueUpdate)
+
+
+async def update_until(client: WireClient, done_when: Any, timeout: float = 30.0) -> LeagueUpdate:
+    """Updates until one satisfies ``done_when``."""
+    async def wait() -> LeagueUpdate:
+        """Receive updates."""
+        while True:
+            message = await client.recv()
+            if isinstance(message, LeagueUpdate) and done_when(message):
+                return message
+
+    return await asyncio.wait_for(wait(), timeout)

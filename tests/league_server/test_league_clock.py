@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from server.app import Server
 from shared.protocol import JoinRoom, LeagueGameAssigned, LeagueUpdate, RoomJoined, StartLeagueRound
-from tests.league_server.helpers import day_with_lineups, done, league, league_file, watch
-from tests.server.players import WireClient
+from tests.league_server.helpers import day_with_lineups, done, league, league_file, update_until, watch
 from tests.tournament_server.helpers import expect
 
 Start = Any
-
-
-async def _update(client: WireClient, done_when: Any, timeout: float = 30.0) -> LeagueUpdate:
-    """Updates until one satisfies ``done_when``."""
-    async def wait() -> LeagueUpdate:
-        """Receive updates."""
-        while True:
-            message = await client.recv()
-            if isinstance(message, LeagueUpdate) and done_when(message):
-                return message
-
-    return await asyncio.wait_for(wait(), timeout)
 
 
 def _game(update: LeagueUpdate) -> Any:
@@ -45,9 +31,9 @@ async def test_a_played_games_clock_reaches_watchers_between_moves(start_server:
         told = await expect(client, LeagueGameAssigned)
         await client.send(JoinRoom(told.room))
         await expect(client, RoomJoined)
-    first = await _update(spectator, lambda u: _game(u) is not None and _game(u).status == "playing"
+    first = await update_until(spectator, lambda u: _game(u) is not None and _game(u).status == "playing"
                           and _game(u).part_ms is not None)
-    later = await _update(spectator, lambda u: u.sequence >= first.sequence + 2)
+    later = await update_until(spectator, lambda u: u.sequence >= first.sequence + 2)
     assert _game(later).status == "playing" and _game(later).part_ms is not None
     assert _game(later).part_ms < _game(first).part_ms
     assert _game(first).part is not None

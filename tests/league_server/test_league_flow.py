@@ -26,7 +26,7 @@ from shared.protocol import (
     StartLeagueRound,
     SubmitLineup,
 )
-from tests.league_server.helpers import SHORT, day_with_lineups, done, league, league_file, watch
+from tests.league_server.helpers import SHORT, day_with_lineups, done, league, league_file, update_until, watch
 from tests.server.players import WireClient, play_until_end
 from tests.tournament_server.helpers import expect, refused
 
@@ -73,10 +73,10 @@ async def test_captains_give_lineups_that_everyone_sees_only_when_both_are_in(st
         "UNKNOWN_PLAYER"
     assert await refused(m1, SubmitLineup(league=setup.lid, fixture="d1f1", players=("m1", "m2"))) == "BAD_FORMAT"
     await done(m1, SubmitLineup(league=setup.lid, fixture="d1f1", players=("m3", "m2", "m1")))
-    half = await _update(spectator, lambda u: _fixture(u, "d1f1").lineup_home_in)
+    half = await update_until(spectator, lambda u: _fixture(u, "d1f1").lineup_home_in)
     assert _fixture(half, "d1f1").lineup_home == () and not _fixture(half, "d1f1").lineup_away_in
     await done(b2, SubmitLineup(league=setup.lid, fixture="d1f1", players=("b1", "b2", "b3")))
-    both = await _update(spectator, lambda u: _fixture(u, "d1f1").lineup_away_in)
+    both = await update_until(spectator, lambda u: _fixture(u, "d1f1").lineup_away_in)
     assert _fixture(both, "d1f1").lineup_home == ("m3", "m2", "m1")
     assert _fixture(both, "d1f1").lineup_away == ("b1", "b2", "b3")
     assert await refused(m1, SubmitLineup(league=setup.lid, fixture="d1f1", players=("m1", "m2", "m3"))) == \
@@ -101,7 +101,7 @@ async def test_a_round_on_boards_is_entered_by_hand_and_the_table_follows(start_
                                                          boards=True))
         await done(setup.organiser, LeagueResult(league=setup.lid, secret=setup.secret, fixture="d1f1",
                                                  round=number, board=board, score=score))
-    last = await _update(spectator, lambda u: _fixture(u, "d1f1").finished)
+    last = await update_until(spectator, lambda u: _fixture(u, "d1f1").finished)
     line = _fixture(last, "d1f1")
     # round 1: m1 2:0 b1 (Most), m2 1:1 b2; round 2 (Brno's players home): b2 0:3 m1 (Most), b1 1:0 m2 (Brno)
     assert (line.team_score, line.points) == (Score(2, 1), Score(2, 0))
@@ -131,7 +131,8 @@ async def test_games_at_tables_are_played_and_a_player_nobody_plays_as_loses_by_
         await client.send(JoinRoom(told["m1"].room))
         await expect(client, RoomJoined)
     await asyncio.gather(play_until_end(m1), play_until_end(b1))
-    last = await _update(spectator, lambda u: all(g.status in ("ended", "walkover") for g in _fixture(u, "d1f1").games))
+    last = await update_until(spectator, lambda u: all(g.status in ("ended", "walkover")
+                                                        for g in _fixture(u, "d1f1").games))
     games = {g.board: g for g in _fixture(last, "d1f1").games}
     assert games[2].status == "walkover" and games[2].walkover == "home" and games[2].source == "no_show"
     assert games[1].source == "match" and games[1].score is not None
@@ -140,18 +141,6 @@ async def test_games_at_tables_are_played_and_a_player_nobody_plays_as_loses_by_
 def _fixture(update: LeagueUpdate, fixture: str) -> Any:
     """One fixture's line of an update."""
     return next(f for f in update.fixtures if f.fixture == fixture)
-
-
-async def _update(client: WireClient, done_when: Any, timeout: float = 30.0) -> LeagueUpdate:
-    """Updates until one satisfies ``done_when``."""
-    async def wait() -> LeagueUpdate:
-        """Receive updates."""
-        while True:
-            message = await client.recv()
-            if isinstance(message, LeagueUpdate) and done_when(message):
-                return message
-
-    return await asyncio.wait_for(wait(), timeout)
 
 
 async def test_the_servers_creation_policy_and_the_address_budget_apply_to_leagues(start_server: Start,
