@@ -93,6 +93,16 @@ class ExportTournament:
 
 
 @dataclass(frozen=True, slots=True)
+class PrintSheets:
+    """Write the printed sheets - the entry list, the round's sheet for the referees, the standings, the final
+    ranking by category - as one PDF into ``out`` (not a protocol message: the owner reads the server's data
+    directory, as ``sprtec tournament print --data`` does)."""
+
+    tournament: str
+    out: str
+
+
+@dataclass(frozen=True, slots=True)
 class CloseDesk:
     """Close the desk's window, which stops its server (not a protocol message; asked first)."""
 
@@ -104,7 +114,7 @@ class Pending:
 
     question: str
     undo_note: str
-    request: ClientMessage | ExportTournament | CloseDesk
+    request: ClientMessage | ExportTournament | PrintSheets | CloseDesk
     undo: Callable[[object], tuple[str, ClientMessage] | None] | None = None
 
 
@@ -262,6 +272,16 @@ class DeskModel(Page):
             self.done = _("Exported {n} files to {dir}").format(n=len(files), dir=self.form["out"])
         self.screen = "home"
 
+    def printed(self, path: str, sheets: int, problem: str = "") -> None:
+        """What the print wrote (the PDF and how many sheets it has), or why it could not."""
+        self.pending = None
+        if problem:
+            self.error = _("Printing failed: {problem}").format(problem=problem)
+        else:
+            self.error = ""
+            self.done = _("{n} sheets to print in {path}").format(n=sheets, path=path)
+        self.screen = "home"
+
     # ----------------------------------------------------------------- the tournament, read
     def entries(self) -> tuple[EntryLine, ...]:
         """The tournament's entrants."""
@@ -328,7 +348,7 @@ class DeskModel(Page):
                   "tables": _("Tables"), "standings": _("Standings"), "bracket": _("Bracket"), "card": _("Give a card"),
                   "override": _("Override a result (XVII.5)"), "disputes": _("Disputes (XVII)"),
                   "board": _("Board results"),
-                  "export": _("Export"), "end": _("End the tournament"), "confirm": _("Please confirm"),
+                  "export": _("Export and print"), "end": _("End the tournament"), "confirm": _("Please confirm"),
                   "chat": _("Chat at the tables"), "claims": _("Undo a wrong claim"),
                   "address": _("The server's address"), "ranking": _("Ranking by category"),
                   "round": _("Round: swap or take back")}
@@ -459,8 +479,9 @@ class DeskModel(Page):
             Item(_("Round: swap or take back"), "screen:round", enabled=on and desk_cup.round_untouched(self.update),
                  group="row4", hint=_("Before the round's matches begin: swap two players, or take the round back")),
             Item(_("Disputes ({n})").format(n=len(self.open_cases())), "screen:disputes", group="row4"),
-            Item(_("Export"), "screen:export", group="row5",
-                 hint=_("The tournament file, the standings (JSON, CSV), the audit log and every replay")),
+            Item(_("Export, print"), "screen:export", group="row5",
+                 hint=_("The tournament file, the standings (JSON, CSV), the audit log and every replay; the "
+                        "printed sheets (PDF)")),
             Item(_("The address and QR code"), "screen:address", group="row5"),
             Item(_("End the tournament"), "screen:end", enabled=on, group="row5"),
         ]
@@ -694,6 +715,8 @@ class DeskModel(Page):
         return [self._input("out", _("Folder: {value}"), _("Created if need be")),
                 Item(_("Export the file, standings (JSON, CSV), audit log and replays"), "export",
                      enabled=bool(self.form["out"].strip()) and self.tournament is not None),
+                Item(_("Print: entries, the round's sheet for the referees, standings, ranking (PDF)"), "print",
+                     enabled=bool(self.form["out"].strip()) and self.tournament is not None),
                 Item(_("Back"), "back")]
 
     def _items_end(self) -> list[Item]:
@@ -791,7 +814,7 @@ class DeskModel(Page):
             return QUIT
         self.screen = "home" if self.tournament is not None else "create"
         self.back_to = "home"
-        if isinstance(pending.request, ExportTournament):
+        if isinstance(pending.request, (ExportTournament, PrintSheets)):
             return pending.request
         if isinstance(pending.request, CreateTournament):
             self.screen = "create"
@@ -938,6 +961,10 @@ class DeskModel(Page):
             out = self.form["out"].strip()
             return Pending(_("Export tournament {id} into {dir}?").format(id=tid, dir=out),
                            _("Files of the same names in that folder are replaced."), ExportTournament(tid, out))
+        if verb == "print":
+            out = self.form["out"].strip()
+            return Pending(_("Print the sheets of tournament {id} into {dir}?").format(id=tid, dir=out),
+                           _("A PDF of the same name in that folder is replaced."), PrintSheets(tid, out))
         if verb == "end":
             reason = self.form["reason"].strip()
             return Pending(_("End the tournament now: {reason}?").format(reason=reason), cannot,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from client.desk.desk_model import DeskModel, ExportTournament, OpenTournamentFile, WatchTable
+from client.desk.desk_model import DeskModel, ExportTournament, OpenTournamentFile, PrintSheets, WatchTable
 from shared.protocol import Welcome
 from shared.protocol.lan_record import DESK_CLIENT
 
@@ -27,6 +27,29 @@ def export_tournament(data_dir: Path, request: ExportTournament) -> tuple[Path, 
     from server.tournaments.export import export
 
     return export(data_dir, request.tournament, Path(request.out).expanduser()).files
+
+
+def print_sheets(data_dir: Path, request: PrintSheets) -> tuple[Path, int]:
+    """The printed sheets of the tournament as ``sprtec tournament print --data`` writes them, every sheet the
+    tournament has by now (before round 1 there is no round's sheet, before a result no standings): the PDF written,
+    ``sheets-ID.pdf`` in the folder, and how many sheets it holds."""
+    from server.tournaments.export import read_state
+    from server.tournaments.printed_sheets import SHEETS, SheetError, SheetRequest, served_referees, sheets_pdf
+
+    state = read_state(data_dir, request.tournament)[0]
+    referees = served_referees(state)
+    ready = []
+    for sheet in SHEETS:
+        try:
+            sheets_pdf(state.tournament, [SheetRequest(sheet=sheet)], referees=referees)
+        except SheetError:
+            continue  # not yet: the others are printed
+        ready.append(SheetRequest(sheet=sheet))
+    out = Path(request.out).expanduser()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"sheets-{request.tournament}.pdf"
+    path.write_bytes(sheets_pdf(state.tournament, ready, referees=referees))
+    return path, len(ready)
 
 
 class Watchers:
@@ -83,6 +106,8 @@ class DeskLink:
             self.open_file(request.path)
         elif isinstance(request, ExportTournament):
             self.export(request)
+        elif isinstance(request, PrintSheets):
+            self.print(request)
         elif request is not None and not self.client.send(request):
             self.model.not_sent()
 
@@ -104,6 +129,15 @@ class DeskLink:
             self.model.exported((), str(problem))
         else:
             self.model.exported(tuple(str(f) for f in files))
+
+    def print(self, request: PrintSheets) -> None:
+        """Print the sheets from the data directory, telling the model where the PDF is or what went wrong."""
+        try:
+            path, sheets = print_sheets(self.data_dir, request)
+        except Exception as problem:  # the data could not be read or the folder written: say so, go on
+            self.model.printed("", 0, str(problem))
+        else:
+            self.model.printed(str(path), sheets)
 
     def poll(self) -> None:
         """The server's news into the model; the secret of a tournament created here, and every entry code told,

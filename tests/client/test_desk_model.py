@@ -4,12 +4,15 @@ protocol request the desk built, and the server's answers and updates come back 
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
-from client.desk.desk_model import DeskModel, ExportTournament, WatchTable
-from client.desk.desk_window import export_tournament
+from pypdf import PdfReader
+
+from client.desk.desk_model import DeskModel, ExportTournament, PrintSheets, WatchTable
+from client.desk.desk_window import export_tournament, print_sheets
 from server.app import Server
 from shared.protocol import (
     ClientMessage,
@@ -257,6 +260,27 @@ async def test_the_export_writes_the_standings_csv_the_file_and_the_replays(serv
     names = {f.name for f in files}
     assert any(n.endswith(".csv") for n in names) and any("tournament" in n for n in names), names
     assert model.error == "" and model.screen == "home"
+    await wire.close()
+
+
+async def test_the_desks_print_writes_the_sheets_the_tournament_has_as_one_pdf(server: Server, tmp_path: Path) -> None:
+    """Print: confirmed, then the PDF written from the server's data as ``sprtec tournament print --data`` writes it,
+    with every sheet the tournament has so far (before round 1: the entry list and the provisional ranking, no
+    round's sheet), its players' names readable in it, and the path told."""
+    wire = await WireClient.connect(url_of(server), "desk")
+    model = DeskModel(server=url_of(server), seed=5, export_dir=str(tmp_path / "out"))
+    await created(model, wire)
+    await registered(model, wire, "Lucie Bílá", "Most")
+    model.activate("screen:export")
+    assert model.activate("print") is None and model.screen == "confirm"
+    request = model.activate("yes")
+    assert isinstance(request, PrintSheets)
+    path, sheets = print_sheets(tmp_path / "data", request)
+    model.printed(str(path), sheets)
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages)
+    assert path.name == f"sheets-{request.tournament}.pdf" and 1 <= sheets < 4, sheets
+    assert "Lucie Bílá" in text and "Desk cup" in text, text[:500]
+    assert model.error == "" and model.screen == "home" and str(path) in model.done
     await wire.close()
 
 
