@@ -90,6 +90,10 @@ class LobbyView(arcade.View):
         """The size of the heading: smaller in a low window."""
         return 56.0 if self.window.height >= 600 else 38.0
 
+    def title_room(self) -> float:
+        """How wide the centred heading may be (a long name shrinks to it)."""
+        return float(self.window.width) - 40.0
+
     def layout(self) -> list[tuple[Item, buttons.Button]]:
         """Each item of the current screen with its rectangle, centred below the title; items of one group side by
         side; everything shrunk together when the screen would not hold it."""
@@ -148,7 +152,7 @@ class LobbyView(arcade.View):
         title_size = self.title_size()
         heading = self.texts.get("title", self.model.heading(), width / 2, height - 16 - title_size, palette.TEXT,
                                  title_size, "center", bold=True)
-        while heading.content_width > width - 40 and heading.font_size > 16:  # a long name shrinks to fit
+        while heading.content_width > self.title_room() and heading.font_size > 16:  # a long name shrinks to fit
             heading.font_size -= 2
         heading.draw()
         subtitle_y = height - 40 - title_size * 1.35

@@ -38,6 +38,7 @@ from client.desk.desk_model import DeskModel
 from shared.protocol import TournamentUpdate
 
 QR_SCALE = 8  # image pixels per module before the texture is drawn at its size on screen
+CORNER_QR = 150.0  # the side of the home screen's QR code (px)
 PICTURE_SCREENS = ("standings", "bracket", "ranking")
 
 
@@ -68,8 +69,8 @@ class DeskView(LobbyView):
                 self.draw_qr(url, (width - side) / 2, 110.0, side)
             else:
                 self.draw_qr(url, width - side - 24, (height - side) / 2 - 20, side)
-        elif self.desk.screen == "home" and width >= 1100:
-            side = 150.0
+        elif self.corner_qr():
+            side = CORNER_QR
             self.draw_qr(url, width - side - 18, height - side - 18, side)
             # the page's address whole under its code: the host and port on one line, the page on the next, each
             # shrunk to fit rather than cut (a cut address cannot be typed)
@@ -78,6 +79,14 @@ class DeskView(LobbyView):
                 size = shrunk_size(self.texts, f"qr-url{i}", line, side + 30, 10)
                 fit_text(self.texts, f"qr-url{i}", line, width - side / 2 - 18, height - side - 34 - 13 * i,
                          side + 30, palette.TEXT_DIM, size, "center")
+
+    def corner_qr(self) -> bool:
+        """Whether the home screen has the page's QR code in its top right corner (a window wide enough)."""
+        return self.desk.screen == "home" and self.window.width >= 1100
+
+    def title_room(self) -> float:
+        """The tournament's name, centred, kept clear of the corner's QR code on both sides."""
+        return super().title_room() - (2 * (CORNER_QR + 18) if self.corner_qr() else 0.0)
 
     def draw_qr(self, text: str, left: float, bottom: float, side: float) -> None:
         """The QR code of ``text`` in a square of ``side`` pixels (made into a texture once per text)."""

@@ -99,3 +99,29 @@ def test_nothing_on_the_desks_home_moves_when_the_tournament_ends() -> None:
         assert ended and not ended[0].enabled
     finally:
         window.close()
+
+
+def test_the_tournaments_name_on_the_desks_home_stays_clear_of_the_qr_code() -> None:
+    """A long name on the home screen shrinks to the room the corner's QR code leaves on both sides of the centred
+    heading: all of 'Český pohár Expres — Brno' is readable beside the code (its last letters were under it)."""
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    from client.desk.desk_model import DeskModel
+    from client.desk.desk_view import CORNER_QR, DeskView
+    from tests.client.test_tournament_player import _update
+
+    window = arcade.Window(1280, 760, "desk", visible=False)
+    try:
+        model = DeskModel(server="ws://127.0.0.1:8765/", tournament="ABC123", secret="s", seed=5)
+        model.screen = "home"
+        model.update = _update(status="registering", round=0, name="Český pohár Expres — Brno")
+        view = DeskView(model, lambda request: None)
+        window.show_view(view)
+        view.on_draw()
+        heading = view.texts.peek("title")
+        assert heading is not None and heading.text == "Český pohár Expres — Brno"
+        right = heading.x + heading.content_width / 2
+        assert right <= window.width - CORNER_QR - 18, (right, heading.font_size)
+    finally:
+        window.close()

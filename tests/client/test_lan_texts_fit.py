@@ -170,7 +170,7 @@ def test_the_finished_desk_says_the_tournament_has_ended_whole(window: Any) -> N
             byes=(), bracket=(), cards=(), suspended=(), cases=(), audit=())
         view = DeskView(model, lambda request: None)
         _draw(window, view)
-        row = next(i for i, item in enumerate(model.items()) if item.kind == "text")
+        row = next(i for i, item in enumerate(model.items()) if item.command == "ended")
         shots = os.environ.get("SPRTEC_SHOTS")
         if shots:
             arcade.get_image(0, 0, WIDTH, HEIGHT).save(Path(shots) / f"desk-finished-{language}.png")
