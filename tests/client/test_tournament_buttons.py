@@ -38,3 +38,30 @@ def test_the_hall_and_the_lobby_stay_under_the_pointer_when_check_in_goes() -> N
         assert places[0] == places[1] == places[2]
     finally:
         window.close()
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_every_button_of_the_players_tournament_screen_is_read_at_its_size(language: str) -> None:
+    """Check-in, the way to the table, the hall and the lobby in each language: no label shrinks below 12 pt to
+    fit its button (Polish "Jestem: potwierdzam obecność" was drawn at 9 pt, hard to read at a club's distance)."""
+    from client.common import i18n
+
+    window = arcade.Window(1280, 760, "tournament", visible=False)
+    i18n.set_language(language)
+    try:
+        for table in (False, True):
+            session = TournamentSession("ABC123", "p1")
+            session.apply(_update(status="playing" if table else "registering", round=1 if table else 0,
+                                  checked_in=False), 0.0)
+            if table:
+                session.apply(TableAssigned(tournament="ABC123", stage=0, round=1, table=1, room="R1",
+                                            ruleset="quick", seat="home", opponent="Eva", no_show_ms=60_000), 0.0)
+            view = TournamentView(session, lambda command: None, clock=lambda: 0.0)
+            window.show_view(view)
+            view.on_draw()
+            for i, button in enumerate(view.buttons):
+                label = view.texts.peek(f"button{i}")
+                assert label is not None and label.font_size >= 12, (button.label, label and label.font_size)
+    finally:
+        i18n.set_language("en")
+        window.close()
