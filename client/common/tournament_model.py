@@ -10,6 +10,7 @@ watching mid-tournament shows them from the rounds it saw on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -441,12 +442,17 @@ def bracket_layout(bracket: Iterable[BracketLine], names: dict[str, str] | None 
 
 
 def column_titles(layout: BracketLayout) -> tuple[str, ...]:
-    """Each bracket column's name, from the final backwards: final, semi-finals, quarter-finals, then by round."""
+    """Each bracket column's name, from the final backwards: final, semi-finals, quarter-finals, then by round. The
+    rounds not paired yet count too: a last column that is not the final has as many rounds after it as its matches
+    need to come down to one (four players' first round is the semi-finals before the final exists)."""
     named = (_("Final"), _("Semi-finals"), _("Quarter-finals"))
-    rounds = sorted({slot.round for slot in layout.slots if slot.kind != "third_place"})
+    main = [slot for slot in layout.slots if slot.kind != "third_place"]
+    rounds = sorted({slot.round for slot in main})
+    last = [slot for slot in main if rounds and slot.round == rounds[-1]]
+    to_come = 0 if any(slot.kind == "final" for slot in last) else max(1, math.ceil(math.log2(max(1, len(last)))))
     titles = []
     for column, number in enumerate(rounds):
-        from_end = len(rounds) - 1 - column
+        from_end = len(rounds) - 1 - column + to_come
         titles.append(named[from_end] if from_end < len(named) else _("Round {n}").format(n=number))
     return tuple(titles)
 

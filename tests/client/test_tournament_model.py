@@ -200,3 +200,17 @@ def test_a_bracket_before_its_results_has_one_column() -> None:
     layout = bracket_layout((_bm(1, "a", "d"), _bm(1, "b", "c")))
     assert layout.columns == 1 and layout.joins == ()
     assert [slot.y for slot in layout.slots] == [0.75, 0.25]
+
+
+def test_a_bracket_column_is_named_by_the_rounds_still_to_come() -> None:
+    """Four players before any result: their column is the semi-finals (the hall called it "Final"); with the
+    final paired, semi-finals and final; eight players' first round alone, the quarter-finals."""
+    from client.common.tournament_model import column_titles
+
+    assert column_titles(bracket_layout((_bm(1, "a", "d"), _bm(1, "b", "c")))) == ("Semi-finals",)
+    paired = (_bm(1, "a", "d", "a"), _bm(1, "b", "c", "c"), _bm(2, "a", "c", kind="final"))
+    assert column_titles(bracket_layout(paired)) == ("Semi-finals", "Final")
+    eight = tuple(_bm(1, f"h{i}", f"a{i}") for i in range(4))
+    assert column_titles(bracket_layout(eight)) == ("Quarter-finals",)
+    three = (_bm(1, "b", "c"),)  # three players: one match and a bye, the final next
+    assert column_titles(bracket_layout(three)) == ("Semi-finals",)
