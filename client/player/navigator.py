@@ -46,6 +46,7 @@ from client.match.replay_saver import ReplaySaver
 from client.match.state import MatchState
 from client.player.bot_process import BotProcess
 from client.player.claim_code import ClaimPage
+from client.player.dispute_page import DisputePage
 from client.player.leaderboard_model import LeaderboardPage
 from client.player.league_list import LeaguesPage
 from client.player.lobby_model import (
@@ -160,6 +161,9 @@ class Navigator:
     def _tournament_news(self, message: object, now: float) -> bool:
         """The player's tournament takes its news first; an entry confirmed (or his already) opens his screen, and a
         table given to a returning coach opens his tournament. True when nothing else needs the message."""
+        disputing = self.top_page()
+        if isinstance(disputing, DisputePage) and disputing.apply(message):
+            return True  # the answer to his dispute is the page's, not the tournament screen's
         if isinstance(message, TournamentJoined):
             page = self.top_page()
             if page is not None:
@@ -363,6 +367,9 @@ class Navigator:
             request = session.enter_result()
             if request is not None and not self.link.request(request):
                 session.error = _("Not connected yet — try again in a moment")
+        elif command == "dispute" and session.disputable() is not None:
+            where, match = session.disputable() or ((0, 0, 0), "")
+            self.open_page(DisputePage(session.tournament, where, match))
         elif command.startswith("watch:"):
             self.link.request(Watch(command.partition(":")[2]))
         elif command == "hall":

@@ -196,6 +196,19 @@ class TournamentSession:
             self.news = [*reversed(heard), *self.news][:NEWS_KEPT]
             self.fresh.extend(heard)
 
+    def disputable(self) -> tuple[tuple[int, int, int], str] | None:
+        """His decided match of the round shown, to dispute (XVII): where it is and the match in words; None when
+        none of the update's tables is his and decided."""
+        u = self.update
+        line = next((t for t in (u.tables if u is not None else ()) if self.entry in (t.home, t.away)
+                     and t.status in ("ended", "walkover")), None)
+        if u is None or line is None:
+            return None
+        result = _("w/o") if line.walkover is not None else \
+            f"{line.score.home}:{line.score.away}" if line.score is not None else "–:–"
+        return ((u.stage, u.round, line.table), _("Round {round} — table {table}: {home} – {away} {result}").format(
+            round=u.round, table=line.table, home=line.home_name, away=line.away_name, result=result))
+
     def bye_text(self) -> str:
         """His bye in the round being played, in words (empty when he plays, or it is not his)."""
         u = self.update

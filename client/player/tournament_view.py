@@ -82,6 +82,8 @@ class TournamentView(arcade.View):
             found.append((_("Go to my table now"), "table"))
         elif s.may_check_in():
             found.append((_("I am here: check in"), "checkin"))
+        elif s.disputable() is not None:
+            found.append((_("Dispute my result"), "dispute"))
         found.append((_("Watch in the hall"), "hall"))
         found.append((_("Back to the lobby"), "lobby"))
         return found

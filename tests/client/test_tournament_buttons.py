@@ -13,7 +13,7 @@ arcade = pytest.importorskip("arcade")
 
 from client.player.tournament_session import TournamentSession  # noqa: E402
 from client.player.tournament_view import TournamentView  # noqa: E402
-from shared.protocol import TableAssigned  # noqa: E402
+from shared.protocol import TableAssigned, TableLine  # noqa: E402
 from tests.client.test_tournament_player import _update  # noqa: E402
 
 
@@ -42,23 +42,27 @@ def test_the_hall_and_the_lobby_stay_under_the_pointer_when_check_in_goes() -> N
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
 def test_every_button_of_the_players_tournament_screen_is_read_at_its_size(language: str) -> None:
-    """Check-in, the way to the table, the hall and the lobby in each language: no label shrinks below 12 pt to
-    fit its button (Polish "Jestem: potwierdzam obecność" was drawn at 9 pt, hard to read at a club's distance)."""
+    """Check-in, the way to the table, the dispute, the hall and the lobby in each language: no label shrinks below
+    12 pt to fit its button (Polish "Jestem: potwierdzam obecność" was drawn at 9 pt, hard to read at a club's
+    distance)."""
     from client.common import i18n
 
     window = arcade.Window(1280, 760, "tournament", visible=False)
     i18n.set_language(language)
     try:
-        for table in (False, True):
+        decided = TableLine(table=1, home="p1", away="p2", home_name="Jana", away_name="Eva", kind="match",
+                            ruleset="quick", status="walkover", walkover="away")
+        for table in (False, True, None):  # check-in; the way to his table; the dispute of his decided match
             session = TournamentSession("ABC123", "p1")
-            session.apply(_update(status="playing" if table else "registering", round=1 if table else 0,
-                                  checked_in=False), 0.0)
+            session.apply(_update(status="registering" if table is False else "playing", round=0 if table is False
+                                  else 1, checked_in=table is None, tables=(decided,) if table is None else ()), 0.0)
             if table:
                 session.apply(TableAssigned(tournament="ABC123", stage=0, round=1, table=1, room="R1",
                                             ruleset="quick", seat="home", opponent="Eva", no_show_ms=60_000), 0.0)
             view = TournamentView(session, lambda command: None, clock=lambda: 0.0)
             window.show_view(view)
             view.on_draw()
+            assert table is not None or view.buttons[0].command == "dispute"
             for i, button in enumerate(view.buttons):
                 label = view.texts.peek(f"button{i}")
                 assert label is not None and label.font_size >= 12, (button.label, label and label.font_size)

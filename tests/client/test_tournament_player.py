@@ -324,3 +324,30 @@ def test_an_overridden_walkover_is_told_with_the_names_not_the_sides() -> None:
     session.apply(_update(round=1, tables=(), audit=(override, shootout), sequence=3), 2.0)
     assert session.news[0] == ("The organiser set the result of your match of round 1: 0:0 → 1:1, shoot-out to Eva "
                                "Malá — sheet")  # the names kept from an earlier update
+
+
+def test_a_player_disputes_his_decided_match_and_is_told_its_case() -> None:
+    """His table decided (a walkover): the screen offers the dispute of that match; the page sends FileDispute once
+    with his reason (Enter in the reason sends it), then says the organiser has it as case 4; a refusal is said in
+    words. Before a result there is nothing to dispute."""
+    from client.player.dispute_page import DisputePage
+    from shared.protocol import FileDispute
+
+    table = TableLine(table=2, home="p2", away="p1", home_name="Eva Malá", away_name="Jana", kind="match",
+                      ruleset="quick", status="waiting")
+    session = TournamentSession("ABC123", "p1")
+    session.apply(_update(round=1, tables=(table,)), 0.0)
+    assert session.disputable() is None
+    session.apply(_update(round=1, tables=(replace(table, status="walkover", walkover="home"),), sequence=2), 1.0)
+    found = session.disputable()
+    assert found == ((0, 1, 2), "Round 1 — table 2: Eva Malá – Jana w/o")
+    page = DisputePage("ABC123", *found)
+    assert page.activate("send") is None  # no reason yet
+    page.type_text("I was at the table, the room did not open")
+    assert page.key("enter") == FileDispute("ABC123", 0, 1, 2, "I was at the table, the room did not open")
+    assert page.activate("send") is None  # once
+    assert page.apply(Error("NOT_ENTERED", "no", "FileDispute"))
+    assert page.error.startswith("You coach no entry")
+    assert page.activate("send") is not None  # a refusal lets him send again
+    assert page.apply(TournamentDone("ABC123", "FileDispute", 4))
+    assert page.items()[0].label == "The organiser has your dispute: case 4"
