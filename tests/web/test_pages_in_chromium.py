@@ -4,6 +4,8 @@ match watched from its middle to the siren, a replay stepped, a phone and a hall
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from tests.web.browser import (
 )
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
 SHORT = ["--setting", "periods=1", "--setting", "period_ms=20000", "--setting", "break_ms=0",
          "--setting", "move_clock_ms=3000", "--setting", "choice_timeout_ms=1000"]
 
@@ -227,3 +230,31 @@ def test_the_home_page_and_a_profile_in_czech_and_english(hall: Hall, tournament
             profile.wait_for_selector("a[href^='/replays/']")
             profile.screenshot(path=str(hall.shots / f"profile-{language}.png"))
             assert not profile.errors, profile.errors
+
+
+def test_a_finished_knockout_draws_its_bracket_and_the_leaderboard_page_answers(hall: Hall) -> None:
+    """A knockout of 12 created from its finished file (``sprtec tournament create``): the page draws the bracket,
+    one column a round, each match's winner marked as the file has it; /leaderboard draws its page (nobody is
+    established on this young server: it says so) in Polish."""
+    file = ROOT / "tests" / "tournament" / "golden" / "knockout-12" / "final.tournament.json"
+    created = subprocess.run([sys.executable, "-m", "sprtec", "tournament", "create", str(file), "--server", hall.url,
+                              "--as", "Organiser", "--json"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert created.returncode == 0, created.stderr
+    tid = json.loads(created.stdout)["tournament"]
+    t = json.loads(file.read_text(encoding="utf-8"))
+    names = {p["id"]: p["name"] for p in t["players"]}
+    last = t["results"][-1]["matches"]
+    winners = sorted(names[m["home"] if m["score"][0] > m["score"][1] else m["away"]] for m in last)
+    with browser() as context:
+        page = _page(context, hall.base, f"/tournaments/{tid}", BIG_SCREEN, "en")
+        page.wait_for_selector("#bracket .bracket-match")
+        columns = page.locator("#bracket .bracket-round")
+        assert columns.count() == len(t["results"])
+        marked = columns.nth(columns.count() - 1).locator(".bracket-side.winner span")
+        assert sorted(marked.nth(i).inner_text().strip() for i in range(marked.count())) == winners
+        page.screenshot(path=str(hall.shots / "tournament-bracket-en.png"), full_page=True)
+        board = _page(context, hall.base, "/leaderboard", {"width": 1280, "height": 800}, "pl")
+        board.wait_for_selector("p.empty, table")
+        assert board.evaluate("document.documentElement.lang") == "pl"
+        board.screenshot(path=str(hall.shots / "leaderboard-pl.png"))
+        assert not page.errors and not board.errors, page.errors + board.errors
