@@ -106,7 +106,7 @@ class TournamentsPage(Page):
     def keys_help(self) -> str:
         """The entry code is typed on the chosen tournament's part."""
         if self.chosen is not None:
-            return _("type your entry code   Enter enter with it   Esc back")
+            return _("type your entry code   Enter use the code   Esc back")
         return super().keys_help()
 
     def items(self) -> list[Item]:

@@ -351,3 +351,11 @@ def test_a_player_disputes_his_decided_match_and_is_told_its_case() -> None:
     assert page.activate("send") is not None  # a refusal lets him send again
     assert page.apply(TournamentDone("ABC123", "FileDispute", 4))
     assert page.items()[0].label == "The organiser has your dispute: case 4"
+
+
+def test_the_code_pages_key_hint_reads_as_a_sentence() -> None:
+    """The chosen tournament's footer names Enter's act in words that do not repeat the key ("Enter enter with it"
+    was read as a stutter by the player at the club)."""
+    page = _page_with_list()
+    page.activate("choose:ABC123")
+    assert "Enter enter" not in page.keys_help() and "Enter use the code" in page.keys_help()
