@@ -67,6 +67,7 @@ PENALTY_SHOT_ENDINGS: dict[str, tuple[str, str]] = {
     "i": ("XV.13i", N_("the puck went into the shooting team's own goal")),
     "SCORED": ("XV.12", N_("scored")),
     "NO_GOAL_IN_3": ("XV.12", N_("no goal in three moves")),
+    "TIME": ("XV.18", N_("the shot's time ran out")),  # XV.18's limit, or A35's move clock inside a shot
 }
 
 RESPOT_REASONS: dict[str, tuple[str, str]] = {

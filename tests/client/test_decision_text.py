@@ -64,6 +64,15 @@ def test_penalty_shot_ending_letters_map_to_xv_13():
     assert "XV.13d" in line and "failed" in line
 
 
+def test_a_shoot_out_shot_whose_time_ran_out_says_so_in_words():
+    """A shot whose move clock or time ran out (reason ``TIME``, XV.18 / A35) reads in words with its rule: a
+    shoot-out of two coaches who did not move listed "Penalty shot failed (XV.13): Ola Nowak — TIME" move after
+    move."""
+    line = decision_text.text(Decision.of("PENALTY_SHOT_ENDED", team="home", scored=False, reason="TIME"),
+                              {"home": "Ola Nowak"})
+    assert line == "Penalty shot failed (XV.18): Ola Nowak — the shot's time ran out", line
+
+
 def test_unknown_code_still_reads():
     """A code added later by the referee is shown with its fields, not dropped."""
     assert decision_text.text(Decision.of("NEW_THING", team="home")) == "New thing (team=home)"
