@@ -129,3 +129,12 @@ def test_one_form_for_a_periods_length_in_czech_and_polish():
         assert word in i18n._("One 5-minute period — a quick game")
         assert word in i18n.ngettext("One {minutes:g}-minute period", "{count} {minutes:g}-minute periods",
                                      1).format(minutes=5, count=1)
+
+
+@pytest.mark.parametrize("language", ["cs", "pl"])
+def test_a_tournaments_name_is_never_declined_by_a_preposition(language):
+    """The lobby's way back to the player's tournament names it after a colon, in the nominative the name is
+    written in: "Wróć do Puchar Klubu" / "Zpět na Velká cena Brna" were ungrammatical (a name cannot be declined)."""
+    i18n.set_language(language)
+    said = i18n._("Back to {name}").format(name="Puchar Klubu")
+    assert said.endswith(": Puchar Klubu"), said
