@@ -21,7 +21,7 @@ from shared.protocol import Error, GetProfile, MatchLine, Profile, RatingInfo
 
 PAGE = 8  # matches listed at once (the screen must hold them at 760 pixels)
 FAMILIES = ("standard", "quick")  # the rating families, in the order shown
-STOPS = (0.0, 0.38, 0.52, 0.66, 0.8)  # opponent, score, result, rating change, date
+STOPS = (0.0, 0.34, 0.47, 0.6, 0.79)  # opponent, score, result, rating change ("casual" in words), date
 RESULT_WORDS = {"win": N_("won"), "draw": N_("drawn"), "loss": N_("lost")}
 
 
