@@ -11,7 +11,7 @@ the view hands every keystroke here while ``typing``.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from client.common.i18n import N_, _
@@ -45,6 +45,7 @@ class ChatLine:
     seat: str
     text: str
     emote: bool = False
+    name: str = ""  # the name shown, when it is not the player's server name (a tournament table's entry)
 
 
 def emote_words(emote: str) -> str:
@@ -67,17 +68,23 @@ class ChatLog:
         self.lines: list[ChatLine] = []
         self.muted: set[str] = set()  # names whose lines this connection no longer receives
         self.speakers: list[str] = []  # everyone heard in this room, first heard first (the mute buttons' names)
+        self.shown_as: dict[str, str] = {}  # a speaker's server name -> the name his seat has here (an entry's)
         self.draft = ""
         self.typing = False  # keystrokes go to the draft, not to the match
         self.open = False  # the panel is shown
         self.unread = 0  # lines heard while the panel was closed
 
-    def hear(self, message: Chat) -> None:
-        """A line of the room's chat."""
+    def hear(self, message: Chat, names: Mapping[str, str] | None = None) -> None:
+        """A line of the room's chat; ``names`` are the seats' names (a tournament table's are its entries', which a
+        coach's line is shown with - the line carries his server name, which a mute must send)."""
+        seated = (names or {}).get(message.seat, "") if message.seat in ("home", "away") else ""
+        shown = seated if seated and seated != message.player else ""
+        if shown:
+            self.shown_as[message.player] = shown
         if message.emote is not None:
-            line = ChatLine(message.player, message.seat, emote_words(message.emote), True)
+            line = ChatLine(message.player, message.seat, emote_words(message.emote), True, shown)
         else:
-            line = ChatLine(message.player, message.seat, printable(message.text or "")[:CHAT_CHARS])
+            line = ChatLine(message.player, message.seat, printable(message.text or "")[:CHAT_CHARS], False, shown)
         self._add(line)
         if message.player not in self.speakers:
             self.speakers.append(message.player)
@@ -109,20 +116,28 @@ class ChatLog:
         """The server's word that a player's lines stop (or start again) reaching us."""
         if message.muted:
             self.muted.add(message.player)
-            self.notice(_("{name} is muted: you no longer see their lines").format(name=message.player))
+            self.notice(_("{name} is muted: you no longer see their lines").format(name=self.shown(message.player)))
         else:
             self.muted.discard(message.player)
-            self.notice(_("{name} is no longer muted").format(name=message.player))
+            self.notice(_("{name} is no longer muted").format(name=self.shown(message.player)))
 
     def mute_request(self, player: str) -> Mute:
         """The request that toggles ``player``'s mute."""
         return Mute(player, player not in self.muted)
 
-    def mutable(self, me: str | None, coaches: Iterable[str]) -> list[str]:
-        """The names a mute button is offered for: the room's coaches and everyone heard, except ourselves."""
+    def shown(self, player: str) -> str:
+        """The name ``player`` (a server name) is shown with in this room."""
+        return self.shown_as.get(player, player)
+
+    def mutable(self, me: str | Iterable[str] | None, coaches: Iterable[str]) -> list[str]:
+        """The server names a mute button is offered for: the room's coaches and everyone heard, except ourselves
+        (``me``: our name, or our names - the seat's and the server's); a coach known by his seat's name only is
+        offered under his server name once he has spoken."""
+        mine = {me} if isinstance(me, str) or me is None else set(me)
+        server_name = {shown: player for player, shown in self.shown_as.items()}
         names: list[str] = []
-        for name in (*coaches, *self.speakers):
-            if name and name != me and name not in names:
+        for name in (*(server_name.get(c, c) for c in coaches), *self.speakers):
+            if name and name not in mine and self.shown(name) not in mine and name not in names:
                 names.append(name)
         return names
 
@@ -186,7 +201,7 @@ def rows(lines: Iterable[ChatLine], chars: int) -> list[ChatRow]:
     chars = max(12, chars)
     out: list[ChatRow] = []
     for line in lines:
-        head = f"{line.player}: " if line.player else ""
+        head = f"{line.name or line.player}: " if line.player else ""
         width = max(4, chars - round(len(head) * 1.2))  # the name is bold: wider than the average character
         pieces = textwrap.wrap(line.text, width, break_long_words=True) or [""]
         out.append(ChatRow(head, line.seat, pieces[0]))

@@ -10,6 +10,8 @@ being typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import arcade
 
 from client.common import buttons, palette
@@ -69,13 +71,13 @@ class ChatPanel:
             self._char = label.content_width / len(SAMPLE)
         return self._char
 
-    def layout(self, rect: Rect, log: chat.ChatLog, me: str | None, coaches: list[str]) -> None:
+    def layout(self, rect: Rect, log: chat.ChatLog, me: str | Iterable[str] | None, coaches: list[str]) -> None:
         """Place the buttons: mute toggles under the title, the emotes in two rows above the input line."""
         self.rect = rect
         inner_l, inner_r = rect.left + 6, rect.right - 6
         names = log.mutable(me, coaches)[:MAX_MUTE_BUTTONS]
-        mutes = [(_("Unmute {name}").format(name=n) if n in log.muted else _("Mute {name}").format(name=n), f"mute:{n}")
-                 for n in names]
+        mutes = [(_("Unmute {name}").format(name=log.shown(n)) if n in log.muted else
+                  _("Mute {name}").format(name=log.shown(n)), f"mute:{n}") for n in names]
         top_row = rect.top - 24 - BUTTON_H
         laid = buttons.fit_row(mutes, inner_l, inner_r, top_row, height=BUTTON_H, gap=4) if mutes else []
         self.input = Rect(inner_l, rect.bottom + 6, inner_r - inner_l, 22)
@@ -88,7 +90,7 @@ class ChatPanel:
                                     gap=4)
         self.buttons = laid
 
-    def draw(self, rect: Rect, log: chat.ChatLog, me: str | None, coaches: list[str],
+    def draw(self, rect: Rect, log: chat.ChatLog, me: str | Iterable[str] | None, coaches: list[str],
              hover: tuple[float, float] | None) -> None:
         """The whole panel (its labels are drawn at once, at the end)."""
         self.layout(rect, log, me, coaches)

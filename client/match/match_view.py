@@ -236,7 +236,8 @@ class MatchView(arcade.View):
             self.moves_panel.texts.flush()
         if self.chat_shown():
             assert self.chat is not None
-            self.chat_panel.draw(panel_rect(laid.board), self.chat, self._me(), list(self.state.names.values()),
+            me = {name for name in (self._me(), getattr(_net_link(self.link), "player", None)) if isinstance(name, str)}
+            self.chat_panel.draw(panel_rect(laid.board), self.chat, me, list(self.state.names.values()),  # both names
                                  self.hover)
         else:
             self.chat_panel.rect = None

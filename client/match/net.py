@@ -562,7 +562,7 @@ class NetLink:
 
     def _on_chat(self, state: MatchState, message: Chat, now: float) -> None:
         """A line of the room's chat."""
-        self.chat.hear(message)
+        self.chat.hear(message, state.names)  # a tournament table's seats are named as its entries
 
     def _on_muted(self, state: MatchState, message: Muted, now: float) -> None:
         """The server confirmed a mute (or its end)."""

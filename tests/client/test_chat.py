@@ -118,3 +118,22 @@ def test_leaving_the_room_forgets_its_lines_but_not_the_mutes():
 def test_an_emote_request_names_the_emote():
     """Each quick emote is sent as Say{emote}."""
     assert [emote_request(e) for e in EMOTES] == [Say(emote=e) for e in EMOTES]
+
+
+def test_at_a_tournament_table_the_chat_names_the_entries_and_mutes_the_right_player():
+    """A tournament table's seats are named as the entries ("Ola Nowak"), the chat's lines come with the players'
+    server names ("Ola"): a coach's line reads with his entry's name, no mute button is offered for ourselves (under
+    either name), and the opponent's button is labelled with his entry's name but mutes his server name - the one
+    the server knows (a Mute of "Tom Dvorak" named nobody)."""
+    from client.match.chat import rows
+
+    names = {"home": "Ola Nowak", "away": "Tom Dvorak"}
+    chat = ChatLog()
+    chat.hear(Chat("ABCDEF", "Ola", "home", text="hej"), names)
+    chat.hear(Chat("ABCDEF", "Tom", "away", text="powodzenia"), names)
+    chat.hear(Chat("ABCDEF", "Petr", "spectator", text="hi"), names)
+    assert [row.name for row in rows(chat.lines, 40)] == ["Ola Nowak: ", "Tom Dvorak: ", "Petr: "]
+    mutable = chat.mutable({"Ola Nowak", "Ola"}, list(names.values()))
+    assert mutable == ["Tom", "Petr"]
+    assert [chat.shown(name) for name in mutable] == ["Tom Dvorak", "Petr"]
+    assert chat.mute_request("Tom").player == "Tom"
