@@ -205,17 +205,8 @@ def run(args: argparse.Namespace) -> int:
     """Start the server, open the tournament and the desk; stop the server when the desk closes."""
     if args.league is not None:
         return _league_desk(args)
-    def leave(signum: int, frame: object) -> None:
-        """A signal ends the command normally, so the server is stopped in ``finally``: the desk's window loop is
-        asked to end first, since the raise may land in a finalizer or a window callback that swallows it (the
-        desk then stayed open and the server running after SIGTERM)."""
-        window_loop = sys.modules.get("pyglet.app")
-        if window_loop is not None:
-            window_loop.exit()
-        raise Stopped(signum)
-
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-        signal.signal(sig, leave)
+        signal.signal(sig, leave_on_signal)
     file_text = None
     if args.file is not None:
         try:
@@ -237,6 +228,16 @@ def run(args: argparse.Namespace) -> int:
 
 class Stopped(Exception):
     """SIGTERM, SIGINT or SIGHUP: the organiser (or his system) ends the command; the server is stopped."""
+
+
+def leave_on_signal(signum: int, frame: object) -> None:
+    """A signal ends the command normally, so the server is stopped in ``finally``: the desk's window loop is asked
+    to end first, since the raise may land in a finalizer or a window callback that swallows it (the desk then
+    stayed open and the server running after SIGTERM)."""
+    window_loop = sys.modules.get("pyglet.app")
+    if window_loop is not None:
+        window_loop.exit()
+    raise Stopped(signum)
 
 
 def _serve_and_desk(args: argparse.Namespace, server: ServerProcess, data: Path, file_text: str | None) -> int:

@@ -122,11 +122,18 @@ def _exit_on_termination() -> None:
     """Turn SIGTERM and SIGHUP (a closed terminal) into a normal exit, so the ``finally`` blocks still stop the
     bot and the private server this client started: a killed client must not leave them running."""
 
-    def leave(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, leave)
+        signal.signal(sig, leave_on_signal)
+
+
+def leave_on_signal(signum: int, frame: object) -> None:
+    """End the window's loop, then exit: the raise alone may land in a finalizer (a weakref's callback, a GL
+    buffer's ``__del__``) that swallows it, and the client then ran on after SIGTERM with its bot and its private
+    server."""
+    window_loop = sys.modules.get("pyglet.app")
+    if window_loop is not None:
+        window_loop.exit()
+    raise SystemExit(128 + signum)
 
 
 def _connected(args: argparse.Namespace, url: str, practice: bool, origin: Origin) -> int:
