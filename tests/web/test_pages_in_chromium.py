@@ -31,6 +31,8 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 SHORT = ["--setting", "periods=1", "--setting", "period_ms=20000", "--setting", "break_ms=0",
          "--setting", "move_clock_ms=3000", "--setting", "choice_timeout_ms=1000"]
+# The tournament's matches are shorter still: the page is under test, not the matches (the watched one is the bots').
+TOURNAMENT_SHORT = [*SHORT[:2], "--setting", "period_ms=8000", *SHORT[4:]]
 
 
 @dataclass
@@ -84,7 +86,8 @@ def tournament(hall: Hall) -> Iterator[str]:
     id, once created."""
     known = {t["id"] for t in get_json(hall.base, "/api/v1/tournaments")["tournaments"]}
     child = sprtec("tournament", "run", str(_file(hall.folder)), "--bots", "--server", hall.url, "--data",
-                   str(hall.data), "--level", "random", "--gap-ms", "3000", *SHORT, log=hall.folder / "run.log")
+                   str(hall.data), "--level", "random", "--gap-ms", "1000", *TOURNAMENT_SHORT,
+                   log=hall.folder / "run.log")
     try:
         yield until(lambda: [t["id"] for t in get_json(hall.base, "/api/v1/tournaments")["tournaments"]
                              if t["id"] not in known], 60, "the tournament is created")[0]
