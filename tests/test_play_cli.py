@@ -37,6 +37,7 @@ def _local_port_busy() -> bool:
         return probe.connect_ex(("127.0.0.1", 8765)) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 @pytest.mark.skipif(_local_port_busy(), reason="a server on the default port would be joined instead of practice")
 def test_sigterm_stops_the_private_practice_server(tmp_path: Path):
@@ -49,6 +50,8 @@ def test_sigterm_stops_the_private_practice_server(tmp_path: Path):
         for line in play.stderr:  # the client says when the private server answered
             if line.startswith("No server running"):
                 break
+            if line.startswith("Connected to"):  # another sprtec here or on the LAN answered first (it would hang)
+                pytest.skip(f"a running server was joined instead of practice: {line.strip()}")
         servers = _children(play.pid)
         assert servers, "the practice server should be a child of the client"
         time.sleep(0.5)
