@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.common.i18n import N_, _
-from client.common.menu import QUIT, Item, Page
+from client.common.menu import QUIT, Item, Page, focusable
 from client.common.ranking_model import categories_of, with_category
 from client.common.tournament_model import clock_text, entered_words
 from client.desk import desk_create, desk_cup
@@ -803,6 +803,10 @@ class DeskModel(Page):
             self.form.update(reason="", case=None)
         if screen == "board":  # a fresh sheet: the first board waiting, a score of 0:0
             self.form.update(board=0, result="score", home=0, away=0, shootout=None, referee=0, agreed=False)
+        # its first item, never a withdrawal: the focus index of the screen left behind lit any row's button
+        found = self.items()
+        safe = [i for i, item in enumerate(found) if focusable(item) and not item.command.startswith("withdraw:")]
+        self.focus = safe[0] if safe else 0
         self.settle_focus()
 
     def _confirmed(self) -> object | None:

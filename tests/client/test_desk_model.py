@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -416,3 +417,26 @@ async def test_the_desk_takes_a_round_back_and_swaps_two_players_before_its_matc
     assert model.update is not None
     acts = [(a.act, a.reason) for a in model.update.audit]
     assert ("take back round", "started before the draw was announced") in acts and ("swap", "brothers") in acts
+
+
+def test_a_screen_opens_with_its_first_safe_item_lit() -> None:
+    """The Entries screen opened from the home's second button lit its first row's Withdraw (the home's focus index
+    carried over, check-in being dimmed for a player checked in): a screen opens on its first item that takes the
+    focus and is not a withdrawal - the first Check in while one is due."""
+    model = DeskModel(server="ws://x/", seed=5)
+    from tests.client.test_tournament_player import _update
+
+    model.tournament, model.secret, model.screen = "ABC123", "s", "home"
+    model.update = _update(status="registering", round=0)
+    here = EntryLine(entry="p1", name="Eva Malá", club="", category="", rating=None, claimed=True, checked_in=True,
+                     out=False)
+    model.entries = lambda: (here, replace(here, entry="p2", name="Jana", checked_in=False))  # type: ignore
+    model.focus = [item.command for item in model.items()].index("screen:entries")
+    model.activate("screen:entries")
+    focused = model.focused()
+    assert focused is not None and focused.command == "checkin:p2", focused
+    model.entries = lambda: (here,)  # type: ignore[method-assign]
+    model.activate("back")
+    model.activate("screen:entries")
+    focused = model.focused()
+    assert focused is not None and not focused.command.startswith("withdraw:"), focused
