@@ -49,13 +49,14 @@ cluster-servers: $(STAMP)
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist): most of its time is tests waiting on servers, bots and
 # clocks (about a fifth of the machine's CPU in one process), and every test picks its own ports, folders and display.
+# Tests are handed out one at a time, the slow ones first (tests/conftest.py), to whichever worker is free.
 TEST_WORKERS ?= 4
 
 test: $(STAMP) lan-tools gui-tools browser-tools cluster-servers
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests
-	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

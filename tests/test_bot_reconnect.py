@@ -59,7 +59,7 @@ def _wait_for_entries(data: Path, more_than: int, timeout_s: float = 60) -> int:
     raise AssertionError(f"no more than {more_than} log entries after {timeout_s} s")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=25)
 def test_two_bots_finish_their_match_across_a_graceful_restart_and_a_kill_9(tmp_path: Path):
     """Mid-match the server is stopped with SIGTERM and restarted, later killed with -9 and restarted: both bots
     reconnect with their tokens, take their seats back and finish; nobody forfeits, both report one result."""

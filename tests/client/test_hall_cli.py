@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from tests.client.helpers import served
@@ -24,6 +25,7 @@ def _sprtec(*args: str, config: Path) -> subprocess.CompletedProcess[str]:
                           timeout=180)
 
 
+@pytest.mark.slow
 def test_sprtec_hall_saves_the_standings_of_a_tournament(tmp_path: Path) -> None:
     """The example Swiss tournament (two rounds already played in its file): the hall's screenshot is saved."""
     with served(tmp_path / "data", 0) as url:

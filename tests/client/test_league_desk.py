@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from client.common import i18n
@@ -50,6 +51,7 @@ def _fixture(model: LeagueDeskModel, fixture: str) -> object:
     return next(f for f in model.update.fixtures if f.fixture == fixture)
 
 
+@pytest.mark.slow
 def test_the_desk_runs_a_league_day_on_boards(tmp_path: Path) -> None:
     """Open day 1; give Most's line-up in the order m2, m1 (one ←/→ on each board) and Brno's as listed; start
     round 1 on boards; enter 2:1 and 0:0; the team score is 1:0 and the next round is offered."""

@@ -85,6 +85,7 @@ def _answer(view: MatchView, nav: Navigator, choice: prompts.Choice) -> None:
     nav.send(engine.default)
 
 
+@pytest.mark.slow
 def test_a_quick_match_against_the_bot_plays_to_the_results(url, window, tmp_path):
     """Play the bot, flick by mouse after each playback, answer prompts; results match MatchEnded; rematch, leave."""
     client = NetClient(url, "Tester")

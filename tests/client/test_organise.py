@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from client.common.local_server import answers
 from shared.protocol import ListTournaments, TournamentList, TournamentUpdate, WatchTournament
 from sprtec.commands.tournament_client import Connection, secrets_path
@@ -65,6 +67,7 @@ async def watched(url: str, tournament: str) -> tuple[TournamentUpdate, Tourname
         await connection.close()
 
 
+@pytest.mark.slow
 def test_organise_starts_the_server_creates_the_tournament_and_stops_cleanly(tmp_path: Path) -> None:
     """The server answers, the file's tournament is there with its players, ``sprtec tournament`` acts with the
     kept secret, and SIGTERM stops the server (exit 0, the port closed)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import socket
 import sys
 
+import pytest
+
 from client.common.local_server import answers
 from client.match import hud_model, samples
 from client.match.state import MatchState
@@ -61,6 +63,7 @@ def test_the_bot_joins_the_room_with_its_ruleset_and_settings():
                        "--ruleset", "quick", "--setting", "move_clock_ms=2000", "--setting", "period_ms=8000"]
 
 
+@pytest.mark.slow
 def test_a_bot_that_fails_says_so_and_points_to_its_log():
     """A bot that cannot reach its server exits non-zero: failed() names the status and the log file."""
     bot = BotProcess(sys.executable)

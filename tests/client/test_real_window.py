@@ -36,7 +36,7 @@ import pytest
 TOOLS = ("Xvfb", "xdotool", "import", "setxkbmap")
 MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.slow(seconds=20),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
                        "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
 ]
@@ -324,6 +324,7 @@ def _on_screen(picture: Path, person: Person, labels: list) -> None:
         assert not lit(left - 40, left - 4, label.y) and not lit(right + 4, right + 40, label.y), label.text
 
 
+@pytest.mark.slow(seconds=60)
 def test_a_whole_match_played_with_the_mouse_in_a_real_window(display, tmp_path):
     """A name on the first start → lobby → Create a room, rated, quick, 30 s → a headless sprtec bot joins → a match
     of flicks and clicks → results with both rating changes → Save replay → My replays opens it."""

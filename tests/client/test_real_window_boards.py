@@ -28,7 +28,7 @@ from tests.client.test_real_window import (
 )
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.slow(seconds=35),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
                        "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
 ]

@@ -25,7 +25,7 @@ import pytest
 from tests.client.test_real_window import MISSING, Mirror, Person, _tournament_state, display  # noqa: F401
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.slow(seconds=55),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
                        "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
 ]

@@ -7,10 +7,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from client.common.identity import IdentityStore
 from tests.client.test_live import Coach, _play, _room, until, url  # noqa: F401 - the server fixture
 
 
+@pytest.mark.slow
 def test_a_restarted_coach_arrives_at_the_present_with_each_earlier_move_once(url, tmp_path: Path):  # noqa: F811
     """Ola plays four moves, her client restarts (a new NetClient on her kept identity): her state is at Jana's
     version at once, nothing old is queued for playback, and her move list is Jana's, each move once."""

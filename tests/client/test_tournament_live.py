@@ -65,6 +65,7 @@ def _enter(nav: Navigator, tid: str, code: str | None = None) -> None:
     frames([nav], lambda: nav.tournament is not None and nav.tournament.checked_in(), "the check-in")
 
 
+@pytest.mark.slow
 def test_players_enter_from_the_lobby_and_are_taken_to_their_tables(tmp_path: Path) -> None:
     """Jana enters as herself, Piotr with his entry code; Jana opens the hall; the round gives each a table: the
     hall closes, the screen names the table, the opponent, the seat and its kit, counts the walkover down, and

@@ -153,6 +153,7 @@ MATCHES = 20
 PAUSE_S = 6.0  # twice the lease (3 s): the other nodes take every room over meanwhile
 
 
+@pytest.mark.slow(seconds=25)
 async def test_a_node_paused_past_its_lease_tells_no_coach_a_move_the_store_did_not_commit(
     cluster: Callable[..., Node], postgres_url: str
 ) -> None:
@@ -204,6 +205,7 @@ REDIS_DOWN_S = 5.0  # longer than a lease: the nodes' leases lapse meanwhile and
 LONG = dict(SHORT, period_ms=8000)  # matches that outlast the restart
 
 
+@pytest.mark.slow(seconds=35)
 async def test_a_redis_restart_under_live_matches_strands_no_coach(
     own_redis: list[servers.Running], postgres_url: str, tmp_path: Path
 ) -> None:

@@ -181,6 +181,7 @@ async def _acknowledged(postgres_url: str) -> dict[str, int]:
         await conn.close()
 
 
+@pytest.mark.slow(seconds=25)
 @pytest.mark.parametrize("matches", [5])
 async def test_a_node_killed_mid_match_has_every_match_finished_on_the_others(
     cluster: Callable[[str], Node], redis_url: str, postgres_url: str, matches: int

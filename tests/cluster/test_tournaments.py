@@ -36,6 +36,7 @@ def _log(postgres_url: str, tournament: str) -> list[Row]:
         store.close()
 
 
+@pytest.mark.slow(seconds=25)
 async def test_a_tournament_whose_node_is_killed_mid_round_goes_on_on_another(
     cluster: Callable[[str], Node], redis_url: str, postgres_url: str
 ) -> None:

@@ -39,6 +39,7 @@ async def _servers(lan: Lan, *options: str) -> tuple[int | None, str, str]:
     return process.returncode, out.decode(), err.decode()
 
 
+@pytest.mark.slow
 async def test_sprtec_serve_lan_is_found_by_sprtec_servers_json(lan: Lan, served: StartServer) -> None:
     """`sprtec serve --lan` on one host is listed by `sprtec servers --json` on another, with its LAN URL only."""
     server = await served("--name", "Klub Šprtec Brno")
@@ -63,6 +64,7 @@ async def test_sprtec_serve_lan_is_found_by_sprtec_servers_json(lan: Lan, served
     }
 
 
+@pytest.mark.slow
 async def test_sprtec_servers_prints_a_table_and_says_when_none_is_found(lan: Lan, served: StartServer) -> None:
     """The table names the server and its URL; with no server the command exits 0 and says so on stderr."""
     status, out, err = await _servers(lan, "--wait", "1")

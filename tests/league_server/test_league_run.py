@@ -51,7 +51,7 @@ def _counted(fixtures: list[dict]) -> dict[str, tuple[int, int, int]]:
     return {team: (p, gf, ga) for team, (p, gf, ga) in out.items()}
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=45)
 def test_two_match_days_of_bots_end_in_the_table_of_the_exported_file(tmp_path: Path) -> None:
     """Day 1 and day 2 of three teams of three, one player absent (his games are walkovers): after each day three
     finished fixtures of 9 games, a replay of each game played online; the exported table is the CLI's table of

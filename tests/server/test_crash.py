@@ -32,6 +32,7 @@ async def _start(data: Path) -> tuple[subprocess.Popen[str], str]:
     return server.process, url
 
 
+@pytest.mark.slow
 async def test_sigkill_mid_match_then_restart_resumes_the_same_position_and_finishes(tmp_path: Path):
     """After kill -9 the restarted server has the last acknowledged position; the coaches come back and finish."""
     data = tmp_path / "data"

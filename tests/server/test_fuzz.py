@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -94,6 +95,7 @@ async def _fuzzer(url: str, seed: int, count: int) -> int:
     return connections
 
 
+@pytest.mark.slow
 async def test_random_frames_never_disturb_a_match_in_another_room(server: Server):
     """The fuzzed connections get errors or closes; the match elsewhere ends normally and the server answers."""
     ann = await WireClient.connect(server.url, "ann")

@@ -303,6 +303,7 @@ async def test_quick_match_pairs_the_closest_ratings_first_and_widens_with_the_w
     assert (await one.until(RoomJoined)).code == (await two.until(RoomJoined)).code
 
 
+@pytest.mark.slow
 async def test_two_bots_play_a_rated_quick_match_and_the_leaderboard_shows_them(tmp_path: Path):
     """Two named `sprtec bot` processes on the quick-match queue of a real server play a rated match; `sprtec
     players --all --json` of its data directory lists both, the winner above 1500 and the loser below (a draw:

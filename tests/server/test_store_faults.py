@@ -188,6 +188,7 @@ def test_a_read_only_data_directory_gives_one_clear_line(tmp_path: Path):
     assert "read-only" in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 async def test_sigterm_exits_within_seconds_while_the_disk_is_full(tmp_path: Path):
     """A server whose writes wait for a full disk still stops on SIGTERM within a few seconds."""
     with small_disk(tmp_path / "disk") as disk:

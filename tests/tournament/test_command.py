@@ -102,6 +102,7 @@ def test_a_file_that_cannot_be_read_is_bad_format(capsysbinary: Capture, tmp_pat
     assert json.loads(capsysbinary.readouterr().out)["error"]["code"] == "BAD_FORMAT"
 
 
+@pytest.mark.slow
 def test_the_command_reads_standard_input_in_a_real_process() -> None:
     """``sprtec tournament pair -`` in a subprocess prints the same bytes as for the file."""
     data = EXAMPLE.read_bytes()

@@ -25,7 +25,7 @@ QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=2000", "--settin
               "--setting", "overtime_ms=1000", "--setting", "shootout_series=1", "--gap-ms", "300"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=35)
 def test_the_czech_cup_example_played_by_bots_ends_with_a_ranking_a_sheet_and_a_pdf(tmp_path: Path) -> None:
     """`sprtec tournament run` of the 40-player ČP24 example: exit 0; on standard output the final ranking of all 40,
     complete, with a category for each, a winner of every category present and each place's ČP24 points; the

@@ -18,7 +18,7 @@ QUICK_ARGS = ["--setting", "periods=1", "--setting", "period_ms=2000", "--settin
               "--setting", "overtime_ms=1000", "--setting", "shootout_series=1", "--gap-ms", "300"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=25)
 def test_the_season_of_three_exported_tournaments_sums_each_players_cup_points(tmp_path: Path) -> None:
     """Three runs exit 0 and export; the season lists the three in the order given, ranks every player who played,
     his points the sum of his three rankings' cup points (no --best), his latest tournament's name and category,

@@ -44,7 +44,7 @@ async def _collect(spectator: Connection, updates: list[TournamentUpdate]) -> No
             updates.append(message)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=40)
 async def test_a_swiss_then_a_knockout_played_by_bots_to_the_exported_standings(tmp_path: Path) -> None:
     """Eight bots coach the example's entries through 3 Swiss rounds and the knockout of the best 4 (semi-finals,
     final, match for third place); the spectator's updates come numbered without a gap and show every round, the
@@ -97,7 +97,7 @@ async def test_a_swiss_then_a_knockout_played_by_bots_to_the_exported_standings(
     assert out / "audit.csv" in exported.files
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=15)
 def test_sprtec_tournament_run_plays_a_whole_tournament_of_bots(tmp_path: Path) -> None:
     """`sprtec tournament run FILE --bots` on a 4-player Swiss and final: exit 0, the final ranking on standard
     output (complete, the final's two and then the two who did not go on: everybody), the export beside the data."""
