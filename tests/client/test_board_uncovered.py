@@ -34,3 +34,44 @@ def test_the_ruling_banner_stands_above_the_board(size: tuple[int, int]) -> None
         assert label.y - label.content_height / 2 >= drawn.board.top - 1
     finally:
         window.close()
+
+
+def _box(label: object) -> tuple[float, float, float, float]:
+    """A centred label's box (left, bottom, right, top)."""
+    x, y = label.x, label.y  # type: ignore[attr-defined]
+    half = label.content_width / 2  # type: ignore[attr-defined]
+    return (x - half, y, x + half, y + label.content_height)  # type: ignore[attr-defined]
+
+
+def test_the_aiming_guides_word_never_covers_the_speed_it_is_shot_at() -> None:
+    """Whichever way and however far a stone is pulled, the guide's word (what the stone will touch) and the speed
+    beside the pointer do not overlap: the word moves under the stone's ghost when it would meet the speed."""
+    import math
+
+    from client.match.aiming import Aim
+
+    window = arcade.Window(1280, 760, "aim", visible=False)
+    try:
+        state = samples.match_state(moves=0)
+        view = MatchView(state, clock=lambda: 5.0)
+        window.show_view(view)
+        position = state.position
+        assert position is not None
+        aimed = 0
+        for stone in (s for s in position.stones if s.id.startswith("h")):
+            for degrees in range(0, 360, 20):
+                for pull in (40.0, 90.0, 160.0):
+                    angle = math.radians(degrees)
+                    view.aim = Aim(stone.id, stone.x, stone.y, stone.x + pull * math.cos(angle),
+                                   stone.y + pull * math.sin(angle))
+                    view.on_draw()
+                    guide, speed = view.texts.peek("guide"), view.speed_box
+                    if guide is None or not guide.text or speed is None:
+                        continue
+                    left, bottom, right, top = _box(guide)
+                    assert right <= speed[0] or left >= speed[2] or top <= speed[1] or bottom >= speed[3], \
+                        (stone.id, degrees, pull, guide.text)
+                    aimed += 1
+        assert aimed > 100  # the guide spoke for most of the pulls
+    finally:
+        window.close()
