@@ -16,6 +16,7 @@ confirmation screen says so before the act.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,7 @@ ENTRY_STOPS = (0.0, 0.3, 0.52, 0.775)  # an entry's name, club, state, code: the
 CHAT_STOPS = (0.0, 0.42, 0.7)  # an entry's name, club, whether he may chat
 TILES_PER_ROW = 2
 MAX_GOALS = 30
+LINE_CHARS = 72  # a confirmation's line at most (the wide panel holds ~90 of its bold characters)
 TEXT_LIMITS = {"name": 100, "club": 64, "category": 32, "rating": 4, "reason": 200, "path": 400, "out": 400,
                "born": 4}
 
@@ -1109,14 +1111,15 @@ def this_year() -> int:
 
 
 def sentences(text: str) -> list[str]:
-    """A question cut into its sentences, each a line of its own (a long one read whole, not cut short)."""
+    """A question cut into its sentences, each a line of its own, and a sentence longer than a line (an override's
+    reason) wrapped at its words: read whole, never cut short."""
     found: list[str] = []
     for part in text.replace("? ", "?\n").replace(". ", ".\n").splitlines():
         if found and len(found[-1]) + len(part) < 60:
             found[-1] += " " + part
         else:
             found.append(part)
-    return found
+    return [line for sentence in found for line in textwrap.wrap(sentence, LINE_CHARS) or [sentence]]
 
 
 def _given_text(score: Score | None, walkover: str | None) -> str:

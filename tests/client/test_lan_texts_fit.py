@@ -205,3 +205,27 @@ def test_a_row_cut_short_gives_its_whole_text_when_lit(window: Any) -> None:
     page.focus = 1
     _draw(window, view)
     assert drawn(view, "hint") == ""
+
+
+def test_the_override_confirmation_reads_its_reason_whole(window: Any) -> None:
+    """The question of an override names the table, both players, the result and the organiser's reason: every
+    line of it is drawn whole on the confirmation (in English and Czech), the reason's last word included."""
+    from client.desk.desk_model import Pending
+    from shared.protocol import OverrideResult
+
+    reason = "the referee of board 3 saw the away coach flick twice during the last power play, confirmed by both"
+    for language in ("en", "cs"):
+        i18n.set_language(language)
+        model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+        request = OverrideResult(tournament="ABCDEF", secret="s", stage=0, round=2, table=3, reason=reason,
+                                 score=None, walkover="home", shootout=None)
+        question = i18n._("Set table {n} ({home} – {away}) to {result}: {reason}?").format(
+            n=3, home="Jaroslav Křížek", away="Magdaléna Dvořáková", result="5:0", reason=reason)
+        model.pending, model.screen = Pending(question, i18n._("Can be undone."), request), "confirm"
+        view = DeskView(model, lambda request: None)
+        _draw(window, view)
+        texts = [(i, item.label) for i, item in enumerate(model.items()) if item.kind == "text"]
+        assert texts and reason.split()[-1] in " ".join(label for _, label in texts)
+        for i, label in texts:
+            assert drawn(view, f"item{i}") == label, (language, label)
+    i18n.set_language("en")
