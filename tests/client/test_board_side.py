@@ -96,3 +96,30 @@ def test_the_results_board_is_turned_for_the_coach_it_was_turned_for_in_his_matc
     finally:
         window.close()
     assert seen and seen[0]
+
+
+def test_the_results_score_line_reads_both_long_names_whole() -> None:
+    """Two coaches' names of the longest a seat has (32 characters) on the smallest window: the results' score
+    line shrinks to show both names and the score whole, and the ratings' lines keep their numbers."""
+    from client.match import samples
+    from client.player import results_view
+    from shared.protocol import MatchEnded, Score
+
+    state = samples.match_state(moves=2)
+    state.names = {"home": "Maximilián Kristián Dvořák-Novák", "away": "Magdaléna Wiśniewska-Kowalczyk"}
+    window = arcade.Window(800, 600, "results", visible=False)
+    try:
+        ratings = ("Maximilián Kristián Dvořák-Novák 1512 → 1527 (+15)",
+                   "Magdaléna Wiśniewska-Kowalczyk 1530 → 1515 (−15)")
+        view = results_view.ResultsView(state, MatchEnded("KL7R", "m1", Score(1, 2), "away", "TIME"),
+                                        lambda command: None, ratings=lambda: ratings)
+        window.show_view(view)
+        view.on_draw()
+        score = view.texts.peek("score")
+        assert score is not None and "…" not in score.text
+        assert state.names["home"] in score.text and state.names["away"] in score.text
+        for i, line in enumerate(ratings):
+            drawn = view.texts.peek(f"ratings{i}")
+            assert drawn is not None and drawn.text == line
+    finally:
+        window.close()
