@@ -75,3 +75,31 @@ def test_the_aiming_guides_word_never_covers_the_speed_it_is_shot_at() -> None:
         assert aimed > 100  # the guide spoke for most of the pulls
     finally:
         window.close()
+
+
+def test_the_words_drawn_on_the_board_sit_on_a_dark_plate_over_the_wood() -> None:
+    """The aimed speed and the guide's word are drawn on the wood: behind each the pixels are dark (a plate), so the
+    white words keep their contrast - on the light wood most of the box would be light."""
+    from client.match.aiming import Aim
+
+    window = arcade.Window(1280, 760, "plate", visible=False)
+    try:
+        state = samples.match_state(moves=0)
+        view = MatchView(state, clock=lambda: 5.0)
+        window.show_view(view)
+        position = state.position
+        assert position is not None
+        stone = next(s for s in position.stones if s.id == "h3")
+        view.aim = Aim(stone.id, stone.x, stone.y, stone.x - 120.0, stone.y - 30.0)
+        view.clear()
+        view.on_draw()
+        guide = view.texts.peek("guide")
+        assert guide is not None and guide.text and view.speed_box is not None
+        left, bottom, right, top = _box(guide)
+        for box in ((left, bottom, right, top), view.speed_box):
+            image = arcade.get_image(int(box[0]), int(box[1]), int(box[2] - box[0]), int(box[3] - box[1]))
+            pixels = list(image.convert("L").getdata())
+            dark = sum(1 for p in pixels if p < 90) / len(pixels)
+            assert dark > 0.5, (box, dark)  # the plate, with the word's light strokes on it
+    finally:
+        window.close()
