@@ -63,6 +63,10 @@ class Prompt:
     clock: Clock | None = None
 
 
+CATCH_UP_STEP = 0.5  # each move queued behind the one playing speeds its playback by half again ...
+CATCH_UP_MAX = 4.0  # ... up to four times (a whole move still reads as a move)
+
+
 @dataclass(frozen=True, slots=True)
 class PendingMove:
     """A resolved move waiting for (or in) playback."""
@@ -73,6 +77,14 @@ class PendingMove:
     version: int
     team: str | None = None  # who moved (or for whom the server decided)
     action: object | None = None  # the coach's action (None: the server decided, or a clock event)
+
+
+def catch_up(waiting: int) -> float:
+    """How much faster a move plays back while ``waiting`` more moves are queued behind it: a client that fell
+    behind - a spectator who came late, the hall, coaches who move the moment the server lets them (bots) while this
+    client also shows the referee's interventions and a hold the server does not wait for - gets back to the
+    present within a few moves; alone, a move plays at its own speed."""
+    return min(CATCH_UP_MAX, 1.0 + CATCH_UP_STEP * max(0, waiting))
 
 
 @dataclass
@@ -198,7 +210,7 @@ class MatchState:
                 cues.extend(self._finish(self.queue.popleft(), now))
                 continue
             base = poses_from_position(self.position, self.angles) if self.position is not None else {}
-            self.playback = Playback(head.record, self.playback_speed, base)
+            self.playback = Playback(head.record, self.playback_speed * catch_up(len(self.queue) - 1), base)
             self.playback_started = now
             if self.position is not None:
                 from shared.match import settings_of
@@ -254,7 +266,7 @@ class MatchState:
         if self.playback is None:
             self.pending_knocks.clear()
             return []
-        elapsed = (now - self.playback_started) * self.playback_speed
+        elapsed = (now - self.playback_started) * self.playback.speed
         due = [k for k in self.pending_knocks if k.time <= elapsed]
         self.pending_knocks = [k for k in self.pending_knocks if k.time > elapsed]
         return due

@@ -110,3 +110,28 @@ def test_a_move_dropped_for_a_version_gap_still_holds_input_for_its_playback():
     assert state.needs_resync and not state.busy
     state.load(replace(basic_position(), move_number=3), 4)
     assert state.locked(0.4) and not state.locked(0.5)
+
+
+def test_a_client_behind_the_present_plays_the_waiting_moves_faster_until_it_is_back():
+    """Ten moves arrive at once (a late spectator, the hall, coaches who move the moment the server lets them): they
+    are played back faster while others wait behind them, so the last is shown in well under ten moves' time; a move
+    alone plays at its own speed."""
+    from client.common.playback import Playback
+
+    one = Playback(_moving()).total_seconds
+    state = _state()
+    position = basic_position()
+    for version in range(2, 12):
+        position = replace(position, to_move="away" if version % 2 else "home", move_number=version - 1)
+        state.add_move(_moving(), [], position, version, now=0.0)
+    t = 0.0
+    while state.busy:
+        t += 0.01
+        state.update(t)
+    assert state.position.move_number == 10
+    assert t < 10 * one / 2, (t, one)  # more than twice as fast as one by one
+    alone = _state()
+    alone.add_move(_moving(), [], replace(basic_position(), to_move="away", move_number=1), 2, now=0.0)
+    assert alone.update(one - 0.05) == [] and alone.busy  # still playing at its own speed
+    alone.update(one + 0.05)
+    assert not alone.busy
