@@ -3,7 +3,9 @@ never over the board."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,6 +15,7 @@ arcade = pytest.importorskip("arcade")
 from client.common.layout import match_layout  # noqa: E402
 from client.match import samples  # noqa: E402
 from client.match.match_view import MatchView  # noqa: E402
+from shared.model import Position  # noqa: E402
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1024, 640), (1920, 1080), (800, 600)])
@@ -43,6 +46,20 @@ def _box(label: object) -> tuple[float, float, float, float]:
     return (x - half, y, x + half, y + label.content_height)  # type: ignore[attr-defined]
 
 
+@contextlib.contextmanager
+def _aiming_view() -> Iterator[tuple[MatchView, Position]]:
+    """A home coach's match view at the first position, in a hidden window of the client's default size."""
+    window = arcade.Window(1280, 760, "aim", visible=False)
+    try:
+        state = samples.match_state(moves=0)
+        view = MatchView(state, clock=lambda: 5.0)
+        window.show_view(view)
+        assert state.position is not None
+        yield view, state.position
+    finally:
+        window.close()
+
+
 def test_the_aiming_guides_word_never_covers_the_speed_it_is_shot_at() -> None:
     """Whichever way and however far a stone is pulled, the guide's word (what the stone will touch) and the speed
     beside the pointer do not overlap: the word moves under the stone's ghost when it would meet the speed."""
@@ -50,13 +67,7 @@ def test_the_aiming_guides_word_never_covers_the_speed_it_is_shot_at() -> None:
 
     from client.match.aiming import Aim
 
-    window = arcade.Window(1280, 760, "aim", visible=False)
-    try:
-        state = samples.match_state(moves=0)
-        view = MatchView(state, clock=lambda: 5.0)
-        window.show_view(view)
-        position = state.position
-        assert position is not None
+    with _aiming_view() as (view, position):
         aimed = 0
         for stone in (s for s in position.stones if s.id.startswith("h")):
             for degrees in range(0, 360, 20):
@@ -73,8 +84,6 @@ def test_the_aiming_guides_word_never_covers_the_speed_it_is_shot_at() -> None:
                         (stone.id, degrees, pull, guide.text)
                     aimed += 1
         assert aimed > 100  # the guide spoke for most of the pulls
-    finally:
-        window.close()
 
 
 def test_the_words_drawn_on_the_board_sit_on_a_dark_plate_over_the_wood() -> None:
@@ -82,13 +91,7 @@ def test_the_words_drawn_on_the_board_sit_on_a_dark_plate_over_the_wood() -> Non
     white words keep their contrast - on the light wood most of the box would be light."""
     from client.match.aiming import Aim
 
-    window = arcade.Window(1280, 760, "plate", visible=False)
-    try:
-        state = samples.match_state(moves=0)
-        view = MatchView(state, clock=lambda: 5.0)
-        window.show_view(view)
-        position = state.position
-        assert position is not None
+    with _aiming_view() as (view, position):
         stone = next(s for s in position.stones if s.id == "h3")
         view.aim = Aim(stone.id, stone.x, stone.y, stone.x - 120.0, stone.y - 30.0)
         view.clear()
@@ -101,5 +104,3 @@ def test_the_words_drawn_on_the_board_sit_on_a_dark_plate_over_the_wood() -> Non
             pixels = list(image.convert("L").getdata())
             dark = sum(1 for p in pixels if p < 90) / len(pixels)
             assert dark > 0.5, (box, dark)  # the plate, with the word's light strokes on it
-    finally:
-        window.close()
