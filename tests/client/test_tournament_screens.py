@@ -221,6 +221,8 @@ def _hall_page(world: World, shown: Shown) -> Any:
     """Hold the hall on ``shown`` and run its frames a moment; the view it shows."""
     hall = world.hall
     assert hall is not None
+    if not hall.shown:  # the world's hall followed the tournament from its start without being on the screen
+        hall.start()
     hall.cycle.hold(shown, hall.clock())
     hall.cycle.held_until = float("inf")
     for _frame in range(10):
