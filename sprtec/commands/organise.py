@@ -231,12 +231,14 @@ class Stopped(Exception):
 
 
 def leave_on_signal(signum: int, frame: object) -> None:
-    """A signal ends the command normally, so the server is stopped in ``finally``: the desk's window loop is asked
-    to end first, since the raise may land in a finalizer or a window callback that swallows it (the desk then
-    stayed open and the server running after SIGTERM)."""
+    """A signal ends the command normally, so the server is stopped in ``finally``: while the desk's window loop
+    runs it is asked to end (as closing the desk does), with no raise - the handler may run inside a finalizer or a
+    window callback that swallows what it raises (the desk then stayed open and the server running after SIGTERM,
+    and "Exception ignored in ..." went to the log); before the window, the command stops with ``Stopped``."""
     window_loop = sys.modules.get("pyglet.app")
-    if window_loop is not None:
+    if window_loop is not None and window_loop.event_loop.is_running:
         window_loop.exit()
+        return
     raise Stopped(signum)
 
 

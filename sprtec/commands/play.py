@@ -127,12 +127,14 @@ def _exit_on_termination() -> None:
 
 
 def leave_on_signal(signum: int, frame: object) -> None:
-    """End the window's loop, then exit: the raise alone may land in a finalizer (a weakref's callback, a GL
-    buffer's ``__del__``) that swallows it, and the client then ran on after SIGTERM with its bot and its private
-    server."""
+    """End the window's loop while it runs, else exit: the command then ends normally and its ``finally`` blocks
+    stop the bot and the private server. No raise while the loop runs: the handler may run inside a finalizer (a
+    weakref's callback, a GL buffer's ``__del__``), which swallows what it raises ("Exception ignored in ..." on
+    stderr) - the client then ran on after SIGTERM."""
     window_loop = sys.modules.get("pyglet.app")
-    if window_loop is not None:
+    if window_loop is not None and window_loop.event_loop.is_running:
         window_loop.exit()
+        return
     raise SystemExit(128 + signum)
 
 
