@@ -30,13 +30,19 @@ async def owner(redis_url: str, lease: str) -> str | None:
         await client.aclose()
 
 
-def moves(postgres_url: str, match_id: str) -> int:
-    """Entries committed in a match's log."""
+def committed(postgres_url: str, read: Callable[[PgStore], U]) -> U:
+    """What ``read`` finds in the shared store (a store of its own, opened for it and closed after)."""
     store = PgStore(postgres_url, migrate=False)
     try:
-        return int(store.read("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,))[0][0])
+        return read(store)
     finally:
         store.close()
+
+
+def moves(postgres_url: str, match_id: str) -> int:
+    """Entries committed in a match's log."""
+    return committed(postgres_url, lambda store: int(
+        store.read("SELECT COUNT(*) FROM match_log WHERE match_id = ?", (match_id,))[0][0]))
 
 
 async def until(check: Callable[[], object], timeout: float = 60.0) -> object:

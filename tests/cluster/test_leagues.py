@@ -16,7 +16,6 @@ import pytest
 
 from server.leagues import league_records as records
 from server.leagues.log import DayOpened, GameResult, GameTableOpened, LineupGiven, Row
-from server.store.postgres.pg_store import PgStore
 from shared.protocol import (
     LeagueDone,
     LeagueList,
@@ -32,7 +31,7 @@ from sprtec.commands.league_actions import create
 from sprtec.commands.league_coach import league_player
 from sprtec.commands.tournament_client import Connection, Refused
 from sprtec.commands.tournament_coach import CoachOptions
-from tests.cluster.leased_objects import moved_away, moves, owner, until, update_until
+from tests.cluster.leased_objects import committed, moved_away, moves, owner, until, update_until
 from tests.cluster.nodes import Node
 from tests.league_server.helpers import league_file
 
@@ -42,11 +41,7 @@ QUICK = {"periods": 1, "period_ms": 6000, "break_ms": 0, "move_clock_ms": 2000, 
 
 def _log(postgres_url: str, league: str) -> list[Row]:
     """The league's log as the shared store committed it."""
-    store = PgStore(postgres_url, migrate=False)
-    try:
-        return records.log(store, league)
-    finally:
-        store.close()
+    return committed(postgres_url, lambda store: records.log(store, league))
 
 
 def _fixture(update: LeagueUpdate, fixture: str = "d1f1") -> Any:

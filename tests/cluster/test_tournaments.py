@@ -12,14 +12,13 @@ from collections.abc import Callable
 
 import pytest
 
-from server.store.postgres.pg_store import PgStore
 from server.tournaments import tournament_records as records
 from server.tournaments.log import SERVER, CheckedIn, ResultSet, RoundStarted, Row, TableOpened
 from shared.protocol import CheckIn, StartRound, TournamentDone, TournamentUpdate, WatchTournament, encode
 from sprtec.commands.tournament_actions import create
 from sprtec.commands.tournament_client import Connection
 from sprtec.commands.tournament_coach import CoachOptions, coach
-from tests.cluster.leased_objects import moved_away, moves, owner, until, update_until
+from tests.cluster.leased_objects import committed, moved_away, moves, owner, until, update_until
 from tests.cluster.nodes import Node
 from tests.tournament_server.helpers import file_of
 
@@ -29,11 +28,7 @@ QUICK = {"periods": 1, "period_ms": 6000, "break_ms": 0, "move_clock_ms": 2000, 
 
 def _log(postgres_url: str, tournament: str) -> list[Row]:
     """The tournament's log as the shared store committed it."""
-    store = PgStore(postgres_url, migrate=False)
-    try:
-        return records.log(store, tournament)
-    finally:
-        store.close()
+    return committed(postgres_url, lambda store: records.log(store, tournament))
 
 
 @pytest.mark.slow(seconds=25)
