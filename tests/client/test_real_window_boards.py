@@ -43,19 +43,14 @@ from client.player.tournament_session import TournamentSession  # noqa: E402
 from client.player.tournament_view import TournamentView  # noqa: E402
 from shared.protocol import TableAssigned, TournamentInfo, TournamentJoined, TournamentList, Welcome  # noqa: E402
 from tests.client.helpers import served  # noqa: E402
+from tests.polling import until  # noqa: E402
 
 PLAYERS = {"jana": "Jana Nováková", "piotr": "Piotr Kowalski"}
 
 
 def _until(check, what: str, seconds: float = 30.0):
     """Poll ``check()`` until it gives something true."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.5)
-    raise AssertionError(f"never: {what}")
+    return until(check, seconds, what)
 
 
 def _enter(person: Person, mirror: Mirror, url: str, name: str, config: Path, tid: str, code: str) -> None:

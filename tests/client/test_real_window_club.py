@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.client.test_real_window import MISSING, Mirror, Person, _tournament_state, display  # noqa: F401
+from tests.polling import until
 
 pytestmark = [
     pytest.mark.slow(seconds=55),
@@ -89,14 +90,8 @@ class Seat(Person):
 
 
 def _until(what: str, ready: Callable[[], Any], seconds: float = 25.0) -> Any:
-    """Wait until ``ready()`` gives something true (polled); its value."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = ready()
-        if value:
-            return value
-        time.sleep(0.3)
-    raise AssertionError(f"waited {seconds:g} s for {what}")
+    """Wait until ``ready()`` gives something true (polled every 0.3 s); its value."""
+    return until(ready, seconds, what, every=0.3)
 
 
 def _organise(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, str, dict[str, str]]:

@@ -99,12 +99,3 @@ def get_json(base: str, path: str) -> Any:
         return json.loads(answer.read())
 
 
-def until(check: Any, timeout: float, what: str, every: float = 0.5) -> Any:
-    """``check()``'s first true value within ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout:.0f} s: {what}")

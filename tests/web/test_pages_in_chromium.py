@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.polling import until
 from tests.web.browser import (
     BIG_SCREEN,
     PHONE,
@@ -23,7 +24,6 @@ from tests.web.browser import (
     shots_dir,
     skip_without_browser,
     sprtec,
-    until,
     wait_ready,
 )
 
