@@ -34,21 +34,14 @@ def print_sheets(data_dir: Path, request: PrintSheets) -> tuple[Path, int]:
     tournament has by now (before round 1 there is no round's sheet, before a result no standings): the PDF written,
     ``sheets-ID.pdf`` in the folder, and how many sheets it holds."""
     from server.tournaments.export import read_state
-    from server.tournaments.printed_sheets import SHEETS, SheetError, SheetRequest, served_referees, sheets_pdf
+    from server.tournaments.printed_sheets import ready_sheets, served_referees, sheets_pdf
 
     state = read_state(data_dir, request.tournament)[0]
-    referees = served_referees(state)
-    ready = []
-    for sheet in SHEETS:
-        try:
-            sheets_pdf(state.tournament, [SheetRequest(sheet=sheet)], referees=referees)
-        except SheetError:
-            continue  # not yet: the others are printed
-        ready.append(SheetRequest(sheet=sheet))
+    ready = ready_sheets(state.tournament)
     out = Path(request.out).expanduser()
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"sheets-{request.tournament}.pdf"
-    path.write_bytes(sheets_pdf(state.tournament, ready, referees=referees))
+    path.write_bytes(sheets_pdf(state.tournament, ready, referees=served_referees(state)))
     return path, len(ready)
 
 

@@ -105,6 +105,24 @@ def sheets_pdf(t: Tournament, requests: Sequence[SheetRequest], *, referees: Ref
     return bytes(pdf.output())
 
 
+def ready_sheets(t: Tournament) -> list[SheetRequest]:
+    """Every sheet ``t`` has by now, in the sheets' order (the current stage and round): before a round is paired
+    there is no round's sheet."""
+    course = follow(t)
+    ready = []
+    for sheet in SHEETS:
+        request = SheetRequest(sheet=sheet)
+        try:
+            if sheet == "round":
+                _paired_round(course, request)
+            elif sheet == "standings":
+                _stage(course, request.stage)
+        except SheetError:
+            continue
+        ready.append(request)
+    return ready
+
+
 class _Document(FPDF):
     """A4 pages in DejaVu Sans, the tournament's name and the page number at the foot of each."""
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from server.tournaments.printed_sheets import FONTS, SHEETS, SheetError, SheetRequest, sheets_pdf
+from server.tournaments.printed_sheets import FONTS, SHEETS, SheetError, SheetRequest, ready_sheets, sheets_pdf
 from shared.tournament.reading import parse, read_tournament
 from shared.tournament.turnaj_import import import_save
 from sprtec.cli import main
@@ -127,3 +127,15 @@ def test_the_print_command_writes_the_pdf_of_a_file_and_says_why_it_cannot(
     assert "Zápasy 2. kola" in text and "Konečné pořadí" in text
     assert main(["tournament", "print", str(CUP), "--sheet", "round", "--round", "9", "--out", str(out)]) == 1
     assert "round 9 is not paired" in capsys.readouterr().err
+
+
+def test_the_sheets_ready_are_those_the_tournament_has_by_now() -> None:
+    """Before round 1 every sheet but the round's (none is paired: the standings and the ranking list everyone level);
+    at the end all four - each of them printable."""
+    first = read_tournament(json.loads((HERE / "golden" / "czech-cup-24" / "before-round-1.tournament.json")
+                                       .read_text(encoding="utf-8")))
+    final = read_tournament(json.loads(CUP.read_text(encoding="utf-8")))
+    assert [r.sheet for r in ready_sheets(first)] == ["entries", "standings", "ranking"]
+    assert [r.sheet for r in ready_sheets(final)] == list(SHEETS)
+    for t in (first, final):
+        assert sheets_pdf(t, ready_sheets(t)).startswith(b"%PDF")
