@@ -9,7 +9,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shared.formation import basic_setup
@@ -193,10 +193,12 @@ def _field_counts(pos: Position) -> dict[str, int]:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(moves=[(0, 0.0, 2129.0), (0, 0.0, 200.0), (0, 0.0, 200.0), (0, 0.0, 200.0), (1, 0.0, 730.0)])  # a shot
 @given(st.lists(st.tuples(st.integers(0, 6), st.floats(-3.14159, 3.14159), st.floats(200, 2800)), min_size=1,
                 max_size=6))
 def test_X_2_property_random_legal_play_keeps_the_invariants(moves: list[tuple[int, float, float]]) -> None:
-    """X.2, VI.1, XIV: random legal flicks never leave < 3 field stones, never lower a score, exclude only on fouls."""
+    """X.2, VI.1, XIV: random legal flicks never leave < 3 field stones in play (a penalty shot's board has the
+    shooter alone, XV.11), never lower a score, exclude only on fouls."""
     import math
 
     pos = Position(settings=(("effects_2_5d", False),), stones=basic_setup(), to_move="home", restart=True)
@@ -211,8 +213,11 @@ def test_X_2_property_random_legal_play_keeps_the_invariants(moves: list[tuple[i
         after = result.position
         assert after.to_move in ("home", "away")
         assert after.score[0] >= pos.score[0] and after.score[1] >= pos.score[1]
-        for count in _field_counts(after).values():
-            assert count >= 3
+        counts = _field_counts(after)
+        if after.penalty is None:
+            assert all(count >= 3 for count in counts.values())  # X.2
+        else:  # XV.11: online the other stones leave the board; the shooter and the defending goalie stay
+            assert counts == {after.penalty.team: 1, after.penalty.against: 0}
         newly = sum(len(q) for q in after.excluded) > sum(len(q) for q in pos.excluded)
         if newly and not any(d.code == "RETURN" for d in result.decisions):
             assert "FOUL" in codes(result.decisions)
