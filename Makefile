@@ -50,13 +50,17 @@ cluster-servers: $(STAMP)
 # The suite runs in TEST_WORKERS processes (pytest-xdist): most of its time is tests waiting on servers, bots and
 # clocks (about a fifth of the machine's CPU in one process), and every test picks its own ports, folders and display.
 # Tests are handed out one at a time, the slow ones first (tests/conftest.py), to whichever worker is free.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 8
+# Every worker and every server, bot and client a test starts imports the project: with the interpreter told not to
+# write bytecode (PYTHONDONTWRITEBYTECODE), each compiled it again, and pytest rewrote the tests' asserts again in each
+# worker (10 s of CPU each). The suite writes it (into __pycache__ folders, which git ignores).
+TEST_ENV := ARCADE_HEADLESS=1 PYTHONDONTWRITEBYTECODE=
 
 test: $(STAMP) lan-tools gui-tools browser-tools cluster-servers
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests
-	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1
+	$(TEST_ENV) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

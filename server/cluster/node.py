@@ -102,14 +102,17 @@ class ClusterConfig:
 
 REDIS_CONNECTIONS = 64  # Redis connections a node keeps at most (its pub/sub inbox takes one of them)
 REDIS_WAIT_S = 10.0  # how long a command waits for a free one before it fails
+REDIS_CONNECT_S = 2.0  # how long connecting to Redis, or closing a connection to it, may take
 
 
 def registry_for(config: ClusterConfig, pool: PoolRules | None = None) -> RedisRegistry:
     """The cluster's registry as this node uses it (``pool``: the quick-match pool's rules)."""
     # A blocking pool: redis-py's default pool fails a command at once ("Too many connections") when 100 are busy,
     # which a node with a few hundred sessions reaches in a burst; here a command waits for a free connection.
+    # redis-py bounds a connection's close by its connect timeout, and by nothing when that is None: a node's last
+    # pub/sub close could wait for the socket's end forever, the shutdown with it (redis-py issue 3941).
     connections = aioredis.BlockingConnectionPool.from_url(config.redis, max_connections=REDIS_CONNECTIONS,
-                                                           timeout=REDIS_WAIT_S)
+                                                           timeout=REDIS_WAIT_S, socket_connect_timeout=REDIS_CONNECT_S)
     return RedisRegistry(aioredis.Redis(connection_pool=connections), config.node_id, config.lease_ms, pool)
 
 
