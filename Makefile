@@ -53,13 +53,15 @@ cluster-servers: $(STAMP)
 TEST_WORKERS ?= 8
 # Every worker and every server, bot and client a test starts imports the project: with the interpreter told not to
 # write bytecode (PYTHONDONTWRITEBYTECODE), each compiled it again, and pytest rewrote the tests' asserts again in each
-# worker (10 s of CPU each). The suite writes it (into __pycache__ folders, which git ignores).
+# worker (10 s of CPU each). The suite writes it (into __pycache__ folders, which git ignores), collected once
+# before the workers start: else all of them rewrite the same tests at once, on a fresh clone.
 TEST_ENV := ARCADE_HEADLESS=1 PYTHONDONTWRITEBYTECODE=
 
 test: $(STAMP) lan-tools gui-tools browser-tools cluster-servers
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict shared server sprtec client benchmarks tools
 	$(BIN)/mypy tests
+	$(TEST_ENV) $(BIN)/python -m pytest -q --collect-only >/dev/null  # compiles once what the workers import
 	$(TEST_ENV) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1
 
 lint: $(STAMP)
