@@ -14,9 +14,8 @@ import asyncio
 import dataclasses
 import gc
 import logging
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import websockets
 from prometheus_client import CollectorRegistry
@@ -24,6 +23,7 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection
 
 from server.clock import MonotonicClock, WallClock
+from server.composition import composition_for
 from server.connections.address_budgets import AddressBudgets
 from server.connections.session import Handler, Session
 from server.constants import (
@@ -42,9 +42,6 @@ from server.constants import (
 )
 from server.lan.announcer import LanAnnouncer, default_server_name
 from server.leagues.handlers import LeagueRequests
-from server.leagues.leases import KIND as LEAGUE
-from server.leagues.leases import LeagueLeases
-from server.leagues.leases import read_lines as read_league_lines
 from server.leagues.resume import resume as resume_leagues
 from server.leagues.service import LeagueService
 from server.lifecycle import EventBus
@@ -54,16 +51,14 @@ from server.ops.instruments import MatchCounters
 from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
 from server.players import Players
 from server.rooms.lobby import Lobby
-from server.rooms.placement import OneProcess, Placement
+from server.rooms.placement import Placement
 from server.rooms.rebuild import recover
-from server.rooms.registry import InProcessRegistry, Registry
-from server.rooms.room import Room
+from server.rooms.registry import Registry
 from server.rooms.workers import INLINE_SHARE, Resolver, WorkerPool, default_workers
 from server.store.sqlite.sqlite_store import SqliteStore
 from server.store.store_port import Health, Store
 from server.tournaments.creation import Creators
 from server.tournaments.handlers import TournamentRequests
-from server.tournaments.leases import KIND, TournamentLeases, read_lines
 from server.tournaments.resume import resume
 from server.tournaments.service import TournamentService
 from server.web.routes import chain
@@ -75,16 +70,11 @@ from shared.protocol import (
     CloseCode,
     Rated,
     ServerMessage,
-    UnwatchLeague,
-    UnwatchTournament,
-    WatchLeague,
-    WatchTournament,
 )
 from shared.protocol.lan_record import NOT_PLAYERS
 
 if TYPE_CHECKING:  # the clustered mode's modules need its libraries (redis, asyncpg): imported only when used
-    from server.cluster.node import ClusterConfig, ClusterNode
-    from server.cluster.redis_registry import RedisRegistry
+    from server.cluster.node import ClusterConfig
 
 log = logging.getLogger(__name__)
 
@@ -130,23 +120,14 @@ class Server:
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)
         self.limits = AddressBudgets(exempt=config.exempt, trusted_proxies=config.trusted_proxies)
         self.players = Players(self.store, self.bus, self._tell_room)
-        shared = None if config.cluster is None else _cluster_registry(config.cluster, config.pool)
+        # alone or a node of a cluster (server.composition): chosen here once, never asked again
+        composition = composition_for(config)
         self.lobby = Lobby(store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
-                           registry=registry or shared or InProcessRegistry(config.pool, self.store.room_codes()),
-                           connection_of=self.sessions.get,
-                           rating_of=self.players.rating_of, node=config.cluster.node_id if config.cluster else "local")
-        # Where rooms and tournaments are played (server.rooms.placement): this process alone, or a node of a cluster
-        self.placement: Placement = OneProcess(self._recover_here)
-        node: ClusterNode | None = None
-        if config.cluster is not None and shared is not None:
-            from server.cluster.node import ClusterNode
-            from server.store.postgres.pg_store import PgStore
-
-            assert isinstance(self.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
-            node = ClusterNode(config.cluster, registry=shared, store=self.store, lobby=self.lobby, pool=self.pool,
-                               connection_of=self.sessions.get)
-            node.public_url_of = self._public_url
-            self.placement = node
+                           registry=registry or composition.registry(config, self.store),
+                           connection_of=self.sessions.get, rating_of=self.players.rating_of,
+                           node=composition.node_id)
+        # where rooms are played (server.rooms.placement): this process alone, or a node of a cluster
+        self.placement: Placement = composition.placement(self, self.lobby.registry)
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)
@@ -155,8 +136,7 @@ class Server:
         self.leagues = LeagueService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                      session_of=self.sessions.get)
         self.handlers.update(LeagueRequests(self.leagues, self.limits, creators).handlers())
-        if node is not None:
-            self._place_competitions(node)
+        composition.place_competitions(self)
         self._ws_server: WsServer | None = None
         self._operators: WsServer | None = None  # the --metrics listener
         self.metrics_port = 0
@@ -164,8 +144,6 @@ class Server:
         self.draining = False  # set when shutdown begins: the node takes nobody new
         self.match_counters = MatchCounters(self.bus, self.metrics)
         self._measure_queues()
-        if node is not None:
-            self._count_leases(node)
         self.health = self._checks()
         self._recovery: asyncio.Task[None] | None = None
         self.port = 0
@@ -236,76 +214,6 @@ class Server:
         checks.add_readiness("registry", self.placement.registry_problem)
         return checks
 
-    def _place_competitions(self, cluster: ClusterNode) -> None:
-        """A cluster's tournaments and leagues: each runs on one node under a lease and a fence
-        (``server.cluster.leased``), taken over from a node that died; a request about one run elsewhere is forwarded
-        there and answered through this node (``server.cluster.forwarding``), its players told wherever they are
-        connected; its tables' news comes from the nodes that play them."""
-        tournaments = TournamentLeases(self.tournaments, lambda tournament, watchers: cluster.forwarder.moved_watchers(
-            KIND, tournament, watchers))
-        self._place(cluster, self.tournaments, tournaments, read_lines, WatchTournament, UnwatchTournament)
-        leagues = LeagueLeases(self.leagues, lambda league, watchers: cluster.forwarder.moved_watchers(
-            LEAGUE, league, watchers))
-        self._place(cluster, self.leagues, leagues, read_league_lines, WatchLeague, UnwatchLeague)
-
-    def _place(self, cluster: ClusterNode, service: Any, leases: Any, read: Callable[[dict[str, str]], Any],
-               watch: type, unwatch: type) -> None:
-        """One kind of competition on a cluster node (``leases``: its ``LeasedKind``; ``read``: its listing lines
-        as published; ``watch``/``unwatch``: its requests that start and end a watch, the object's id in the field
-        named as the kind)."""
-        from server.cluster.leased import lease_name
-
-        kind, forwarder, store = leases.kind, cluster.forwarder, self.store
-        service.fenced = lambda object_id, statements: store.fenced(lease_name(kind, object_id), statements)
-        service.claim = lambda object_id: cluster.leased.claim(kind, object_id)
-        service.rooms_alive = lambda: {row.code for row in store.rooms()} | set(self.lobby.rooms)
-        service.deliver = forwarder.deliver
-        service.session_of = forwarder.player
-
-        async def lines_elsewhere() -> Any:
-            """The lines the other nodes published of their competitions of this kind."""
-            return read(await cluster.leased.lines(kind))
-
-        service.lines_elsewhere = lines_elsewhere
-        cluster.leased.add(leases)
-
-        async def publish_lines() -> None:
-            """Every beat: this node's lines for every node's list."""
-            await cluster.leased.publish_lines(kind, leases.lines())
-
-        async def forget_dead_watchers() -> None:
-            """Every beat: the watchers connected to a node that died are watchers no more."""
-            for watcher in await forwarder.dead(w for run in service.runs.values() for w in run.watchers):
-                service.unwatch(watcher)
-
-        cluster.on_beat += [service.check_tables_elsewhere, publish_lines, forget_dead_watchers]
-        cluster.on_table_event.append(service.remote_event)
-        forwarder.on_connected.append(service.connected)
-        forwarder.on_gone.append(service.unwatch)
-        forwarder.watch_request[kind] = watch
-        forwarder.watched[kind] = lambda message: isinstance(message, watch)
-        forwarder.unwatched[kind] = lambda message: isinstance(message, unwatch)
-
-        def object_of(message: Any) -> tuple[str, str]:
-            """The leased object a request is about (``server.cluster.forwarding``)."""
-            return kind, str(getattr(message, kind)).strip().upper()
-
-        about = {request: object_of for request in self.handlers if kind in getattr(request, "__slots__", ())}
-        # only this kind's own handlers: another kind's here are routed already, and routed again they would loop
-        self.handlers.update(forwarder.route({request: self.handlers[request] for request in about}, about))
-
-    def _count_leases(self, cluster: ClusterNode) -> None:
-        """The cluster's figures on /metrics: the leases this node holds (its open rooms, read when scraped) and
-        the rooms it took over from others, whose matches are live here again."""
-        rooms = self.lobby.rooms
-        self.metrics.leases_held.set_function(lambda: sum(1 for room in rooms.values() if not room.closed))
-
-        def taken_over(room: Room) -> None:
-            """One more room taken over."""
-            self.metrics.lease_takeovers.inc()
-
-        cluster.on_taken_over = taken_over
-
     @property
     def url(self) -> str:
         """The websocket URL clients connect to."""
@@ -364,7 +272,7 @@ class Server:
         return sum(1 for session in self.sessions.values() if not session.program.startswith(NOT_PLAYERS))
 
     # ------------------------------------------------------------------ recovery
-    async def _public_url(self, configured: str) -> str:
+    async def public_url(self, configured: str) -> str:
         """Where clients reach this node: ``--public-url`` (``configured``), else the address Agones gave the
         GameServer, else the URL it listens on."""
         found = configured
@@ -392,7 +300,7 @@ class Server:
         if self.agones is not None:
             await self.agones.ready()
 
-    async def _recover_here(self) -> None:
+    async def recover_here(self) -> None:
         """A server alone: every unfinished match rebuilt, then the tournaments and leagues resumed."""
         rooms = await recover(self.store, self.pool, self.lobby)
         log.info("%d unfinished matches resumed", len(rooms))
@@ -448,14 +356,6 @@ def _shared_store(url: str) -> Store:
     from server.store.postgres.pg_store import PgStore
 
     return PgStore(url)
-
-
-def _cluster_registry(config: ClusterConfig, pool: PoolRules) -> RedisRegistry:
-    """The cluster's registry on Redis (``server.cluster.node``, imported here: redis is the clustered mode's
-    library)."""
-    from server.cluster.node import registry_for
-
-    return registry_for(config, pool)
 
 
 async def _done() -> None:
