@@ -13,7 +13,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from server.clock import WallClock
 from server.constants import HISTORY_SIZE, ROOM_CODE_LENGTH
@@ -82,7 +82,7 @@ class Lobby:
         self.relay_of: Callable[[str], Callable[[bytes], None]] | None = None
 
     # ------------------------------------------------------------------ rooms
-    def room(self, core: RoomCore) -> Room:
+    def room(self, core: RoomCore[Connection]) -> Room:
         """A live room around ``core`` (new, or recovered from the store); ``adopt`` makes it known."""
         room = Room(core, store=self.store, resolver=self.resolver, clock=self.clock, bus=self.bus,
                     new_match_id=new_match_id, rating_of=self._rating_of)
@@ -114,9 +114,10 @@ class Lobby:
                      reserved: dict[Team, tuple[int, str]] | None, spectator_chat: str) -> Room:
         """A room under a code claimed in the registry (not yet written nor known here)."""
         while True:
-            core = RoomCore(code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
-                            private=private, match_id=new_match_id(), seed=new_seed(), history_size=HISTORY_SIZE,
-                            rated=rated, reserved=reserved, spectator_chat=spectator_chat)
+            core = RoomCore[Connection](code=new_room_code(ROOM_CODE_LENGTH), ruleset=ruleset, overrides=overrides,
+                                        private=private, match_id=new_match_id(), seed=new_seed(),
+                                        history_size=HISTORY_SIZE, rated=rated, reserved=reserved,
+                                        spectator_chat=spectator_chat)
             room = self.room(core)
             if await self.registry.claim(self.listing(room)):
                 break
@@ -228,8 +229,7 @@ class Lobby:
         room = self.rooms.get(code)
         if room is None or room.closed:
             return
-        for member in room.core.members():
-            connection = cast(Connection, member)
+        for connection in room.core.members():
             connection.room = None
             await connection.send(Left(code))
         await self._close(room)

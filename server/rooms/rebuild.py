@@ -17,7 +17,7 @@ from collections.abc import Awaitable
 
 from server.constants import HISTORY_SIZE
 from server.rooms.lobby import Lobby
-from server.rooms.room import Room
+from server.rooms.room import Connection, Room
 from server.rooms.room_core import LiveMatch, RoomCore
 from server.rooms.workers import WorkerPool
 from server.store import match_statements, position_blob
@@ -73,9 +73,9 @@ async def recover(store: Store, pool: WorkerPool | None, lobby: Lobby, rows: lis
     rooms = []
     for row, stored, start_position, count, job in jobs:
         position, turn_used = await job
-        core = RoomCore(code=row.code, ruleset=row.ruleset, overrides=row.overrides, private=row.private,
-                        match_id=stored.id, seed=stored.seed, history_size=HISTORY_SIZE, rated=row.rated,
-                        first=position)
+        core = RoomCore[Connection](code=row.code, ruleset=row.ruleset, overrides=row.overrides,
+                                    private=row.private, match_id=stored.id, seed=stored.seed,
+                                    history_size=HISTORY_SIZE, rated=row.rated, first=position)
         core.reserved = row.reserved
         state = LiveMatch(id=stored.id, seed=stored.seed, initial=start_position, position=position, started=True,
                           log_len=count, version_base=stored.version_base, turn_used=turn_used)

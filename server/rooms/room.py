@@ -61,7 +61,7 @@ class Connection(Member, Protocol):
 class Room:
     """One room on this server (see the module docstring). Created by the lobby, restored by recovery."""
 
-    def __init__(self, core: RoomCore, *, store: Store, resolver: Resolver, clock: WallClock, bus: EventBus,
+    def __init__(self, core: RoomCore[Connection], *, store: Store, resolver: Resolver, clock: WallClock, bus: EventBus,
                  new_match_id: Callable[[], str],
                  rating_of: Callable[[int, str], tuple[int, bool] | None] | None = None) -> None:
         """``rating_of(player, ruleset)``: a coach's rating as shown beside his name (``server.players``)."""
@@ -199,7 +199,7 @@ class Room:
         his name."""
         previous = self.core.connected[team]
         if previous is not None and previous is not member:
-            previous.room = None  # type: ignore[attr-defined]
+            previous.room = None
         member.room = self
         self.refresh_rating(member.player_id)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 from server.lifecycle import LifecycleEvent, MatchFinished, MatchStarted, MoveApplied, PresenceChanged
 from server.rooms.history import History
@@ -154,7 +154,10 @@ class EntryPlan:
     used: int
 
 
-class RoomCore:
+M = TypeVar("M", bound=Member)  # the shell's own kind of member: the core keeps and returns it as given
+
+
+class RoomCore(Generic[M]):
     """One room's state and transitions (see the module docstring). ``history_size``: versions kept for resync."""
 
     def __init__(self, *, code: str, ruleset: str, overrides: dict[str, object], private: bool,
@@ -179,8 +182,8 @@ class RoomCore:
         self.silenced: set[int] = set()  # players the organiser silenced in this room
         for team, (player, name) in (reserved or {}).items():
             self.seats[team], self.names[player] = player, name
-        self.connected: dict[Team, Member | None] = {"home": None, "away": None}
-        self.spectators: dict[Member, None] = {}  # an ordered set: joined first, sent first
+        self.connected: dict[Team, M | None] = {"home": None, "away": None}
+        self.spectators: dict[M, None] = {}  # an ordered set: joined first, sent first
         self.history: History[bytes] = History(history_size)
         self.clock = MatchClock()
         self.rematch: set[Team] = set()
@@ -233,7 +236,7 @@ class RoomCore:
         """The match clock runs only in a running match with both coaches present and a store that saves."""
         return self.running() and not self.match.absent and self.store_ok
 
-    def team_of(self, member: Member) -> Team | None:
+    def team_of(self, member: M) -> Team | None:
         """The seat ``member`` is connected to, if any."""
         for team in TEAMS:
             if self.connected[team] is member:
@@ -247,7 +250,7 @@ class RoomCore:
                 return team
         return None
 
-    def members(self) -> tuple[Member, ...]:
+    def members(self) -> tuple[M, ...]:
         """Every connection in the room: coaches first, then spectators."""
         return tuple(m for m in self.connected.values() if m is not None) + tuple(self.spectators)
 
@@ -352,14 +355,14 @@ class RoomCore:
         return Broadcast(frames[0], self.members(), everyone=True)
 
     # ------------------------------------------------------------------ seats and spectators
-    def seat(self, member: Member, team: Team, now: int) -> list[Effect]:
+    def seat(self, member: M, team: Team, now: int) -> list[Effect]:
         """Give ``member`` (a new coach) the free ``team`` seat; starts the match when both are taken."""
         self._ensure_open()
         self.seats[team] = member.player_id
         self.names[member.player_id] = member.name
         return self.attach(member, team, now)
 
-    def attach(self, member: Member, team: Team, now: int) -> list[Effect]:
+    def attach(self, member: M, team: Team, now: int) -> list[Effect]:
         """Connect ``member`` to his seat (a first join or a return); the clock runs again once nobody is away.
 
         ``RoomJoined`` is the first message a connection gets about a room: it is decided before the member joins
@@ -382,7 +385,7 @@ class RoomCore:
             effects.append(self._to_all(ClockUpdate(self.code, self.clocks(now))))
         return effects + self._presence(now)
 
-    def watch(self, member: Member, now: int) -> list[Effect]:
+    def watch(self, member: M, now: int) -> list[Effect]:
         """Add a spectator (read-only): RoomJoined first, then he is one of the room's broadcasts.
 
         The spectators' count reaches everyone coalesced (``presence_due``): a Presence to every member for every
@@ -404,7 +407,7 @@ class RoomCore:
             return []
         return self._presence(now)
 
-    def detach(self, member: Member, now: int) -> list[Effect]:
+    def detach(self, member: M, now: int) -> list[Effect]:
         """``member``'s connection went away: a coach's seat waits for him (grace), a spectator just leaves."""
         if member in self.spectators:
             del self.spectators[member]
@@ -457,7 +460,7 @@ class RoomCore:
                                private=self.private, rated=self.rated, home_player=home, away_player=away)
         return [snapshot, Publish(started)]
 
-    def _ensure_playable(self, member: Member, action: Action, version: int, now: int) -> Team:
+    def _ensure_playable(self, member: M, action: Action, version: int, now: int) -> Team:
         """The seat of a coach who may act now, or the RoomError that refuses him."""
         team = self.team_of(member)
         if team is None:
@@ -495,14 +498,14 @@ class RoomCore:
             raise RoomError("STORE_UNAVAILABLE", "the server cannot save moves right now: play is paused, nothing "
                                                  "is lost; a Notice says when it resumes")
 
-    def plan_action(self, member: Member, action: Action, version: int, now: int) -> EntryPlan:
+    def plan_action(self, member: M, action: Action, version: int, now: int) -> EntryPlan:
         """A coach's action, checked against his seat, the version and the moment (D3, the break, an absent
         coach, the store); the entry to resolve. Raises RoomError; nothing changes."""
         self._ensure_open()
         team = self._ensure_playable(member, action, version, now)
         return self._plan(action, team, now)
 
-    def plan_resign(self, member: Member, now: int) -> EntryPlan | None:
+    def plan_resign(self, member: M, now: int) -> EntryPlan | None:
         """A coach leaving a running match resigns it (Leave); None when there is nothing to resign."""
         team = self.team_of(member)
         if team is None or not self.running():
@@ -633,7 +636,7 @@ class RoomCore:
         return effects
 
     # ------------------------------------------------------------------ resync
-    def resync(self, member: Member, since: int, now: int) -> list[Effect]:
+    def resync(self, member: M, since: int, now: int) -> list[Effect]:
         """What ``member`` missed after ``since``: the kept frames, a Snapshot, or a ClockUpdate when nothing was
         missed; STALE_VERSION when ``since`` is past every version the room sent."""
         if since > self.version:
@@ -647,7 +650,7 @@ class RoomCore:
         return [Broadcast(frame, (member,)) for frame in missing]
 
     # ------------------------------------------------------------------ rematch
-    def ask_rematch(self, member: Member, now: int, match_id: str, seed: int) -> list[Effect]:
+    def ask_rematch(self, member: M, now: int, match_id: str, seed: int) -> list[Effect]:
         """After the end: both coaches ask, and a new match (``match_id``, ``seed``) starts with the seats swapped."""
         self._ensure_open()
         team = self.team_of(member)
@@ -683,7 +686,7 @@ class RoomCore:
         return [*effects, Persist(self._start_records(match, seats, version_base), started)]
 
     # ------------------------------------------------------------------ chat
-    def chat(self, member: Member, text: str | None, emote: str | None) -> list[Effect]:
+    def chat(self, member: M, text: str | None, emote: str | None) -> list[Effect]:
         """A line of chat (``text`` already cleaned) or an emote, to everyone in the room who has not muted the
         speaker - a spectator's only to spectators when the room says so. Not part of the match: not versioned, not
         logged."""
