@@ -63,7 +63,6 @@ class ClusterMember:
     def __init__(self, cluster: ClusterConfig) -> None:
         self.cluster = cluster
         self.node_id = cluster.node_id
-        self._node: ClusterNode | None = None
 
     def registry(self, config: ServerConfig, store: Store) -> Registry:
         """The cluster's registry on Redis (``server.cluster.node``)."""
@@ -82,7 +81,6 @@ class ClusterMember:
         node = ClusterNode(self.cluster, registry=registry, store=server.store, lobby=server.lobby, pool=server.pool,
                            connection_of=server.sessions.get)
         node.public_url_of = server.public_url
-        self._node = node
         return node
 
     def place_competitions(self, server: Server) -> None:
@@ -90,13 +88,14 @@ class ClusterMember:
         (``server.cluster.leased``), taken over from a node that died; a request about one run elsewhere is forwarded
         there and answered through this node (``server.cluster.forwarding``), its players told wherever they are
         connected; its tables' news comes from the nodes that play them."""
+        from server.cluster.node import ClusterNode
         from server.leagues.leases import KIND as LEAGUE
         from server.leagues.leases import LeagueLeases
         from server.leagues.leases import read_lines as read_league_lines
         from server.tournaments.leases import KIND, TournamentLeases, read_lines
 
-        node = self._node
-        assert node is not None, "the placement is made before the competitions are placed"
+        node = server.placement
+        assert isinstance(node, ClusterNode), "the node's placement is made before its competitions are placed"
         tournaments = TournamentLeases(server.tournaments, lambda tournament, watchers: node.forwarder.moved_watchers(
             KIND, tournament, watchers))
         _place(server, node, server.tournaments, tournaments, read_lines, WatchTournament, UnwatchTournament)
