@@ -243,7 +243,10 @@ class ClusterNode:
                 elif (relay := self.relays.get(channel.rsplit(":", 1)[-1])) is not None:
                     relay.forward(message["data"])
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            try:  # bounded by the connect timeout (registry_for); a Redis gone meanwhile only says so
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+            except (RedisError, OSError) as exc:
+                log.warning("node %s: its subscriptions did not close cleanly (%s)", self.node, exc)
 
     async def _answer(self, data: bytes) -> None:
         """One message of another node: send a paired player over, give a relayed spectator his RoomJoined, or take
@@ -720,7 +723,10 @@ class ClusterNode:
     async def close(self) -> None:
         """Stop beating, listening and publishing, and disconnect from Redis."""
         await _stopped(self._task, self._scanning, self._chores, self._inbox, self._publisher)
-        await self.registry.client.aclose()
+        try:
+            await self.registry.client.aclose()
+        except (RedisError, OSError) as exc:  # the node stops all the same
+            log.warning("node %s: its Redis connections did not close cleanly (%s)", self.node, exc)
 
 
 async def _stopped(*tasks: asyncio.Task[None] | None) -> None:
