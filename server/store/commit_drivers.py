@@ -25,6 +25,7 @@ from server.store.group_commit import (
     Answer,
     Commit,
     Effect,
+    Failure,
     GroupCommit,
     Job,
     RetryAfter,
@@ -81,6 +82,13 @@ class CommitDriver:
             job[1].settle(StoreLost(self.health.reason) if self.health.lost
                           else StoreUnavailable("the store is closed"))
         return True
+
+    @staticmethod
+    def _raised(exc: Exception) -> Failure:
+        """A commit that raised instead of answering: the store failing, so that the machine hears back (and
+        retries) - left unanswered, it would wait for that commit, and every write after it, for ever."""
+        log.error("a commit raised instead of answering (%r): taken as the store failing", exc, exc_info=exc)
+        return Failure(f"the commit raised {exc!r}")
 
     def _timed(self, began: float, answer: Answer) -> Answer:
         """Report a committed transaction's seconds to the metrics."""
@@ -172,7 +180,10 @@ class ThreadWriter(CommitDriver):
             effect = todo.pop(0)
             if isinstance(effect, Commit):
                 began = time.perf_counter()
-                answer = self._timed(began, self._commit(effect.jobs))
+                try:
+                    answer = self._timed(began, self._commit(effect.jobs))
+                except Exception as exc:
+                    answer = self._raised(exc)
                 while True:  # what came meanwhile joins the queue first, so the next batch takes it
                     try:
                         todo += self._feed(self._inbox.get_nowait())
@@ -272,7 +283,10 @@ class LoopWriter(CommitDriver):
     async def _run_commit(self, jobs: tuple[Job, ...]) -> None:
         """Commit one batch and hand the answer to the machine."""
         began = time.perf_counter()
-        answer = self._timed(began, await self._commit(jobs))
+        try:
+            answer = self._timed(began, await self._commit(jobs))
+        except Exception as exc:
+            answer = self._raised(exc)
         self._apply(self._machine.answer(answer))
 
     async def _stop(self) -> None:

@@ -35,6 +35,7 @@ class Database:
         self.batches: list[list[str]] = []
         self.release = threading.Event()
         self.failing = 0  # how many commits fail next
+        self.raising = 0  # how many commits raise next instead of answering
         self.lock = threading.Lock()
 
     def commit(self, batch: tuple[Job, ...]) -> Answer:
@@ -44,6 +45,9 @@ class Database:
             if self.failing:
                 self.failing -= 1
                 return Failure("disk I/O error")
+            if self.raising:
+                self.raising -= 1
+                raise RuntimeError("cannot switch to state 15; another operation is in progress")
             self.batches.append([str(statements[0][0]) for statements, _ in batch])
         return [[1] for _ in batch]
 
@@ -128,3 +132,22 @@ def test_close_while_the_store_fails_gives_up_at_once_and_later_jobs_fail(make_w
     (c, wc) = job("c")
     writer.submit(c)
     assert wc.done.wait(1) and isinstance(wc.outcome, StoreUnavailable)
+
+
+def test_a_commit_that_raises_is_a_failure_retried_and_no_write_waits_forever(make_writer):
+    """A driver's commit that raises (a library's error nobody foresaw) is the store failing: heard, retried, and the
+    job committed once it answers; before, the writer waited for that commit's answer for ever."""
+    database = Database()
+    database.release.set()
+    database.raising = 2
+    writer = make_writer(database)
+    heard: list[Health] = []
+    writer.listen(heard.append)
+    (a, wa) = job("a")
+    writer.submit(a)
+    assert wa.done.wait(5) and wa.outcome == [1]
+    deadline = time.monotonic() + 2
+    while len(heard) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [h.ok for h in heard] == [False, True] and "another operation is in progress" in heard[0].reason
+    assert database.batches == [["a"]] and writer.close(5)

@@ -181,7 +181,10 @@ class _Transactions:
                         if _is_store_fault(exc):
                             raise
                         outcomes.append(_statement_error(exc))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+        # InternalClientError: the connection broke mid-operation and asyncpg cannot use it again ("cannot switch to
+        # state 15; another operation (2) is in progress", seen when the server terminated it during a commit)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.exceptions.InternalClientError, OSError,
+                TimeoutError) as exc:
             broken, self._conn = self._conn, None  # forgotten: the next attempt opens a fresh one
             if broken is not None:
                 broken.terminate()
