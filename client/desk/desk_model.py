@@ -454,13 +454,12 @@ class DeskModel(Page):
         on = self.update is not None and self.running()
         registering = self.registering()
         playing = self.update is not None and self.update.status == "playing"
-        next_round = (self.update.round + 1) if self.update is not None else 1
         found = [
             Item(_("Register a player"), "screen:register", enabled=on, group="row1",
                  hint=_("Name, club, category: the player gets an entry code to take his place with")),
             Item(_("Entries and check-in ({n})").format(n=len(self.entries())), "screen:entries", group="row1",
                  hint=_("Check each player in: an entry not checked in is absent from the round")),
-            *(self._round_items(on, playing, next_round) if on or self.update is None else
+            *(self._round_items(on, playing) if on or self.update is None else
               [Item(_("The tournament has ended: see Standings and Export"), "ended", enabled=False,
                     group="row2")]),  # a row of the buttons' height: nothing below moves at the end
             Item(_("Tables ({n})").format(n=len(self.tables())), "screen:tables", group="row3",
@@ -495,13 +494,40 @@ class DeskModel(Page):
                           hint=_("Asks first: the players' connections close with the server")))
         return found
 
-    def _round_items(self, on: bool, playing: bool, next_round: int) -> list[Item]:
-        """Starting the next round, by hand or by itself (while the tournament has rounds to come)."""
+    def _round_items(self, on: bool, playing: bool) -> list[Item]:
+        """Starting the next round, by hand or by itself (while the tournament has rounds to come); during its last
+        round, that it is the last."""
         auto = minutes_text(None if self.auto_ms is None else self.auto_ms // 60_000)
-        return [Item(_("Start round {n}").format(n=next_round), "start", enabled=on and not playing, group="row2",
-                     hint=_("Pair the next round and open its tables")),
-                Item(_("Automatic start: {state}").format(state=auto), "auto", enabled=on, group="row2",
-                     hint=_("Start each next round by itself a few minutes after the last match ends"))]
+        coming = self.coming_round()
+        if coming is None:
+            start = Item(_("Round {n} is the last").format(n=self.update.round if self.update else 0), "start",
+                         enabled=False, group="row2",
+                         hint=_("No round is left to start: the standings are final once its matches end"))
+        else:
+            start = Item(self._start_text(coming), "start", enabled=on and not playing, group="row2",
+                         hint=_("Pair the next round and open its tables"))
+        return [start, Item(_("Automatic start: {state}").format(state=auto), "auto", enabled=on and coming is not None,
+                            group="row2",
+                            hint=_("Start each next round by itself a few minutes after the last match ends"))]
+
+    def coming_round(self) -> tuple[int, int] | None:
+        """The (stage, round) that Start round pairs, as the server says (``TournamentUpdate.next_stage`` and
+        ``next_round``); None once the last round has been paired. Before round 1 always stage 1's first round (a
+        field too small to pair yet has no round to come on the server)."""
+        update = self.update
+        if update is None or self.registering():
+            return 0, 1
+        if update.next_stage is None or update.next_round is None:
+            return None
+        return update.next_stage, update.next_round
+
+    def _start_text(self, coming: tuple[int, int], *, asking: bool = False) -> str:
+        """The start button's words ("Start round N"), naming the stage when the round is the next stage's first."""
+        stage, number = coming
+        if self.update is not None and stage != self.update.stage:
+            text = _("Start stage {s}, round {n}?") if asking else _("Start stage {s}, round {n}")
+            return text.format(s=stage + 1, n=number)
+        return (_("Start round {n}?") if asking else _("Start round {n}")).format(n=number)
 
     def _items_register(self) -> list[Item]:
         """The registration form."""
@@ -908,9 +934,11 @@ class DeskModel(Page):
         if verb in ("mute", "unmute"):
             return self._mute_act(tid, secret, arg, verb == "mute")
         if verb == "start":
-            round_no = (self.update.round + 1) if self.update is not None else 1
+            coming = self.coming_round()
+            if coming is None:
+                return None
             absent = [e.name for e in self.entries() if not e.checked_in and not e.out]
-            question = _("Start round {n}?").format(n=round_no)
+            question = self._start_text(coming, asking=True)
             if absent:
                 question += " " + _("Not checked in (absent from it): {names}").format(names=", ".join(absent[:6]))
             return Pending(question, _("A round cannot be taken back once its tables open."),

@@ -550,9 +550,7 @@ class TournamentRequests:
         """REGISTRATION_CLOSED once the tournament's last round has started (its last stage's last round: no entry
         could play any more) or the tournament is over; entry codes expire with it."""
         board = self.service.board(run)
-        stages = board.course.stages
-        last_started = bool(run.state.tournament.results) and len(stages) == len(run.state.tournament.stages) \
-            and stages[-1].last_listed >= stages[-1].total
+        last_started = bool(run.state.tournament.results) and board.course.round_to_start is None
         if board.status in FINISHED or last_started:
             raise RoomError("REGISTRATION_CLOSED", f"registration for {run.id} has closed: its last round has "
                                                    "started, and an entry code works no longer")

@@ -128,6 +128,7 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
         for number, m in enumerate(matches, start=1):
             key = (r.stage, r.round, number)
             tables.append(_table_line(state, key, m, names, live, room_info, now_ms))
+    coming = board.course.round_to_start
     return TournamentUpdate(
         tournament=state.id, name=t.name[:100], sequence=sequence, version=state.version, status=board.status,
         system=t.stages[board.stage].system, stage=board.stage, round=board.round,
@@ -136,7 +137,8 @@ def update(state: TournamentState, board: Board, *, sequence: int, live: Mapping
         byes=tuple(byes), bracket=board.bracket, cards=board.cards, suspended=board.suspended, cases=board.cases,
         audit=board.audit, next_round_ms=next_round_ms, date=t.date, cup_tier=None if t.cup is None else t.cup.tier,
         season=t.season, cup_field=None if board.ranking.cup is None else board.ranking.cup.field,
-        ranking=board.ranking_lines, on_boards=state.stage_on_board(board.stage))
+        ranking=board.ranking_lines, on_boards=state.stage_on_board(board.stage),
+        next_stage=None if coming is None else coming[0], next_round=None if coming is None else coming[1])
 
 
 def plays_on_boards(state: TournamentState) -> bool:

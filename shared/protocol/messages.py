@@ -1275,7 +1275,10 @@ class TournamentUpdate:
     tournament is finished), ``tables`` the current round's matches, ``byes`` its byes, ``bracket`` every
     knockout match known (empty in other stages), ``cards`` every card, ``suspended`` the entries suspended for
     their next match, ``cases`` the disputes and corrections, ``audit`` the latest acts of the audit log (at
-    most 100), ``next_round_ms`` the time until the next round starts by itself (nil: not scheduled).
+    most 100), ``next_round_ms`` the time until the next round starts by itself (nil: not scheduled). ``next_stage``
+    and ``next_round`` name the round StartRound pairs next - the current stage's next round, else the next stage's
+    first - and are nil once the last stage's last round has been paired, or the tournament ended (older servers
+    leave them out).
 
     The Czech Cup's part (older servers leave it out): ``date`` (``YYYY-MM-DD``), ``cup_tier`` and ``season`` of
     the tournament file, and ``ranking``, the final ranking of every player across the stages exactly as ``sprtec
@@ -1311,6 +1314,8 @@ class TournamentUpdate:
     cup_field: Annotated[int | None, Opt(Int(0, MAX_INT))] = None
     ranking: Annotated[tuple[RankingLine, ...], ListOf(Struct(RankingLine), MAX_ENTRIES)] = ()
     on_boards: Annotated[bool, Bool()] = False
+    next_stage: Annotated[int | None, Opt(STAGE)] = None
+    next_round: Annotated[int | None, Opt(Int(1, 999))] = None
 
 
 @dataclass(frozen=True, slots=True)

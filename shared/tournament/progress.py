@@ -84,3 +84,16 @@ class Course:
     def current(self) -> StageCourse:
         """The last stage reached."""
         return self.stages[-1]
+
+    @property
+    def round_to_start(self) -> tuple[int, int] | None:
+        """The (stage, round) the next StartRound pairs: the current stage's next round, else the next stage's
+        first; None once the last stage's last round is listed, or the organiser ended the tournament."""
+        if self.tournament.ended is not None:
+            return None
+        current = self.current
+        if current.last_listed < current.total:
+            return current.index, current.last_listed + 1
+        if current.index + 1 < len(self.tournament.stages):
+            return current.index + 1, 1
+        return None

@@ -303,7 +303,7 @@ def test_every_act_asks_first_and_says_whether_it_can_be_undone() -> None:
     model.update = TournamentUpdate(
         tournament="ABCDEF", name="t", sequence=1, version=1, status="between", system="swiss", stage=0, round=1,
         standings_stage=0, after_round=1, complete=False, entries=(), standings=(), tables=(), byes=(), bracket=(),
-        cards=(), suspended=(), cases=(), audit=())
+        cards=(), suspended=(), cases=(), audit=(), next_stage=0, next_round=2)
     for command in ("start", "auto"):
         assert model.activate(command) is None
         assert model.screen == "confirm" and model.pending is not None
@@ -337,6 +337,38 @@ def test_a_finished_tournament_offers_no_next_round_and_says_where_its_results_a
     assert "start" not in commands and "auto" not in commands
     assert any("ended" in item.label and "Standings" in item.label and "Export" in item.label for item in model.items())
     assert "screen:standings" in commands and "screen:export" in commands
+
+
+def _round_update(status: str, stage: int, round_no: int, coming: tuple[int, int] | None) -> TournamentUpdate:
+    """A Swiss-then-knockout tournament's update at ``stage``/``round_no``; ``coming`` as the server says it."""
+    return TournamentUpdate(
+        tournament="ABCDEF", name="t", sequence=3, version=3, status=status, system="swiss" if stage == 0 else
+        "knockout", stage=stage, round=round_no, standings_stage=stage, after_round=round_no, complete=False,
+        entries=(), standings=(), tables=(), byes=(), bracket=(), cards=(), suspended=(), cases=(), audit=(),
+        next_stage=None if coming is None else coming[0], next_round=None if coming is None else coming[1])
+
+
+def test_the_start_button_names_the_round_the_server_pairs_next_and_none_during_the_last() -> None:
+    """The desk's start button says the round StartRound pairs, as the update names it: "Start round 2" during round
+    1 (disabled while it is played); the next stage's first round by its stage; during the last round no round to
+    start, only that it is the last (and no automatic start)."""
+    model = DeskModel(server="ws://127.0.0.1:1/", tournament="ABCDEF", secret="s")
+
+    def start() -> tuple[str, bool]:
+        item = next(item for item in model.items() if item.command == "start")
+        return item.label, item.enabled
+
+    model.update = _round_update("playing", 0, 1, (0, 2))
+    assert start() == ("Start round 2", False)
+    model.update = _round_update("between", 0, 2, (1, 1))
+    assert start() == ("Start stage 2, round 1", True)
+    assert model.activate("start") is None and model.pending is not None
+    assert model.pending.question.startswith("Start stage 2, round 1?")
+    model.activate("back")
+    model.update = _round_update("playing", 1, 2, None)
+    assert start() == ("Round 2 is the last", False)
+    assert not next(item for item in model.items() if item.command == "auto").enabled
+    assert model.activate("start") is None and model.pending is None
 
 
 async def test_the_desk_mutes_a_coach_in_the_chat_after_asking_and_undoes_it(server: Server) -> None:

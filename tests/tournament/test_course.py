@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.tournament.builders import Doc, bye, doc, m, order, pairing_of, players, refusal, rounds, standings_of
+from shared.tournament.course import follow
+from shared.tournament.reading import read_tournament
+from tests.tournament.builders import Doc, bye, doc, m, order, pairing_of, pairs, players, refusal, rounds, standings_of
 
 
 def _four(*matches_per_round: list[dict[str, Any]]) -> Doc:
@@ -218,3 +220,33 @@ def test_an_end_after_a_stage_leaves_the_later_stages_unplayed() -> None:
         assert exc.code == "ROUND_ORDER" and "ended" in exc.message
     else:
         raise AssertionError("standings of a stage never played")
+
+
+def _round_to_start(d: Doc) -> tuple[int, int] | None:
+    return follow(read_tournament(d)).round_to_start
+
+
+def test_the_round_to_start_is_the_stages_next_then_the_next_stages_first_then_none() -> None:
+    """Two Swiss rounds then a knockout: round 1, round 2 (also while round 1 is played), the knockout's round 1 from
+    the moment the Swiss' last round is paired, and none once the final is paired."""
+    stages = [{"rounds": 2, "advance": 2}, {"system": "knockout"}]
+    swiss = [[m("a", "b", (1, 0)), m("c", "d", (1, 0))], [m("a", "c", (1, 0)), m("b", "d", (1, 0))]]
+    assert _round_to_start(doc(players("a", "b", "c", "d"), stages=stages)) == (0, 1)
+    assert _round_to_start(doc(players("a", "b", "c", "d"), stages=stages,
+                               results=rounds([m("a", "b"), m("c", "d")]))) == (0, 2)
+    assert _round_to_start(doc(players("a", "b", "c", "d"), stages=stages, results=rounds(swiss[0]))) == (0, 2)
+    assert _round_to_start(doc(players("a", "b", "c", "d"), stages=stages,
+                               results=rounds(swiss[0], [m("a", "c"), m("b", "d")]))) == (1, 1)
+    played = doc(players("a", "b", "c", "d"), stages=stages, results=rounds(*swiss))
+    assert _round_to_start(played) == (1, 1)
+    (home, away), = pairs(pairing_of(played))
+    final = {"stage": 1, "round": 1, "matches": [m(home, away)]}
+    assert _round_to_start({**played, "results": [*rounds(*swiss), final]}) is None
+
+
+def test_no_round_is_to_start_in_a_tournament_the_organiser_ended() -> None:
+    """Ended after round 1 of 2: nothing is left to pair."""
+    d = doc(players("a", "b", "c", "d"), stages=[{"rounds": 2}],
+            results=rounds([m("a", "b", (1, 0)), m("c", "d", (1, 0))]),
+            ended={"after_stage": 0, "after_round": 1, "reason": "the hall closed"})
+    assert _round_to_start(d) is None

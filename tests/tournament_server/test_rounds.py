@@ -195,3 +195,19 @@ async def test_a_played_tables_clock_reaches_watchers_between_moves(server: Serv
     later = await update_until(spectator, lambda u: u.sequence >= first.sequence + 2)
     assert later.tables[0].status == "playing" and later.tables[0].part_ms is not None
     assert first.tables[0].part_ms is not None and later.tables[0].part_ms < first.tables[0].part_ms
+
+
+async def test_the_update_names_the_round_to_start_next_and_none_once_the_last_is_paired(server: Server) -> None:
+    """Before round 1 the update names stage 0's round 1; once round 1 of three is paired, round 2; in a tournament of
+    one round, none once it is paired (what the desk's start button says)."""
+    three = await tournament(server.url, file_of(4))
+    spectator, first = await watcher(server.url, three.tid)
+    assert (first.next_stage, first.next_round) == (0, 1)
+    await _start(three)
+    playing = await update_until(spectator, lambda u: u.status == "playing")
+    assert (playing.round, playing.next_stage, playing.next_round) == (1, 0, 2)
+    one = await tournament(server.url, file_of(2, stages=[{"system": "swiss", "rounds": 1, "ruleset": "quick"}]))
+    spectator_of_one, _ = await watcher(server.url, one.tid, "spectator-of-one")
+    await _start(one)
+    last = await update_until(spectator_of_one, lambda u: u.status == "playing")
+    assert (last.round, last.next_stage, last.next_round) == (1, None, None)
