@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -32,6 +33,20 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _can_isolate() -> bool:
+    """A network namespace of its own can be made (root with util-linux' unshare and iproute2's ip, as CI is)."""
+    return os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("ip") is not None
+
+
+def _alone(argv: list[str]) -> list[str]:
+    """``argv`` on a network of its own, loopback only, where possible: the client then finds no server on this
+    machine's port or on the LAN (another test's ``sprtec organise`` announces one there) and practises. The shell
+    execs the program, so its pid stays the client's."""
+    if not _can_isolate():
+        return argv
+    return ["unshare", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", *argv]
+
+
 def _local_port_busy() -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", 8765)) == 0
@@ -39,11 +54,12 @@ def _local_port_busy() -> bool:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
-@pytest.mark.skipif(_local_port_busy(), reason="a server on the default port would be joined instead of practice")
+@pytest.mark.skipif(not _can_isolate() and _local_port_busy(),
+                    reason="a server on the default port would be joined instead of practice")
 def test_sigterm_stops_the_private_practice_server(tmp_path: Path):
     """SIGTERM to a practising client still runs its clean-up: the private server child is gone afterwards."""
     env = dict(os.environ, ARCADE_HEADLESS="1", HOME=str(tmp_path))
-    play = subprocess.Popen([sys.executable, "-m", "sprtec", "play", "--mute"], cwd=ROOT, env=env,
+    play = subprocess.Popen(_alone([sys.executable, "-m", "sprtec", "play", "--mute"]), cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         assert play.stderr is not None
