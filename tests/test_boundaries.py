@@ -4,6 +4,7 @@ with ``ast``: the top-level packages, then every layer of the server and of the 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _imports(package: str) -> list[tuple[Path, str]]:
+@functools.cache  # the tree does not change during a run: each package is parsed once, not once per test
+def _imports(package: str) -> tuple[tuple[Path, str], ...]:
     found: list[tuple[Path, str]] = []
     for path in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -20,7 +22,7 @@ def _imports(package: str) -> list[tuple[Path, str]]:
                 found.extend((path, alias.name) for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 found.append((path, node.module))
-    return found
+    return tuple(found)
 
 
 def _module(path: Path) -> str:
