@@ -98,19 +98,27 @@ def test_jobs_arriving_during_a_commit_are_committed_together_next(make_writer):
     assert writer.close(5) and writer.commits == 2
 
 
-def test_a_failing_store_is_retried_heard_once_and_heard_again_when_it_commits(make_writer):
-    database = Database()
+def _one_job_through(make_writer: Callable[[Database], CommitDriver],
+                     database: Database) -> tuple[CommitDriver, list[Health]]:
+    """A writer over ``database`` commits one job (``database`` may fail or raise first), and what its listener heard
+    by then: the failure and the recovery, told just after the job's waiter."""
     database.release.set()
-    database.failing = 3
     writer = make_writer(database)
     heard: list[Health] = []
     writer.listen(heard.append)
     (a, wa) = job("a")
     writer.submit(a)
-    assert wa.done.wait(5) and wa.outcome == [1]  # after pauses of 0.05, 0.1 and 0.25 s
+    assert wa.done.wait(5) and wa.outcome == [1]
     deadline = time.monotonic() + 2
-    while len(heard) < 2 and time.monotonic() < deadline:  # the recovery is told just after the waiters
+    while len(heard) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
+    return writer, heard
+
+
+def test_a_failing_store_is_retried_heard_once_and_heard_again_when_it_commits(make_writer):
+    database = Database()
+    database.failing = 3
+    writer, heard = _one_job_through(make_writer, database)  # after pauses of 0.05, 0.1 and 0.25 s
     assert heard == [Health(False, "disk I/O error"), Health(True)]
     assert writer.health.ok and writer.close(5)
 
@@ -138,16 +146,7 @@ def test_a_commit_that_raises_is_a_failure_retried_and_no_write_waits_forever(ma
     """A driver's commit that raises (a library's error nobody foresaw) is the store failing: heard, retried, and the
     job committed once it answers; before, the writer waited for that commit's answer for ever."""
     database = Database()
-    database.release.set()
     database.raising = 2
-    writer = make_writer(database)
-    heard: list[Health] = []
-    writer.listen(heard.append)
-    (a, wa) = job("a")
-    writer.submit(a)
-    assert wa.done.wait(5) and wa.outcome == [1]
-    deadline = time.monotonic() + 2
-    while len(heard) < 2 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    writer, heard = _one_job_through(make_writer, database)
     assert [h.ok for h in heard] == [False, True] and "another operation is in progress" in heard[0].reason
     assert database.batches == [["a"]] and writer.close(5)
