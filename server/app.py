@@ -127,7 +127,7 @@ class Server:
                            connection_of=self.sessions.get, rating_of=self.players.rating_of,
                            node=composition.node_id)
         # where rooms are played (server.rooms.placement): this process alone, or a node of a cluster
-        self.placement: Placement = composition.placement(self, self.lobby.registry)
+        self.placement: Placement = composition.placement(self)
         self.handlers.update(self.players.handlers())
         self.tournaments = TournamentService(store=self.store, lobby=self.lobby, bus=self.bus, clock=self.clock,
                                              session_of=self.sessions.get, rating_of=self.players.rating_of)

@@ -31,8 +31,8 @@ class Composition(Protocol):
         """Where room codes, leases and the quick-match queue live."""
         ...
 
-    def placement(self, server: Server, registry: Registry) -> Placement:
-        """Where rooms are played (``server.rooms.placement``)."""
+    def placement(self, server: Server) -> Placement:
+        """Where rooms are played (``server.rooms.placement``), once the server's lobby has its registry."""
         ...
 
     def place_competitions(self, server: Server) -> None:
@@ -49,7 +49,7 @@ class Alone:
         """The codes of the stored rooms stay taken."""
         return InProcessRegistry(config.pool, store.room_codes())
 
-    def placement(self, server: Server, registry: Registry) -> Placement:
+    def placement(self, server: Server) -> Placement:
         """Every room here; a restart rebuilds them all."""
         return OneProcess(server.recover_here)
 
@@ -70,13 +70,14 @@ class ClusterMember:
 
         return registry_for(self.cluster, config.pool)
 
-    def placement(self, server: Server, registry: Registry) -> Placement:
+    def placement(self, server: Server) -> Placement:
         """This node's part of the cluster; its data is PostgreSQL's, shared by every node."""
         from server.cluster.node import ClusterNode
         from server.cluster.redis_registry import RedisRegistry
         from server.store.postgres.pg_store import PgStore
 
         assert isinstance(server.store, PgStore), "a cluster node keeps its data in PostgreSQL (--postgres)"
+        registry = server.lobby.registry
         assert isinstance(registry, RedisRegistry), "a cluster node finds rooms through the cluster's registry"
         node = ClusterNode(self.cluster, registry=registry, store=server.store, lobby=server.lobby, pool=server.pool,
                            connection_of=server.sessions.get)
