@@ -25,6 +25,8 @@ QUEUES = (QUICK_MATCH_QUEUE, STORE_QUEUE, PHYSICS_QUEUE)
 MOVE_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0)
 # A group commit takes well under a millisecond on a local SSD and a few ms to a database across the network.
 STORE_COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
+# A young collection takes well under a millisecond, a full one tens to hundreds (server.ops.collector).
+GC_PASS_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -41,6 +43,7 @@ class Metrics:
     worker_restarts: Counter
     leases_held: Gauge
     lease_takeovers: Counter
+    gc_pass: Histogram
 
 
 def new_metrics(registry: CollectorRegistry) -> Metrics:
@@ -90,7 +93,16 @@ def new_metrics(registry: CollectorRegistry) -> Metrics:
             "Leases this node took over from a node whose lease had expired (matches it resumed from the store).",
             registry=registry,
         ),
+        gc_pass=Histogram(
+            "sprtec_gc_pass_seconds",
+            "One pass of the server process's garbage collector (generation 0, 1 or 2), which holds the event loop.",
+            ["generation"],
+            buckets=GC_PASS_BUCKETS,
+            registry=registry,
+        ),
     )
     for queue in QUEUES:
         metrics.queue_size.labels(queue=queue)
+    for generation in ("0", "1", "2"):
+        metrics.gc_pass.labels(generation=generation)
     return metrics

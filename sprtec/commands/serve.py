@@ -283,9 +283,13 @@ def _log_notice(text: str) -> None:
 async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_notice) -> int:
     """Start, print the URL, wait for a signal, shut down gracefully; ``notice`` tells the operator what happens."""
     from server.app import Server
+    from server.ops.collector import PacedCollector
 
     server = Server(config)
     port = await server.start()
+    passes = [server.metrics.gc_pass.labels(generation=str(generation)) for generation in range(3)]
+    collector = asyncio.get_running_loop().create_task(
+        PacedCollector(lambda generation, seconds: passes[generation].observe(seconds)).run())
     print(f"ws://{config.host}:{port}/", flush=True)
     data = config.data_dir if config.postgres is None else "PostgreSQL"
     notice(f"sprtec server listening on {config.host}:{port}, data in {data}")
@@ -300,6 +304,7 @@ async def serve(config: ServerConfig, notice: Callable[[str], None] = _print_not
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     notice("sprtec server shutting down")
+    collector.cancel()
     await server.shutdown()
     return 0
 
