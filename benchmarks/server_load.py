@@ -412,8 +412,12 @@ class Bench:
             pass
 
     # ------------------------------------------------------------------ acting
-    async def act(self, m: Match) -> bool:
-        """The match's next action: a prompt's default if one waits, else a random legal flick by the mover."""
+    async def act(self, m: Match, due: float | None = None) -> bool:
+        """The match's next action: a prompt's default if one waits, else a random legal flick by the mover.
+
+        The match's next flick is planned ``move_every`` after this one was due, not after it went out: a flick sent
+        late (behind others due at the same moment, or a stall) does not move every later flick of its match, so
+        the matches stay spread over the interval instead of a stall's flicks coming back together every interval."""
         from shared import match as rules
         from shared import notation
         from shared.model import Flick
@@ -437,7 +441,7 @@ class Bench:
         stone = self.rng.choice(rules.legal_stones(position, team))
         flick = Flick(team, stone, self.rng.uniform(-1500, 1500), self.rng.uniform(-1500, 1500))
         m.sent_version, m.sent_team, m.sent_at = m.version, team, time.perf_counter()
-        m.last_flick = time.monotonic()
+        m.last_flick = time.monotonic() if due is None else min(due, time.monotonic())
         if self.tally.measuring:
             self.tally.flicks.append((position, flick))
         await self.send(m.seats[team], encode(Act(flick, m.version)))
@@ -452,8 +456,8 @@ class Bench:
         while time.monotonic() < stop:
             now = time.monotonic()
             while self.due and self.due[0][0] <= now:
-                _, _, m = heapq.heappop(self.due)
-                await self.act(m)
+                due, _, m = heapq.heappop(self.due)
+                await self.act(m, due)
             if now >= next_keepalive:
                 next_keepalive = now + KEEPALIVE_S / 2
                 await self.keepalive(ping, now)
