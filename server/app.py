@@ -33,6 +33,7 @@ from server.constants import (
     DEFAULT_HOST,
     DEFAULT_PORT,
     EXEMPT_NETWORKS,
+    LISTEN_BACKLOG,
     MAX_QUEUE,
     OPEN_TIMEOUT_S,
     PING_INTERVAL_S,
@@ -170,6 +171,7 @@ class Server:
             ping_timeout=PING_TIMEOUT_S,
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
+            backlog=LISTEN_BACKLOG,
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
             process_request=chain(endpoints(self.health, self.metrics_registry,
                                             metrics_here=self.config.metrics is None),

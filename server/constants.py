@@ -21,6 +21,10 @@ CLOSE_TIMEOUT_S = 5.0  # how long a closing handshake may take
 ABORT_LINGER_S = 1.0  # an aborted connection: at most this long to deliver its close frame before TCP is dropped
 OPEN_TIMEOUT_S = 10.0  # how long an opening handshake may take
 MAX_QUEUE = 16  # websockets incoming frames buffered per connection before TCP backpressure
+# Connections the kernel may hold complete before the loop accepts them (capped by net.core.somaxconn). After a
+# restart every coach of every live match comes back at once: with asyncio's default of 100, the connections past
+# it lost their SYN and retried a second later (TCP's first retransmission), a second added to most coaches' return.
+LISTEN_BACKLOG = 4096
 
 # ---------------------------------------------------------------------- abuse (Lichess round/play)
 RATE_BURST = RATE_LIMIT[0]  # messages a connection may send in a burst ...

@@ -208,3 +208,41 @@ def test_sprtec_verify_proves_the_kept_positions_and_finds_a_forged_one(tmp_path
         conn.execute("UPDATE match_log SET position = ? WHERE idx = 1", (b"\x01\xc1",))  # damaged: not msgpack
     done = subprocess.run(command, capture_output=True, text=True, cwd=root)
     assert done.returncode == 1 and "entry 1: the kept position cannot be read" in done.stdout, done.stdout
+
+
+def _completed_connections(port: int, count: int, wait_s: float) -> int:
+    """Open ``count`` TCP connections to ``port`` at once without anyone accepting them (the caller holds the event
+    loop), and count those the kernel completed within ``wait_s``: the listening socket's queue holds them."""
+    import select
+    import socket
+    import time
+
+    sockets = []
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
+            sockets.append(s)
+        done: set[int] = set()
+        deadline = time.monotonic() + wait_s
+        while len(done) < count and time.monotonic() < deadline:
+            waiting = [s for s in sockets if s.fileno() not in done]
+            _, writable, _ = select.select([], waiting[:1000], [], 0.05)
+            done.update(s.fileno() for s in writable if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0)
+        return len(done)
+    finally:
+        for s in sockets:
+            s.close()
+
+
+async def test_every_coach_of_a_restart_coming_back_at_once_is_queued_by_the_kernel_not_dropped(tmp_path: Path) -> None:
+    """After a restart the coaches of every live match come back at the same moment: while the loop is busy (here:
+    held), their connections wait complete in the listening socket's queue - none loses its SYN and waits a second
+    for TCP to send it again (asyncio's default queue held 100)."""
+    server = Server(ServerConfig(port=0, data_dir=tmp_path / "data", workers=0))
+    await server.start()
+    try:
+        assert _completed_connections(server.port, 500, 0.5) == 500  # within the default descriptor limit of 1024
+    finally:
+        await server.shutdown()
