@@ -34,7 +34,6 @@ import gc
 import logging
 import multiprocessing
 import os
-import pickle
 import threading
 import time
 from collections import deque
@@ -42,7 +41,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from server.rooms import resolve
+from server.rooms import job_pickle, resolve
 from shared import match as rules
 from shared.match_log import LogEntry, new_match
 from shared.model import Flick, Position
@@ -116,16 +115,16 @@ def _serve(conn: Connection, lifeline: Connection) -> None:
     jobs = 0
     while True:
         try:
-            fn, args = pickle.loads(conn.recv_bytes())
+            fn, args = job_pickle.loads(conn.recv_bytes())
         except EOFError:
             return
         try:
-            reply = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
+            reply = job_pickle.dumps((True, fn(*args)))
         except Exception as exc:  # the caller gets the exception, the worker goes on
             try:
-                reply = pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+                reply = job_pickle.dumps((False, exc))
             except Exception:
-                reply = pickle.dumps((False, RuntimeError(repr(exc))), pickle.HIGHEST_PROTOCOL)
+                reply = job_pickle.dumps((False, RuntimeError(repr(exc))))
         conn.send_bytes(reply)
         jobs += 1
         if jobs % FULL_GC_EVERY == 0:
@@ -185,7 +184,7 @@ class WorkerPool:
             self._loop = asyncio.get_running_loop()
             self._workers = [self._spawn() for _ in range(self.size)]
         future: asyncio.Future[T] = self._loop.create_future()
-        self._waiting.append((pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL), future))
+        self._waiting.append((job_pickle.dumps((fn, args)), future))
         self._dispatch()
         return await future
 
@@ -203,7 +202,7 @@ class WorkerPool:
         """A worker answered (or died): settle its job, replace it if it died, hand out the next job."""
         job, worker.job = worker.job, None
         try:
-            ok, value = pickle.loads(worker.conn.recv_bytes())
+            ok, value = job_pickle.loads(worker.conn.recv_bytes())
         except (EOFError, OSError):
             self._replace(worker)
             if job is not None and not job.done():
