@@ -165,22 +165,22 @@ def restart(data: Path, tokens: list[str]) -> Restart:
     child = subprocess.Popen([sys.executable, "-m", "sprtec", "serve", "--port", str(port), "--data", str(data),
                               "--log-level", "WARNING"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        async def everyone() -> float:
+        async def everyone() -> tuple[float, float, float]:
             """Every coach comes back as soon as the port is open (a probe says when: 2N connections retrying
-            every few ms while the server starts would take the CPU it starts with); the server's CPU then."""
+            every few ms while the server starts would take the CPU it starts with). Read at the last RoomJoined,
+            before the coaches' connections close (closing 2N of them is no part of a restart): the seconds since
+            the start, the server's CPU and the coaches' CPU."""
             open_port = asyncio.ensure_future(_port_open(port))
             open_port.add_done_callback(lambda _: opened_at.__setitem__(0, time.perf_counter() - started))
             async with contextlib.AsyncExitStack() as stack:
                 await asyncio.gather(*(_coach(url, t, open_port, stack) for t in tokens))
-                return tree_cpu(child.pid)
+                return time.perf_counter() - started, tree_cpu(child.pid), self_cpu() - self0
 
         gc.disable()  # 2N connections made at once: the coaches' full passes over them were a third of their CPU
         try:
-            server_cpu = asyncio.run(everyone())
+            seconds, server_cpu, bench_cpu = asyncio.run(everyone())
         finally:
             gc.enable()
-        seconds = time.perf_counter() - started
-        bench_cpu = self_cpu() - self0
     finally:
         child.terminate()
         child.wait(60)
