@@ -21,6 +21,8 @@ Wire form (a msgpack map; units as in ``MoveRecord``: 0.01 mm, milliradians)::
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress, pairwise
+from operator import ne
 from typing import Annotated, Any, Literal
 
 from shared.events import Intervention, MoveRecord
@@ -129,27 +131,31 @@ class _WireTrajectory:
 
 
 def encode_trajectory(record: MoveRecord | Trajectory) -> dict[str, Any]:
-    """The wire map of a move's keyframes (see the module docstring); ``decode_trajectory`` inverts it."""
+    """The wire map of a move's keyframes (see the module docstring); ``decode_trajectory`` inverts it.
+
+    The frames are turned into columns (each int of a frame through the move) in one call, and a column that never
+    changes is told apart in C (``tuple.count``): most bodies lie still through a move, so only the few that move
+    are walked in Python."""
     traj = record if isinstance(record, Trajectory) else Trajectory.from_record(record)
     frames = traj.frames
     count = len(traj.bodies)
     if not frames or any(len(f) != 4 * count for f in frames):
         raise ProtocolError("BAD_MESSAGE", "trajectory: every frame needs 4 ints per body")
+    n, later = len(frames), range(1, len(frames))
+    columns = list(zip(*frames, strict=True))
     tracks: list[list[int]] = []
     states: list[list[int]] = []
     for body in range(count):
-        track = _encode_track(body, frames)
-        if track:
-            tracks.append(track)
-        column = 4 * body + 3
-        states.extend(
-            [k, body, frames[k][column]] for k in range(1, len(frames)) if frames[k][column] != frames[k - 1][column]
-        )
+        x, y, angle, state = columns[4 * body:4 * body + 4]
+        if x.count(x[0]) != n or y.count(y[0]) != n or angle.count(angle[0]) != n:
+            tracks.append(_encode_track(body, list(zip(x, y, angle, strict=True)), later))
+        if state.count(state[0]) != n:
+            states.extend([k, body, state[k]] for k in compress(later, map(ne, state[1:], state)))
     states.sort()
     return {
         "hz": traj.hz,
         "ms": traj.duration_ms,
-        "n": len(frames),
+        "n": n,
         "bodies": list(traj.bodies),
         "start": list(frames[0]),
         "tracks": tracks,
@@ -161,20 +167,18 @@ def encode_trajectory(record: MoveRecord | Trajectory) -> dict[str, Any]:
     }
 
 
-def _encode_track(body: int, frames: tuple[tuple[int, ...], ...]) -> list[int]:
-    """One body's track: [body, first, second differences of x, y, angle…], or [] if it never moves."""
-    base = 4 * body
-    series = [(f[base], f[base + 1], f[base + 2]) for f in frames]
-    changed = [k for k in range(1, len(series)) if series[k] != series[k - 1]]
-    if not changed:
-        return []
+def _encode_track(body: int, series: list[tuple[int, int, int]], later: range) -> list[int]:
+    """The track of a body that moves: [body, first, second differences of (x, y, angle)…] from its first change to
+    its last (``series``: its (x, y, angle) in every frame; ``later``: the indices of the frames after the first)."""
+    changed = list(compress(later, map(ne, series[1:], series)))
     first, last = changed[0], changed[-1]
     out = [body, first]
-    previous_delta: tuple[int, ...] = (0, 0, 0)
-    for k in range(first, last + 1):
-        delta = tuple(series[k][c] - series[k - 1][c] for c in range(3))
-        out.extend(delta[c] - previous_delta[c] for c in range(3))
-        previous_delta = delta
+    px = py = pa = 0  # the previous frame's first differences
+    span = series[first - 1:last + 1]
+    for (x0, y0, a0), (x1, y1, a1) in pairwise(span):
+        dx, dy, da = x1 - x0, y1 - y0, a1 - a0
+        out += (dx - px, dy - py, da - pa)
+        px, py, pa = dx, dy, da
     return out
 
 
