@@ -326,24 +326,50 @@ def _join(path: str, name: str) -> str:
 
 def _encode(value: Any, hint: Any, exact: bool) -> Any:
     """The JSON value of ``value`` of type ``hint`` (the inverse of ``_decode``)."""
-    if value is None:
-        return None
+    return _encoder(hint, exact)(value)
+
+
+Encoder = Callable[[Any], Any]
+
+
+@cache
+def _encoder(hint: Any, exact: bool) -> Encoder:
+    """What ``_encode`` does for values of type ``hint``, decided once per hint: the hint's unions, tuples and floats
+    are taken apart here instead of for every value (a position's conversion asked ``get_origin`` and ``get_args``
+    again for every field of every stone); what depends on the value itself (which member of a union it is, a
+    dataclass or a sequence behind ``Any``) is still asked of the value (``_encode_value``)."""
     origin = get_origin(hint)
     if origin is Union or origin is types.UnionType:
         options = [a for a in get_args(hint) if a is not type(None)]
-        hint = options[0] if len(options) == 1 else _option_for(value, options)
-        origin = get_origin(hint)
+        if len(options) == 1:
+            return _or_none(_encoder(options[0], exact))
+        return _or_none(lambda value: _encoder(_option_for(value, options), exact)(value))
     if origin is tuple:
         args = get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return [_encode(item, args[0], exact) for item in value]
-        return [_encode(item, arg, exact) for item, arg in zip(value, args, strict=True)]
+            item = _encoder(args[0], exact)
+            return _or_none(lambda value: [item(v) for v in value])
+        items = tuple(_encoder(arg, exact) for arg in args)
+        return _or_none(lambda value: [encode(v) for v, encode in zip(value, items, strict=True)])
     if hint is float:
-        return float(value) if exact else _quantise(float(value))
+        return _or_none(float) if exact else _or_none(lambda value: _quantise(float(value)))
+    return lambda value: _encode_value(value, exact)
+
+
+def _or_none(encode: Encoder) -> Encoder:
+    """``encode``, with None written as null whatever the hint says."""
+    return lambda value: None if value is None else encode(value)
+
+
+def _encode_value(value: Any, exact: bool) -> Any:
+    """A value whose hint says nothing more about it: a dataclass by its fields, a sequence item by item (each as
+    ``Any``), anything else as it is."""
+    if value is None:
+        return None
     if dataclasses.is_dataclass(value):
         return _encode_dataclass(value, exact)
     if isinstance(value, tuple | list):
-        return [_encode(item, Any, exact) for item in value]
+        return [_encode_value(item, exact) for item in value]
     return value
 
 
@@ -362,8 +388,14 @@ def _option_for(value: Any, options: list[Any]) -> Any:
 def _encode_dataclass(value: Any, exact: bool) -> dict[str, Any]:
     """Every field of a dataclass, in field order."""
     kind: type = type(value)
-    hints = _hints(kind)
-    return {name: _encode(getattr(value, name), hints[name], exact) for name in _field_names(kind)}
+    return {name: encode(getattr(value, name)) for name, encode in _field_encoders(kind, exact)}
+
+
+@cache
+def _field_encoders(cls: type, exact: bool) -> tuple[tuple[str, Encoder], ...]:
+    """Each field's name and encoder (``_encoder`` of its hint), in field order, decided once per class."""
+    hints = _hints(cls)
+    return tuple((name, _encoder(hints[name], exact)) for name in _field_names(cls))
 
 
 # =========================================================================== positions
