@@ -13,7 +13,7 @@ what counts. Coordinates are millimetres (see ``shared.geometry``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, TypeGuard, TypeVar
 
 Team = Literal["home", "away"]
@@ -54,8 +54,9 @@ class Stone:
     flipped: bool = False
 
     def at(self, x: float, y: float) -> Stone:
-        """The same stone moved to (x, y)."""
-        return replace(self, x=x, y=y)
+        """The same stone moved to (x, y) (built directly: ``dataclasses.replace`` costs ~3 us, and every move moves
+        every stone)."""
+        return Stone(self.id, self.team, self.role, x, y, self.flipped)
 
 
 @dataclass(frozen=True, slots=True)

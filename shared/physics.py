@@ -59,7 +59,7 @@ from shared.events import (
     RegionChange,
     Separation,
 )
-from shared.model import PUCK_ID, Flick, Position, Puck
+from shared.model import PUCK_ID, Flick, Position, Puck, Stone
 from shared.rulesets import Settings
 
 # Collision types.
@@ -1230,8 +1230,8 @@ def rested_position(position: Position, record: MoveRecord) -> Position:
     benches and the bot."""
     final = {b.id: b for b in record.final}
     stones = tuple(
-        replace(s, x=final[s.id].x, y=final[s.id].y, flipped=False) if s.id in final else s for s in position.stones
-    )
+        Stone(s.id, s.team, s.role, final[s.id].x, final[s.id].y) if s.id in final else s for s in position.stones
+    )  # VI.4: turned back (not flipped); built directly, as ``Stone.at`` is
     puck = final.get(PUCK_ID)
     return replace(
         position,
