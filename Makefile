@@ -26,11 +26,11 @@ lan-tools:
 	@command -v ip >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null; } || true
 
-# Xvfb, xdotool, setxkbmap and ImageMagick for the real-window test: installed when we are root (as CI runs), else
-# it skips.
+# Xvfb, xdotool, setxkbmap, xmodmap (a key of its own for each letter the display's keymap lacks) and ImageMagick
+# for the real-window test: installed when we are root (as CI runs), else it skips.
 gui-tools:
 	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null && \
-		command -v setxkbmap >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils imagemagick; }; } >/dev/null 2>&1; } || true
+		command -v setxkbmap >/dev/null && command -v xmodmap >/dev/null || { [ "$$(id -u)" = 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils x11-xserver-utils imagemagick || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool x11-xkb-utils x11-xserver-utils imagemagick; }; } >/dev/null 2>&1; } || true
 
 # Chromium for the web pages' tests (tests/web: Playwright drives the distribution's browser): installed when we are
 # root with apt, as the window tools are (elsewhere those tests skip and say what to install).

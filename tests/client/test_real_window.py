@@ -33,12 +33,12 @@ from typing import IO
 
 import pytest
 
-TOOLS = ("Xvfb", "xdotool", "import", "setxkbmap")
+TOOLS = ("Xvfb", "xdotool", "import", "setxkbmap", "xmodmap")
 MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
 pytestmark = [
     pytest.mark.slow(seconds=20),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
-                       "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
+                       "apt-get install xvfb xdotool x11-xkb-utils x11-xserver-utils imagemagick"),
 ]
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
@@ -106,6 +106,7 @@ class Person:
     def __init__(self, display: str, shots: Path) -> None:
         """Work on ``display``; screenshots go to ``shots``."""
         self.env = {**os.environ, "DISPLAY": display}
+        self.bound: set[str] = set()  # letters bound to a key of their own on this display (``_bind``)
         self.shots = shots
         self.window = ""
         self.x = self.y = self.width = self.height = 0
@@ -160,13 +161,29 @@ class Person:
         self.run("mouseup", "1")
 
     def type(self, text: str) -> None:
-        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle. A letter the
-        display's keymap lacks (this Xvfb keeps its US map whatever ``setxkbmap`` asks) is typed through a key xdotool
-        binds for the moment, and a client that reads the key after the binding is undone reads nothing: such text
-        goes at a slow person's pace, 300 ms a key (a Tk entry kept busy 80 ms at a time lost á at 60 ms and kept it
-        at 300; the binding is still a race, which a keymap that takes would end)."""
-        self.run("type", "--delay", "300" if not text.isascii() else "60", text)
+        """Type ``text`` on the keyboard (into the window under the pointer), then let it settle.
+
+        A letter the display's keymap lacks (this Xvfb keeps its US map whatever ``setxkbmap`` asks) is bound to a
+        spare key of its own first, for good (``_bind``): xdotool would bind one only while it presses it, and a
+        client that reads the key after the binding is undone reads nothing (a Tk entry and the client under a
+        loaded machine both lost an á so)."""
+        for letter in dict.fromkeys(c for c in text if not c.isascii()):
+            self._bind(letter)
+        self.run("type", "--delay", "60", text)
         time.sleep(0.3)
+
+    def _bind(self, letter: str) -> None:
+        """Bind ``letter``'s keysym (named as xdotool names it: ``U`` and its code point) to a key with no symbols,
+        once per display."""
+        if letter in self.bound:
+            return
+        table = subprocess.run(["xmodmap", "-pke"], env=self.env, capture_output=True, text=True, timeout=20,
+                               check=True).stdout.splitlines()
+        spare = [line.split()[1] for line in table if "=" in line and line.split("=", 1)[1].strip() == ""]
+        assert spare, "no spare key left on the display to bind a letter to"
+        subprocess.run(["xmodmap", "-e", f"keycode {spare[-1]} = U{ord(letter):04X}"], env=self.env, timeout=20,
+                       check=True)
+        self.bound.add(letter)
 
     def press(self, key: str) -> None:
         """Press one key by its X name (``Return``, ``Escape``)."""

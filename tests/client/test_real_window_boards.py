@@ -30,7 +30,7 @@ from tests.client.test_real_window import (
 pytestmark = [
     pytest.mark.slow(seconds=35),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
-                       "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
+                       "apt-get install xvfb xdotool x11-xkb-utils x11-xserver-utils imagemagick"),
 ]
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")

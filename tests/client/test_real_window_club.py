@@ -28,7 +28,7 @@ from tests.polling import until
 pytestmark = [
     pytest.mark.slow(seconds=55),
     pytest.mark.skipif(bool(MISSING), reason="a real window needs Xvfb, xdotool and ImageMagick: "
-                       "apt-get install xvfb xdotool x11-xkb-utils imagemagick"),
+                       "apt-get install xvfb xdotool x11-xkb-utils x11-xserver-utils imagemagick"),
 ]
 
 arcade = pytest.importorskip("arcade")
