@@ -479,8 +479,40 @@ class _World:
                 self.handlers.append(h)
         self.chipmunk_callbacks = [(h._handler.beginFunc, h._handler.separateFunc) for h in self.handlers]
         self.default_post_solve = self.handlers[0]._handler.postSolveFunc if self.handlers else None
+        # The move's callbacks as C function pointers of their own, called with the arbiter's pointer: pymunk's
+        # (``Space.add_collision_handler``) wrap every call in a handle lookup, an ``Arbiter`` and the space's lock
+        # flag, about 1 us a call that reads nothing the move needs. ``move`` is the move loaded now; an error
+        # in a callback is kept and raised once the move's steps are over (``_Move.run``).
+        self.move: _Move | None = None
+        self.failure: BaseException | None = None
+        self.on_begin = _ffi.callback("cpCollisionBeginFunc", self._begin, False, self._failed)
+        self.on_separate = _ffi.callback("cpCollisionSeparateFunc", self._separate, None, self._failed)
+        self.on_post_solve = _ffi.callback("cpCollisionPostSolveFunc", self._post_solve, None, self._failed)
         self.reader = _BodyReader(space)
         self.shape_a, self.shape_b = _ffi.new("cpShape **"), _ffi.new("cpShape **")  # ``_Move._shapes_of``
+
+    def _begin(self, arbiter: object, space: object, data: object) -> bool:
+        """A new arbiter: the loaded move's ``_Move._begin``."""
+        move = self.move
+        assert move is not None
+        return move._begin(arbiter)
+
+    def _separate(self, arbiter: object, space: object, data: object) -> None:
+        """An arbiter ended: the loaded move's ``_Move._separate``."""
+        move = self.move
+        assert move is not None
+        move._separate(arbiter)
+
+    def _post_solve(self, arbiter: object, space: object, data: object) -> None:
+        """A contact was solved: the loaded move's ``_Move._post_solve_watch``."""
+        move = self.move
+        assert move is not None
+        move._post_solve_watch(arbiter)
+
+    def _failed(self, kind: type[BaseException], error: BaseException, trace: object) -> None:
+        """A callback raised: keep the first error for ``_Move.run`` (Chipmunk gets the callback's default)."""
+        if self.failure is None:
+            self.failure = error
 
     def load(self, position: Position, flick: Flick, settings: Settings) -> _Built:
         """Fill the space for one move: its bodies in the canonical order (stones as in ``position.stones``, then the
@@ -647,7 +679,7 @@ def bare_loop(position: Position, flick: Flick, settings: Settings, steps: int, 
 class _Pending:
     """A contact that began in the current step, waiting for that step's impulse."""
 
-    arbiter: pymunk.Arbiter
+    arbiter: object  # the cpArbiter's pointer
     a: str
     b: str
     pre_existing: bool
@@ -730,22 +762,24 @@ class _Move:
         return found
 
     # ------------------------------------------------------------------ handlers
-    def _shapes_of(self, arb: pymunk.Arbiter) -> tuple[object, object]:
+    def _shapes_of(self, arb: object) -> tuple[object, object]:
         """The Chipmunk pointers of an arbiter's two shapes, in the order ``Arbiter.shapes`` gives them (read
         into the world's buffers: each thread has its own world, and the call releases the GIL)."""
         shape_a, shape_b = self.shape_a, self.shape_b
-        _lib.cpArbiterGetShapes(arb._arbiter, shape_a, shape_b)
+        _lib.cpArbiterGetShapes(arb, shape_a, shape_b)
         return shape_a[0], shape_b[0]
 
     def _install_handlers(self) -> None:
         """Point the world's collision handlers (``_World``) at this move's record-only callbacks."""
-        self.handlers = self.world.handlers
+        world = self.world
+        self.handlers = world.handlers
         # Chipmunk's own callbacks (pymunk 6.9 internals): given back once the move is over (``_detach``)
-        self.chipmunk_callbacks = self.world.chipmunk_callbacks
-        self.default_post_solve = self.world.default_post_solve
+        self.chipmunk_callbacks = world.chipmunk_callbacks
+        self.default_post_solve = world.default_post_solve
+        world.move, world.failure = self, None
         for h in self.handlers:
-            h.begin = self._begin
-            h.separate = self._separate
+            h._handler.beginFunc = world.on_begin
+            h._handler.separateFunc = world.on_separate
 
     def _detach(self) -> None:
         """Give every handler Chipmunk's own callbacks back: emptying the world for the next move (which ends
@@ -755,8 +789,9 @@ class _Move:
             h._handler.beginFunc = begin
             h._handler.separateFunc = separate
             h._handler.postSolveFunc = self.default_post_solve
+        self.world.move = None
 
-    def _begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
+    def _begin(self, arb: object) -> bool:
         """A new arbiter: a contact (recorded) or a body meeting a region sensor (ignored by the solver).
 
         Chipmunk orders a pair's shapes by shape class (circle, segment, poly), so a body's circle
@@ -770,7 +805,7 @@ class _Move:
             self._region_touch(self.names[a], sensor, 1)
         return False  # sensors need no pre_solve; separate still comes
 
-    def _separate(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+    def _separate(self, arb: object) -> None:
         """An arbiter ended: a contact (also when the puck is taken off the board) or a region sensor."""
         a, b = self._shapes_of(arb)
         sensor = self.sensors.get(b)
@@ -790,11 +825,11 @@ class _Move:
             self.dirty[key] = None
         self.after = True
 
-    def _begin_contact(self, arb: pymunk.Arbiter, sa: object, sb: object) -> None:
+    def _begin_contact(self, arb: object, sa: object, sb: object) -> None:
         """A new contact between the shapes at ``sa`` and ``sb``: note it; its impulse is read once this
         step is solved (``_flush``)."""
         na, nb = self.names[sa], self.names[sb]
-        n = _lib.cpArbiterGetNormal(arb._arbiter)  # from a to b (Arbiter.normal without its Vec2d)
+        n = _lib.cpArbiterGetNormal(arb)  # from a to b (Arbiter.normal without its Vec2d)
         va, vb = _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sa)), _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sb))
         rvx, rvy = va.x - vb.x, va.y - vb.y
         normal_speed = rvx * n.x + rvy * n.y
@@ -874,7 +909,7 @@ class _Move:
         threshold = self.settings.contact_impulse_threshold
         impulses = []
         for p in pending:  # read every arbiter before an effect may take a body (and its arbiters) away
-            ti, n = _lib.cpArbiterTotalImpulse(p.arbiter._arbiter), _lib.cpArbiterGetNormal(p.arbiter._arbiter)
+            ti, n = _lib.cpArbiterTotalImpulse(p.arbiter), _lib.cpArbiterGetNormal(p.arbiter)
             impulses.append(abs(ti.x * n.x + ti.y * n.y))
         for p, impulse in zip(pending, impulses, strict=True):
             if p.pre_existing and impulse <= threshold:
@@ -889,7 +924,7 @@ class _Move:
         """A touching pair that transmitted nothing yet: watch its impulse every step with post_solve."""
         if not self.watch_slow:
             for h in self.handlers:
-                h.post_solve = self._post_solve_watch
+                h._handler.postSolveFunc = self.world.on_post_solve
         self.watch_slow.add((a, b))
 
     def _unwatch(self, a: str, b: str) -> None:
@@ -900,12 +935,12 @@ class _Move:
             for h in self.handlers:
                 h._handler.postSolveFunc = self.default_post_solve  # pymunk 6.9 has no public way to unset it
 
-    def _post_solve_watch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+    def _post_solve_watch(self, arb: object) -> None:
         """D5, VIII.5: the first step a watched pre-existing contact transmits a normal impulse > ε_J."""
         sa, sb = self._shapes_of(arb)  # a wall has no pymunk shape: by pointer, as Arbiter.shapes orders them
         pair = _pair(self.names[sa], self.names[sb])
         if pair in self.watch_slow:
-            ti, n = _lib.cpArbiterTotalImpulse(arb._arbiter), _lib.cpArbiterGetNormal(arb._arbiter)
+            ti, n = _lib.cpArbiterTotalImpulse(arb), _lib.cpArbiterGetNormal(arb)
             impulse = abs(ti.x * n.x + ti.y * n.y)
             if impulse > self.settings.contact_impulse_threshold:
                 va = _lib.cpBodyGetVelocity(_lib.cpShapeGetBody(sa))
@@ -986,6 +1021,8 @@ class _Move:
         finally:
             self._detach()
             self.world.unload(self.built, self.step)
+        if self.world.failure is not None:
+            raise self.world.failure
         self.events.sort(key=_event_order)  # a canonical order inside each step (D6: the order is informative)
         self.events.append(AtRest(self.step, capped))
         final, interventions = self._referee(memoryview(floats).cast("d").tolist())

@@ -355,3 +355,26 @@ def test_the_bare_loop_steps_every_wall_and_body():
     assert _in_space(built.world.cspace) == (bodies + len(walls()), bodies + 1, 2 * bodies)
     physics.release(built)
     assert _in_space(built.world.cspace) == (0, 1, 0)
+
+
+def test_an_error_in_a_collision_callback_fails_the_move_and_spares_the_next(monkeypatch):
+    """A callback runs inside Chipmunk's step, where a Python error cannot propagate: it is kept and raised once the
+    move's steps are over, and the world is empty and its handlers Chipmunk's own for the next move."""
+    import pytest
+
+    from shared import physics
+
+    position = _pos(basic_setup(), (0.0, 0.0))
+    flick = Flick("home", "h2", 2500.0, 0.0)
+    expected = simulate(position, flick, S)
+
+    def broken(self, arb, sa, sb):
+        raise RuntimeError("a broken callback")
+
+    monkeypatch.setattr(physics._Move, "_begin_contact", broken)
+    with pytest.raises(RuntimeError, match="a broken callback"):
+        simulate(position, flick, S)
+    monkeypatch.undo()
+    world = physics._reused_world(physics._world_key(S))
+    assert _in_space(world.cspace) == (0, 1, 0)
+    assert simulate(position, flick, S) == expected
