@@ -196,7 +196,8 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
             if (x, y) != (p[0], p[1]):
                 pos[i] = [x, y]
                 moved = True
-        for i in range(n if _any_overlap(pos, radii) else 0):  # the sweep is cheap; pushes keep index order
+        nearest = _nearest_gap(pos, radii, _QUANTISED_SHIFT)
+        for i in range(n if nearest < 0.0 else 0):  # the sweep is cheap; pushes keep index order
             for j in range(i + 1, n):
                 dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
                 need = radii[i] + radii[j]
@@ -211,7 +212,9 @@ def settle(discs: Sequence[Disc], gap: float = SETTLE_GAP, rounds: int = 200) ->
                 pos[j] = [pos[j][0] + ux, pos[j][1] + uy]
                 moved = True
         pos = [[round(x * 100) / 100, round(y * 100) / 100] for x, y in pos]  # quantise(), inlined
-        if not moved and _all_clear(pos, radii):
+        # Nothing moved and no two discs came within what quantising can close: the quantised ones cannot
+        # overlap either, so only whether each is allowed where it lies needs asking again.
+        if not moved and (_all_allowed(pos, radii) if nearest >= _QUANTISED_SHIFT else _all_clear(pos, radii)):
             return [(x, y) for x, y in pos]
     placed: list[Disc] = []
     out: list[tuple[float, float]] = []
@@ -240,13 +243,47 @@ def _inside(x: float, y: float, r: float) -> tuple[float, float]:
     return (x, y)
 
 
-def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
-    """True when no two discs overlap and every disc is allowed where it lies."""
+# How much nearer two centres can come when both are quantised (each moves at most half a 0.01 mm step in x and
+# in y, so at most 0.00707 mm), with room to spare for the rounding of the arithmetic.
+_QUANTISED_SHIFT = 0.02
+
+
+def _all_allowed(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
+    """True when every disc is allowed where it lies (``disc_allowed``)."""
     inner_x, inner_y = g.GOAL_LINE_X, g.HALF_WIDTH
     for (x, y), r in zip(pos, radii, strict=True):
         if not (abs(x) + r <= inner_x and abs(y) + r <= inner_y) and not disc_allowed(x, y, r):  # its fast path first
             return False
-    return not _any_overlap(pos, radii)
+    return True
+
+
+def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
+    """True when no two discs overlap and every disc is allowed where it lies."""
+    return _all_allowed(pos, radii) and not _any_overlap(pos, radii)
+
+
+def _nearest_gap(pos: Sequence[Sequence[float]], radii: Sequence[float], within: float) -> float:
+    """The smallest distance between two discs' edges (negative when they overlap), looked for among the pairs
+    nearer than ``within``; ``within`` itself when there is none. ``gap < 0`` is exactly ``_any_overlap``'s test
+    (a float difference is negative exactly when the first is the smaller), by the same sweep along x."""
+    nearest = within
+    if len(pos) < 2:
+        return nearest
+    reach = 2 * max(radii) + within
+    discs = sorted([(p[0], p[1], r) for p, r in zip(pos, radii, strict=True)])  # by x (ties in any order)
+    for a, (xi, yi, ri) in enumerate(discs):
+        for xj, yj, rj in discs[a + 1:]:
+            dx = xj - xi
+            if dx >= reach:
+                break
+            need = ri + rj
+            near = need + within
+            dy = yj - yi
+            if dx < near and -near < dy < near:
+                edge = math.hypot(dx, dy) - need
+                if edge < nearest:
+                    nearest = edge
+    return nearest
 
 
 def _any_overlap(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
