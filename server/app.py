@@ -25,6 +25,7 @@ from websockets.asyncio.server import ServerConnection
 from server.clock import MonotonicClock, WallClock
 from server.composition import composition_for
 from server.connections.address_budgets import AddressBudgets
+from server.connections.coalesced_writes import CoalescedConnection
 from server.connections.session import Handler, Session
 from server.constants import (
     CLOSE_REASON_SHUTDOWN,
@@ -172,6 +173,7 @@ class Server:
             close_timeout=CLOSE_TIMEOUT_S,
             open_timeout=OPEN_TIMEOUT_S,
             backlog=LISTEN_BACKLOG,
+            create_connection=CoalescedConnection,  # a turn's frames to one client in one write
             # the operators' table first (/healthz, /readyz, /metrics), then the web's (server.web.site)
             process_request=chain(endpoints(self.health, self.metrics_registry,
                                             metrics_here=self.config.metrics is None),
