@@ -90,6 +90,7 @@ POSITION = Convert(
     _notation("position_json"),  # read only: the wire and the log share it
     _notation("position_from_json"),
     "position: the SCENARIOS.md position object",
+    shared=True,
 )
 ACTION = Convert(
     "action",

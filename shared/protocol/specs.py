@@ -365,6 +365,9 @@ class Json(Spec):
         return f"any JSON value (depth ≤ {self.depth}, ≤ {self.max_len} items, strings ≤ {self.max_str})"
 
 
+CHECKED_KEPT = 1024  # shared wire forms a Convert remembers having checked (the oldest forgotten first)
+
+
 @dataclasses.dataclass(frozen=True)
 class Convert(Spec):
     """A value another module converts to and from JSON (a position, an action, a trajectory).
@@ -378,14 +381,31 @@ class Convert(Spec):
     to_wire: Callable[[], Callable[[Any], Any]]
     from_wire: Callable[[], Callable[[Any], Any]]
     description: str
+    # ``to_wire`` hands out shared objects nobody changes (``position_json``): the sizes of each are checked once,
+    # not again for every frame it goes into (a room's position in the RoomJoined of every coach and spectator)
+    shared: bool = False
+    checked: dict[int, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def dump(self, value: Any, where: str) -> Any:
         """The JSON form from the owning module, checked like a received one."""
         return self.shape.load(self.to_wire()(value), where)
 
     def wire(self, value: Any, where: str) -> Any:
-        """The JSON form from the owning module, its sizes checked."""
-        return self.shape.wire(self.to_wire()(value), where)
+        """The JSON form from the owning module, its sizes checked (once for a shared one)."""
+        converted = self.to_wire()(value)
+        if not self.shared:
+            return self.shape.wire(converted, where)
+        checked = self.checked
+        if checked.get(id(converted)) is converted:
+            return converted
+        self.shape.wire(converted, where)
+        checked[id(converted)] = converted  # held, so its id is not reused while it is here
+        if len(checked) > CHECKED_KEPT:
+            try:  # another thread may be dropping the same one, or changing the dict while this looks
+                checked.pop(next(iter(checked)), None)
+            except RuntimeError:
+                pass
+        return converted
 
     def load(self, raw: Any, where: str) -> Any:
         """The value, or BAD_MESSAGE naming what the owning module refused."""

@@ -118,3 +118,31 @@ def test_a_value_msgpack_cannot_write_is_a_protocol_error():
         with pytest.raises(ProtocolError):
             encode(bad, trusted=trusted)
 
+
+
+def test_a_shared_wire_form_is_checked_once_and_a_too_large_one_every_time(monkeypatch):
+    """A Convert whose wire forms are shared (a position's) checks each object's sizes the first time it is written;
+    one that fails its check is refused again the next time (it is never remembered as checked)."""
+    from shared.protocol.specs import Convert
+
+    calls: list[object] = []
+    shape = Json(depth=2, max_len=4, max_str=8)
+    check = shape.wire
+
+    def counted(value: object, where: str) -> object:
+        calls.append(value)
+        return check(value, where)
+
+    monkeypatch.setattr(Json, "wire", lambda self, value, where: counted(value, where))
+    fine, too_long = {"a": "short"}, {"a": "far too long a string"}
+    shared = Convert("thing", shape, lambda: lambda v: v, lambda: lambda v: v, "a thing", shared=True)
+    assert shared.wire(fine, "x") is fine and shared.wire(fine, "x") is fine
+    assert calls == [fine]
+    for _ in range(2):
+        with pytest.raises(ProtocolError):
+            shared.wire(too_long, "x")
+    assert calls == [fine, too_long, too_long]
+    unshared = Convert("thing", shape, lambda: lambda v: v, lambda: lambda v: v, "a thing")
+    unshared.wire(fine, "x")
+    unshared.wire(fine, "x")
+    assert calls[3:] == [fine, fine]
