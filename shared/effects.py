@@ -259,13 +259,16 @@ def _all_allowed(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool
 
 def _all_clear(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
     """True when no two discs overlap and every disc is allowed where it lies."""
-    return _all_allowed(pos, radii) and not _any_overlap(pos, radii)
+    return _all_allowed(pos, radii) and _nearest_gap(pos, radii, 0.0) >= 0.0
 
 
 def _nearest_gap(pos: Sequence[Sequence[float]], radii: Sequence[float], within: float) -> float:
-    """The smallest distance between two discs' edges (negative when they overlap), looked for among the pairs
-    nearer than ``within``; ``within`` itself when there is none. ``gap < 0`` is exactly ``_any_overlap``'s test
-    (a float difference is negative exactly when the first is the smaller), by the same sweep along x."""
+    """The smallest distance between two discs' edges (negative when they overlap: centres closer than the sum of
+    their radii, as a float difference is negative exactly when the first is the smaller), looked for among the
+    pairs nearer than ``within``; ``within`` itself when there is none.
+
+    A sweep along x (``settle`` runs after every move): once two centres are ``2 * max(radii) + within`` apart in x
+    no later pair can be that near, and hypot >= |dx| means the pairs skipped would fail the test anyway."""
     nearest = within
     if len(pos) < 2:
         return nearest
@@ -284,25 +287,3 @@ def _nearest_gap(pos: Sequence[Sequence[float]], radii: Sequence[float], within:
                 if edge < nearest:
                     nearest = edge
     return nearest
-
-
-def _any_overlap(pos: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
-    """True when some two discs overlap (centres closer than the sum of their radii).
-
-    A sweep along x (``settle`` runs after every move): once two centres are ``2 * max(radii)`` apart
-    in x no later one can overlap, and hypot >= |dx| means the pairs skipped would fail the test anyway.
-    """
-    if len(pos) < 2:
-        return False
-    reach = 2 * max(radii)
-    discs = sorted([(p[0], p[1], r) for p, r in zip(pos, radii, strict=True)])  # by x (ties in any order)
-    for a, (xi, yi, ri) in enumerate(discs):
-        for xj, yj, rj in discs[a + 1:]:
-            dx = xj - xi
-            if dx >= reach:
-                break
-            need = ri + rj
-            dy = yj - yi
-            if dx < need and -need < dy < need and math.hypot(dx, dy) < need:
-                return True
-    return False
