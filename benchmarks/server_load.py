@@ -155,23 +155,37 @@ class CpuWindow:
         return cpu, time.monotonic() - t0
 
 
-def store_commits(url: str) -> tuple[int, float] | None:
-    """The server's group commits so far and their seconds, from its /metrics (served to this machine on the game's
-    port: ``server.ops.http_endpoints``); None when it does not answer (a ``--url`` of another machine)."""
+# The histograms read from the server's /metrics before and after the window, each its name and labels.
+COMMITS = ("sprtec_store_commit_seconds", "")  # the store's group commits and their seconds
+RESOLVED_IN_WORKERS = ("sprtec_resolve_cpu_seconds", '{where="worker"}')  # entries resolved in a worker, their CPU
+RESOLVED_ON_LOOP = ("sprtec_resolve_cpu_seconds", '{where="loop"}')  # entries resolved on the event loop, their CPU
+WATCHED = (COMMITS, RESOLVED_IN_WORKERS, RESOLVED_ON_LOOP)
+Totals = dict[tuple[str, str], tuple[int, float]]  # a histogram -> (its count, its sum)
+
+
+def histograms(url: str) -> Totals | None:
+    """(count, sum) of each of the ``WATCHED`` histograms so far, from the server's /metrics (served to this machine
+    on the game's port: ``server.ops.http_endpoints``); None when it does not answer (a ``--url`` of another
+    machine) or lacks one of them."""
     address = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/") + "/metrics"
     try:
         with urllib.request.urlopen(address, timeout=10) as answer:
             text = answer.read().decode("utf-8")
     except (OSError, ValueError):
         return None
-    found: dict[str, float] = {}
-    for line in text.splitlines():
-        name, _, value = line.partition(" ")
-        if name in ("sprtec_store_commit_seconds_count", "sprtec_store_commit_seconds_sum"):
-            found[name] = float(value)
-    if len(found) != 2:
+    samples = dict(line.rpartition(" ")[::2] for line in text.splitlines() if not line.startswith("#"))
+    try:
+        return {(name, labels): (int(float(samples[f"{name}_count{labels}"])), float(samples[f"{name}_sum{labels}"]))
+                for name, labels in WATCHED}
+    except KeyError:
         return None
-    return int(found["sprtec_store_commit_seconds_count"]), found["sprtec_store_commit_seconds_sum"]
+
+
+def window_totals(before: Totals | None, after: Totals | None) -> Totals | None:
+    """What each histogram counted between two readings."""
+    if before is None or after is None:
+        return None
+    return {key: (after[key][0] - before[key][0], after[key][1] - before[key][1]) for key in WATCHED}
 
 
 # ---------------------------------------------------------------------- the clients
@@ -205,7 +219,7 @@ class Tally:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     flicks: list[tuple[Any, Any]] = field(default_factory=list)  # (position, flick) of each flick sent, measuring
-    commits: tuple[int, float] | None = None  # the store's group commits in the window and their seconds (/metrics)
+    totals: Totals | None = None  # the WATCHED histograms' counts and sums in the window (/metrics)
 
 
 @dataclass
@@ -234,11 +248,13 @@ class BrowserFanout:
 
 @dataclass(frozen=True)
 class Physics:
-    """The bare physics and simulate() of a sample of the run's flicks, timed in this process (CPU s per move)."""
+    """The bare physics, simulate() and the whole resolution of a sample of the run's flicks, timed in this process
+    after the run (CPU s per move, warm: one move after the other)."""
 
     moves: int
     bare: float
     simulate: float
+    resolve: float  # ``server.rooms.resolve.resolve``: simulate, the referee and the MovePlayed's encoding
 
 
 def run(args: argparse.Namespace) -> int:
@@ -545,13 +561,11 @@ class Bench:
         await asyncio.sleep(warmup)
         self.tally.measuring = True
         window = CpuWindow(pid)
-        commits = await asyncio.to_thread(store_commits, self.url)
+        before = await asyncio.to_thread(histograms, self.url)
         await asyncio.sleep(self.args.duration)
         cpu, wall = window.stop()
         self.tally.measuring = False
-        after = await asyncio.to_thread(store_commits, self.url)
-        if commits is not None and after is not None:
-            self.tally.commits = (after[0] - commits[0], after[1] - commits[1])
+        self.tally.totals = window_totals(before, await asyncio.to_thread(histograms, self.url))
         await pacer
         return cpu, wall, setup_s
 
@@ -765,28 +779,36 @@ async def _count_frames(ws: Any, received: list[int], i: int) -> None:
 
 # ---------------------------------------------------------------------- the bare physics of the same moves
 def time_physics(flicks: list[tuple[Any, Any]], rng: random.Random) -> Physics | None:
-    """The bare loop and simulate() of up to ``BARE_SAMPLE`` of the run's flicks (CPU seconds, means per move)."""
+    """The bare loop, simulate() and resolve() of up to ``BARE_SAMPLE`` of the run's flicks (CPU seconds, means per
+    move); resolve() as a worker runs it: the flick as the room's first entry of a version, its clocks unused."""
+    from server.rooms import resolve
     from shared import match as rules
+    from shared.match_log import LogEntry
     from shared.physics import bare_loop, simulate
 
     if not flicks:
         return None
     sample = rng.sample(flicks, min(BARE_SAMPLE, len(flicks)))
-    bare = simulated = 0.0
+    bare = simulated = resolved = 0.0
     gc.collect()
     gc.disable()
     try:
         for position, flick in sample:
             settings = rules.settings_of(position)
+            stamp = resolve.Stamp(code="BENCH", match_id="bench", version=1, team=position.to_move, turn_used=0,
+                                  absent=False, settings=settings)
+            entry = LogEntry(index=0, elapsed_ms=0, input=flick)
             start = time.process_time()
             steps = simulate(position, flick, settings).steps
             middle = time.process_time()
             bare_loop(position, flick, settings, steps)
             end = time.process_time()
-            simulated, bare = simulated + middle - start, bare + end - middle
+            resolve.resolve(position, entry, stamp)
+            last = time.process_time()
+            simulated, bare, resolved = simulated + middle - start, bare + end - middle, resolved + last - end
     finally:
         gc.enable()
-    return Physics(len(sample), bare / len(sample), simulated / len(sample))
+    return Physics(len(sample), bare / len(sample), simulated / len(sample), resolved / len(sample))
 
 
 # ---------------------------------------------------------------------- the report
@@ -824,11 +846,8 @@ def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup
         print(f"  bare physics of the same moves ({physics.moves} of them, timed here after the run): "
               f"{bare:.2f} ms (simulate {1000 * physics.simulate:.2f} ms); server CPU per flick / bare = "
               f"{ratio:.2f} ({verdict} the {SERVE_TARGET}x target)")
-    if tally.commits is not None and tally.commits[0] and ordered:
-        count, seconds = tally.commits
-        print(f"  the store: {count / wall:.1f} group commits/s, {tally.moves / count:.2f} "
-              f"moves' entries per commit (every room's that arrived together), {1000 * seconds / len(ordered):.3f} ms "
-              "of commit per flick")
+    if tally.totals is not None and ordered:
+        _report_totals(tally, wall, per_flick, physics)
     if fanout:
         _report_fanout(fanout)
     if browsers:
@@ -841,6 +860,27 @@ def _report(args: argparse.Namespace, tally: Tally, wall: float, cpu: Cpu, setup
         f"{per_flick / bare if physics else float('nan'):.2f} | {100 * cpu.bench / wall:.0f}% | "
         f"{machine:.0f}%/{100 * cores}% |"
     )
+
+
+def _report_totals(tally: Tally, wall: float, per_flick: float, physics: Physics | None) -> None:
+    """The server's own counts of the window: its group commits, and the CPU of resolving the entries where they
+    ran (a worker's thread time or the loop's: the physics, the referee and the encoding, not handing them over)."""
+    assert tally.totals is not None
+    flicks = len(tally.latencies)
+    count, seconds = tally.totals[COMMITS]
+    if count:
+        print(f"  the store: {count / wall:.1f} group commits/s, {tally.moves / count:.2f} "
+              f"moves' entries per commit (every room's that arrived together), {1000 * seconds / flicks:.3f} ms "
+              "of commit per flick")
+    (in_workers, worker_cpu), (on_loop, loop_cpu) = tally.totals[RESOLVED_IN_WORKERS], tally.totals[RESOLVED_ON_LOOP]
+    if in_workers + on_loop:
+        resolving = 1000 * (worker_cpu + loop_cpu) / flicks
+        warm = (f"; the same flicks resolved here after the run, warm: {1000 * physics.resolve:.2f} ms"
+                if physics else "")
+        print(f"  resolving the entries where they ran (the physics, the referee, the broadcast's encoding; "
+              f"{in_workers} in the workers, {on_loop} on the loop): {resolving:.2f} ms of CPU per flick{warm}; the "
+              f"rest of the server's CPU per flick (handing entries over, the connections, the store, the loop) "
+              f"{per_flick - resolving:.2f} ms")
 
 
 def _report_fanout(f: Fanout) -> None:

@@ -50,7 +50,7 @@ from server.lifecycle import EventBus
 from server.ops.agones_link import AgonesLink
 from server.ops.http_endpoints import Checks, endpoints, operator_endpoints
 from server.ops.instruments import MatchCounters
-from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, STORE_QUEUE, new_metrics
+from server.ops.metrics import PHYSICS_QUEUE, QUICK_MATCH_QUEUE, RESOLVED_WHERE, STORE_QUEUE, new_metrics
 from server.players import Players
 from server.rooms.lobby import Lobby
 from server.rooms.placement import Placement
@@ -116,7 +116,9 @@ class Server:
         size = default_workers() if config.workers is None else config.workers
         self.pool: WorkerPool | None = (WorkerPool(size, on_replaced=self.metrics.worker_restarts.inc)
                                         if size > 0 else None)
-        self.resolver = Resolver(self.pool, config.inline_share)
+        resolve_cpu = {where: self.metrics.resolve_cpu.labels(where=where) for where in RESOLVED_WHERE}
+        self.resolver = Resolver(self.pool, config.inline_share,
+                                 lambda where, seconds: resolve_cpu[where].observe(seconds))
         self.bus = EventBus()
         self.sessions: dict[int, Session] = {}
         self.handlers: dict[type, Handler] = {}  # requests the services answer (server.connections.session.Host)

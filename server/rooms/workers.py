@@ -92,8 +92,8 @@ def _die_with_server(lifeline: Connection) -> None:
 
 
 def _serve(conn: Connection, lifeline: Connection) -> None:
-    """A worker: run each pickled ``(fn, args)`` and send back ``(ok, value)`` until the pipe closes - or the server
-    is gone (``_die_with_server``).
+    """A worker: run each pickled ``(fn, args)`` and send back ``(ok, value, cpu)`` until the pipe closes - or the
+    server is gone (``_die_with_server``); ``cpu`` is the job's CPU seconds in this thread (the server's metrics).
 
     Garbage is collected between jobs, not during them, so no collection adds to a move's latency: the automatic
     collector is off. A move leaves no reference cycles (the physics reuses its space and frees its bodies; measured:
@@ -118,13 +118,16 @@ def _serve(conn: Connection, lifeline: Connection) -> None:
             fn, args = job_pickle.loads(conn.recv_bytes())
         except EOFError:
             return
+        started = time.thread_time()
         try:
-            reply = job_pickle.dumps((True, fn(*args)))
+            value = fn(*args)
+            reply = job_pickle.dumps((True, value, time.thread_time() - started))
         except Exception as exc:  # the caller gets the exception, the worker goes on
+            spent = time.thread_time() - started
             try:
-                reply = job_pickle.dumps((False, exc))
+                reply = job_pickle.dumps((False, exc, spent))
             except Exception:
-                reply = job_pickle.dumps((False, RuntimeError(repr(exc))))
+                reply = job_pickle.dumps((False, RuntimeError(repr(exc)), spent))
         conn.send_bytes(reply)
         jobs += 1
         if jobs % FULL_GC_EVERY == 0:
@@ -139,7 +142,7 @@ class _Worker:
     def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
         self.process = process
         self.conn = conn
-        self.job: asyncio.Future[Any] | None = None
+        self.job: asyncio.Future[tuple[Any, float]] | None = None  # settled with the value and the job's CPU
 
 
 class WorkerPool:
@@ -152,7 +155,7 @@ class WorkerPool:
         self._context.set_forkserver_preload(["server.rooms.resolve"])  # workers start with the engine imported
         self.size = size
         self._workers: list[_Worker] = []
-        self._waiting: deque[tuple[bytes, asyncio.Future[Any]]] = deque()
+        self._waiting: deque[tuple[bytes, asyncio.Future[tuple[Any, float]]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
         self._lifeline: tuple[Connection, Connection] | None = None  # (the workers' read end, the server's end)
@@ -178,12 +181,17 @@ class WorkerPool:
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process (``fn`` importable, arguments and result picklable)."""
+        value, _cpu = await self.timed_call(fn, *args)
+        return value
+
+    async def timed_call(self, fn: Callable[..., T], *args: Any) -> tuple[T, float]:
+        """``call``, with the CPU seconds the job took in the worker (the worker's thread time, not the hand-off)."""
         if self._closed:
             raise RuntimeError("the worker pool is closed")
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
             self._workers = [self._spawn() for _ in range(self.size)]
-        future: asyncio.Future[T] = self._loop.create_future()
+        future: asyncio.Future[tuple[T, float]] = self._loop.create_future()
         self._waiting.append((job_pickle.dumps((fn, args)), future))
         self._dispatch()
         return await future
@@ -202,7 +210,7 @@ class WorkerPool:
         """A worker answered (or died): settle its job, replace it if it died, hand out the next job."""
         job, worker.job = worker.job, None
         try:
-            ok, value = job_pickle.loads(worker.conn.recv_bytes())
+            ok, value, cpu = job_pickle.loads(worker.conn.recv_bytes())
         except (EOFError, OSError):
             self._replace(worker)
             if job is not None and not job.done():
@@ -210,7 +218,7 @@ class WorkerPool:
         else:
             if job is not None and not job.done():
                 if ok:
-                    job.set_result(value)
+                    job.set_result((value, cpu))
                 else:
                     job.set_exception(value)
         self._dispatch()
@@ -284,13 +292,15 @@ class InlineBudget:
         self._at = now
         return self._credit > 0
 
-    def run(self, fn: Callable[[], T]) -> T:
-        """``fn()`` here, its CPU time taken from the credit."""
+    def run(self, fn: Callable[[], T]) -> tuple[T, float]:
+        """``fn()`` here, its CPU time taken from the credit: its value and that CPU time."""
         start = self._cpu()
         try:
-            return fn()
+            value = fn()
         finally:
-            self._credit -= self._cpu() - start
+            spent = self._cpu() - start
+            self._credit -= spent
+        return value, spent
 
 
 def inline_bound(stamp: resolve.Stamp, entry: LogEntry) -> bool:
@@ -308,19 +318,34 @@ def inline_bound(stamp: resolve.Stamp, entry: LogEntry) -> bool:
     return 2 * 1000 * fastest / deceleration + settings.rest_ms <= INLINE_MOVE_MS
 
 
+def _not_observed(where: str, seconds: float) -> None:
+    """The default of ``Resolver``'s ``observe``: nobody counts."""
+
+
 class Resolver:
     """``resolve.resolve`` in a worker, or in-line: without workers (tests, ``--workers 0``), or while the loop's
     in-line budget lasts (``InlineBudget``) for an entry that cannot take long (``inline_bound``). Both give the same
-    bytes (``resolve`` is pure)."""
+    bytes (``resolve`` is pure).
 
-    def __init__(self, pool: WorkerPool | None, inline_share: float = INLINE_SHARE) -> None:
+    ``observe(where, seconds)`` is told each entry's CPU time in the thread that resolved it, ``where`` "worker" or
+    "loop" (the server's ``sprtec_resolve_cpu_seconds``): what resolving costs apart from handing it to a worker."""
+
+    def __init__(self, pool: WorkerPool | None, inline_share: float = INLINE_SHARE,
+                 observe: Callable[[str, float], None] = _not_observed) -> None:
         self._pool = pool
         self.budget = InlineBudget(inline_share)
+        self._observe = observe
 
     async def resolve(self, position: Position, entry: LogEntry, stamp: resolve.Stamp) -> resolve.Resolved:
         """The resolved entry, computed without blocking the loop on physics for longer than the budget allows."""
         if self._pool is None:
-            return resolve.resolve(position, entry, stamp)
-        if self.budget.allows() and inline_bound(stamp, entry):
-            return self.budget.run(lambda: resolve.resolve(position, entry, stamp))
-        return await self._pool.call(resolve.resolve, position, entry, stamp)
+            started = time.thread_time()
+            resolved = resolve.resolve(position, entry, stamp)
+            self._observe("loop", time.thread_time() - started)
+        elif self.budget.allows() and inline_bound(stamp, entry):
+            resolved, spent = self.budget.run(lambda: resolve.resolve(position, entry, stamp))
+            self._observe("loop", spent)
+        else:
+            resolved, spent = await self._pool.timed_call(resolve.resolve, position, entry, stamp)
+            self._observe("worker", spent)
+        return resolved

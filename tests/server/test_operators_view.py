@@ -19,6 +19,7 @@ from pathlib import Path
 from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks.recovery_time import build
+from benchmarks.server_load import COMMITS, RESOLVED_IN_WORKERS, RESOLVED_ON_LOOP, histograms
 from server.app import Server, ServerConfig
 from server.clock import FakeClock
 from server.store.sqlite.sqlite_store import DATABASE
@@ -153,6 +154,16 @@ async def test_metrics_after_two_coaches_play_equal_their_moves_connections_and_
         assert 0 < samples["sprtec_move_latency_seconds_sum"] < MOVES * 5.0
         assert samples['sprtec_move_latency_seconds_bucket{le=+Inf}'] == MOVES
         assert samples["sprtec_store_commit_seconds_count"] == server.store.commits >= MOVES
+        # no workers: every flick was resolved on the event loop, and its CPU there counted
+        assert samples["sprtec_resolve_cpu_seconds_count{where=loop}"] == MOVES
+        assert 0 < samples["sprtec_resolve_cpu_seconds_sum{where=loop}"] < MOVES * 5.0
+        assert samples["sprtec_resolve_cpu_seconds_count{where=worker}"] == 0
+        # what ``sprtec bench server`` reads of the same page
+        totals = await asyncio.to_thread(histograms, f"ws://127.0.0.1:{server.port}/")
+        assert totals is not None
+        assert (totals[RESOLVED_ON_LOOP][0], totals[RESOLVED_IN_WORKERS][0]) == (MOVES, 0)
+        assert totals[RESOLVED_ON_LOOP][1] == samples["sprtec_resolve_cpu_seconds_sum{where=loop}"]
+        assert totals[COMMITS][0] == server.store.commits
         assert (samples["sprtec_connections"], samples["sprtec_live_matches"]) == (2, 1)
         for queue in ("quick_match", "store_writes", "physics"):
             assert samples[f"sprtec_queue_size{{queue={queue}}}"] == 0

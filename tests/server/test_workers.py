@@ -112,6 +112,55 @@ async def test_in_line_and_in_a_worker_give_the_same_bytes() -> None:
     assert in_line == in_worker
 
 
+async def test_the_resolver_tells_each_entrys_cpu_and_where_it_was_resolved() -> None:
+    """The same flick in-line and in a worker: ``observe`` hears "loop" then "worker", each with the CPU time of
+    resolving it there (a flick's physics takes some; far less than a second)."""
+    settings = make_settings("standard")
+    position = new_match("standard", {}, 7)
+    stone = rules.legal_stones(position, position.to_move)[0]
+    entry = LogEntry(index=0, elapsed_ms=0, input=Flick(position.to_move, stone, 1800.0, 350.0))
+    stamp = resolve.Stamp(code="ROOM", match_id="m", version=1, team=position.to_move, turn_used=0, absent=False,
+                          settings=settings)
+    heard: list[tuple[str, float]] = []
+    pool = WorkerPool(1)
+    try:
+        for share in (1.0, 0.0):
+            await Resolver(pool, share, lambda where, seconds: heard.append((where, seconds))).resolve(
+                position, entry, stamp)
+    finally:
+        pool.close()
+    assert [where for where, _ in heard] == ["loop", "worker"]
+    assert all(0 < seconds < 1 for _, seconds in heard)
+
+
+def _burn(seconds: float) -> int:
+    """Spin on the CPU for ``seconds`` of this thread's time (a job for ``timed_call``)."""
+    import time
+
+    start, spins = time.thread_time(), 0
+    while time.thread_time() - start < seconds:
+        spins += 1
+    return spins
+
+
+async def test_a_timed_call_gives_the_jobs_cpu_in_the_worker_and_not_the_wait_for_it() -> None:
+    """A job that spins 0.2 s of CPU in the worker is told as at least that, and less than the wall time the call
+    took; a job that sleeps is told as next to nothing (waiting is no CPU)."""
+    import time
+
+    pool = WorkerPool(1)
+    try:
+        await pool.call(_burn, 0.0)  # the worker started and warmed up
+        started = time.monotonic()
+        spins, cpu = await pool.timed_call(_burn, 0.2)
+        wall = time.monotonic() - started
+        _, slept = await pool.timed_call(time.sleep, 0.2)
+    finally:
+        pool.close()
+    assert spins > 0 and 0.2 <= cpu <= wall
+    assert slept < 0.05
+
+
 @pytest.mark.parametrize("value", ["-0.1", "1.5"])
 def test_a_share_outside_zero_to_one_is_refused(tmp_path: object, value: str) -> None:
     """``--inline-physics`` takes a share of the loop's time: from 0 to 1."""
