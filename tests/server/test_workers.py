@@ -11,7 +11,7 @@ from server.rooms import resolve
 from server.rooms.workers import InlineBudget, Resolver, WorkerPool, inline_bound
 from shared import match as rules
 from shared.match_log import LogEntry, new_match
-from shared.model import Flick, Timeout
+from shared.model import Flick, Position, Timeout
 from shared.rulesets import make_settings
 
 
@@ -92,15 +92,21 @@ def test_only_entries_that_cannot_take_long_are_resolved_in_line() -> None:
 
 
 
-async def test_in_line_and_in_a_worker_give_the_same_bytes() -> None:
-    """The same flick resolved by the loop (a budget to spare) and by a worker process (no budget): equal Resolved,
-    the MovePlayed bytes included."""
+def _first_flick() -> tuple[Position, LogEntry, resolve.Stamp]:
+    """A standard match's opening position, a flick of its first legal stone, and the room's stamp for it."""
     settings = make_settings("standard")
     position = new_match("standard", {}, 7)
     stone = rules.legal_stones(position, position.to_move)[0]
     entry = LogEntry(index=0, elapsed_ms=0, input=Flick(position.to_move, stone, 1800.0, 350.0))
     stamp = resolve.Stamp(code="ROOM", match_id="m", version=1, team=position.to_move, turn_used=0, absent=False,
                           settings=settings)
+    return position, entry, stamp
+
+
+async def test_in_line_and_in_a_worker_give_the_same_bytes() -> None:
+    """The same flick resolved by the loop (a budget to spare) and by a worker process (no budget): equal Resolved,
+    the MovePlayed bytes included."""
+    position, entry, stamp = _first_flick()
     pool = WorkerPool(1)
     try:
         in_line = await Resolver(pool, inline_share=1.0).resolve(position, entry, stamp)
@@ -115,12 +121,7 @@ async def test_in_line_and_in_a_worker_give_the_same_bytes() -> None:
 async def test_the_resolver_tells_each_entrys_cpu_and_where_it_was_resolved() -> None:
     """The same flick in-line and in a worker: ``observe`` hears "loop" then "worker", each with the CPU time of
     resolving it there (a flick's physics takes some; far less than a second)."""
-    settings = make_settings("standard")
-    position = new_match("standard", {}, 7)
-    stone = rules.legal_stones(position, position.to_move)[0]
-    entry = LogEntry(index=0, elapsed_ms=0, input=Flick(position.to_move, stone, 1800.0, 350.0))
-    stamp = resolve.Stamp(code="ROOM", match_id="m", version=1, team=position.to_move, turn_used=0, absent=False,
-                          settings=settings)
+    position, entry, stamp = _first_flick()
     heard: list[tuple[str, float]] = []
     pool = WorkerPool(1)
     try:
