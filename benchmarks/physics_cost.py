@@ -12,6 +12,13 @@ space per thread, emptied and reset between moves (``shared.physics._World``), s
 it with the bare loop in a reused space too; the same pair with a space built for each sample shows what reuse
 saves on both sides. The cyclic garbage collector is paused while a sample is timed and run between samples; what
 freeing a space built for one sample costs (pymunk's finalisers) is reported on a line of its own.
+
+The heap as a physics worker has it: a worker freezes everything made by its start and warm-up out of the collector
+(``server.rooms.workers._serve``), so its collections walk only what its jobs made since. This bench does the same
+once its moves are built, so the collection before a sample frees the last sample's space without walking the whole
+process. Walking all of it before every sample (as this bench did before) evicts the move's Python from the caches
+more than the bare loop's C; a second pass measures the pair so, printed on a line of its own for comparison (a
+pass of its own: a walk before one sample leaves the caches cold for the samples after it too).
 """
 
 from __future__ import annotations
@@ -68,9 +75,16 @@ def aimed_flick(position: Position, team: str, stream: Stream, settings: Setting
     return Flick(team, stone.id, speed * math.cos(angle), speed * math.sin(angle))  # type: ignore[arg-type]
 
 
-def timed(work: Callable[[], object]) -> tuple[float, float]:
-    """CPU seconds of ``work()`` with the cyclic collector paused, and of the collection that frees what it left."""
-    gc.collect()
+def timed(work: Callable[[], object], walk_heap: bool = False) -> tuple[float, float]:
+    """CPU seconds of ``work()`` with the cyclic collector paused, and of the collection that frees what it left.
+
+    Before it, a collection of what is not frozen; ``walk_heap``: of the whole heap, frozen again after it."""
+    if walk_heap:
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+    else:
+        gc.collect()
     gc.disable()
     try:
         start = time.process_time()
@@ -104,8 +118,10 @@ class Samples:
         return statistics.median(self.seconds[side])
 
 
-def sample_move(position: Position, flick: Flick, settings: Settings, repeat: int, idle: list[float]) -> Samples:
-    """``repeat`` rounds of the four sides of one move, interleaved so drifts in machine load hit all alike."""
+def sample_move(position: Position, flick: Flick, settings: Settings, repeat: int, idle: list[float],
+                walk_heap: bool = False) -> Samples:
+    """``repeat`` rounds of the four sides of one move, interleaved so drifts in machine load hit all alike
+    (``walk_heap``: the whole heap collected before each sample, ``timed``)."""
     steps = simulate(position, flick, settings).steps
     work: dict[str, Callable[[], object]] = {
         "move": lambda: simulate(position, flick, settings),
@@ -116,7 +132,7 @@ def sample_move(position: Position, flick: Flick, settings: Settings, repeat: in
     samples = Samples({side: [] for side in SIDES}, {side: [] for side in SIDES})
     for _ in range(repeat):
         for side in SIDES:
-            seconds, teardown = timed(work[side])
+            seconds, teardown = timed(work[side], walk_heap)
             samples.seconds[side].append(seconds)
             samples.teardown[side].append(teardown)
         idle.append(idle_collect())
@@ -131,12 +147,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"sprtec bench physics: {problem}", file=sys.stderr)
         return 2
     moves = bench_moves(args.moves, settings, args.seed)
+    gc.collect()
+    gc.freeze()  # the heap as a warmed-up physics worker has it (the module docstring)
+    try:
+        _measure(args, settings, moves)
+    finally:
+        gc.unfreeze()
+    return 0
+
+
+def _measure(args: argparse.Namespace, settings: Settings, moves: list[tuple[Position, Flick]]) -> None:
+    """The rows and the summary, then the pass that walks the whole heap before each sample."""
     print(f"sprtec bench physics: {len(moves)} moves x {args.repeat} repeats, step 1/{settings.step_hz} s")
     print("both sides step with Chipmunk's cpSpaceStep (the call simulate makes) and fill their space the same way;\n"
           "the bare side has the same bodies, walls, goals and friction joints and takes the same steps, with no\n"
           "sensors, handlers, keyframes, rest checks or effects. move/bare: simulate's reused space (emptied and\n"
           "reset between moves) against the bare loop in a reused space; fresh: both in a space built per sample.\n"
-          "CPU medians in ms; GC paused while timed")
+          "CPU medians in ms; GC paused while timed, the heap made before the samples frozen out of it")
     print(f"{'move':>4} {'bodies':>6} {'steps':>6} {'sim ms':>7} {'move':>7} {'bare':>7} {'ratio':>6} "
           f"{'move fresh':>10} {'bare fresh':>10} {'ratio':>6} {'speed-up':>9}")
     totals = dict.fromkeys(SIDES, 0.0)
@@ -155,7 +182,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{k:>4} {len(position.stones) + 1:>6} {round(sim * settings.step_hz):>6} {sim * 1000:>7.0f} "
               f"{m:>7.2f} {b:>7.2f} {m / b:>6.2f} {mf:>10.2f} {bf:>10.2f} {mf / bf:>6.2f} {sim * 1000 / m:>8.0f}x")
     _summary(totals, len(moves), total_sim, teardown, statistics.median(idle))
-    return 0
+    walked = {side: 0.0 for side in ("move", "bare")}
+    for position, flick in moves:
+        samples = sample_move(position, flick, settings, args.repeat, [], walk_heap=True)
+        for side in walked:
+            walked[side] += samples.median(side)
+    print(f"for comparison, a second pass collecting the whole heap before every sample (no worker does that): "
+          f"move/bare = {walked['move'] / walked['bare']:.3f} (bare {walked['bare'] * 1000:.1f} ms)")
 
 
 def _summary(
