@@ -35,6 +35,7 @@ from functools import cache
 from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from shared import formation, geometry
+from shared.identity_memo import IdentityMemo
 from shared.model import (
     ACTION_TYPES,
     ALL_STONE_IDS,
@@ -403,26 +404,19 @@ def _field_encoders(cls: type, exact: bool) -> tuple[tuple[str, Encoder], ...]:
 
 # The positions converted last, by identity: (position, its JSON object). A position is immutable, and the reference
 # kept means its id is not reused while it is here.
-_recent_json: dict[int, tuple[Position, dict[str, Any]]] = {}
 RECENT_JSON = 1024  # positions kept: both coaches of a room coming back after a restart find the one converted
+_recent_json: IdentityMemo[Position, dict[str, Any]] = IdentityMemo(RECENT_JSON)
 
 
 def position_json(position: Position) -> dict[str, Any]:
     """``position_to_json``, shared: the object must not be changed. Each conversion costs ~0.3 ms, and the same
     position is written several times - a resolved move into its MovePlayed and into the log's kept copy, a room's
     position into the RoomJoined of each coach and spectator who comes (back) - so the last ``RECENT_JSON`` are kept
-    (the oldest dropped first; ~7.5 kB each)."""
-    recent = _recent_json
-    found = recent.get(id(position))
-    if found is not None and found[0] is position:
-        return found[1]
-    converted = position_to_json(position)
-    recent[id(position)] = (position, converted)
-    if len(recent) > RECENT_JSON:
-        try:  # another thread may be dropping the same one
-            recent.pop(next(iter(recent)), None)
-        except RuntimeError:  # ... or changing the dict while this looks for its oldest
-            pass
+    (``IdentityMemo``; ~7.5 kB each)."""
+    converted = _recent_json.get(position)
+    if converted is None:
+        converted = position_to_json(position)
+        _recent_json.put(position, converted)
     return converted
 
 

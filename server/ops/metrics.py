@@ -25,12 +25,12 @@ QUEUES = (QUICK_MATCH_QUEUE, STORE_QUEUE, PHYSICS_QUEUE)
 MOVE_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0)
 # A group commit takes well under a millisecond on a local SSD and a few ms to a database across the network.
 STORE_COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
-# A young collection takes well under a millisecond, a full one tens to hundreds (server.ops.collector).
 # Resolving an entry is ~1-2 ms of CPU for a flick (the physics, the referee, the broadcast's encoding), far less
 # for a clock event or a prompt's answer.
 RESOLVE_CPU_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5)
 # Where an entry was resolved (label ``where`` of sprtec_resolve_cpu_seconds): a physics worker, or the event loop.
 RESOLVED_WHERE = ("worker", "loop")
+# A young collection takes well under a millisecond, a full one tens to hundreds (server.ops.collector).
 GC_PASS_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 

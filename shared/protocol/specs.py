@@ -23,6 +23,7 @@ from itertools import compress, repeat
 from operator import is_
 from typing import Any
 
+from shared.identity_memo import IdentityMemo
 from shared.protocol.errors import ProtocolError
 
 MAX_INT = 2**53 - 1  # the largest integer every client language holds exactly (a JS number)
@@ -384,7 +385,8 @@ class Convert(Spec):
     # ``to_wire`` hands out shared objects nobody changes (``position_json``): the sizes of each are checked once,
     # not again for every frame it goes into (a room's position in the RoomJoined of every coach and spectator)
     shared: bool = False
-    checked: dict[int, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    checked: IdentityMemo[Any, bool] = dataclasses.field(default_factory=lambda: IdentityMemo(CHECKED_KEPT),
+                                                          compare=False, repr=False)
 
     def dump(self, value: Any, where: str) -> Any:
         """The JSON form from the owning module, checked like a received one."""
@@ -395,16 +397,9 @@ class Convert(Spec):
         converted = self.to_wire()(value)
         if not self.shared:
             return self.shape.wire(converted, where)
-        checked = self.checked
-        if checked.get(id(converted)) is converted:
-            return converted
-        self.shape.wire(converted, where)
-        checked[id(converted)] = converted  # held, so its id is not reused while it is here
-        if len(checked) > CHECKED_KEPT:
-            try:  # another thread may be dropping the same one, or changing the dict while this looks
-                checked.pop(next(iter(checked)), None)
-            except RuntimeError:
-                pass
+        if self.checked.get(converted) is None:
+            self.shape.wire(converted, where)
+            self.checked.put(converted, True)
         return converted
 
     def load(self, raw: Any, where: str) -> Any:
