@@ -65,10 +65,14 @@ CHAT_LINE = "ahoj, hezky m l c"  # typed into the chat mid-match: M, L and C are
 
 def _start_xvfb(log: IO[str]) -> tuple[subprocess.Popen[bytes], str]:
     """Xvfb on a display number it chooses itself (``-displayfd``: the first free one, taken atomically, so tests
-    running side by side never pick the same) and that number's name."""
+    running side by side never pick the same) and that number's name. ``-noreset``: by default an X server resets
+    whenever its last client disconnects, which throws away the keymap ``setxkbmap`` and ``xmodmap`` set, and a
+    client connecting during the reset cannot open the display (``setxkbmap`` right after the readiness probe
+    failed so, once in a full run)."""
     read, write = os.pipe()
     try:
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp",
+                                 "-noreset"],
                                 stdout=log, stderr=subprocess.STDOUT, pass_fds=(write,))
     finally:
         os.close(write)
@@ -90,8 +94,8 @@ def display(tmp_path: Path) -> Iterator[str]:
                 break
             assert xvfb.poll() is None, (tmp_path / "xvfb.log").read_text()
             time.sleep(0.1)
-        # A Czech keyboard, as the coach's: á would then be a key of the map. (This Xvfb keeps its US map: the letters
-        # it lacks are typed through a key xdotool binds for the moment - see Person.type.)
+        # A Czech keyboard, as the coach's: á is a key of the map (kept: the server never resets, ``_start_xvfb``). A
+        # letter the map lacks is bound to a key of its own before it is typed (Person.type).
         subprocess.run(["setxkbmap", "-display", name, "cz"], env=env, check=True, timeout=20)
         yield name
     finally:
@@ -163,8 +167,8 @@ class Person:
     def type(self, text: str) -> None:
         """Type ``text`` on the keyboard (into the window under the pointer), then let it settle.
 
-        A letter the display's keymap lacks (this Xvfb keeps its US map whatever ``setxkbmap`` asks) is bound to a
-        spare key of its own first, for good (``_bind``): xdotool would bind one only while it presses it, and a
+        Every letter beyond ASCII is bound to a spare key of its own first, for good (``_bind``), so that one the
+        keymap lacks never goes through xdotool's own binding: that lasts only while xdotool presses the key, and a
         client that reads the key after the binding is undone reads nothing (a Tk entry and the client under a
         loaded machine both lost an á so)."""
         for letter in dict.fromkeys(c for c in text if not c.isascii()):

@@ -39,7 +39,7 @@ from client.desk.desk_view import DeskView  # noqa: E402
 from client.player.tournament_session import TournamentSession  # noqa: E402
 from client.player.tournament_view import TournamentView  # noqa: E402
 
-PLAYERS = {"adam": "Adam Kral", "bara": "Bara Novak", "cyril": "Cyril Dvorak"}  # ASCII: this Xvfb's keymap is US
+PLAYERS = {"adam": "Adam Kral", "bara": "Bara Novak", "cyril": "Cyril Dvorak"}  # ASCII: typed on any keymap
 CUP = {"name": "Club Cup", "seed": 7, "stages": [{"system": "swiss", "rounds": 2, "ruleset": "quick",
                                                   "settings": {"period_ms": 30_000}}],
        "players": [{"id": entry, "name": name} for entry, name in PLAYERS.items()]}
